@@ -1,0 +1,111 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import type { WsEvent, WsReply, WsRequest } from '../../shared/rpc/ws-protocol';
+import type { Logger } from '../core/logger';
+import type { EventBus } from '../rpc/events';
+import type { Router } from '../rpc/router';
+
+export interface BrowserHostOptions {
+  router: Router;
+  bus: EventBus;
+  logger: Logger;
+  /** Built renderer folder (out/renderer); none serves only the RPC socket. */
+  rendererDir?: string;
+  /** 0 or absent picks a free port. */
+  port?: number;
+  /** Per-run secret; generated when absent. */
+  token?: string;
+}
+
+export interface BrowserHost {
+  url: string;
+  /** The URL to open once: it carries the token, which then moves to a cookie. */
+  launchUrl: string;
+  port: number;
+  token: string;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'fieldlens_token';
+const LOOPBACK = '127.0.0.1';
+
+function sameSecret(a: string | undefined, b: string): boolean {
+  if (typeof a !== 'string') return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/**
+ * The browser host: the same router as the Electron shell, over HTTP + WebSocket on loopback.
+ * Every request needs the per-run token (query string once, then an HttpOnly cookie) and
+ * must name this host in Host and, when sent, Origin; anything else is refused.
+ */
+export async function startBrowserHost(opts: BrowserHostOptions): Promise<BrowserHost> {
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const app: FastifyInstance = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  let port = 0;
+  const allowedHosts = () => [`${LOOPBACK}:${port}`, `localhost:${port}`];
+  const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 * 1024 } });
+
+  app.addHook('onRequest', async (req: FastifyRequest, reply) => {
+    const host = req.headers.host;
+    if (!host || !allowedHosts().includes(host)) return reply.code(403).send({ error: 'Host not allowed' });
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins().includes(origin))
+      return reply.code(403).send({ error: 'Origin not allowed' });
+    const queryToken = (req.query as Record<string, string | undefined>)['token'];
+    if (sameSecret(queryToken, token)) {
+      reply.setCookie(COOKIE, token, { httpOnly: true, sameSite: 'strict', path: '/' });
+      // Move the token out of the address bar and history once the cookie holds it.
+      if (req.method === 'GET' && !req.headers.upgrade) {
+        const clean = new URL(req.url, `http://${host}`);
+        clean.searchParams.delete('token');
+        return reply.redirect(clean.pathname + clean.search, 302);
+      }
+      return;
+    }
+    if (sameSecret(req.cookies[COOKIE], token)) return;
+    return reply.code(401).send({ error: 'Missing or wrong token: open the URL printed at start' });
+  });
+
+  app.register(async (scope) => {
+    scope.get('/rpc', { websocket: true }, (socket) => {
+      const unsubscribe = opts.bus.subscribe((event, payload) => {
+        socket.send(JSON.stringify({ event, payload } satisfies WsEvent));
+      });
+      socket.on('message', async (raw: Buffer) => {
+        let req: WsRequest;
+        try {
+          req = JSON.parse(raw.toString('utf8')) as WsRequest;
+        } catch {
+          opts.logger.warn('Dropped a malformed RPC frame');
+          return;
+        }
+        const result = await opts.router.dispatch(req.method, req.input, { transport: 'ws' });
+        socket.send(JSON.stringify({ id: req.id, result } satisfies WsReply));
+      });
+      socket.on('close', unsubscribe);
+    });
+  });
+
+  if (opts.rendererDir) await app.register(fastifyStatic, { root: opts.rendererDir, index: 'index.html' });
+
+  await app.listen({ host: LOOPBACK, port: opts.port ?? 0 });
+  const addr = app.server.address();
+  port = typeof addr === 'object' && addr ? addr.port : 0;
+  const url = `http://${LOOPBACK}:${port}/`;
+  return {
+    url,
+    launchUrl: `${url}?token=${token}`,
+    port,
+    token,
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,63 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createAppServices } from '../core/app-services';
+import { createLogger } from '../core/logger';
+import { defaultDataDir } from '../core/paths';
+import { startBrowserHost } from './browser-host';
+
+// Built to out/main/host.js: the renderer sits in out/renderer, package.json two levels up.
+const here = dirname(fileURLToPath(import.meta.url));
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    'data-dir': { type: 'string' },
+    'renderer-dir': { type: 'string' },
+    json: { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+
+if (values.help) {
+  process.stdout.write(
+    'Usage: fieldlens-host [--port N] [--data-dir DIR] [--renderer-dir DIR] [--json]\n' +
+      'Serves the Fieldlens app on 127.0.0.1 for any browser; prints the URL with its one-time token.\n',
+  );
+  process.exit(0);
+}
+
+const rendererDir = resolve(values['renderer-dir'] ?? join(here, '../renderer'));
+if (!existsSync(join(rendererDir, 'index.html'))) {
+  process.stderr.write(`No built renderer in ${rendererDir}: run "npm run build" first.\n`);
+  process.exit(1);
+}
+const pkg = JSON.parse(readFileSync(join(here, '../../package.json'), 'utf8')) as { version: string };
+const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
+const logger = createLogger({ file: join(dataDir, 'logs', 'host.log') });
+const services = await createAppServices({
+  dataDir,
+  logger,
+  shell: 'browser-host',
+  version: pkg.version,
+  clock: () => new Date(),
+});
+const host = await startBrowserHost({
+  router: services.router,
+  bus: services.bus,
+  logger,
+  rendererDir,
+  port: Number(values.port),
+});
+
+if (values.json) process.stdout.write(JSON.stringify({ url: host.url, launchUrl: host.launchUrl, dataDir }) + '\n');
+else process.stdout.write(`Fieldlens is running at ${host.launchUrl}\n(data: ${dataDir}; Ctrl+C to stop)\n`);
+
+const stop = async () => {
+  await host.close();
+  await services.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

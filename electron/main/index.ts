@@ -1,0 +1,86 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import { createAppServices, type AppServices } from '../core/app-services';
+import { createLogger } from '../core/logger';
+import { err } from '../../shared/rpc/errors';
+
+// One window per user session: a second launch focuses the first.
+if (!app.requestSingleInstanceLock()) app.quit();
+
+const here = dirname(fileURLToPath(import.meta.url));
+let services: AppServices | undefined;
+let win: BrowserWindow | undefined;
+
+const rendererUrl = process.env['ELECTRON_RENDERER_URL'];
+const rendererFile = join(here, '../renderer/index.html');
+
+/** Only our own renderer may call the router. */
+function isTrustedSender(frameUrl: string | undefined): boolean {
+  if (!frameUrl) return false;
+  if (rendererUrl) return frameUrl.startsWith(rendererUrl);
+  return frameUrl.startsWith('file://') && decodeURI(new URL(frameUrl).pathname).endsWith('/renderer/index.html');
+}
+
+function createWindow(): BrowserWindow {
+  const w = new BrowserWindow({
+    width: 1280,
+    height: 800,
+    title: 'Fieldlens',
+    show: false,
+    webPreferences: {
+      preload: join(here, '../preload/index.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+    },
+  });
+  w.once('ready-to-show', () => w.show());
+  w.webContents.on('will-navigate', (e) => e.preventDefault());
+  w.webContents.setWindowOpenHandler(({ url }) => {
+    // External links (data sources, attributions) open in the user's browser, never in-app.
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  if (rendererUrl) void w.loadURL(rendererUrl);
+  else void w.loadFile(rendererFile);
+  return w;
+}
+
+app.on('second-instance', () => {
+  if (win) {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  }
+});
+
+app.whenReady().then(async () => {
+  const dataDir = app.getPath('userData');
+  const logger = createLogger({ file: join(dataDir, 'logs', 'main.log') });
+  services = await createAppServices({
+    dataDir,
+    logger,
+    shell: 'electron',
+    version: app.getVersion(),
+    clock: () => new Date(),
+  });
+  const { router, bus } = services;
+
+  ipcMain.handle('fieldlens:rpc', (event, method: unknown, input: unknown) => {
+    if (!isTrustedSender(event.senderFrame?.url)) {
+      logger.warn('Rejected RPC from an untrusted frame', { url: event.senderFrame?.url });
+      return err('AUTH', 'Caller is not the Fieldlens window');
+    }
+    return router.dispatch(method, input, { transport: 'electron' });
+  });
+  bus.subscribe((name, payload) => win?.webContents.send('fieldlens:event', name, payload));
+
+  win = createWindow();
+});
+
+app.on('window-all-closed', () => app.quit());
+app.on('will-quit', () => {
+  void services?.close();
+});

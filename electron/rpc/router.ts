@@ -1,0 +1,63 @@
+import { z } from 'zod';
+import {
+  isMethodName,
+  methods,
+  type MethodName,
+  type MethodOutput,
+  type MethodParsedInput,
+} from '../../shared/rpc/contract';
+import { RpcError, err, ok, type Result } from '../../shared/rpc/errors';
+import type { Logger } from '../core/logger';
+
+/** Who is calling: used by handlers that stream events back to one caller (exports, jobs). */
+export interface CallContext {
+  transport: 'electron' | 'ws' | 'memory';
+  signal?: AbortSignal;
+}
+
+export type Handler<M extends MethodName> = (
+  input: MethodParsedInput<M>,
+  ctx: CallContext,
+) => Promise<MethodOutput<M>> | MethodOutput<M>;
+
+export type Handlers = { [M in MethodName]: Handler<M> };
+
+export interface Router {
+  dispatch(method: unknown, rawInput: unknown, ctx?: CallContext): Promise<Result<unknown>>;
+}
+
+function issuesOf(e: z.ZodError) {
+  return e.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+}
+
+/**
+ * The single entry point of every transport: validates the method name and input, runs the
+ * handler, validates its output, and always resolves to a Result envelope. Stacks stay in the log.
+ */
+export function createRouter(handlers: Handlers, logger: Logger): Router {
+  return {
+    async dispatch(method, rawInput, ctx = { transport: 'memory' }) {
+      if (!isMethodName(method)) return err('NOT_FOUND', `Unknown method: ${String(method)}`);
+      const spec = methods[method];
+      const input = spec.input.safeParse(rawInput ?? {});
+      if (!input.success)
+        return err('VALIDATION', `Invalid input for ${method}: ${z.prettifyError(input.error)}`, {
+          issues: issuesOf(input.error),
+        });
+      try {
+        const handler = handlers[method] as Handler<typeof method>;
+        const value = await handler(input.data as never, ctx);
+        const output = spec.output.safeParse(value);
+        if (!output.success) {
+          logger.error(`Handler for ${method} returned output outside the contract`, issuesOf(output.error));
+          return err('INTERNAL', `Internal error in ${method}`);
+        }
+        return ok(output.data);
+      } catch (e) {
+        if (e instanceof RpcError) return err(e.code, e.message, e.details);
+        logger.error(`Handler for ${method} failed`, e);
+        return err('INTERNAL', `Internal error in ${method}: ${(e as Error)?.message ?? 'unknown'}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export * from './service/index';
+export * from './rpc/index';

@@ -1,0 +1,42 @@
+import type { z } from 'zod';
+import { appEvents, appMethods } from './methods/app';
+import type { EVENT_NAMES, METHOD_NAMES } from './names';
+
+/**
+ * The RPC contract: method -> {input, output} schemas, and event -> payload schema.
+ * Each domain declares its own map in methods/; this file only joins them.
+ */
+export const methods = {
+  ...appMethods,
+} as const;
+
+export const events = {
+  ...appEvents,
+} as const;
+
+export type Methods = typeof methods;
+export type MethodName = keyof Methods;
+export type MethodInput<M extends MethodName> = z.input<Methods[M]['input']>;
+export type MethodParsedInput<M extends MethodName> = z.output<Methods[M]['input']>;
+export type MethodOutput<M extends MethodName> = z.output<Methods[M]['output']>;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+
+export const methodNames = Object.keys(methods) as MethodName[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && Object.hasOwn(methods, name);
+}
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.hasOwn(events, name);
+}
+
+// Compile-time guard: names.ts (used by the preload allowlist) lists exactly the contract's names.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const methodNamesMatch: Same<(typeof METHOD_NAMES)[number], MethodName> = true;
+const eventNamesMatch: Same<(typeof EVENT_NAMES)[number], EventName> = true;
+void methodNamesMatch;
+void eventNamesMatch;

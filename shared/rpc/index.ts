@@ -1,0 +1,5 @@
+export * from './errors';
+export * from './contract';
+export * from './client';
+export * from './ws-protocol';
+export * from './names';

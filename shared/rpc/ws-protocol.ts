@@ -1,0 +1,60 @@
+import type { Result } from './errors';
+import type { RpcTransport } from './client';
+
+/** Frames of the browser host's WebSocket: requests, replies, and pushed events. */
+export type WsRequest = { id: number; method: string; input: unknown };
+export type WsReply = { id: number; result: Result<unknown> };
+export type WsEvent = { event: string; payload: unknown };
+
+/** The subset of the WHATWG WebSocket used here (the browser's, or the `ws` package in tests). */
+export interface WebSocketLike {
+  readyState: number;
+  send(data: string): void;
+  close(): void;
+  addEventListener(type: 'open' | 'close' | 'error', cb: () => void): void;
+  addEventListener(type: 'message', cb: (ev: { data: unknown }) => void): void;
+}
+
+/** RPC transport over one WebSocket. Pending calls fail with NETWORK when the socket closes. */
+export function createWsTransport(socket: WebSocketLike): RpcTransport & { ready: Promise<void>; close(): void } {
+  let nextId = 1;
+  const pending = new Map<number, (r: Result<unknown>) => void>();
+  const listeners = new Map<string, Set<(p: unknown) => void>>();
+  const ready = new Promise<void>((resolve, reject) => {
+    if (socket.readyState === 1) resolve();
+    socket.addEventListener('open', () => resolve());
+    socket.addEventListener('error', () => reject(new Error('WebSocket failed to open')));
+  });
+  socket.addEventListener('message', (ev) => {
+    const msg = JSON.parse(String(ev.data)) as WsReply | WsEvent;
+    if ('id' in msg) {
+      pending.get(msg.id)?.(msg.result);
+      pending.delete(msg.id);
+    } else {
+      listeners.get(msg.event)?.forEach((cb) => cb(msg.payload));
+    }
+  });
+  socket.addEventListener('close', () => {
+    for (const resolve of pending.values())
+      resolve({ ok: false, error: { code: 'NETWORK', message: 'Connection to the app host closed' } });
+    pending.clear();
+  });
+  return {
+    ready,
+    close: () => socket.close(),
+    async invoke(method, input) {
+      await ready;
+      const id = nextId++;
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        socket.send(JSON.stringify({ id, method, input } satisfies WsRequest));
+      });
+    },
+    on(event, cb) {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(cb);
+      return () => set.delete(cb);
+    },
+  };
+}

@@ -5,9 +5,13 @@
 const builtinNames = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'stream', 'worker_threads', 'zlib', 'events'];
 const nodeBuiltins = ['node:*'];
 const builtinPaths = (message) => builtinNames.map((name) => ({ name, message }));
-const nodeOnlyPackages = ['better-sqlite3', 'keytar', 'fastify', 'fastify/*', '@fastify/*', 'ws', 'ofetch', 'exifr', 'papaparse'];
+const nodeOnlyPackages = ['better-sqlite3', 'keytar', 'fastify', 'ws', 'ofetch', 'exifr', 'papaparse'];
+const nodeOnlyScoped = ['@fastify/*', 'fastify/*'];
+const names = (list, message) => list.map((name) => ({ name, message }));
 
 const group = (patterns, message) => ({ group: patterns, message });
+// Relative paths (../../electron/x) are matched by regex: gitignore-style globs skip `..` segments.
+const regex = (source, message) => ({ regex: source, message });
 
 export const layerRules = [
   {
@@ -16,12 +20,15 @@ export const layerRules = [
       'no-restricted-imports': [
         'error',
         {
-          paths: builtinPaths('shared/ is pure TypeScript: no Node built-ins.'),
+          paths: [
+            ...builtinPaths('shared/ is pure TypeScript: no Node built-ins.'),
+            ...names(['electron', ...nodeOnlyPackages, 'vue', 'pinia', 'ol'], 'shared/ may import only zod and pure TS.'),
+          ],
           patterns: [
             group(nodeBuiltins, 'shared/ is pure TypeScript: no Node built-ins.'),
-            group(['electron', ...nodeOnlyPackages], 'shared/ may import only zod and pure TS.'),
-            group(['**/electron/**', '**/renderer/**', '../../electron/*', '../../renderer/*'], 'shared/ must not import other project folders.'),
-            group(['vue', 'pinia', 'ol', 'ol/*'], 'shared/ has no DOM or UI code.'),
+            group(nodeOnlyScoped, 'shared/ may import only zod and pure TS.'),
+            regex('(^|/)(electron|renderer)/', 'shared/ must not import other project folders.'),
+            group(['ol/*'], 'shared/ has no DOM or UI code.'),
           ],
         },
       ],
@@ -33,11 +40,14 @@ export const layerRules = [
       'no-restricted-imports': [
         'error',
         {
-          paths: builtinPaths('The renderer runs in a browser: no Node built-ins.'),
+          paths: [
+            ...builtinPaths('The renderer runs in a browser: no Node built-ins.'),
+            ...names(['electron', ...nodeOnlyPackages], 'The renderer talks to the main process over RPC only.'),
+          ],
           patterns: [
             group(nodeBuiltins, 'The renderer runs in a browser: no Node built-ins.'),
-            group(['electron', ...nodeOnlyPackages], 'The renderer talks to the main process over RPC only.'),
-            group(['**/electron/**'], 'The renderer must not import services or the Electron shell.'),
+            group(nodeOnlyScoped, 'The renderer talks to the main process over RPC only.'),
+            regex('(^|/)electron/', 'The renderer must not import services or the Electron shell.'),
           ],
         },
       ],
@@ -50,10 +60,10 @@ export const layerRules = [
       'no-restricted-imports': [
         'error',
         {
+          paths: names(['electron'], 'Services are plain Node: no electron import (only electron/main and electron/preload).'),
           patterns: [
-            group(['electron'], 'Services are plain Node: no electron import (only electron/main and electron/preload).'),
-            group(['**/renderer/**'], 'Services must not import the renderer.'),
-            group(['**/electron/main/**', '**/main/index', '../main/*', '../../main/*'], 'Services must not import the Electron shell.'),
+            regex('(^|/)renderer/', 'Services must not import the renderer.'),
+            regex('(^|/)electron/(main|preload)/|^(\\.\\./)+(main|preload)/', 'Services must not import the Electron shell.'),
           ],
         },
       ],
@@ -64,7 +74,7 @@ export const layerRules = [
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [group(['**/renderer/**'], 'electron/main must not import the renderer.')] },
+        { patterns: [regex('(^|/)renderer/', 'electron/main must not import the renderer.')] },
       ],
     },
   },
@@ -74,10 +84,11 @@ export const layerRules = [
       'no-restricted-imports': [
         'error',
         {
+          paths: names(['zod'], 'The preload carries names only: no zod.'),
           patterns: [
-            group(['zod', 'zod/*'], 'The preload carries names only: no zod.'),
-            group(['**/shared/rpc/contract', '**/shared/rpc/methods/*', '**/shared/service/*', '**/shared/index'], 'The preload imports only shared/rpc/names.'),
-            group(['../core/*', '../rpc/*', '../host/*', '../local-service/*', '**/renderer/**'], 'The preload must not import services or the renderer.'),
+            group(['zod/*'], 'The preload carries names only: no zod.'),
+            regex('(^|/)shared/(?!rpc/names$)', 'The preload imports only shared/rpc/names.'),
+            regex('^\\.\\./(?!\\.\\./shared/)|(^|/)renderer/', 'The preload must not import services or the renderer.'),
           ],
         },
       ],

@@ -75,6 +75,13 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     return reply.code(401).send({ error: 'Missing or wrong token: open the URL printed at start' });
   });
 
+  app.addHook('onSend', async (_req, reply) => {
+    // frame-ancestors only works as a header; the page's own CSP is in its <meta>.
+    reply.header('Content-Security-Policy', "frame-ancestors 'none'");
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+  });
+
   app.register(async (scope) => {
     scope.get('/rpc', { websocket: true }, (socket) => {
       const unsubscribe = opts.bus.subscribe((event, payload) => {

@@ -6,6 +6,7 @@ import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
 import land50m from 'world-atlas/land-50m.json';
 import countries50m from 'world-atlas/countries-50m.json';
+import { unwrapAntimeridian } from './unwrapAntimeridian';
 
 /**
  * Offline basemap from Natural Earth 1:50m (via the world-atlas package): land polygons and
@@ -17,7 +18,7 @@ export function createBasemapLayers(): VectorLayer[] {
   const countriesTopo = countries50m as unknown as Topology<{ countries: GeometryCollection }>;
 
   const land = new VectorLayer({
-    source: new VectorSource({ features: format.readFeatures(feature(landTopo, landTopo.objects.land)) }),
+    source: new VectorSource({ features: format.readFeatures(unwrapAntimeridian(feature(landTopo, landTopo.objects.land))) }),
     style: new Style({ fill: new Fill({ color: '#eef0e6' }), stroke: new Stroke({ color: '#9aa89a', width: 0.6 }) }),
     properties: { name: 'basemap-land' },
     updateWhileInteracting: false,
@@ -25,7 +26,11 @@ export function createBasemapLayers(): VectorLayer[] {
   const borders = new VectorLayer({
     source: new VectorSource({
       features: format.readFeatures(
-        mesh(countriesTopo, countriesTopo.objects.countries, (a, b) => a !== b),
+        unwrapAntimeridian({
+          type: 'Feature',
+          properties: {},
+          geometry: mesh(countriesTopo, countriesTopo.objects.countries, (a, b) => a !== b),
+        }),
       ),
     }),
     style: new Style({ stroke: new Stroke({ color: '#8c8fa6', width: 0.8, lineDash: [4, 3] }) }),

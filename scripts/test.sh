@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Sets up and runs every test: type-check, lint (with the layer rules), Node unit, contract
+# and interop tests (under a private keyring), then the end-to-end tests in Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh test
+step() { printf '\n== %s\n' "$*"; }
+
+step "type-check"
+npx vue-tsc -b
+step "lint"
+npx eslint .
+step "build"
+npx electron-vite build >/dev/null
+step "unit, contract and interop tests"
+bash scripts/with-keyring.sh npx vitest run
+step "end-to-end tests (Chromium)"
+npx playwright test

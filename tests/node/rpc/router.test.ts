@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { createRouter, type Handlers } from '../../../electron/rpc/router';
+import { createMemoryLogger } from '../../../electron/core/logger';
+import { RpcError } from '../../../shared/rpc/errors';
+import { METHOD_NAMES, EVENT_NAMES } from '../../../shared/rpc/names';
+import { methodNames, eventNames } from '../../../shared/rpc/contract';
+
+const connection = { profileId: 'local', label: 'Local', kind: 'local' as const, baseUrl: 'http://127.0.0.1:1', searchBaseUrl: 'http://127.0.0.1:2' };
+
+function handlers(over: Partial<Handlers> = {}): Handlers {
+  return {
+    'app.info': () => ({ name: 'Fieldlens', version: '1.0.0', shell: 'test', dataDir: '/tmp' }),
+    'connection.active': () => connection,
+    ...over,
+  } as Handlers;
+}
+
+describe('router', () => {
+  it('returns ok envelopes with validated output', async () => {
+    const router = createRouter(handlers(), createMemoryLogger());
+    expect(await router.dispatch('connection.active', {})).toEqual({ ok: true, value: connection });
+  });
+
+  it('turns a thrown exception into INTERNAL and keeps the stack in the log only', async () => {
+    const logger = createMemoryLogger();
+    const router = createRouter(
+      handlers({
+        'app.info': () => {
+          throw new Error('disk on fire');
+        },
+      }),
+      logger,
+    );
+    const r = await router.dispatch('app.info', {});
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.code).toBe('INTERNAL');
+      expect(JSON.stringify(r.error)).not.toMatch(/at .*router\.test/);
+    }
+    expect(logger.lines.join('\n')).toMatch(/disk on fire[\s\S]*router\.test/);
+  });
+
+  it('passes RpcError codes and details through', async () => {
+    const router = createRouter(
+      handlers({
+        'app.info': () => {
+          throw new RpcError('OFFLINE', 'No network', { retryAfter: 5 });
+        },
+      }),
+      createMemoryLogger(),
+    );
+    expect(await router.dispatch('app.info', {})).toEqual({
+      ok: false,
+      error: { code: 'OFFLINE', message: 'No network', details: { retryAfter: 5 } },
+    });
+  });
+
+  it('refuses output outside the contract as INTERNAL', async () => {
+    const logger = createMemoryLogger();
+    const router = createRouter(handlers({ 'app.info': () => ({ name: 1 }) as never }), logger);
+    const r = await router.dispatch('app.info', {});
+    expect(!r.ok && r.error.code).toBe('INTERNAL');
+    expect(logger.lines.some((l) => l.includes('outside the contract'))).toBe(true);
+  });
+
+  it('gives NOT_FOUND for unknown or non-string methods and VALIDATION for bad input', async () => {
+    const router = createRouter(handlers(), createMemoryLogger());
+    for (const m of ['x.y', 42, undefined, '__proto__', 'toString'])
+      expect((await router.dispatch(m, {})) as unknown).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await router.dispatch('app.info', 'text')).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+  });
+
+  it('the preload allowlist names exactly the contract', () => {
+    expect([...METHOD_NAMES].sort()).toEqual([...methodNames].sort());
+    expect([...EVENT_NAMES].sort()).toEqual([...eventNames].sort());
+  });
+});

@@ -43,7 +43,9 @@ fi
 # fetches the binary where the network allows.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   say "installing npm dependencies (native modules build from source; a few minutes the first time)"
-  npm ci --no-audit --no-fund
+  # `npm install` rather than `npm ci`: npm 11 leaves other platforms' optional packages out of
+  # the lock file, which `npm ci` then refuses.
+  npm install --no-audit --no-fund --no-save
 fi
 
 # --- native modules for Node (tests, browser host) -------------------------------------------

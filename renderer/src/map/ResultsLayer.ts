@@ -1,0 +1,76 @@
+import type Feature from 'ol/Feature';
+import GeoJSON from 'ol/format/GeoJSON';
+import VectorLayer from 'ol/layer/Vector';
+import VectorSource from 'ol/source/Vector';
+import { Circle, Fill, Stroke, Style } from 'ol/style';
+import type { Extent } from 'ol/extent';
+import type { FeatureLike } from 'ol/Feature';
+
+export interface ResultsLayerOptions {
+  /** Layer name, used by tests and the layer list. */
+  name: string;
+  color: string;
+}
+
+/** GeoJSON features as the service sends them (WGS84, [lon, lat]). */
+export interface GeoJsonFeatureCollection {
+  type: 'FeatureCollection';
+  features: Array<{ type: 'Feature'; id?: string | number; geometry: unknown; properties?: unknown }>;
+}
+
+/** One result set on the map: points as dots, lines and areas outlined; the selection is ringed. */
+export default class ResultsLayer {
+  readonly layer: VectorLayer<VectorSource>;
+  private readonly source = new VectorSource();
+  private readonly format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: 'EPSG:3857' });
+  private selectedId: string | number | undefined;
+
+  constructor(private readonly options: ResultsLayerOptions) {
+    const base = this.styleFor(options.color, false);
+    const selected = this.styleFor('#d7301f', true);
+    this.layer = new VectorLayer({
+      source: this.source,
+      properties: { name: options.name },
+      style: (f: FeatureLike) => (f.getId() !== undefined && f.getId() === this.selectedId ? selected : base),
+    });
+  }
+
+  private styleFor(color: string, emphasised: boolean): Style {
+    return new Style({
+      image: new Circle({
+        radius: emphasised ? 8 : 5,
+        fill: new Fill({ color }),
+        stroke: new Stroke({ color: '#ffffff', width: emphasised ? 2.5 : 1.5 }),
+      }),
+      stroke: new Stroke({ color, width: emphasised ? 3 : 2 }),
+      fill: new Fill({ color: `${color}33` }),
+    });
+  }
+
+  setFeatures(collection: GeoJsonFeatureCollection): void {
+    this.source.clear(true);
+    this.source.addFeatures(this.format.readFeatures(collection) as Feature[]);
+  }
+
+  select(id: string | number | undefined): void {
+    this.selectedId = id;
+    this.layer.changed();
+  }
+
+  featureExtent(id: string | number): Extent | undefined {
+    return this.source.getFeatureById(id)?.getGeometry()?.getExtent();
+  }
+
+  extent(): Extent | undefined {
+    return this.source.isEmpty() ? undefined : this.source.getExtent();
+  }
+
+  clear(): void {
+    this.source.clear(true);
+  }
+
+  dispose(): void {
+    this.source.clear(true);
+    this.layer.dispose();
+  }
+}

@@ -19,7 +19,7 @@ root="$(mktemp -d "${TMPDIR:-/tmp}/fieldlens-keyring.XXXXXX")"
 cleanup() { rm -rf "$root"; }
 trap cleanup EXIT INT TERM
 
-mkdir -p "$root/home" "$root/data" "$root/config" "$root/cache" "$root/runtime"
+mkdir -p "$root/home" "$root/data" "$root/config" "$root/cache" "$root/runtime" "$root/tmp"
 chmod 700 "$root/runtime"
 
 # Keep npm's cache where it was: a fresh HOME would make npx refetch its metadata.
@@ -29,8 +29,10 @@ export XDG_DATA_HOME="$root/data"
 export XDG_CONFIG_HOME="$root/config"
 export XDG_CACHE_HOME="$root/cache"
 export XDG_RUNTIME_DIR="$root/runtime"
+export TMPDIR="$root/tmp"
 # Lets tests tell that they run inside this wrapper (and not against a user's keyring).
 export FIELDLENS_TEST_KEYRING=1
+export npm_config_update_notifier=false
 
 status=0
 dbus-run-session -- sh -c 'echo -n pw | gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec "$@"' sh "$@" || status=$?

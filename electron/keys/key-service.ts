@@ -19,7 +19,9 @@ export interface LocalServiceKeys {
  * reads, keeps the set of known key values for log redaction, and owns the bundled service's keys.
  */
 export class KeyService implements KeyProvider {
-  private readonly known = new Map<string, string>();
+  // Every key value seen in this run, replaced and deleted ones included: requests in flight
+  // and errors about an old key may still be logged after it changed.
+  private readonly known = new Set<string>();
   private localKeys: Promise<LocalServiceKeys> | null = null;
 
   constructor(
@@ -30,32 +32,20 @@ export class KeyService implements KeyProvider {
   async getKey(profileId: string, kind: KeyKind): Promise<string | null> {
     const account = accountOf(profileId, kind);
     const value = await this.store.get(account);
-    if (value) this.known.set(account, value);
-    else this.known.delete(account);
+    if (value) this.known.add(value);
     return value;
   }
 
   async set(profileId: string, kind: KeyKind, key: string): Promise<KeyState> {
-    const account = accountOf(profileId, kind);
     // Known before the write: a failing write may be logged with the value in an error.
-    this.known.set(`pending:${account}`, key);
-    try {
-      const entry = await this.store.set(account, key);
-      this.known.set(account, key);
-      this.logger.info('Key stored', { profileId, kind });
-      return { kind, set: true, setAt: entry.setAt };
-    } finally {
-      this.known.delete(`pending:${account}`);
-    }
+    this.known.add(key);
+    const entry = await this.store.set(accountOf(profileId, kind), key);
+    this.logger.info('Key stored', { profileId, kind });
+    return { kind, set: true, setAt: entry.setAt };
   }
 
   async delete(profileId: string, kind: KeyKind): Promise<KeyState> {
-    const account = accountOf(profileId, kind);
-    await this.store.delete(account);
-    // Keep redacting a deleted value for the rest of the run: requests in flight may still log it.
-    const old = this.known.get(account);
-    if (old) this.known.set(`deleted:${account}`, old);
-    this.known.delete(account);
+    await this.store.delete(accountOf(profileId, kind));
     this.logger.info('Key deleted', { profileId, kind });
     return { kind, set: false, setAt: null };
   }
@@ -76,12 +66,12 @@ export class KeyService implements KeyProvider {
   async warm(): Promise<void> {
     for (const e of await this.store.list()) {
       const v = await this.store.get(e.account);
-      if (v) this.known.set(e.account, v);
+      if (v) this.known.add(v);
     }
   }
 
   /** For the logger's `secrets` option: every key value this process has seen. */
-  readonly secretValues = (): Iterable<string> => this.known.values();
+  readonly secretValues = (): Iterable<string> => this.known;
 
   /**
    * Keys of the bundled local service: generated on first use, then kept in the keychain.

@@ -49,7 +49,10 @@ export function createKeyHandlers(d: KeyHandlerDeps): KeyHandlers {
         { profileId, kind, baseUrl: p.baseUrl, searchBaseUrl: p.searchBaseUrl },
         key,
         d.fetch,
-        { timeoutMs: d.testTimeoutMs },
+        {
+          timeoutMs: d.testTimeoutMs,
+          noAddress: p.kind === 'local' ? 'The bundled service is not running' : undefined,
+        },
       );
       d.logger.info('Key tested', { profileId, kind, outcome: result.outcome, httpStatus: result.httpStatus });
       return result;

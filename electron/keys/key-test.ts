@@ -39,7 +39,7 @@ export async function runKeyTest(
   t: KeyTestTarget,
   key: string | null,
   fetchFn: FetchFn,
-  opts: { timeoutMs?: number; now?: () => number } = {},
+  opts: { timeoutMs?: number; now?: () => number; noAddress?: string } = {},
 ): Promise<KeyTestResult> {
   const now = opts.now ?? (() => performance.now());
   const start = now();
@@ -53,7 +53,7 @@ export async function runKeyTest(
   });
   if (!key) return result('not_set', 'No key is set for this profile');
   const req = testRequest(t, key);
-  if (!req) return result('unreachable', 'This profile has no address for this host');
+  if (!req) return result('unreachable', opts.noAddress ?? 'This profile has no address for this host');
   let res: Response;
   try {
     res = await fetchFn(req.url, { ...req.init, signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000) });

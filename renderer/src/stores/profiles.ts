@@ -70,13 +70,22 @@ export const useProfilesStore = defineStore('profiles', () => {
     if (await run(rpc.call('profiles.select', { id }))) await load();
   }
 
+  // A test result speaks of the key it tested; it goes when that key changes.
+  function forgetTest(profileId: string, kind: KeyKind): void {
+    const { [testKeyOf(profileId, kind)]: _old, ...rest } = testResults.value;
+    void _old;
+    testResults.value = rest;
+  }
+
   async function setKey(profileId: string, kind: KeyKind, key: string): Promise<boolean> {
+    forgetTest(profileId, kind);
     const s = await run(rpc.call('keys.set', { profileId, kind, key }));
     if (s) await loadStatus(profileId);
     return s !== null;
   }
 
   async function deleteKey(profileId: string, kind: KeyKind): Promise<void> {
+    forgetTest(profileId, kind);
     if (await run(rpc.call('keys.delete', { profileId, kind }))) await loadStatus(profileId);
   }
 

@@ -1,15 +1,17 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { fakeKey, filesContaining, filesUnder, tempDir } from './keyring';
 
 const run = promisify(execFile);
 
 describe('keys.set without a Secret Service', () => {
+  const root = tempDir('fieldlens-nokeychain-');
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
   it('returns KEYCHAIN with guidance and writes the key nowhere', async () => {
-    const root = tempDir('fieldlens-nokeychain-');
     const dataDir = join(root, 'data');
     const key = fakeKey('nokeychain');
     const { stdout, stderr } = await run(

@@ -136,7 +136,16 @@ const operations: { name: string; run(): Promise<void> }[] = [
   {
     name: 'renderer: the settings store drives a session over the RPC client',
     async run() {
-      const client = createRpcClient(createMemoryTransport(s.app.services.router, s.app.services.bus));
+      // Every answer the renderer receives is recorded with the others for the sweep.
+      const transport = createMemoryTransport(s.app.services.router, s.app.services.bus);
+      const client = createRpcClient({
+        ...transport,
+        async invoke(method, input) {
+          const result = await transport.invoke(method, input);
+          s.app.calls.push({ method, input, result });
+          return result;
+        },
+      });
       const vue = createApp({});
       const pinia = createPinia();
       vue.use(pinia);

@@ -3,6 +3,9 @@ import type { AppInfo, ConnectionInfo } from '../../shared/rpc/methods/app';
 import { EventBus } from '../rpc/events';
 import { createRouter, type Handlers, type Router } from '../rpc/router';
 import type { Logger } from './logger';
+import { createKeytarStore } from '../keys/keytar-store';
+import type { SecretStore } from '../keys/secret-store';
+import { createConnections } from '../profiles/connections';
 
 export interface AppDeps {
   dataDir: string;
@@ -10,11 +13,22 @@ export interface AppDeps {
   shell: AppInfo['shell'];
   version: string;
   clock: () => Date;
+  // --- keys & profiles (electron/keys, electron/profiles) ---
+  /** Where keys live; the OS keychain when absent. Tests of other units pass createMemorySecretStore(). */
+  secretStore?: SecretStore;
+  /** Used by keys.test; globalThis.fetch when absent. */
+  fetch?: typeof fetch;
+  /** Address of the bundled service once it listens, shown as the Local profile's URLs. */
+  localEndpoint?: () => { baseUrl: string; searchBaseUrl: string } | null;
 }
 
 export interface AppServices {
   router: Router;
   bus: EventBus;
+  /** For the logger's `secrets` option: current key values, so they are redacted from every line. */
+  secretValues: () => Iterable<string>;
+  /** Keychain-backed keys of the bundled service (generated on first run); for its `localServiceKeys`. */
+  localServiceKeys: () => Promise<{ bearer: string; search: string }>;
   close(): Promise<void>;
 }
 
@@ -27,22 +41,30 @@ export const APP_NAME = 'Fieldlens';
 export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   mkdirSync(deps.dataDir, { recursive: true });
   const bus = new EventBus();
-  const connection: ConnectionInfo = {
-    profileId: 'local',
-    label: 'Local (bundled)',
-    kind: 'local',
-    baseUrl: '',
-    searchBaseUrl: '',
-  };
+
+  // --- keys & profiles ---
+  const connections = createConnections({
+    dataDir: deps.dataDir,
+    logger: deps.logger,
+    store: deps.secretStore ?? createKeytarStore({ service: APP_NAME, clock: deps.clock }),
+    fetch: deps.fetch ?? globalThis.fetch,
+    localEndpoint: deps.localEndpoint,
+    onActiveChanged: (c: ConnectionInfo) => bus.emit('connection.changed', c),
+  });
+  // Learn stored key values early so the log redacts them from the first line on.
+  connections.keys.warm().catch((e: unknown) => deps.logger.warn('Keychain not readable at start', String(e)));
+  // --- end keys & profiles ---
 
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
-    'connection.active': () => connection,
+    ...connections.handlers,
   };
 
   return {
     router: createRouter(handlers, deps.logger),
     bus,
+    secretValues: connections.keys.secretValues,
+    localServiceKeys: connections.localServiceKeys,
     async close() {},
   };
 }

@@ -35,7 +35,9 @@ if (!existsSync(join(rendererDir, 'index.html'))) {
 }
 const pkg = JSON.parse(readFileSync(join(here, '../../package.json'), 'utf8')) as { version: string };
 const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
-const logger = createLogger({ file: join(dataDir, 'logs', 'host.log') });
+// Set once the services exist: the key values they know are redacted from every log line.
+let secretValues: () => Iterable<string> = () => [];
+const logger = createLogger({ file: join(dataDir, 'logs', 'host.log'), secrets: () => secretValues() });
 const services = await createAppServices({
   dataDir,
   logger,
@@ -43,6 +45,7 @@ const services = await createAppServices({
   version: pkg.version,
   clock: () => new Date(),
 });
+secretValues = services.secretValues;
 const host = await startBrowserHost({
   router: services.router,
   bus: services.bus,

@@ -58,7 +58,9 @@ app.on('second-instance', () => {
 
 app.whenReady().then(async () => {
   const dataDir = app.getPath('userData');
-  const logger = createLogger({ file: join(dataDir, 'logs', 'main.log') });
+  // Set once the services exist: the key values they know are redacted from every log line.
+  let secretValues: () => Iterable<string> = () => [];
+  const logger = createLogger({ file: join(dataDir, 'logs', 'main.log'), secrets: () => secretValues() });
   services = await createAppServices({
     dataDir,
     logger,
@@ -66,6 +68,7 @@ app.whenReady().then(async () => {
     version: app.getVersion(),
     clock: () => new Date(),
   });
+  secretValues = services.secretValues;
   const { router, bus } = services;
 
   ipcMain.handle('fieldlens:rpc', (event, method: unknown, input: unknown) => {

@@ -1,5 +1,7 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './methods/app';
+import { keysMethods } from './methods/keys';
+import { profilesMethods } from './methods/profiles';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -8,6 +10,8 @@ import type { EVENT_NAMES, METHOD_NAMES } from './names';
  */
 export const methods = {
   ...appMethods,
+  ...profilesMethods,
+  ...keysMethods,
 } as const;
 
 export const events = {

@@ -2,5 +2,16 @@
  * Method and event names alone, with no zod: the Electron preload imports only this file
  * for its allowlist. contract.ts checks at compile time that these lists match the schemas.
  */
-export const METHOD_NAMES = ['app.info', 'connection.active'] as const;
+export const METHOD_NAMES = [
+  'app.info',
+  'connection.active',
+  'profiles.list',
+  'profiles.save',
+  'profiles.delete',
+  'profiles.select',
+  'keys.set',
+  'keys.delete',
+  'keys.status',
+  'keys.test',
+] as const;
 export const EVENT_NAMES = ['connection.changed'] as const;

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { createRpcClient, type RpcClient } from '../../../shared/rpc/client';
 import { createAppServices, type AppServices } from '../../../electron/core/app-services';
 import { createMemoryLogger } from '../../../electron/core/logger';
+import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import { createMemoryTransport } from '../../../electron/rpc/memory-transport';
 import { rpcContractSuite } from './suite';
 import { readFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ describe('RPC contract over the in-memory transport', () => {
       shell: 'test',
       version: pkg.version,
       clock: () => new Date(),
+      secretStore: createMemorySecretStore(),
     });
     client = createRpcClient(createMemoryTransport(services.router, services.bus));
   });

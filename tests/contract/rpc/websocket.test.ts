@@ -7,6 +7,7 @@ import { createRpcClient, type RpcClient } from '../../../shared/rpc/client';
 import { createWsTransport, type WebSocketLike } from '../../../shared/rpc/ws-protocol';
 import { createAppServices, type AppServices } from '../../../electron/core/app-services';
 import { createMemoryLogger } from '../../../electron/core/logger';
+import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import { startBrowserHost, type BrowserHost } from '../../../electron/host/browser-host';
 import { rpcContractSuite } from './suite';
 
@@ -41,6 +42,7 @@ describe('RPC contract over the browser host WebSocket', () => {
       shell: 'test',
       version: pkg.version,
       clock: () => new Date(),
+      secretStore: createMemorySecretStore(),
     });
     host = await startBrowserHost({ router: services.router, bus: services.bus, logger: createMemoryLogger() });
     const ws = socket(host, {

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import type { KeyState } from '../../shared/rpc/methods/keys';
+import type { Logger } from '../core/logger';
+import type { KeyKind, KeyProvider } from '../core/secrets';
+import type { SecretStore } from './secret-store';
+
+export const KEY_KINDS: readonly KeyKind[] = ['bearer', 'search'];
+
+/** One keychain account per profile and key kind. */
+export const accountOf = (profileId: string, kind: KeyKind) => `${profileId}:${kind}`;
+
+export interface LocalServiceKeys {
+  bearer: string;
+  search: string;
+}
+
+/**
+ * Keys per connection profile over a SecretStore. Implements the KeyProvider the service client
+ * reads, keeps the set of known key values for log redaction, and owns the bundled service's keys.
+ */
+export class KeyService implements KeyProvider {
+  // Every key value seen in this run, replaced and deleted ones included: requests in flight
+  // and errors about an old key may still be logged after it changed.
+  private readonly known = new Set<string>();
+  private localKeys: Promise<LocalServiceKeys> | null = null;
+
+  constructor(
+    private readonly store: SecretStore,
+    private readonly logger: Logger,
+  ) {}
+
+  async getKey(profileId: string, kind: KeyKind): Promise<string | null> {
+    const account = accountOf(profileId, kind);
+    const value = await this.store.get(account);
+    if (value) this.known.add(value);
+    return value;
+  }
+
+  async set(profileId: string, kind: KeyKind, key: string): Promise<KeyState> {
+    // Known before the write: a failing write may be logged with the value in an error.
+    this.known.add(key);
+    const entry = await this.store.set(accountOf(profileId, kind), key);
+    this.logger.info('Key stored', { profileId, kind });
+    return { kind, set: true, setAt: entry.setAt };
+  }
+
+  async delete(profileId: string, kind: KeyKind): Promise<KeyState> {
+    await this.store.delete(accountOf(profileId, kind));
+    this.logger.info('Key deleted', { profileId, kind });
+    return { kind, set: false, setAt: null };
+  }
+
+  async deleteAll(profileId: string): Promise<void> {
+    for (const kind of KEY_KINDS) await this.delete(profileId, kind);
+  }
+
+  async status(profileId: string): Promise<KeyState[]> {
+    const entries = await this.store.list();
+    return KEY_KINDS.map((kind) => {
+      const e = entries.find((x) => x.account === accountOf(profileId, kind));
+      return { kind, set: Boolean(e), setAt: e?.setAt ?? null };
+    });
+  }
+
+  /** Reads every stored key once so redaction covers keys set in earlier runs. */
+  async warm(): Promise<void> {
+    for (const e of await this.store.list()) {
+      const v = await this.store.get(e.account);
+      if (v) this.known.add(v);
+    }
+  }
+
+  /** For the logger's `secrets` option: every key value this process has seen. */
+  readonly secretValues = (): Iterable<string> => this.known;
+
+  /**
+   * Keys of the bundled local service: generated on first use, then kept in the keychain.
+   * Concurrent callers share one generation; a failure is retried on the next call.
+   */
+  localServiceKeys(profileId: string): Promise<LocalServiceKeys> {
+    this.localKeys ??= this.loadOrCreateLocal(profileId).catch((e: unknown) => {
+      this.localKeys = null;
+      throw e;
+    });
+    return this.localKeys;
+  }
+
+  private async loadOrCreateLocal(profileId: string): Promise<LocalServiceKeys> {
+    const out: Partial<LocalServiceKeys> = {};
+    for (const kind of KEY_KINDS) {
+      let key = await this.getKey(profileId, kind);
+      if (!key) {
+        key = `fl_${kind}_${randomBytes(32).toString('base64url')}`;
+        await this.set(profileId, kind, key);
+        this.logger.info('Generated a key for the bundled service', { kind });
+      }
+      out[kind] = key;
+    }
+    return out as LocalServiceKeys;
+  }
+}

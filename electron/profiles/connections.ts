@@ -1,0 +1,48 @@
+import type { ConnectionInfo } from '../../shared/rpc/methods/app';
+import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
+import type { Logger } from '../core/logger';
+import { createKeyHandlers, type KeyHandlers } from '../keys/handlers';
+import { KeyService, type LocalServiceKeys } from '../keys/key-service';
+import type { FetchFn } from '../keys/key-test';
+import type { SecretStore } from '../keys/secret-store';
+import { createProfileHandlers, type ProfileHandlers } from './handlers';
+import { ProfileService } from './profile-service';
+
+export interface ConnectionsDeps {
+  dataDir: string;
+  logger: Logger;
+  store: SecretStore;
+  fetch: FetchFn;
+  localEndpoint?: () => { baseUrl: string; searchBaseUrl: string } | null;
+  onActiveChanged?: (c: ConnectionInfo) => void;
+  testTimeoutMs?: number;
+}
+
+export interface Connections {
+  keys: KeyService;
+  profiles: ProfileService;
+  handlers: KeyHandlers & ProfileHandlers & { 'connection.active': () => ConnectionInfo };
+  /** For AppDeps.localServiceKeys: the bundled service's keys, generated on first run. */
+  localServiceKeys: () => Promise<LocalServiceKeys>;
+}
+
+/** Profiles and their keys, wired together; app-services spreads `handlers` into its map. */
+export function createConnections(d: ConnectionsDeps): Connections {
+  const keys = new KeyService(d.store, d.logger);
+  const profiles = new ProfileService({
+    dataDir: d.dataDir,
+    logger: d.logger,
+    localEndpoint: d.localEndpoint,
+    onActiveChanged: d.onActiveChanged,
+  });
+  return {
+    keys,
+    profiles,
+    handlers: {
+      ...createProfileHandlers(profiles, keys),
+      ...createKeyHandlers({ keys, profiles, fetch: d.fetch, logger: d.logger, testTimeoutMs: d.testTimeoutMs }),
+      'connection.active': () => profiles.active(),
+    },
+    localServiceKeys: () => keys.localServiceKeys(LOCAL_PROFILE_ID),
+  };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { ProfileId } from './profiles';
+
+/** Bearer: compute and stream (Authorization header). search: imagery search (x-api-key header). */
+export const KeyKindSchema = z.enum(['bearer', 'search']);
+
+/** What may be said about a key: whether it is set and since when. Never its value. */
+export const KeyState = z.object({
+  kind: KeyKindSchema,
+  set: z.boolean(),
+  /** ISO time of the last write, when known. */
+  setAt: z.string().nullable(),
+});
+export type KeyState = z.infer<typeof KeyState>;
+
+export const KeyStatus = z.object({
+  profileId: ProfileId,
+  keys: z.array(KeyState),
+});
+export type KeyStatus = z.infer<typeof KeyStatus>;
+
+// Header-safe characters only; the message never repeats the input.
+const KeyValue = z
+  .string()
+  .trim()
+  .min(8, 'Key is too short')
+  .max(4096, 'Key is too long')
+  .regex(/^[\x21-\x7e]+$/, 'Key may contain only visible ASCII characters, no spaces');
+
+export const KeyTestResult = z.object({
+  profileId: ProfileId,
+  kind: KeyKindSchema,
+  /** ok: accepted; unauthorized: 401/403; unreachable: no answer; http: any other status; not_set: no key. */
+  outcome: z.enum(['ok', 'unauthorized', 'unreachable', 'http', 'not_set']),
+  httpStatus: z.number().int().nullable(),
+  message: z.string(),
+  durationMs: z.number(),
+});
+export type KeyTestResult = z.infer<typeof KeyTestResult>;
+
+const Target = { profileId: ProfileId, kind: KeyKindSchema };
+
+export const keysMethods = {
+  /** Write-only: the key goes in, only its state comes back. */
+  'keys.set': { input: z.object({ ...Target, key: KeyValue }).strict(), output: KeyState },
+  'keys.delete': { input: z.object(Target).strict(), output: KeyState },
+  'keys.status': { input: z.object({ profileId: ProfileId }).strict(), output: KeyStatus },
+  'keys.test': { input: z.object(Target).strict(), output: KeyTestResult },
+} as const;

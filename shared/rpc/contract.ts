@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './methods/app';
+import { exportEvents, exportMethods } from './methods/export';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -8,10 +9,12 @@ import type { EVENT_NAMES, METHOD_NAMES } from './names';
  */
 export const methods = {
   ...appMethods,
+  ...exportMethods,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...exportEvents,
 } as const;
 
 export type Methods = typeof methods;

@@ -2,5 +2,5 @@
  * Method and event names alone, with no zod: the Electron preload imports only this file
  * for its allowlist. contract.ts checks at compile time that these lists match the schemas.
  */
-export const METHOD_NAMES = ['app.info', 'connection.active'] as const;
-export const EVENT_NAMES = ['connection.changed'] as const;
+export const METHOD_NAMES = ['app.info', 'connection.active', 'export.start', 'export.cancel'] as const;
+export const EVENT_NAMES = ['connection.changed', 'export.progress'] as const;

@@ -91,6 +91,12 @@ export function mixedFeatures(): ComputeFeature[] {
         mixed: i % 2 ? 'x' : i,
         nested: { a: i },
         sparse: i === 3 ? 'only here' : null,
+        // Keys that need quoting, or clash with fixed columns.
+        'a.b': i * 2,
+        "it's": `q${i}`,
+        'höhe über NN': 400 + i,
+        Name: `dup ${i}`,
+        GEOM: i,
       },
     },
   }));

@@ -149,6 +149,7 @@ describe('GeoPackage export', () => {
       kind: 'String',
     });
     expect(info[1]!.fields).toMatchObject({ count: 'Integer64', ratio: 'Real', level: 'Real', label: 'String', open: 'Integer(Boolean)', sparse: 'String' });
+    expect(info[1]!.fields).toMatchObject({ 'a.b': 'Integer64', "it's": 'String', 'höhe über NN': 'Integer64', attr_Name: 'String', attr_GEOM: 'Integer64' });
     expect(info[1]!.fields).not.toHaveProperty('mixed');
     expect(info[1]!.fields).not.toHaveProperty('nested');
     expect(info[3]!.fields).toMatchObject({ is_video: 'Integer(Boolean)', interactive: 'Integer(Boolean)', duration: 'Real', owner: 'String' });
@@ -176,7 +177,9 @@ describe('GeoPackage export', () => {
       });
     };
     check('Cafés_near_Zürich', points, ['rank', 'height', 'kind']);
-    check('Mixed_shapes', mixed, ['count', 'ratio', 'level', 'label', 'open', 'sparse']);
+    check('Mixed_shapes', mixed, ['count', 'ratio', 'level', 'label', 'open', 'sparse', 'a.b', "it's", 'höhe über NN']);
+    const m = read['Mixed_shapes']!.features;
+    expect(m.map((f) => [f.properties['attr_Name'], f.properties['attr_GEOM']])).toEqual(mixed.map((f, i) => [`dup ${i}`, i]));
     read['layer_gpkg_contents']!.features.forEach((f, i) => {
       expectSameGeometry(f.geometry, obs[i]!.geometry, obs[i]!.id);
       expectObservationRow(f.properties, obs[i]!);

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Geometry } from '../../shared/service/geojson';
 import { emptyEnvelope, gpkgGeometry, GPKG_TYPE_NAME, mergeEnvelope } from './geometry';
 import { defaultQml } from './qgis-style';
+import { BoxList, bulkLoadRtree } from './rtree-bulk';
 import { AttributeTypes, ATTRIBUTES_COLUMN, COLUMNS, flatRecords, ID_COLUMN, syncRecords, type Column, type FlatRecord } from './records';
 import type { ExportedLayer, ExportLayer, LayerProvenance, Tick } from './types';
 
@@ -10,9 +11,9 @@ import type { ExportedLayer, ExportLayer, LayerProvenance, Tick } from './types'
  *
  * Features arrive once, as a stream, yet the geometry column's declared type and the typed
  * attribute columns depend on all of them. So each layer is first appended to a TEMP staging
- * table (blob, envelope, columns, attributes JSON) and then copied in one INSERT ... SELECT into
- * its final table, whose R-tree is bulk-loaded from the staged envelopes before the standard
- * triggers are created. Nothing but SQLite's own C code touches a row twice.
+ * table (blob, columns, attributes JSON) and then copied in one INSERT ... SELECT into its final
+ * table. Envelopes are kept in typed arrays on the way and bulk-loaded into the R-tree, and the
+ * standard triggers are created afterwards.
  */
 
 export const GPKG_APPLICATION_ID = 0x47504b47; // 'GPKG'
@@ -216,16 +217,17 @@ async function writeLayer(
   const stageCols = [ID_COLUMN, ...fixed.map((c) => c.name), ...(hasAttributes ? [ATTRIBUTES_COLUMN] : [])];
   db.exec('DROP TABLE IF EXISTS temp.stage');
   db.exec(
-    `CREATE TEMP TABLE stage (fid INTEGER PRIMARY KEY, geom BLOB, minx REAL, maxx REAL, miny REAL, maxy REAL, ${stageCols
+    `CREATE TEMP TABLE stage (fid INTEGER PRIMARY KEY, geom BLOB, ${stageCols
       .map((c) => `${q(c)}`)
       .join(', ')})`,
   );
-  const insert = db.prepare(`INSERT INTO temp.stage VALUES (${Array(6 + stageCols.length).fill('?').join(', ')})`);
+  const insert = db.prepare(`INSERT INTO temp.stage VALUES (${Array(2 + stageCols.length).fill('?').join(', ')})`);
   const types = new AttributeTypes();
   const geomTypes = new Set<string>();
   const bounds = emptyEnvelope();
+  const boxes = new BoxList();
   let fid = 0;
-  const args: unknown[] = new Array(6 + stageCols.length);
+  const args: unknown[] = new Array(2 + stageCols.length);
 
   const add = (rec: FlatRecord) => {
     fid++;
@@ -237,18 +239,15 @@ async function writeLayer(
       args[1] = blob;
       if (envelope) {
         mergeEnvelope(bounds, envelope);
-        args[2] = envelope.minX;
-        args[3] = envelope.maxX;
-        args[4] = envelope.minY;
-        args[5] = envelope.maxY;
-      } else args[2] = args[3] = args[4] = args[5] = null;
-    } else args[1] = args[2] = args[3] = args[4] = args[5] = null;
-    args[6] = rec.id;
+        boxes.push(fid, envelope.minX, envelope.maxX, envelope.minY, envelope.maxY);
+      }
+    } else args[1] = null;
+    args[2] = rec.id;
     const v = rec.values;
-    for (let i = 0; i < v.length; i++) args[7 + i] = v[i];
+    for (let i = 0; i < v.length; i++) args[3 + i] = v[i];
     if (hasAttributes) {
       types.observe(rec.attributes);
-      args[7 + v.length] = rec.attributes ? JSON.stringify(rec.attributes) : null;
+      args[3 + v.length] = rec.attributes ? JSON.stringify(rec.attributes) : null;
     }
     insert.run(args);
   };
@@ -290,9 +289,9 @@ async function writeLayer(
   ].join(', ');
   db.exec(`INSERT INTO ${T} (${targetCols}) SELECT ${sourceCols} FROM temp.stage ORDER BY fid`);
 
-  const rtree = q(`rtree_${table}_${GEOMETRY_COLUMN}`);
-  db.exec(`CREATE VIRTUAL TABLE ${rtree} USING rtree(id, minx, maxx, miny, maxy)`);
-  db.exec(`INSERT INTO ${rtree} SELECT fid, minx, maxx, miny, maxy FROM temp.stage WHERE minx IS NOT NULL`);
+  const rtreeName = `rtree_${table}_${GEOMETRY_COLUMN}`;
+  db.exec(`CREATE VIRTUAL TABLE ${q(rtreeName)} USING rtree(id, minx, maxx, miny, maxy)`);
+  bulkLoadRtree(db, rtreeName, boxes);
   db.exec(rtreeTriggers(table, GEOMETRY_COLUMN));
   db.exec('DROP TABLE temp.stage');
 

@@ -101,6 +101,9 @@ describe('GeoPackage export', () => {
       // R-tree boxes are float32, rounded outwards: allow the few points on the edge.
       expect(Math.abs((inBox as number) - expected)).toBeLessThanOrEqual(2);
       expect(db.prepare("SELECT count(*) FROM gpkg_extensions WHERE extension_name = 'gpkg_rtree_index'").pluck().get()).toBe(5);
+      for (const l of summary.layers)
+        expect(db.prepare('SELECT rtreecheck(?)').pluck().get(`rtree_${l.table}_geom`), l.table).toBe('ok');
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
     } finally {
       db.close();
     }
@@ -121,6 +124,13 @@ describe('GeoPackage export', () => {
       db.close();
       rmSync(copy);
     }
+  });
+
+  it('answers spatial filters through the R-tree in GDAL', async () => {
+    const out = await ogrinfo(['-so', '-spat', '0', '40', '10', '50', path, 'Cafés_near_Zürich']);
+    const xy = points.map((f) => (f.geometry as { coordinates: number[] }).coordinates);
+    const want = xy.filter(([x, y]) => x! >= 0 && x! <= 10 && y! >= 40 && y! <= 50).length;
+    expect(Number(/Feature Count: (\d+)/.exec(out)?.[1])).toBe(want);
   });
 
   it('ogrinfo lists the expected layers, counts and field types', async () => {

@@ -109,6 +109,10 @@ function isoTime(t: string | Date | undefined): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
+/**
+ * The GeoPackage 1.3 R-tree triggers (spec F.3). Created after the bulk load, so they never run
+ * here; the ST_ functions they call come from whichever application edits the file (GDAL, QGIS).
+ */
 function rtreeTriggers(t: string, c: string): string {
   const r = q(`rtree_${t}_${c}`);
   const rn = (suffix: string) => q(`rtree_${t}_${c}_${suffix}`);
@@ -136,25 +140,6 @@ WHEN old.${C} NOT NULL
 BEGIN DELETE FROM ${r} WHERE id = OLD."fid"; END;`;
 }
 
-/**
- * The ST_ functions the R-tree triggers call (GeoPackage Annex F.3), read from the blob header
- * so later edits on this connection keep the index right.
- */
-function registerSpatialFunctions(db: Database.Database) {
-  const envelope = (blob: unknown, i: number): number | null => {
-    if (!Buffer.isBuffer(blob) || blob.length < 8) return null;
-    const flags = blob[3]!;
-    if ((flags >> 1) & 7) return (flags & 1 ? blob.readDoubleLE(8 + 8 * i) : blob.readDoubleBE(8 + 8 * i));
-    return null;
-  };
-  const o = { deterministic: true };
-  db.function('ST_IsEmpty', o, (b: unknown) => (Buffer.isBuffer(b) && b.length >= 4 ? (b[3]! >> 4) & 1 : null));
-  db.function('ST_MinX', o, (b: unknown) => envelope(b, 0));
-  db.function('ST_MaxX', o, (b: unknown) => envelope(b, 1));
-  db.function('ST_MinY', o, (b: unknown) => envelope(b, 2));
-  db.function('ST_MaxY', o, (b: unknown) => envelope(b, 3));
-}
-
 export interface GpkgOptions {
   tick: Tick;
   clock?: () => Date;
@@ -171,7 +156,6 @@ export async function writeGeoPackage(path: string, layers: readonly ExportLayer
     db.pragma('cache_size = -32768');
     db.pragma(`application_id = ${GPKG_APPLICATION_ID}`);
     db.pragma(`user_version = ${GPKG_USER_VERSION}`);
-    registerSpatialFunctions(db);
     db.exec('BEGIN');
     db.exec(CORE_SCHEMA);
     const srs = db.prepare('INSERT INTO gpkg_spatial_ref_sys VALUES (?, ?, ?, ?, ?, ?)');

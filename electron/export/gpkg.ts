@@ -200,11 +200,7 @@ async function writeLayer(
   const hasAttributes = layer.kind === 'compute';
   const stageCols = [ID_COLUMN, ...fixed.map((c) => c.name), ...(hasAttributes ? [ATTRIBUTES_COLUMN] : [])];
   db.exec('DROP TABLE IF EXISTS temp.stage');
-  db.exec(
-    `CREATE TEMP TABLE stage (fid INTEGER PRIMARY KEY, geom BLOB, ${stageCols
-      .map((c) => `${q(c)}`)
-      .join(', ')})`,
-  );
+  db.exec(`CREATE TEMP TABLE stage (fid INTEGER PRIMARY KEY, geom BLOB, ${stageCols.map(q).join(', ')})`);
   const insert = db.prepare(`INSERT INTO temp.stage VALUES (${Array(2 + stageCols.length).fill('?').join(', ')})`);
   const types = new AttributeTypes();
   const geomTypes = new Set<string>();

@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import type { AppInfo, ConnectionInfo } from '../../shared/rpc/methods/app';
 import { EventBus } from '../rpc/events';
 import { createRouter, type Handlers, type Router } from '../rpc/router';
+import { RpcError } from '../../shared/rpc/errors';
+import { createExportService, type ExportService, type LoadLayers } from '../export/service';
 import type { Logger } from './logger';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
@@ -20,6 +22,8 @@ export interface AppDeps {
   fetch?: typeof fetch;
   /** Address of the bundled service once it listens, shown as the Local profile's URLs. */
   localEndpoint?: () => { baseUrl: string; searchBaseUrl: string } | null;
+  /** Reads the selected queries for export (from the cache). */
+  loadExportLayers?: LoadLayers;
 }
 
 export interface AppServices {
@@ -29,6 +33,7 @@ export interface AppServices {
   secretValues: () => Iterable<string>;
   /** Keychain-backed keys of the bundled service (generated on first run); for its `localServiceKeys`. */
   localServiceKeys: () => Promise<{ bearer: string; search: string }>;
+  exports: ExportService;
   close(): Promise<void>;
 }
 
@@ -55,9 +60,24 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   connections.keys.warm().catch((e: unknown) => deps.logger.warn('Keychain not readable at start', String(e)));
   // --- end keys & profiles ---
 
+  const exports = createExportService({
+    dataDir: deps.dataDir,
+    logger: deps.logger,
+    clock: deps.clock,
+    allowDestination: deps.shell !== 'browser-host',
+    emit: (payload) => bus.emit('export.progress', payload),
+    loadLayers:
+      deps.loadExportLayers ??
+      (async () => {
+        throw new RpcError('NOT_FOUND', 'No query cache is available to export from');
+      }),
+  });
+
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
     ...connections.handlers,
+    'export.start': (input) => exports.start(input),
+    'export.cancel': (input) => exports.cancel(input),
   };
 
   return {
@@ -65,6 +85,9 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     bus,
     secretValues: connections.keys.secretValues,
     localServiceKeys: connections.localServiceKeys,
-    async close() {},
+    exports,
+    async close() {
+      await exports.close();
+    },
   };
 }

@@ -1,4 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { extname } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -18,6 +20,21 @@ export interface BrowserHostOptions {
   port?: number;
   /** Per-run secret; generated when absent. */
   token?: string;
+  /** Finished export files offered as downloads at /exports/:jobId. */
+  downloads?: { download(jobId: string): { path: string; fileName: string } | undefined };
+}
+
+const DOWNLOAD_TYPES: Record<string, string> = {
+  '.gpkg': 'application/geopackage+sqlite3',
+  '.geojson': 'application/geo+json',
+  '.geojsonl': 'application/geo+json-seq',
+  '.csv': 'text/csv; charset=utf-8',
+};
+
+/** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
+function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase())}`;
 }
 
 export interface BrowserHost {
@@ -101,6 +118,20 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       socket.on('close', unsubscribe);
     });
   });
+
+  const downloads = opts.downloads;
+  if (downloads)
+    app.get<{ Params: { jobId: string } }>('/exports/:jobId', async (req, reply) => {
+      const file = downloads.download(req.params.jobId);
+      if (!file) return reply.code(404).send({ error: 'No finished export with this id' });
+      const size = statSync(file.path).size;
+      return reply
+        .header('content-type', DOWNLOAD_TYPES[extname(file.path)] ?? 'application/octet-stream')
+        .header('content-length', size)
+        .header('content-disposition', attachment(file.fileName))
+        .header('cache-control', 'no-store')
+        .send(createReadStream(file.path));
+    });
 
   if (opts.rendererDir) await app.register(fastifyStatic, { root: opts.rendererDir, index: 'index.html' });
 

@@ -52,6 +52,7 @@ const host = await startBrowserHost({
   logger,
   rendererDir,
   port: Number(values.port),
+  downloads: services.exports,
 });
 
 if (values.json) process.stdout.write(JSON.stringify({ url: host.url, launchUrl: host.launchUrl, dataDir }) + '\n');

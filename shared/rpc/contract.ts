@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { appEvents, appMethods } from './methods/app';
 import { keysMethods } from './methods/keys';
 import { profilesMethods } from './methods/profiles';
+import { exportEvents, exportMethods } from './methods/export';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -12,10 +13,12 @@ export const methods = {
   ...appMethods,
   ...profilesMethods,
   ...keysMethods,
+  ...exportMethods,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...exportEvents,
 } as const;
 
 export type Methods = typeof methods;

@@ -13,5 +13,7 @@ export const METHOD_NAMES = [
   'keys.delete',
   'keys.status',
   'keys.test',
+  'export.start',
+  'export.cancel',
 ] as const;
-export const EVENT_NAMES = ['connection.changed'] as const;
+export const EVENT_NAMES = ['connection.changed', 'export.progress'] as const;

@@ -62,7 +62,7 @@ export default class ResultsLayer {
   }
 
   extent(): Extent | undefined {
-    return this.source.isEmpty() ? undefined : this.source.getExtent();
+    return this.source.isEmpty() ? undefined : (this.source.getExtent() ?? undefined);
   }
 
   clear(): void {

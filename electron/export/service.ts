@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync } from 'node:fs';
+import { basename, extname, isAbsolute, join } from 'node:path';
+import { RpcError, type RpcErrorBody } from '../../shared/rpc/errors';
+import {
+  exportDownloadPath,
+  type ExportProgressEvent,
+  type ExportSelection,
+} from '../../shared/rpc/methods/export';
+import type { MethodOutput, MethodParsedInput } from '../../shared/rpc/contract';
+import type { Logger } from '../core/logger';
+import { ExportCancelledError, startExport } from './job';
+import { FORMAT_EXTENSION, type ExportFormat, type ExportLayer } from './types';
+
+/** Turns a selection into layers (from the cache); throws RpcError NOT_FOUND for unknown ids. */
+export type LoadLayers = (selection: ExportSelection) => Promise<ExportLayer[]>;
+
+export interface ExportServiceDeps {
+  dataDir: string;
+  loadLayers: LoadLayers;
+  emit: (payload: ExportProgressEvent) => void;
+  logger: Logger;
+  clock?: () => Date;
+  /** Whether callers may name a destination path (the desktop save dialog); otherwise exports are downloads. */
+  allowDestination: boolean;
+}
+
+interface Job {
+  id: string;
+  controller: AbortController;
+  fileName: string;
+  path: string;
+  download: boolean;
+  state: ExportProgressEvent['state'];
+  done: Promise<void>;
+}
+
+export interface ExportService {
+  start(input: MethodParsedInput<'export.start'>): Promise<MethodOutput<'export.start'>>;
+  cancel(input: MethodParsedInput<'export.cancel'>): MethodOutput<'export.cancel'>;
+  /** A finished download export, for the browser host's file route. */
+  download(jobId: string): { path: string; fileName: string } | undefined;
+  /** Settles when the job ends (tests and shutdown). */
+  settled(jobId: string): Promise<void> | undefined;
+  close(): Promise<void>;
+}
+
+function fileNameFor(layers: readonly ExportLayer[], format: ExportFormat): string {
+  const base =
+    layers.length === 1
+      ? layers[0]!.name.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').trim().slice(0, 60) || 'export'
+      : `fieldlens-export-${layers.length}-layers`;
+  return base + FORMAT_EXTENSION[format];
+}
+
+const toErrorBody = (e: unknown): RpcErrorBody =>
+  e instanceof RpcError
+    ? { code: e.code, message: e.message }
+    : { code: 'INTERNAL', message: `Export failed: ${(e as Error)?.message ?? 'unknown error'}` };
+
+export function createExportService(deps: ExportServiceDeps): ExportService {
+  const jobs = new Map<string, Job>();
+  const exportsDir = join(deps.dataDir, 'exports');
+
+  return {
+    async start({ selection, format, destination }) {
+      if (destination !== undefined) {
+        if (!deps.allowDestination) throw new RpcError('VALIDATION', 'This app host offers exports as downloads only');
+        if (!isAbsolute(destination)) throw new RpcError('VALIDATION', 'destination must be an absolute path');
+        if (format === 'gpkg' && extname(destination).toLowerCase() !== '.gpkg')
+          throw new RpcError('VALIDATION', 'A GeoPackage destination must end in .gpkg');
+      }
+      const layers = await deps.loadLayers(selection);
+      if (layers.length === 0) throw new RpcError('NOT_FOUND', 'Nothing to export for this selection');
+      const id = randomUUID();
+      const download = destination === undefined;
+      if (download) mkdirSync(exportsDir, { recursive: true });
+      const path = destination ?? join(exportsDir, id + FORMAT_EXTENSION[format]);
+      const fileName = download ? fileNameFor(layers, format) : basename(path);
+      const downloadPath = download ? exportDownloadPath(id) : null;
+      const controller = new AbortController();
+      const event = (
+        state: ExportProgressEvent['state'],
+        p: { written: number; total: number | null; layer: string | null; bytes?: number; error?: RpcErrorBody },
+      ): ExportProgressEvent => ({
+        jobId: id,
+        state,
+        written: p.written,
+        total: p.total,
+        layer: p.layer,
+        fileName,
+        bytes: p.bytes ?? null,
+        downloadPath: state === 'done' ? downloadPath : null,
+        error: p.error ?? null,
+      });
+      let last = { written: 0, total: null as number | null, layer: null as string | null };
+      const job: Job = { id, controller, fileName, path, download, state: 'running', done: Promise.resolve() };
+      jobs.set(id, job);
+      job.done = startExport(
+        { layers, format, destination: path },
+        {
+          signal: controller.signal,
+          clock: deps.clock,
+          onProgress: (p) => {
+            last = p;
+            deps.emit(event('running', p));
+          },
+        },
+      ).then(
+        (summary) => {
+          job.state = 'done';
+          deps.emit(event('done', { written: summary.features, total: summary.features, layer: null, bytes: summary.bytes }));
+        },
+        (e: unknown) => {
+          const cancelled = e instanceof ExportCancelledError;
+          job.state = cancelled ? 'cancelled' : 'failed';
+          if (!cancelled) deps.logger.error('Export failed', e);
+          deps.emit(
+            event(job.state, {
+              ...last,
+              error: cancelled ? { code: 'CANCELLED', message: 'Export cancelled' } : toErrorBody(e),
+            }),
+          );
+        },
+      );
+      return { jobId: id, fileName, downloadPath };
+    },
+
+    cancel({ jobId }) {
+      const job = jobs.get(jobId);
+      if (!job) throw new RpcError('NOT_FOUND', `No export job ${jobId}`);
+      if (job.state !== 'running') return { cancelled: false };
+      job.controller.abort();
+      return { cancelled: true };
+    },
+
+    download(jobId) {
+      const job = jobs.get(jobId);
+      return job?.download && job.state === 'done' ? { path: job.path, fileName: job.fileName } : undefined;
+    },
+
+    settled: (jobId) => jobs.get(jobId)?.done,
+
+    async close() {
+      for (const job of jobs.values()) job.controller.abort();
+      await Promise.all([...jobs.values()].map((j) => j.done));
+      // Download files live only for the session that made them.
+      for (const job of jobs.values()) if (job.download) rmSync(job.path, { force: true });
+      jobs.clear();
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import type { ComputeFeature } from '../../shared/service/compute';
+import type { ImageryRecord } from '../../shared/service/imagery';
+import type { Observation } from '../../shared/service/stream';
+
+export type LayerKind = 'compute' | 'stream' | 'imagery';
+export type ExportFormat = 'gpkg' | 'geojson' | 'ndjson' | 'csv';
+
+type Source<T> = Iterable<T> | AsyncIterable<T>;
+
+/** Where a layer came from. Service URLs only: keys never reach an export. */
+export interface LayerProvenance {
+  queryText: string;
+  kind: LayerKind;
+  remoteId?: string | null;
+  resultId?: string | null;
+  searchId?: string | null;
+  /** When the query ran (ISO text or Date). */
+  time: string | Date;
+  profileLabel: string;
+  baseUrl: string;
+  searchBaseUrl: string;
+}
+
+interface LayerBase {
+  name: string;
+  /** Feature count when known up front; lets progress report a total. */
+  count?: number;
+  provenance?: LayerProvenance;
+}
+
+export type ExportLayer =
+  | (LayerBase & { kind: 'compute'; features: Source<ComputeFeature> })
+  | (LayerBase & { kind: 'stream'; features: Source<Observation> })
+  | (LayerBase & { kind: 'imagery'; features: Source<ImageryRecord> });
+
+export interface ExportProgress {
+  written: number;
+  /** Null when some layer did not say how many features it holds. */
+  total: number | null;
+  layer: string;
+}
+
+export interface ExportedLayer {
+  name: string;
+  /** Table name in a GeoPackage; the layer name elsewhere. */
+  table: string;
+  kind: LayerKind;
+  count: number;
+  geometryType: string;
+}
+
+export interface ExportSummary {
+  path: string;
+  format: ExportFormat;
+  features: number;
+  bytes: number;
+  layers: ExportedLayer[];
+}
+
+/** Called by writers after each feature; may return a promise to yield to the event loop. */
+export type Tick = (layer: string) => void | Promise<void>;
+
+export const FORMAT_EXTENSION: Record<ExportFormat, string> = {
+  gpkg: '.gpkg',
+  geojson: '.geojson',
+  ndjson: '.geojsonl',
+  csv: '.csv',
+};

@@ -1,0 +1,134 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAppServices, type AppServices } from '../../../electron/core/app-services';
+import { createMemoryLogger } from '../../../electron/core/logger';
+import type { LoadLayers } from '../../../electron/export/service';
+import { startBrowserHost } from '../../../electron/host/browser-host';
+import { RpcError } from '../../../shared/rpc/errors';
+import type { ExportProgressEvent } from '../../../shared/rpc/methods/export';
+import { pointFeatures } from '../../interop/export/features';
+
+const dirs: string[] = [];
+const open: AppServices[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((s) => s.close()));
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function setup(shell: 'browser-host' | 'test', loadExportLayers?: LoadLayers) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-exp-'));
+  dirs.push(dataDir);
+  const services = await createAppServices({
+    dataDir,
+    logger: createMemoryLogger(),
+    shell,
+    version: '0.0.0',
+    clock: () => new Date('2026-01-01T00:00:00Z'),
+    loadExportLayers,
+  });
+  open.push(services);
+  const events: ExportProgressEvent[] = [];
+  services.bus.subscribe((name, payload) => {
+    if (name === 'export.progress') events.push(payload as ExportProgressEvent);
+  });
+  const finished = (jobId: string) =>
+    new Promise<ExportProgressEvent>((resolve) => {
+      const check = () => {
+        const e = events.find((x) => x.jobId === jobId && x.state !== 'running');
+        if (e) resolve(e);
+        else setTimeout(check, 5);
+      };
+      check();
+    });
+  return { services, dataDir, events, finished };
+}
+
+const loadPoints =
+  (n: number): LoadLayers =>
+  async ({ queryIds }) =>
+    queryIds.map((id) => {
+      if (id === 'missing') throw new RpcError('NOT_FOUND', `No query ${id}`);
+      return { name: `Query ${id}`, kind: 'compute' as const, features: pointFeatures(n), count: n };
+    });
+
+describe('export RPC', () => {
+  it('runs a download export as a job with progress events, then serves it through the host', async () => {
+    const { services, dataDir, events, finished } = await setup('browser-host', loadPoints(3000));
+    const r = await services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'geojson' });
+    expect(r.ok).toBe(true);
+    const { jobId, fileName, downloadPath } = (r as { value: { jobId: string; fileName: string; downloadPath: string } }).value;
+    expect(fileName).toBe('Query a.geojson');
+    expect(downloadPath).toBe(`/exports/${jobId}`);
+    const done = await finished(jobId);
+    expect(done).toMatchObject({ state: 'done', written: 3000, total: 3000, downloadPath, error: null });
+    expect(events.filter((e) => e.state === 'running').every((e) => e.total === 3000)).toBe(true);
+    const file = join(dataDir, 'exports', `${jobId}.geojson`);
+    expect(done.bytes).toBe(readFileSync(file).length);
+
+    const host = await startBrowserHost({ router: services.router, bus: services.bus, logger: createMemoryLogger(), downloads: services.exports });
+    try {
+      const url = `${host.url.replace(/\/$/, '')}${downloadPath}`;
+      expect((await fetch(url)).status).toBe(401);
+      const res = await fetch(url, { headers: { cookie: `fieldlens_token=${host.token}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/geo+json');
+      expect(res.headers.get('content-disposition')).toBe(`attachment; filename="Query a.geojson"; filename*=UTF-8''Query%20a.geojson`);
+      expect(Buffer.from(await res.arrayBuffer()).equals(readFileSync(file))).toBe(true);
+      const other = await fetch(`${host.url}exports/nope`, { headers: { cookie: `fieldlens_token=${host.token}` } });
+      expect(other.status).toBe(404);
+    } finally {
+      await host.close();
+    }
+    await services.close();
+    open.length = 0;
+    // Download files last only as long as the session.
+    expect(existsSync(file)).toBe(false);
+  });
+
+  it('writes to a chosen destination on the desktop and refuses one in the browser host', async () => {
+    const desk = await setup('test', loadPoints(10));
+    const dest = join(desk.dataDir, 'out.gpkg');
+    const r = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['a', 'b'] }, format: 'gpkg', destination: dest });
+    expect(r).toMatchObject({ ok: true, value: { fileName: 'out.gpkg', downloadPath: null } });
+    const done = await desk.finished((r as { value: { jobId: string } }).value.jobId);
+    expect(done).toMatchObject({ state: 'done', written: 20 });
+    expect(existsSync(dest)).toBe(true);
+    const bad = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'gpkg', destination: join(desk.dataDir, 'x.zip') });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+
+    const web = await setup('browser-host', loadPoints(10));
+    const refused = await web.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'csv', destination: '/tmp/x.csv' });
+    expect(refused).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+  });
+
+  it('passes NOT_FOUND through, validates input, and cancels a running job', async () => {
+    const { services, dataDir, finished } = await setup('browser-host', loadPoints(300_000));
+    expect(await services.router.dispatch('export.start', { selection: { queryIds: ['missing'] }, format: 'csv' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+    expect(await services.router.dispatch('export.start', { selection: { queryIds: [] }, format: 'csv' })).toMatchObject({
+      ok: false,
+      error: { code: 'VALIDATION' },
+    });
+    expect(await services.router.dispatch('export.cancel', { jobId: 'nope' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    const r = await services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'gpkg' });
+    const { jobId } = (r as { value: { jobId: string } }).value;
+    expect(await services.router.dispatch('export.cancel', { jobId })).toEqual({ ok: true, value: { cancelled: true } });
+    const end = await finished(jobId);
+    expect(end).toMatchObject({ state: 'cancelled', error: { code: 'CANCELLED' } });
+    expect(end.written).toBeLessThan(300_000);
+    expect(readdirSync(join(dataDir, 'exports'))).toEqual([]);
+    expect(services.exports.download(jobId)).toBeUndefined();
+  });
+
+  it('says so when no cache is wired', async () => {
+    const { services } = await setup('test');
+    expect(await services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'csv' })).toMatchObject({
+      ok: false,
+      error: { code: 'NOT_FOUND' },
+    });
+  });
+});

@@ -157,7 +157,7 @@ function dms(value: number): [number, number][] {
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** An XMP packet with dc:subject keywords and the GPano projection type. */
-function xmpPacket(spec: PhotoSpec): string | null {
+function xmpPacket(spec: Pick<PhotoSpec, 'keywords' | 'projection'>): string | null {
   if (!spec.keywords?.length && !spec.projection) return null;
   const subject = spec.keywords?.length
     ? `<dc:subject><rdf:Bag>${spec.keywords.map((k) => `<rdf:li>${xmlEscape(k)}</rdf:li>`).join('')}</rdf:Bag></dc:subject>`
@@ -188,10 +188,13 @@ function insertXmp(jpegBytes: Buffer, xmp: string): Buffer {
   return Buffer.concat([jpegBytes.subarray(0, at), seg, body, jpegBytes.subarray(at)]);
 }
 
-/** A drawn JPEG with real EXIF (GPS, direction, date, description, make) and optional XMP. */
-export function makeGeotaggedJpeg(spec: PhotoSpec): Buffer {
-  const data = drawScene(spec.width, spec.height, spec.seed ?? 1, spec.label);
-  const encoded = jpeg.encode({ data, width: spec.width, height: spec.height }, spec.quality ?? 70).data;
+/** Encode a drawn scene as JPEG (no metadata yet). */
+export function drawJpeg(width: number, height: number, seed = 1, label?: string, quality = 70): Buffer {
+  return jpeg.encode({ data: drawScene(width, height, seed, label), width, height }, quality).data;
+}
+
+/** Write real EXIF (GPS, direction, date, description, make) and optional XMP into JPEG bytes. */
+export function tagJpeg(encoded: Buffer, spec: Omit<PhotoSpec, 'seed' | 'quality' | 'label'>): Buffer {
   const zeroth: Record<number, string | number> = {};
   const exif: Record<number, string | number> = {};
   const gps: Record<number, string | number | number[] | [number, number] | [number, number][]> = {};
@@ -217,6 +220,11 @@ export function makeGeotaggedJpeg(spec: PhotoSpec): Buffer {
   const xmp = xmpPacket(spec);
   if (xmp) out = insertXmp(out, xmp);
   return out;
+}
+
+/** A drawn JPEG with real EXIF (GPS, direction, date, description, make) and optional XMP. */
+export function makeGeotaggedJpeg(spec: PhotoSpec): Buffer {
+  return tagJpeg(drawJpeg(spec.width, spec.height, spec.seed ?? 1, spec.label, spec.quality ?? 70), spec);
 }
 
 export function writeGeotaggedJpeg(path: string, spec: PhotoSpec): void {

@@ -5,7 +5,8 @@ import { basename, extname, join, resolve } from 'node:path';
 import KDBush from 'kdbush';
 import { captureDateText } from '../../../shared/service/imagery';
 import type { Logger } from '../../core/logger';
-import { readPhoto, photoMime, type ReadResult } from './exif';
+import { readPhoto, photoMime } from './exif';
+import { findSidecar, readVideo, videoMime } from './video';
 import { addressText, normalizeRegionId, type Geocoder, type RegionTable } from './geocoder';
 import type { ImageryStore, NewPhoto } from './store';
 
@@ -34,6 +35,14 @@ export interface ScanReport {
   durationMs: number;
 }
 
+interface ListedFile {
+  path: string;
+  root: string;
+  mtime_ms: number;
+  size: number;
+  sidecar?: string;
+}
+
 /** What queries need of every photo, held in memory between scans. */
 export interface Snapshot {
   rowids: Int32Array;
@@ -44,6 +53,8 @@ export interface Snapshot {
   /** Sort key: capture time text ("" when unknown), newest first in listings. */
   takenAt: string[];
   ids: string[];
+  /** 1 for videos (listed by /v1/stream only: /search records need a still image). */
+  isVideo: Uint8Array;
   /** Position of a rowid in the arrays above. */
   indexOf: Map<number, number>;
   /** Nearest-neighbour index over lon/lat (geokdbush queries it). */
@@ -58,6 +69,7 @@ const EMPTY: Snapshot = {
   regionId: [],
   takenAt: [],
   ids: [],
+  isVideo: new Uint8Array(0),
   indexOf: new Map(),
   kd: null,
 };
@@ -139,8 +151,8 @@ export class ImageryCatalog {
     return this.running;
   }
 
-  private async listFiles(): Promise<{ path: string; root: string; mtime_ms: number; size: number }[]> {
-    const out: { path: string; root: string; mtime_ms: number; size: number }[] = [];
+  private async listFiles(): Promise<ListedFile[]> {
+    const out: ListedFile[] = [];
     const walk = async (root: string, dir: string): Promise<void> => {
       let entries;
       try {
@@ -154,10 +166,18 @@ export class ImageryCatalog {
         if (e.name.startsWith('.')) continue;
         const p = join(dir, e.name);
         if (e.isDirectory()) await walk(root, p);
-        else if (e.isFile() && photoMime(p)) {
+        else if (e.isFile() && (photoMime(p) || videoMime(p))) {
           try {
             const s = await stat(p);
-            out.push({ path: p, root, mtime_ms: s.mtimeMs, size: s.size });
+            const file: ListedFile = { path: p, root, mtime_ms: s.mtimeMs, size: s.size };
+            if (videoMime(p)) {
+              // A sidecar added, edited or removed changes the video's entry: its mtime is folded in,
+              // and a video without one is marked a millisecond early so removing it is a change too.
+              file.sidecar = findSidecar(p);
+              const side = file.sidecar ? await stat(file.sidecar).catch(() => null) : null;
+              file.mtime_ms = Math.max(s.mtimeMs, side?.mtimeMs ?? 0) + (file.sidecar ? 0 : -1e-3);
+            }
+            out.push(file);
           } catch {
             // Removed between listing and stat: the next scan settles it.
           }
@@ -187,12 +207,13 @@ export class ImageryCatalog {
     const gone = [...known.keys()].filter((p) => !seen.has(p));
 
     // Metadata is read with bounded concurrency; rows are written in batched transactions.
-    const results: { file: (typeof changed)[number]; res: ReadResult }[] = [];
+    const results: { file: ListedFile; res: Awaited<ReturnType<typeof readVideo>> }[] = [];
     let next = 0;
     const worker = async () => {
       while (next < changed.length) {
         const file = changed[next++]!;
-        results.push({ file, res: await readPhoto(file.path) });
+        const res = videoMime(file.path) ? await readVideo(file.path, file.sidecar) : await readPhoto(file.path);
+        results.push({ file, res });
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency ?? 8, changed.length) }, worker));
@@ -217,7 +238,7 @@ export class ImageryCatalog {
           root: file.root,
           mtime_ms: file.mtime_ms,
           size: file.size,
-          mime: photoMime(file.path) ?? 'application/octet-stream',
+          mime: photoMime(file.path) ?? videoMime(file.path) ?? 'application/octet-stream',
           lon: m.lon,
           lat: m.lat,
           direction: m.direction,
@@ -236,6 +257,8 @@ export class ImageryCatalog {
           country_code: place?.countryCode ?? null,
           region_id: regionId,
           address: addressText({ city: place?.city, country: country ?? undefined }, m.lon, m.lat),
+          is_video: videoMime(file.path) ? 1 : 0,
+          duration: res.duration ?? null,
         };
         store.upsert(row, searchText(row, m.keywords), newId);
       }
@@ -266,6 +289,7 @@ export class ImageryCatalog {
       regionId: new Array<string | null>(n),
       takenAt: new Array<string>(n),
       ids: new Array<string>(n),
+      isVideo: new Uint8Array(n),
       indexOf: new Map(),
       kd: null,
     };
@@ -277,6 +301,7 @@ export class ImageryCatalog {
       s.regionId[i] = r.region_id;
       s.takenAt[i] = r.taken_at ?? '';
       s.ids[i] = r.id;
+      s.isVideo[i] = r.is_video;
       s.indexOf.set(r.rowid, i);
     });
     if (n) {

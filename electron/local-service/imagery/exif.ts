@@ -77,8 +77,11 @@ async function jpegSize(path: string): Promise<{ width: number; height: number }
   }
 }
 
-function captureTime(raw: Record<string, unknown>): Pick<PhotoMeta, 'takenAt' | 'year' | 'month' | 'day'> {
-  const source = text(raw['DateTimeOriginal']) ?? text(raw['CreateDate']) ?? text(raw['DateTimeDigitized']);
+/** A capture time text ("2024:03:05 10:00:00", ISO with optional offset) in the catalog's form. */
+export function parseCaptureTime(
+  source: string | null,
+  offsetText: string | null = null,
+): Pick<PhotoMeta, 'takenAt' | 'year' | 'month' | 'day'> {
   const m = source ? EXIF_DATE.exec(source) : null;
   const none = { takenAt: null, year: null, month: null, day: null };
   if (!m) return none;
@@ -88,9 +91,15 @@ function captureTime(raw: Record<string, unknown>): Pick<PhotoMeta, 'takenAt' | 
   const day = Number(d);
   // "0000:00:00 00:00:00" is how cameras without a clock write "unknown".
   if (!year || month < 1 || month > 12 || day < 1 || day > 31) return none;
-  const offset = text(raw['OffsetTimeOriginal']);
-  const zone = offset && /^[+-]\d{2}:\d{2}$/.test(offset) ? offset : '';
+  const rest = source!.slice(m[0].length).replace(/^\.\d+/, '');
+  const offset = offsetText ?? (rest.length ? rest : null);
+  const zone = offset === 'Z' || (offset && /^[+-]\d{2}:\d{2}$/.test(offset)) ? offset : '';
   return { takenAt: `${y}-${mo}-${d}T${h}:${mi}:${s}${zone}`, year, month, day };
+}
+
+function captureTime(raw: Record<string, unknown>): Pick<PhotoMeta, 'takenAt' | 'year' | 'month' | 'day'> {
+  const source = text(raw['DateTimeOriginal']) ?? text(raw['CreateDate']) ?? text(raw['DateTimeDigitized']);
+  return parseCaptureTime(source, text(raw['OffsetTimeOriginal']));
 }
 
 /** Read what the catalog keeps of one photo, or why it cannot be placed on the map. */

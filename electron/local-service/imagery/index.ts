@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -53,6 +53,22 @@ interface State {
   regions: RegionTable;
   signer: MediaSigner;
   thumbDir: string;
+}
+
+/** One byte range of a Range header (video players seek with them); multiple ranges get the whole file. */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'invalid' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (!m[1] && !m[2])) return null;
+  let start: number;
+  let end: number;
+  if (!m[1]) {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  }
+  return start > end || start >= size ? 'invalid' : { start, end };
 }
 
 function monthText(m: number | null): string | null {
@@ -124,13 +140,22 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
 
   const registerMedia = (app: FastifyInstance, s: State, path: string) => {
     // Signed capability URLs instead of the host's key check: see MediaSigner.
-    app.get(`${path}/:id`, { config: { auth: false } }, (req, reply) => serveMedia(s, req.params, req.query, reply, 'image'));
+    app.get(`${path}/:id`, { config: { auth: false } }, (req, reply) =>
+      serveMedia(s, req.params, req.query, reply, 'image', req.headers.range),
+    );
     app.get(`${path}/:id/thumb`, { config: { auth: false } }, (req, reply) =>
-      serveMedia(s, req.params, req.query, reply, 'thumb'),
+      serveMedia(s, req.params, req.query, reply, 'thumb', undefined),
     );
   };
 
-  const serveMedia = async (s: State, params: unknown, query: unknown, reply: FastifyReply, variant: MediaVariant) => {
+  const serveMedia = async (
+    s: State,
+    params: unknown,
+    query: unknown,
+    reply: FastifyReply,
+    variant: MediaVariant,
+    rangeHeader: string | undefined,
+  ) => {
     const p = ThumbParams.safeParse(params);
     const sig = (query as { sig?: unknown } | undefined)?.sig;
     if (!p.success || !s.signer.verify(p.data.id, variant, sig))
@@ -140,7 +165,8 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       if (row) void s.catalog.scan().catch(() => undefined);
       return sendProblem(reply, 404, 'Not Found', 'The photo is no longer in the catalog.');
     }
-    reply.header('cache-control', 'private, max-age=86400');
+    if (variant === 'thumb' && row.is_video) return sendProblem(reply, 404, 'Not Found', 'Videos have no thumbnail.');
+    reply.header('cache-control', 'private, max-age=86400').header('accept-ranges', 'bytes');
     if (variant === 'thumb') {
       try {
         const thumb = await thumbnail(row, s.thumbDir);
@@ -149,11 +175,24 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         s.ctx.logger.warn('imagery: thumbnail failed; serving the original', { id: row.id, error: (err as Error).message });
       }
     }
-    return reply.type(row.mime).header('content-length', row.size).send(createReadStream(row.path));
+    const size = statSync(row.path).size;
+    const range = byteRange(rangeHeader, size);
+    if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${size}`).send();
+    if (range) {
+      return reply
+        .code(206)
+        .type(row.mime)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(createReadStream(row.path, range));
+    }
+    return reply.type(row.mime).header('content-length', size).send(createReadStream(row.path));
   };
 
   const observation = (s: State, base: string, hit: ReturnType<typeof streamPhotos>[number]): Observation => {
     const r = hit.row;
+    const video = r.is_video === 1;
+    const fileUrl = mediaUrl(s, base, MEDIA_PATH.base, r.id, 'image');
     return {
       type: 'Feature',
       id: r.id,
@@ -167,14 +206,15 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         source: r.make,
         owner: r.artist ?? r.make,
         feature_name: hit.featureName,
-        image_url: mediaUrl(s, base, MEDIA_PATH.base, r.id, 'image'),
-        is_video: false,
-        video_id: null,
-        video_url: null,
-        duration: null,
+        // No frame is extracted from videos, so they have no still image.
+        image_url: video ? null : fileUrl,
+        is_video: video,
+        video_id: video ? r.id : null,
+        video_url: video ? fileUrl : null,
+        duration: video ? r.duration : null,
         interactive: r.interactive === 1,
         // Not in the observation table of the spec; extra detail the app can show.
-        thumbnail_url: mediaUrl(s, base, MEDIA_PATH.base, r.id, 'thumb'),
+        thumbnail_url: video ? null : mediaUrl(s, base, MEDIA_PATH.base, r.id, 'thumb'),
         heading: r.direction,
         compass: r.direction === null ? null : compassText(r.direction),
         description: r.description,

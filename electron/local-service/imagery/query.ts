@@ -107,7 +107,8 @@ export function searchPhotos(
     hits = new Map();
     for (let i = 0; i < snap.rowids.length; i++) hits.set(i, 0);
   } else hits = matchWords(store, snap, parsed.words);
-  let candidates = [...hits.keys()];
+  // Imagery records carry a still image URL: videos are found through /v1/stream only.
+  let candidates = [...hits.keys()].filter((i) => !snap.isVideo[i]);
   if (named) candidates = candidates.filter((i) => snap.regionId[i] === named.id);
   candidates.sort(listingOrder(snap, (i) => popcount(hits.get(i) ?? 0)));
 

@@ -51,6 +51,14 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       CREATE TABLE imagery_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `,
   },
+  {
+    // Videos with a sidecar position.
+    version: 2,
+    sql: `
+      ALTER TABLE imagery_photo ADD COLUMN is_video INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE imagery_photo ADD COLUMN duration REAL;
+    `,
+  },
 ];
 
 export function migrateImagery(db: Database, now: () => Date = () => new Date()): void {
@@ -94,9 +102,13 @@ export interface PhotoRow {
   country_code: string | null;
   region_id: string | null;
   address: string;
+  is_video: number;
+  /** Seconds, videos only. */
+  duration: number | null;
 }
 
 export type NewPhoto = Omit<PhotoRow, 'rowid'>;
+type Summary = Pick<PhotoRow, 'rowid' | 'lon' | 'lat' | 'year' | 'region_id' | 'taken_at' | 'id' | 'is_video'>;
 
 export interface SkippedRow {
   path: string;
@@ -117,14 +129,15 @@ export class ImageryStore {
       byPath: db.prepare('SELECT rowid, id FROM imagery_photo WHERE path = ?'),
       insert: db.prepare(`INSERT INTO imagery_photo (id, path, root, mtime_ms, size, mime, lon, lat, direction, taken_at,
           year, month, description, keywords, make, artist, width, height, interactive, city, country, country_code,
-          region_id, address)
+          region_id, address, is_video, duration)
         VALUES (@id, @path, @root, @mtime_ms, @size, @mime, @lon, @lat, @direction, @taken_at, @year, @month,
           @description, @keywords, @make, @artist, @width, @height, @interactive, @city, @country, @country_code,
-          @region_id, @address)`),
+          @region_id, @address, @is_video, @duration)`),
       update: db.prepare(`UPDATE imagery_photo SET root=@root, mtime_ms=@mtime_ms, size=@size, mime=@mime, lon=@lon,
           lat=@lat, direction=@direction, taken_at=@taken_at, year=@year, month=@month, description=@description,
           keywords=@keywords, make=@make, artist=@artist, width=@width, height=@height, interactive=@interactive,
-          city=@city, country=@country, country_code=@country_code, region_id=@region_id, address=@address
+          city=@city, country=@country, country_code=@country_code, region_id=@region_id, address=@address,
+          is_video=@is_video, duration=@duration
         WHERE rowid=@rowid`),
       deletePhoto: db.prepare('DELETE FROM imagery_photo WHERE rowid = ?'),
       ftsInsert: db.prepare('INSERT INTO imagery_fts (rowid, text) VALUES (?, ?)'),
@@ -135,7 +148,7 @@ export class ImageryStore {
       ),
       deleteSkipped: db.prepare('DELETE FROM imagery_skipped WHERE path = ?'),
       listSkipped: db.prepare('SELECT path, reason FROM imagery_skipped ORDER BY path'),
-      summaries: db.prepare('SELECT rowid, lon, lat, year, region_id, taken_at, id FROM imagery_photo'),
+      summaries: db.prepare('SELECT rowid, lon, lat, year, region_id, taken_at, id, is_video FROM imagery_photo'),
       byId: db.prepare('SELECT * FROM imagery_photo WHERE id = ?'),
       count: db.prepare('SELECT count(*) FROM imagery_photo').pluck(),
       getMeta: db.prepare('SELECT value FROM imagery_meta WHERE key = ?').pluck(),
@@ -191,8 +204,8 @@ export class ImageryStore {
     return this.st.listSkipped.all() as { path: string; reason: string }[];
   }
 
-  summaries(): Pick<PhotoRow, 'rowid' | 'lon' | 'lat' | 'year' | 'region_id' | 'taken_at' | 'id'>[] {
-    return this.st.summaries.all() as Pick<PhotoRow, 'rowid' | 'lon' | 'lat' | 'year' | 'region_id' | 'taken_at' | 'id'>[];
+  summaries(): Summary[] {
+    return this.st.summaries.all() as Summary[];
   }
 
   /** Full rows for the given rowids, in the given order. */

@@ -40,7 +40,7 @@ const photo = (name: string, lon: number, direction = 0) =>
 describe('ImageryCatalog', () => {
   it('migrates once, in its own migration table', () => {
     migrateImagery(db);
-    expect(db.prepare('SELECT version FROM imagery_migrations').pluck().all()).toEqual([1]);
+    expect(db.prepare('SELECT version FROM imagery_migrations').pluck().all()).toEqual([1, 2]);
   });
 
   it('indexes sub-folders, addresses from the injected geocoder, reads only changed files again', async () => {

@@ -111,9 +111,14 @@ export class ImageryCatalog {
     return this.firstScan;
   }
 
-  /** Resolves once the first scan is done (queries wait for it). */
+  /** Resolves once a first scan has succeeded (queries wait for it); a failed one is tried again. */
   async ready(): Promise<void> {
-    await (this.firstScan ?? this.start());
+    try {
+      await (this.firstScan ?? this.start());
+    } catch {
+      this.firstScan = this.scan();
+      await this.firstScan;
+    }
   }
 
   snapshot(): Snapshot {
@@ -145,9 +150,14 @@ export class ImageryCatalog {
       );
       return this.pending;
     }
-    this.running = this.doScan().finally(() => {
-      this.running = null;
-    });
+    this.running = this.doScan()
+      .catch((err: Error) => {
+        this.lastError = err.message;
+        throw err;
+      })
+      .finally(() => {
+        this.running = null;
+      });
     return this.running;
   }
 
@@ -229,7 +239,7 @@ export class ImageryCatalog {
           continue;
         }
         const m = res.meta;
-        const place = this.opts.geocode(m.lon, m.lat);
+        const place = this.place(m.lon, m.lat);
         const regionRaw = place?.regionId ?? (place?.countryCode ? this.opts.regions.byCode.get(place.countryCode)?.id : undefined);
         const regionId = regionRaw && /^\d+$/.test(regionRaw) ? normalizeRegionId(regionRaw) : null;
         const country = place?.country ?? (regionId ? this.opts.regions.get(regionId)?.name : undefined) ?? null;
@@ -278,6 +288,16 @@ export class ImageryCatalog {
     return report;
   }
 
+  /** A failing injected geocoder costs the address text, not the catalog. */
+  private place(lon: number, lat: number) {
+    try {
+      return this.opts.geocode(lon, lat);
+    } catch (err) {
+      this.opts.logger.warn('imagery: geocoder failed', { lon, lat, error: (err as Error).message });
+      return null;
+    }
+  }
+
   private buildSnapshot(): Snapshot {
     const rows = this.opts.store.summaries();
     const n = rows.length;
@@ -318,10 +338,7 @@ export class ImageryCatalog {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.scan().catch((err: Error) => {
-        this.lastError = err.message;
-        this.opts.logger.error('imagery: scan failed', err);
-      });
+      this.scan().catch((err: Error) => this.opts.logger.error('imagery: scan failed', err));
     }, this.opts.debounceMs ?? 500);
     this.timer.unref();
   }

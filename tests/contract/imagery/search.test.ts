@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageryRecordExact, ImageryResponseSuccess, ImageryResponse } from '../../../shared/service/imagery';
 import { Problem } from '../../../shared/service/problem';
+import { StreamResponse } from '../../../shared/service/stream';
+import { migrateImagery } from '../../../electron/local-service/imagery/store';
 import { KNOWN, writeKnownFolder, writeSurveyFolder } from './fixtures';
 import { KEY, SEARCH_URL, startHarness, type Harness } from './harness';
 
@@ -163,5 +165,57 @@ describe('POST /search paging over 130 photos', () => {
     expect(body.data).toHaveLength(20);
     expect(body.pageTotal).toBe(Math.ceil(N / 20));
     expect(ImageryResponse.parse(body).isSuccess).toBe(true);
+  });
+});
+
+describe('a catalog that cannot be built', () => {
+  let h: Harness;
+  let dir: string;
+  beforeAll(async () => {
+    dir = writeKnownFolder();
+    h = await startHarness({ photoDirs: [dir] }, (db) => {
+      migrateImagery(db);
+      db.exec("CREATE TRIGGER no_room BEFORE INSERT ON imagery_photo BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+    });
+  });
+  afterAll(async () => {
+    await h.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers isSuccess false with 503 on both operations', async () => {
+    const s = await h.searchReq({ query: 'Lisbon' });
+    expect(s.status).toBe(503);
+    expect(ImageryResponse.parse(s.json).isSuccess).toBe(false);
+    expect((s.json as { error: { code: string } }).error.code).toBe('CATALOG_UNAVAILABLE');
+    const st = await h.stream({ query: 'Lisbon' });
+    expect(st.status).toBe(503);
+    expect(StreamResponse.parse(st.json).isSuccess).toBe(false);
+    expect(h.plugin.catalog()!.status().error).toBe('database or disk is full');
+  });
+
+  it('recovers once the database accepts rows again', async () => {
+    h.db.exec('DROP TRIGGER no_room');
+    const body = success(await h.searchReq({ query: 'Lisbon' }));
+    expect(body.data).toHaveLength(1);
+  });
+});
+
+describe('a failing injected geocoder', () => {
+  it('costs the address text, not the catalog', async () => {
+    const dir = writeKnownFolder();
+    const h = await startHarness({
+      photoDirs: [dir],
+      geocode: () => {
+        throw new Error('place lookup failed');
+      },
+    });
+    try {
+      const body = success(await h.searchReq({ query: 'tram' }));
+      expect(body.data.map((r) => r.address)).toEqual(['38.72230, -9.13930']);
+    } finally {
+      await h.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

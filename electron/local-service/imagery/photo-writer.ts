@@ -22,7 +22,7 @@ export interface PhotoSpec {
   /** Picks the drawing's colours and shapes. */
   seed?: number;
   quality?: number;
-  /** Text drawn in the top-left corner (A-Z, 0-9, space). */
+  /** Text drawn in the top-left corner (A-Z, 0-9, space; "\n" starts a line). */
   label?: string;
 }
 
@@ -119,11 +119,13 @@ export function drawScene(width: number, height: number, seed = 1, label?: strin
     }
     x += w;
   }
-  if (label) {
+  // One box per line of the label ("\n" separates lines).
+  (label ?? '').split('\n').filter(Boolean).forEach((line, li) => {
     const scale = Math.max(1, Math.floor(Math.min(width, height) / 120));
-    const chars = label.toUpperCase().split('');
+    const top = 2 * scale + li * 10 * scale;
+    const chars = line.toUpperCase().split('');
     const boxW = chars.length * 6 * scale + 2 * scale;
-    for (let yy = 0; yy < 9 * scale; yy++) for (let xx = 0; xx < boxW; xx++) set(xx + 2 * scale, yy + 2 * scale, 20, 20, 20);
+    for (let yy = 0; yy < 9 * scale; yy++) for (let xx = 0; xx < boxW; xx++) set(xx + 2 * scale, yy + top, 20, 20, 20);
     chars.forEach((ch, ci) => {
       const glyph = GLYPHS[ch];
       if (!glyph) return;
@@ -132,11 +134,11 @@ export function drawScene(width: number, height: number, seed = 1, label?: strin
           if (row[gx] !== '1') continue;
           for (let sy = 0; sy < scale; sy++)
             for (let sx = 0; sx < scale; sx++)
-              set(3 * scale + (ci * 6 + gx) * scale + sx, 3 * scale + gy * scale + sy, 255, 255, 255);
+              set(3 * scale + (ci * 6 + gx) * scale + sx, top + scale + gy * scale + sy, 255, 255, 255);
         }
       });
     });
-  }
+  });
   return px;
 }
 

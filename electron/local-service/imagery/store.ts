@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
 import type { Database } from './plugin-types';
 
 /**
@@ -121,6 +122,8 @@ export interface SkippedRow {
 /** Prepared statements over the imagery tables. */
 export class ImageryStore {
   private readonly st;
+  /** `rowid IN (?, …)` statements by parameter count (page sizes repeat). */
+  private readonly inStatements = new Map<number, BetterSqlite3.Statement>();
 
   constructor(readonly db: Database) {
     this.st = {
@@ -215,9 +218,12 @@ export class ImageryStore {
     // Chunked: SQLite limits the number of bound parameters per statement.
     for (let i = 0; i < rowids.length; i += 500) {
       const chunk = rowids.slice(i, i + 500);
-      const rows = this.db
-        .prepare(`SELECT * FROM imagery_photo WHERE rowid IN (${chunk.map(() => '?').join(',')})`)
-        .all(...chunk) as PhotoRow[];
+      let stmt = this.inStatements.get(chunk.length);
+      if (!stmt) {
+        stmt = this.db.prepare(`SELECT * FROM imagery_photo WHERE rowid IN (${chunk.map(() => '?').join(',')})`);
+        this.inStatements.set(chunk.length, stmt);
+      }
+      const rows = stmt.all(...chunk) as PhotoRow[];
       for (const r of rows) found.set(r.rowid, r);
     }
     return rowids.map((id) => found.get(id)).filter((r): r is PhotoRow => !!r);

@@ -3,11 +3,12 @@
  * POST /v1/stream over real HTTP on 127.0.0.1. The last line is a JSON object with
  * imagery_index_per_s, search_p50_ms and stream_p50_ms.
  *
- *   npx tsx tests/bench/imagery.bench.ts [photoCount]
+ *   npx tsx tests/bench/imagery.bench.ts [photoCount]   (or import { benchImagery })
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createMemoryLogger } from '../../electron/core/logger';
@@ -15,7 +16,6 @@ import { createImageryPlugin } from '../../electron/local-service/imagery';
 import { createDefaultGeocoder, RegionTable } from '../../electron/local-service/imagery/geocoder';
 import { drawJpeg, tagJpeg } from '../../electron/local-service/imagery/photo-writer';
 
-const COUNT = Number(process.argv[2] ?? 1000);
 const KEY = 'bench-key-0123456789';
 const CITIES: [string, number, number][] = [
   ['Paris', 2.35, 48.86], ['Berlin', 13.4, 52.52], ['London', -0.12, 51.5], ['Rome', 12.5, 41.9],
@@ -40,7 +40,14 @@ function authHook(app: FastifyInstance, check: (h: Record<string, unknown>) => b
   });
 }
 
-async function main() {
+export interface ImageryBenchFigures {
+  imagery_index_per_s: number;
+  search_p50_ms: number;
+  stream_p50_ms: number;
+}
+
+/** Runs the whole benchmark; bench:service can call it and merge the figures into its line. */
+export async function benchImagery(count = 1000, log: (line: string) => void = console.log): Promise<ImageryBenchFigures> {
   const photos = mkdtempSync(join(tmpdir(), 'fl-bench-photos-'));
   const dataDir = mkdtempSync(join(tmpdir(), 'fl-bench-data-'));
   try {
@@ -48,7 +55,7 @@ async function main() {
     // A few drawn scenes, each tagged with its own EXIF per photo: drawing is not what is measured.
     const scenes = Array.from({ length: 8 }, (_, i) => drawJpeg(320, 240, i + 1, undefined, 60));
     const pano = drawJpeg(480, 240, 99, undefined, 60);
-    for (let i = 0; i < COUNT; i++) {
+    for (let i = 0; i < count; i++) {
       const [, lon, lat] = CITIES[i % CITIES.length]!;
       const isPano = i % 50 === 0;
       const bytes = tagJpeg(isPano ? pano : scenes[i % scenes.length]!, {
@@ -64,13 +71,13 @@ async function main() {
       });
       writeFileSync(join(photos, `p${String(i).padStart(5, '0')}.jpg`), bytes);
     }
-    console.log(`generated ${COUNT} photos in ${round((performance.now() - t) / 1000)} s`);
+    log(`generated ${count} photos in ${round((performance.now() - t) / 1000)} s`);
 
     const regions = new RegionTable();
     const geocode = createDefaultGeocoder(regions);
     t = performance.now();
     geocode(0, 0);
-    console.log(`city table loaded in ${round(performance.now() - t)} ms (once per process, not in the index rate)`);
+    log(`city table loaded in ${round(performance.now() - t)} ms (once per process, not in the index rate)`);
 
     const db = new Database(join(dataDir, 'service.sqlite'));
     db.pragma('journal_mode = WAL');
@@ -89,10 +96,10 @@ async function main() {
     const report = await plugin.catalog()!.start();
     const indexS = (performance.now() - t) / 1000;
     const perS = report.photos / indexS;
-    console.log(`indexed ${report.photos} photos in ${round(indexS)} s: ${round(perS, 0)} photos/s`);
+    log(`indexed ${report.photos} photos in ${round(indexS)} s: ${round(perS, 0)} photos/s`);
     const rescanT = performance.now();
     await plugin.catalog()!.scan();
-    console.log(`unchanged re-scan: ${round(performance.now() - rescanT)} ms`);
+    log(`unchanged re-scan: ${round(performance.now() - rescanT)} ms`);
 
     baseUrl = await base.listen({ host: '127.0.0.1', port: 0 });
     searchUrl = await search.listen({ host: '127.0.0.1', port: 0 });
@@ -126,24 +133,25 @@ async function main() {
       for (const b of searchBodies) searchMs.push(await time(`${searchUrl}/search`, { 'x-api-key': KEY }, b));
       for (const b of streamBodies) streamMs.push(await time(`${baseUrl}/v1/stream`, { authorization: `Bearer ${KEY}` }, b));
     }
-    console.log(`/search: ${searchMs.length} requests, p50 ${round(p50(searchMs))} ms`);
-    console.log(`/v1/stream: ${streamMs.length} requests, p50 ${round(p50(streamMs))} ms`);
+    log(`/search: ${searchMs.length} requests, p50 ${round(p50(searchMs))} ms`);
+    log(`/v1/stream: ${streamMs.length} requests, p50 ${round(p50(streamMs))} ms`);
 
     await plugin.close?.();
     await base.close();
     await search.close();
     db.close();
-    console.log(
-      JSON.stringify({
-        imagery_index_per_s: round(perS, 1),
-        search_p50_ms: round(p50(searchMs)),
-        stream_p50_ms: round(p50(streamMs)),
-      }),
-    );
+    return {
+      imagery_index_per_s: round(perS, 1),
+      search_p50_ms: round(p50(searchMs)),
+      stream_p50_ms: round(p50(streamMs)),
+    };
   } finally {
     rmSync(photos, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
-await main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const figures = await benchImagery(Number(process.argv[2] ?? 1000));
+  console.log(JSON.stringify(figures));
+}

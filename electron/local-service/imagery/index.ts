@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -44,7 +44,7 @@ export interface ImageryPlugin extends LocalServicePlugin {
 /** Media paths: the base host under /v1, the search host without a version, like the APIs there. */
 export const MEDIA_PATH = { base: '/v1/imagery/media', search: '/imagery/media' } as const;
 
-const ThumbParams = z.object({ id: z.guid(), variant: z.enum(['thumb']).optional() });
+const MediaParams = z.object({ id: z.guid() });
 
 interface State {
   ctx: ServiceContext;
@@ -156,15 +156,19 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     variant: MediaVariant,
     rangeHeader: string | undefined,
   ) => {
-    const p = ThumbParams.safeParse(params);
+    const p = MediaParams.safeParse(params);
     const sig = (query as { sig?: unknown } | undefined)?.sig;
     if (!p.success || !s.signer.verify(p.data.id, variant, sig))
       return sendProblem(reply, 404, 'Not Found', 'No such media, or the link is not valid.');
     const row = s.store.byId(p.data.id);
-    if (!row || !existsSync(row.path)) {
-      if (row) void s.catalog.scan().catch(() => undefined);
-      return sendProblem(reply, 404, 'Not Found', 'The photo is no longer in the catalog.');
+    let size: number | null = null;
+    try {
+      if (row) size = statSync(row.path).size;
+    } catch {
+      // Gone from disk since the last scan: the next scan drops it from the catalog.
+      void s.catalog.scan().catch(() => undefined);
     }
+    if (!row || size === null) return sendProblem(reply, 404, 'Not Found', 'The photo is no longer in the catalog.');
     if (variant === 'thumb' && row.is_video) return sendProblem(reply, 404, 'Not Found', 'Videos have no thumbnail.');
     reply.header('cache-control', 'private, max-age=86400').header('accept-ranges', 'bytes');
     if (variant === 'thumb') {
@@ -175,7 +179,6 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         s.ctx.logger.warn('imagery: thumbnail failed; serving the original', { id: row.id, error: (err as Error).message });
       }
     }
-    const size = statSync(row.path).size;
     const range = byteRange(rangeHeader, size);
     if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${size}`).send();
     if (range) {

@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageryRecordExact, ImageryResponseSuccess, ImageryResponse } from '../../../shared/service/imagery';
@@ -127,6 +127,15 @@ describe('POST /search over a folder of photos with known EXIF', () => {
       payload: { query: 'Lisbon' },
     });
     expect(bearer.statusCode).toBe(401);
+  });
+
+  it('answers 404 for a deleted photo and drops it from results', async () => {
+    const rec = success(await h.searchReq({ query: 'Buenos Aires' })).data[0]!;
+    unlinkSync(join(dir, 'buenos-aires.jpg'));
+    expect((await h.media(rec.image)).status).toBe(404);
+    await h.plugin.catalog()!.scan();
+    expect(success(await h.searchReq({ query: 'Buenos Aires' })).data).toEqual([]);
+    expect(h.plugin.catalog()!.status().photos).toBe(KNOWN.length - 1);
   });
 });
 

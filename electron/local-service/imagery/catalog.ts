@@ -1,0 +1,374 @@
+import { randomUUID } from 'node:crypto';
+import { watch, type FSWatcher } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, extname, join, resolve } from 'node:path';
+import KDBush from 'kdbush';
+import { captureDateText } from '../../../shared/service/imagery';
+import type { Logger } from '../../core/logger';
+import { readPhoto, photoMime } from './exif';
+import { findSidecar, readVideo, videoMime } from './video';
+import { addressText, normalizeRegionId, type Geocoder, type RegionTable } from './geocoder';
+import type { ImageryStore, NewPhoto } from './store';
+
+export interface CatalogOptions {
+  dirs: string[];
+  store: ImageryStore;
+  geocode: Geocoder;
+  regions: RegionTable;
+  logger: Logger;
+  /** Re-scan when a folder changes (fs.watch, debounced). Default true. */
+  watch?: boolean;
+  debounceMs?: number;
+  /** Poll interval when a folder cannot be watched. */
+  pollMs?: number;
+  /** Photos whose metadata is read at once. */
+  concurrency?: number;
+  newId?: () => string;
+}
+
+export interface ScanReport {
+  found: number;
+  read: number;
+  removed: number;
+  skipped: number;
+  photos: number;
+  durationMs: number;
+}
+
+interface ListedFile {
+  path: string;
+  root: string;
+  mtime_ms: number;
+  size: number;
+  sidecar?: string;
+}
+
+/** What queries need of every photo, held in memory between scans. */
+export interface Snapshot {
+  rowids: Int32Array;
+  lon: Float64Array;
+  lat: Float64Array;
+  year: Int32Array;
+  regionId: (string | null)[];
+  /** Sort key: capture time text ("" when unknown), newest first in listings. */
+  takenAt: string[];
+  ids: string[];
+  /** 1 for videos (listed by /v1/stream only: /search records need a still image). */
+  isVideo: Uint8Array;
+  /** Position of a rowid in the arrays above. */
+  indexOf: Map<number, number>;
+  /** Nearest-neighbour index over lon/lat (geokdbush queries it). */
+  kd: KDBush | null;
+}
+
+const EMPTY: Snapshot = {
+  rowids: new Int32Array(0),
+  lon: new Float64Array(0),
+  lat: new Float64Array(0),
+  year: new Int32Array(0),
+  regionId: [],
+  takenAt: [],
+  ids: [],
+  isVideo: new Uint8Array(0),
+  indexOf: new Map(),
+  kd: null,
+};
+
+/** Words a photo is found by: address and place names, description, keywords, camera, file name, date. */
+export function searchText(p: Omit<NewPhoto, 'id'>, keywords: string[]): string {
+  const name = basename(p.path, extname(p.path)).replace(/[_-]+/g, ' ');
+  const date = p.year && p.month && p.taken_at ? captureDateText(new Date(`${p.taken_at.slice(0, 10)}T00:00:00Z`)) : '';
+  return [p.address, p.city, p.country, p.description, keywords.join(' '), p.make, p.artist, name, date]
+    .filter(Boolean)
+    .join(' \n ');
+}
+
+/**
+ * A catalog of geotagged photos from folders: scans (only files whose size or mtime changed are
+ * read again), keeps rows and search text in SQLite, watches the folders and re-scans on change.
+ */
+export class ImageryCatalog {
+  private snap: Snapshot = EMPTY;
+  private running: Promise<ScanReport> | null = null;
+  private pending: Promise<ScanReport> | null = null;
+  private watchers: FSWatcher[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private poller: NodeJS.Timeout | null = null;
+  private firstScan: Promise<ScanReport> | null = null;
+  private lastReport: ScanReport | null = null;
+  private lastError: string | null = null;
+  private closed = false;
+  readonly dirs: string[];
+
+  constructor(private readonly opts: CatalogOptions) {
+    this.dirs = [...new Set(opts.dirs.map((d) => resolve(d)))];
+  }
+
+  /** Scan once and start watching; resolves when the first scan is done. */
+  start(): Promise<ScanReport> {
+    this.firstScan ??= this.scan();
+    if (this.opts.watch !== false) this.startWatching();
+    return this.firstScan;
+  }
+
+  /** Resolves once a first scan has succeeded (queries wait for it); a failed one is tried again. */
+  async ready(): Promise<void> {
+    try {
+      await (this.firstScan ?? this.start());
+    } catch {
+      this.firstScan = this.scan();
+      await this.firstScan;
+    }
+  }
+
+  snapshot(): Snapshot {
+    return this.snap;
+  }
+
+  status() {
+    return {
+      dirs: this.dirs,
+      photos: this.snap.rowids.length,
+      skipped: this.opts.store.skipped(),
+      lastScan: this.lastReport,
+      error: this.lastError,
+    };
+  }
+
+  /** Scans run one at a time; a request during a scan runs one more scan after it. */
+  scan(): Promise<ScanReport> {
+    if (this.running) {
+      this.pending ??= this.running.then(
+        () => {
+          this.pending = null;
+          return this.scan();
+        },
+        () => {
+          this.pending = null;
+          return this.scan();
+        },
+      );
+      return this.pending;
+    }
+    this.running = this.doScan()
+      .catch((err: Error) => {
+        this.lastError = err.message;
+        throw err;
+      })
+      .finally(() => {
+        this.running = null;
+      });
+    return this.running;
+  }
+
+  private async listFiles(): Promise<ListedFile[]> {
+    const out: ListedFile[] = [];
+    const walk = async (root: string, dir: string): Promise<void> => {
+      let entries;
+      try {
+        entries = await readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if (dir === root) throw err;
+        this.opts.logger.warn('imagery: folder not readable', { dir, error: (err as Error).message });
+        return;
+      }
+      for (const e of entries) {
+        if (e.name.startsWith('.')) continue;
+        const p = join(dir, e.name);
+        if (e.isDirectory()) await walk(root, p);
+        else if (e.isFile() && (photoMime(p) || videoMime(p))) {
+          try {
+            const s = await stat(p);
+            const file: ListedFile = { path: p, root, mtime_ms: s.mtimeMs, size: s.size };
+            if (videoMime(p)) {
+              // A sidecar added, edited or removed changes the video's entry: its mtime is folded in,
+              // and a video without one is marked a millisecond early so removing it is a change too.
+              file.sidecar = findSidecar(p);
+              const side = file.sidecar ? await stat(file.sidecar).catch(() => null) : null;
+              file.mtime_ms = Math.max(s.mtimeMs, side?.mtimeMs ?? 0) + (file.sidecar ? 0 : -1e-3);
+            }
+            out.push(file);
+          } catch {
+            // Removed between listing and stat: the next scan settles it.
+          }
+        }
+      }
+    };
+    for (const root of this.dirs) {
+      try {
+        await walk(root, root);
+      } catch (err) {
+        this.opts.logger.warn('imagery: photo folder not readable', { dir: root, error: (err as Error).message });
+      }
+    }
+    return out;
+  }
+
+  private async doScan(): Promise<ScanReport> {
+    const t0 = performance.now();
+    const { store, logger } = this.opts;
+    const files = await this.listFiles();
+    const known = store.knownFiles();
+    const seen = new Set(files.map((f) => f.path));
+    const changed = files.filter((f) => {
+      const k = known.get(f.path);
+      return !k || k.mtime_ms !== f.mtime_ms || k.size !== f.size;
+    });
+    const gone = [...known.keys()].filter((p) => !seen.has(p));
+
+    // Metadata is read with bounded concurrency; rows are written in batched transactions.
+    const results: { file: ListedFile; res: Awaited<ReturnType<typeof readVideo>> }[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < changed.length) {
+        const file = changed[next++]!;
+        const res = videoMime(file.path) ? await readVideo(file.path, file.sidecar) : await readPhoto(file.path);
+        results.push({ file, res });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.opts.concurrency ?? 8, changed.length) }, worker));
+
+    const newId = this.opts.newId ?? randomUUID;
+    let skipped = 0;
+    store.db.transaction(() => {
+      for (const p of gone) store.remove(p);
+      for (const { file, res } of results) {
+        if (!res.ok) {
+          skipped++;
+          store.skip({ path: file.path, root: file.root, mtime_ms: file.mtime_ms, size: file.size, reason: res.reason });
+          continue;
+        }
+        const m = res.meta;
+        const place = this.place(m.lon, m.lat);
+        const regionRaw = place?.regionId ?? (place?.countryCode ? this.opts.regions.byCode.get(place.countryCode)?.id : undefined);
+        const regionId = regionRaw && /^\d+$/.test(regionRaw) ? normalizeRegionId(regionRaw) : null;
+        const country = place?.country ?? (regionId ? this.opts.regions.get(regionId)?.name : undefined) ?? null;
+        const row: Omit<NewPhoto, 'id'> = {
+          path: file.path,
+          root: file.root,
+          mtime_ms: file.mtime_ms,
+          size: file.size,
+          mime: photoMime(file.path) ?? videoMime(file.path) ?? 'application/octet-stream',
+          lon: m.lon,
+          lat: m.lat,
+          direction: m.direction,
+          taken_at: m.takenAt,
+          year: m.year,
+          month: m.month,
+          description: m.description,
+          keywords: JSON.stringify(m.keywords),
+          make: m.make,
+          artist: m.artist,
+          width: m.width,
+          height: m.height,
+          interactive: m.interactive ? 1 : 0,
+          city: place?.city ?? null,
+          country,
+          country_code: place?.countryCode ?? null,
+          region_id: regionId,
+          address: addressText({ city: place?.city, country: country ?? undefined }, m.lon, m.lat),
+          is_video: videoMime(file.path) ? 1 : 0,
+          duration: res.duration ?? null,
+        };
+        store.upsert(row, searchText(row, m.keywords), newId);
+      }
+    })();
+    if (changed.length || gone.length || this.snap === EMPTY) this.snap = this.buildSnapshot();
+    const report: ScanReport = {
+      found: files.length,
+      read: changed.length,
+      removed: gone.length,
+      skipped,
+      photos: this.snap.rowids.length,
+      durationMs: performance.now() - t0,
+    };
+    this.lastReport = report;
+    this.lastError = null;
+    if (changed.length || gone.length) logger.info('imagery: catalog scanned', report);
+    return report;
+  }
+
+  /** A failing injected geocoder costs the address text, not the catalog. */
+  private place(lon: number, lat: number) {
+    try {
+      return this.opts.geocode(lon, lat);
+    } catch (err) {
+      this.opts.logger.warn('imagery: geocoder failed', { lon, lat, error: (err as Error).message });
+      return null;
+    }
+  }
+
+  private buildSnapshot(): Snapshot {
+    const rows = this.opts.store.summaries();
+    const n = rows.length;
+    const s: Snapshot = {
+      rowids: new Int32Array(n),
+      lon: new Float64Array(n),
+      lat: new Float64Array(n),
+      year: new Int32Array(n),
+      regionId: new Array<string | null>(n),
+      takenAt: new Array<string>(n),
+      ids: new Array<string>(n),
+      isVideo: new Uint8Array(n),
+      indexOf: new Map(),
+      kd: null,
+    };
+    rows.forEach((r, i) => {
+      s.rowids[i] = r.rowid;
+      s.lon[i] = r.lon;
+      s.lat[i] = r.lat;
+      s.year[i] = r.year ?? 0;
+      s.regionId[i] = r.region_id;
+      s.takenAt[i] = r.taken_at ?? '';
+      s.ids[i] = r.id;
+      s.isVideo[i] = r.is_video;
+      s.indexOf.set(r.rowid, i);
+    });
+    if (n) {
+      const kd = new KDBush(n);
+      for (let i = 0; i < n; i++) kd.add(s.lon[i]!, s.lat[i]!);
+      kd.finish();
+      s.kd = kd;
+    }
+    return s;
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.scan().catch((err: Error) => this.opts.logger.error('imagery: scan failed', err));
+    }, this.opts.debounceMs ?? 500);
+    this.timer.unref();
+  }
+
+  private startWatching(): void {
+    if (this.watchers.length || this.poller) return;
+    let unwatched = false;
+    for (const dir of this.dirs) {
+      try {
+        const w = watch(dir, { recursive: true, persistent: false }, () => this.schedule());
+        w.on('error', (err) => this.opts.logger.warn('imagery: folder watch failed', { dir, error: err.message }));
+        this.watchers.push(w);
+      } catch (err) {
+        unwatched = true;
+        this.opts.logger.warn('imagery: cannot watch folder; polling it', { dir, error: (err as Error).message });
+      }
+    }
+    // Folders that cannot be watched (missing yet, network mounts) are re-scanned by mtime instead.
+    if (unwatched) {
+      this.poller = setInterval(() => this.schedule(), this.opts.pollMs ?? 30_000);
+      this.poller.unref();
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.watchers) w.close();
+    this.watchers = [];
+    if (this.timer) clearTimeout(this.timer);
+    if (this.poller) clearInterval(this.poller);
+    await this.running?.catch(() => undefined);
+  }
+}

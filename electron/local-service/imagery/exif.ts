@@ -1,0 +1,161 @@
+import { open } from 'node:fs/promises';
+import { extname } from 'node:path';
+import exifr from 'exifr';
+
+/** File types the catalog reads (exifr parses their EXIF/XMP); anything else in a folder is ignored. */
+export const PHOTO_TYPES: Record<string, string> = {
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.tif': 'image/tiff',
+  '.tiff': 'image/tiff',
+  '.png': 'image/png',
+  '.heic': 'image/heic',
+  '.heif': 'image/heif',
+};
+
+export function photoMime(path: string): string | undefined {
+  return PHOTO_TYPES[extname(path).toLowerCase()];
+}
+
+export interface PhotoMeta {
+  lon: number;
+  lat: number;
+  direction: number | null;
+  /** Capture time as the camera recorded it: "YYYY-MM-DDTHH:MM:SS", plus the offset when recorded. */
+  takenAt: string | null;
+  year: number | null;
+  month: number | null;
+  day: number | null;
+  description: string | null;
+  keywords: string[];
+  make: string | null;
+  artist: string | null;
+  width: number | null;
+  height: number | null;
+  interactive: boolean;
+}
+
+export type ReadResult = { ok: true; meta: PhotoMeta } | { ok: false; reason: string };
+
+const EXIF_DATE = /^(\d{4})[:-](\d{2})[:-](\d{2})[ T](\d{2}):(\d{2}):(\d{2})/;
+
+function text(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  // Cameras pad ASCII fields with NULs and spaces.
+  const s = v.replace(/\0+$/, '').trim();
+  return s.length ? s : null;
+}
+
+function list(v: unknown): string[] {
+  if (Array.isArray(v)) return v.flatMap(list);
+  const s = text(v);
+  return s ? s.split(/\s*[;,]\s*/).filter(Boolean) : [];
+}
+
+/**
+ * Image size of a JPEG from its SOF marker: exifr reads metadata segments only, and the EXIF
+ * pixel dimensions are optional and often stale after edits.
+ */
+async function jpegSize(path: string): Promise<{ width: number; height: number } | null> {
+  const fh = await open(path, 'r');
+  try {
+    const head = Buffer.alloc(9);
+    let pos = 2;
+    for (let guard = 0; guard < 64; guard++) {
+      const { bytesRead } = await fh.read(head, 0, 9, pos);
+      if (bytesRead < 4 || head[0] !== 0xff) return null;
+      const marker = head[1]!;
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+        if (bytesRead < 9) return null;
+        return { height: head.readUInt16BE(5), width: head.readUInt16BE(7) };
+      }
+      pos += 2 + head.readUInt16BE(2);
+    }
+    return null;
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A capture time text ("2024:03:05 10:00:00", ISO with optional offset) in the catalog's form. */
+export function parseCaptureTime(
+  source: string | null,
+  offsetText: string | null = null,
+): Pick<PhotoMeta, 'takenAt' | 'year' | 'month' | 'day'> {
+  const m = source ? EXIF_DATE.exec(source) : null;
+  const none = { takenAt: null, year: null, month: null, day: null };
+  if (!m) return none;
+  const [, y, mo, d, h, mi, s] = m;
+  const year = Number(y);
+  const month = Number(mo);
+  const day = Number(d);
+  // "0000:00:00 00:00:00" is how cameras without a clock write "unknown".
+  if (!year || month < 1 || month > 12 || day < 1 || day > 31) return none;
+  const rest = source!.slice(m[0].length).replace(/^\.\d+/, '');
+  const offset = offsetText ?? (rest.length ? rest : null);
+  const zone = offset === 'Z' || (offset && /^[+-]\d{2}:\d{2}$/.test(offset)) ? offset : '';
+  return { takenAt: `${y}-${mo}-${d}T${h}:${mi}:${s}${zone}`, year, month, day };
+}
+
+function captureTime(raw: Record<string, unknown>): Pick<PhotoMeta, 'takenAt' | 'year' | 'month' | 'day'> {
+  const source = text(raw['DateTimeOriginal']) ?? text(raw['CreateDate']) ?? text(raw['DateTimeDigitized']);
+  return parseCaptureTime(source, text(raw['OffsetTimeOriginal']));
+}
+
+/** Read what the catalog keeps of one photo, or why it cannot be placed on the map. */
+export async function readPhoto(path: string): Promise<ReadResult> {
+  let raw: Record<string, unknown> | undefined;
+  try {
+    raw = (await exifr.parse(path, {
+      tiff: true,
+      ifd1: false,
+      exif: true,
+      gps: true,
+      xmp: true,
+      iptc: true,
+      icc: false,
+      reviveValues: false,
+      translateValues: false,
+    })) as Record<string, unknown> | undefined;
+  } catch (err) {
+    return { ok: false, reason: `unreadable metadata: ${(err as Error).message}` };
+  }
+  if (!raw) return { ok: false, reason: 'no EXIF metadata' };
+  const lat = raw['latitude'];
+  const lon = raw['longitude'];
+  if (typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon))
+    return { ok: false, reason: 'no GPS position in EXIF' };
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return { ok: false, reason: 'GPS position out of range' };
+  if (lat === 0 && lon === 0) return { ok: false, reason: 'GPS position is 0,0 (a placeholder)' };
+
+  const dirRaw = raw['GPSImgDirection'];
+  const direction = typeof dirRaw === 'number' && Number.isFinite(dirRaw) ? ((dirRaw % 360) + 360) % 360 : null;
+
+  let size: { width: number; height: number } | null = null;
+  if (photoMime(path) === 'image/jpeg') size = await jpegSize(path).catch(() => null);
+  if (!size) {
+    const w = raw['ExifImageWidth'] ?? raw['ImageWidth'];
+    const h = raw['ExifImageHeight'] ?? raw['ImageHeight'];
+    if (typeof w === 'number' && typeof h === 'number') size = { width: w, height: h };
+  }
+  const projection = text(raw['ProjectionType'])?.toLowerCase();
+  const twoToOne = !!size && size.height > 0 && Math.abs(size.width / size.height - 2) < 0.01;
+
+  const keywords = [...new Set([...list(raw['subject']), ...list(raw['Keywords'])])];
+  return {
+    ok: true,
+    meta: {
+      lon,
+      lat,
+      direction,
+      ...captureTime(raw),
+      description: text(raw['ImageDescription']) ?? text(raw['description']) ?? text(raw['Caption']),
+      keywords,
+      make: text(raw['Make']),
+      artist: text(raw['Artist']) ?? text(raw['creator']),
+      width: size?.width ?? null,
+      height: size?.height ?? null,
+      interactive: projection === 'equirectangular' || twoToOne,
+    },
+  };
+}

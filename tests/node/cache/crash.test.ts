@@ -1,0 +1,75 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Cache, FEATURE_ID_SPAN } from '../../../electron/cache';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'fieldlens-crash-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Starts the ingesting child, waits until it has stored one response, kills it after `delayMs`. */
+function runAndKill(file: string, seed: number, delayMs: number): Promise<NodeJS.Signals | null> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'crash-child.ts'), file, String(seed)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      if (d.toString().includes('ready')) setTimeout(() => child.kill('SIGKILL'), delayMs);
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (signal === 'SIGKILL') resolve(signal);
+      else reject(new Error(`child exited on its own (${code}): ${stderr}`));
+    });
+  });
+}
+
+describe('cache crash safety', () => {
+  it('survives SIGKILL during ingest 20 times with no partial query visible', async () => {
+    const file = join(dir, 'crash.db');
+    let seed = 1;
+    const stored: number[] = [];
+    for (let round = 0; round < 20; round++) {
+      // Random moment in the next few ingests (each takes several ms on this machine).
+      const delay = Math.floor(Math.random() * 120);
+      expect(await runAndKill(file, seed++, delay)).toBe('SIGKILL');
+
+      const cache = Cache.open(file);
+      try {
+        expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
+        // The index structures agree with their content too.
+        cache.db.exec(`INSERT INTO features_fts (features_fts) VALUES ('integrity-check')`);
+        expect(cache.db.prepare(`SELECT rtreecheck('features_rtree')`).pluck().get()).toBe('ok');
+        const rows = cache.db
+          .prepare(
+            `SELECT q.id, q.feature_count AS stored,
+               (SELECT count(*) FROM features f WHERE f.id BETWEEN q.id * @span AND q.id * @span + @span - 1) AS actual,
+               length(q.raw_response) AS rawLength
+             FROM queries q`,
+          )
+          .all({ span: FEATURE_ID_SPAN }) as { id: number; stored: number; actual: number; rawLength: number }[];
+        expect(rows.length).toBeGreaterThan(0);
+        for (const r of rows) {
+          expect(r.actual, `query ${r.id}`).toBe(r.stored);
+          expect(r.stored).toBe(2000);
+          expect(r.rawLength).toBeGreaterThan(0);
+        }
+        // No feature belongs to a query that is not there.
+        const orphans = cache.db
+          .prepare('SELECT count(*) FROM features WHERE query_id NOT IN (SELECT id FROM queries)')
+          .pluck()
+          .get();
+        expect(orphans).toBe(0);
+        stored.push(rows.length);
+      } finally {
+        cache.close();
+      }
+    }
+    expect(stored).toHaveLength(20);
+  }, 240_000);
+});

@@ -211,13 +211,19 @@ const rec = (v: unknown): Record<string, unknown> =>
   v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /**
- * Turns a search box text into an FTS5 expression: every word must match as a prefix. Text is
- * split the way the unicode61 tokenizer splits it (letters, digits, marks), so no term becomes a
- * phrase and user input can never be read as FTS syntax.
+ * Turns a search box text into an FTS5 expression: every word must match. A word written with a
+ * trailing `*` matches as a prefix; plain words match whole tokens, which FTS5 reads lazily and
+ * so stays fast with LIMIT over millions of rows (prefix terms merge every matching doclist).
+ * Words are split as the unicode61 tokenizer splits them, and quoted, so user input never becomes
+ * a phrase or FTS syntax.
  */
 export function ftsExpression(text: string): string | null {
-  const words = text.split(/[^\p{L}\p{N}\p{M}]+/u).filter(Boolean);
-  return words.length ? words.map((w) => `"${w}"*`).join(' ') : null;
+  const terms: string[] = [];
+  for (const chunk of text.split(/\s+/)) {
+    const tokens = chunk.split(/[^\p{L}\p{N}\p{M}]+/u).filter(Boolean);
+    tokens.forEach((t, i) => terms.push(i === tokens.length - 1 && chunk.endsWith('*') ? `"${t}"*` : `"${t}"`));
+  }
+  return terms.length ? terms.join(' ') : null;
 }
 
 /** The items of a response of any kind, in response order. */

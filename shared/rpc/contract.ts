@@ -1,5 +1,9 @@
 import type { z } from 'zod';
 import { appEvents, appMethods } from './methods/app';
+import { cacheMethods } from './methods/cache';
+import { computeEvents, computeMethods } from './methods/compute';
+import { historyMethods } from './methods/history';
+import { mediaMethods } from './methods/media';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -8,10 +12,15 @@ import type { EVENT_NAMES, METHOD_NAMES } from './names';
  */
 export const methods = {
   ...appMethods,
+  ...computeMethods,
+  ...historyMethods,
+  ...cacheMethods,
+  ...mediaMethods,
 } as const;
 
 export const events = {
   ...appEvents,
+  ...computeEvents,
 } as const;
 
 export type Methods = typeof methods;

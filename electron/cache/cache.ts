@@ -613,7 +613,8 @@ export class Cache {
 
   list(filter: ListFilter = {}): { items: QuerySummary[]; hasMore: boolean } {
     const where: string[] = [];
-    const params: Record<string, unknown> = { span: FEATURE_ID_SPAN };
+    // The span is written into the SQL: a bound JS number is a REAL and would make '/' inexact.
+    const params: Record<string, unknown> = {};
     if (filter.kind) {
       where.push('q.kind = @kind');
       params['kind'] = filter.kind;
@@ -633,11 +634,11 @@ export class Cache {
     const fts = filter.text ? ftsExpression(filter.text) : null;
     if (fts) {
       where.push(`(q.id IN (SELECT rowid FROM queries_fts WHERE queries_fts MATCH @fts)
-        OR q.id IN (SELECT rowid / @span FROM features_fts WHERE features_fts MATCH @fts))`);
+        OR q.id IN (SELECT rowid / ${FEATURE_ID_SPAN} FROM features_fts WHERE features_fts MATCH @fts))`);
       params['fts'] = fts;
     }
     if (filter.bbox) {
-      where.push(`q.id IN (SELECT r.id / @span FROM features_rtree r
+      where.push(`q.id IN (SELECT r.id / ${FEATURE_ID_SPAN} FROM features_rtree r
         WHERE r.maxx >= @minx AND r.minx <= @maxx AND r.maxy >= @miny AND r.miny <= @maxy
           AND EXISTS (SELECT 1 FROM features f WHERE f.id BETWEEN r.id AND r.last_id
             AND f.maxx >= @minx AND f.minx <= @maxx AND f.maxy >= @miny AND f.miny <= @maxy))`);

@@ -191,26 +191,28 @@ export class ServiceClient {
 
   /** Checks both hosts now; any HTTP answer (even an error status) counts as reachable. */
   async probe(): Promise<Connectivity> {
-    const conn = this.opts.connection();
-    await Promise.all(
-      (['base', 'search'] as const).map(async (host) => {
-        const url = host === 'base' ? conn.baseUrl : conn.searchBaseUrl;
-        if (!url) return;
-        try {
-          await this.$fetch.raw(url, {
-            method: 'GET',
-            retry: false,
-            ignoreResponseError: true,
-            responseType: 'text',
-            signal: AbortSignal.timeout(this.timeouts.probe),
-          });
-          this.mark(host, true, null);
-        } catch (e) {
-          this.mark(host, false, `${url} cannot be reached (${describeCause(e)})`);
-        }
-      }),
-    );
+    await Promise.all((['base', 'search'] as const).map((host) => this.probeHost(host)));
     return this.connectivity();
+  }
+
+  private async probeHost(host: Host): Promise<boolean> {
+    const conn = this.opts.connection();
+    const url = host === 'base' ? conn.baseUrl : conn.searchBaseUrl;
+    if (!url) return false;
+    try {
+      await this.$fetch.raw(url, {
+        method: 'GET',
+        retry: false,
+        ignoreResponseError: true,
+        responseType: 'text',
+        signal: AbortSignal.timeout(this.timeouts.probe),
+      });
+      this.mark(host, true, null);
+      return true;
+    } catch (e) {
+      this.mark(host, false, `${url} cannot be reached (${describeCause(e)})`);
+      return false;
+    }
   }
 
   // ---------------------------------------------------------------- internals
@@ -365,7 +367,12 @@ export class ServiceClient {
           if (host) this.mark(host, false, message);
           throw new ServiceError('OFFLINE', `Offline: ${message}`, { url, sent: false });
         }
-        throw new ServiceError('NETWORK', `The connection to the service failed during the request (${describeCause(e)})`, {
+        // The connection broke after the request may have gone out: never repeated. Whether the
+        // service is still there decides between a network hiccup and going offline.
+        const cause = describeCause(e);
+        if (host && !(await this.probeHost(host)))
+          throw new ServiceError('OFFLINE', `Offline: the service went away during the request (${cause})`, { url, sent: true });
+        throw new ServiceError('NETWORK', `The connection to the service failed during the request (${cause})`, {
           url,
           sent: true,
         });

@@ -110,7 +110,7 @@ export function imageryResponse(n: number, page = 1, pageTotal = 1): { body: Ima
     region_id: null,
     data: Array.from({ length: n }, (_, i) => ({
       id: randomUUID(),
-      address: `${i} Avenida da Liberdade, Lisboa`,
+      address: `${i} Rua Augusta, Lisboa`,
       date: 'March 5, 2024',
       compass: 'North-East (NE)',
       interactive: i % 2 === 0,

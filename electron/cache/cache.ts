@@ -288,6 +288,9 @@ export class Cache {
   ) {
     this.db = new Database(file, { readonly: opts.readonly ?? false });
     if (!opts.readonly) {
+      // Only takes effect on a new file: 16 KiB pages keep a large response body in a quarter of
+      // the overflow pages (and WAL frames) that 4 KiB pages need.
+      this.db.pragma('page_size = 16384');
       this.db.pragma('journal_mode = WAL');
       this.db.pragma('synchronous = NORMAL');
     }
@@ -781,8 +784,8 @@ export class Cache {
 
   delete(id: number): boolean {
     return this.db.transaction(() => {
-      const row = this.stmt('SELECT id, query_text FROM queries WHERE id = ?').get(id) as
-        | { id: number; query_text: string }
+      const row = this.stmt('SELECT id, query_text, feature_count FROM queries WHERE id = ?').get(id) as
+        | { id: number; query_text: string; feature_count: number }
         | undefined;
       if (!row) return false;
       const lo = id * FEATURE_ID_SPAN;
@@ -791,7 +794,9 @@ export class Cache {
         `INSERT INTO features_fts (features_fts, rowid, name, address)
          SELECT 'delete', id, name, address FROM features WHERE id BETWEEN ? AND ?`,
       ).run(lo, hi);
-      this.stmt('DELETE FROM features_rtree WHERE id BETWEEN ? AND ?').run(lo, hi);
+      // R*Tree lookups are by exact id only (a range would scan the whole tree): one per run.
+      const delRun = this.stmt('DELETE FROM features_rtree WHERE id = ?');
+      for (let start = 0; start < row.feature_count; start += RUN) delRun.run(lo + start);
       this.stmt('DELETE FROM observations WHERE id BETWEEN ? AND ?').run(lo, hi);
       this.stmt('DELETE FROM imagery_records WHERE id BETWEEN ? AND ?').run(lo, hi);
       this.stmt('DELETE FROM features WHERE id BETWEEN ? AND ?').run(lo, hi);

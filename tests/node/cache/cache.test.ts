@@ -32,6 +32,7 @@ describe('open and migrations', () => {
   it('opens in WAL mode at the latest schema version, and reopening applies nothing again', () => {
     expect(cache.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(cache.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
+    expect(cache.db.pragma('page_size', { simple: true })).toBe(16384);
     expect(cache.stats().schemaVersion).toBe(1);
     cache.close();
     const db = new Database(file());
@@ -259,6 +260,7 @@ describe('thread, diff, delete', () => {
     expect(cache.features(a)).toEqual([]);
     expect(cache.list({ text: 'pharmacies' }).items).toEqual([]);
     expect(cache.searchFeatures({ bbox: box, limit: 1000 }).filter((h) => h.queryId === a)).toEqual([]);
+    expect(cache.db.prepare('SELECT count(*) FROM features_rtree').pluck().get()).toBe(1); // b's one run
     expect(cache.stats().uploads.count).toBe(1);
     cache.delete(b);
     expect(cache.stats().uploads.count).toBe(0);

@@ -11,19 +11,23 @@ const dir = mkdtempSync(join(tmpdir(), 'fieldlens-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Starts the ingesting child, waits until it has stored one response, kills it after `delayMs`. */
-function runAndKill(file: string, seed: number, delayMs: number): Promise<NodeJS.Signals | null> {
+function runAndKill(file: string, seed: number, delayMs: number): Promise<{ signal: NodeJS.Signals | null; inWrite: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'crash-child.ts'), file, String(seed)], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
+    let stdout = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.stdout.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) setTimeout(() => child.kill('SIGKILL'), delayMs);
+      const wasReady = stdout.includes('ready');
+      stdout += d.toString();
+      if (!wasReady && stdout.includes('ready')) setTimeout(() => child.kill('SIGKILL'), delayMs);
     });
     child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (signal === 'SIGKILL') resolve(signal);
+    child.on('close', (code, signal) => {
+      const markers = stdout.split('\n').filter((l) => l === 'begin' || l === 'end');
+      if (signal === 'SIGKILL') resolve({ signal, inWrite: markers.at(-1) === 'begin' });
       else reject(new Error(`child exited on its own (${code}): ${stderr}`));
     });
   });
@@ -34,10 +38,13 @@ describe('cache crash safety', () => {
     const file = join(dir, 'crash.db');
     let seed = 1;
     const stored: number[] = [];
+    let killedInWrite = 0;
     for (let round = 0; round < 20; round++) {
       // Random moment in the next few ingests (each takes several ms on this machine).
       const delay = Math.floor(Math.random() * 120);
-      expect(await runAndKill(file, seed++, delay)).toBe('SIGKILL');
+      const run = await runAndKill(file, seed++, delay);
+      expect(run.signal).toBe('SIGKILL');
+      if (run.inWrite) killedInWrite++;
 
       const cache = Cache.open(file);
       try {
@@ -71,5 +78,8 @@ describe('cache crash safety', () => {
       }
     }
     expect(stored).toHaveLength(20);
+    // Most of the child's time is spent inside a write transaction, so most kills land there.
+    expect(killedInWrite).toBeGreaterThan(0);
+    console.log(`killed inside a write in ${killedInWrite} of 20 rounds`);
   }, 240_000);
 });

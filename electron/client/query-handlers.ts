@@ -20,6 +20,7 @@ export interface QueryHandlerDeps {
 
 type QueryMethods =
   | 'compute.run'
+  | 'compute.cancel'
   | 'stream.run'
   | 'imagery.search'
   | 'history.list'
@@ -49,6 +50,20 @@ const decode = (list: RpcAttachment[] | undefined): Attachment[] =>
 export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, QueryMethods> {
   const { client, cache } = deps;
   const now = deps.now ?? Date.now;
+  const pending = new Map<string, AbortController>();
+
+  /** The call's own signal (transport) joined with a cancel handle under the caller's runId. */
+  async function cancellable<T>(runId: string | undefined, signal: AbortSignal | undefined, fn: (s?: AbortSignal) => Promise<T>) {
+    if (!runId) return fn(signal);
+    if (pending.has(runId)) throw new RpcError('CONFLICT', `A run with id ${runId} is already pending`);
+    const ac = new AbortController();
+    pending.set(runId, ac);
+    try {
+      return await fn(signal ? AbortSignal.any([signal, ac.signal]) : ac.signal);
+    } finally {
+      pending.delete(runId);
+    }
+  }
 
   async function run(
     kind: QueryKind,
@@ -97,9 +112,16 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
 
   return {
     'compute.run': async (input, ctx) =>
-      (await run('compute', input.request, decode(input.attachments), ctx.signal)) as never,
-    'stream.run': async (input, ctx) => (await run('stream', input.request, [], ctx.signal)) as never,
-    'imagery.search': async (input, ctx) => (await run('imagery', input.request, [], ctx.signal)) as never,
+      (await cancellable(input.runId, ctx.signal, (s) => run('compute', input.request, decode(input.attachments), s))) as never,
+    'stream.run': async (input, ctx) =>
+      (await cancellable(input.runId, ctx.signal, (s) => run('stream', input.request, [], s))) as never,
+    'imagery.search': async (input, ctx) =>
+      (await cancellable(input.runId, ctx.signal, (s) => run('imagery', input.request, [], s))) as never,
+    'compute.cancel': (input) => {
+      const ac = pending.get(input.runId);
+      ac?.abort();
+      return { cancelled: ac !== undefined };
+    },
 
     'history.list': (input) => cache.list(input),
     'history.get': (input) => mustGet(input.id),

@@ -108,6 +108,7 @@ export class ServiceClient {
   private reachable: Record<Host, boolean> = { base: true, search: true };
   private lastMessage: string | null = null;
   private probeTimer: NodeJS.Timeout | null = null;
+  private urls = '';
 
   constructor(private readonly opts: ServiceClientOptions) {
     this.$fetch = createFetch({ fetch: opts.fetch ?? globalThis.fetch });
@@ -219,7 +220,6 @@ export class ServiceClient {
 
   private mark(host: Host, ok: boolean, message: string | null): void {
     if (this.reachable[host] === ok) return;
-    const before = this.online;
     this.reachable[host] = ok;
     this.lastMessage = ok ? (this.online ? null : this.lastMessage) : message;
     this.opts.logger.info(`Service ${host} host ${ok ? 'reachable again' : 'unreachable'}`, message ?? undefined);
@@ -228,7 +228,7 @@ export class ServiceClient {
       this.probeTimer.unref();
     }
     if (this.online) this.dispose();
-    if (before !== this.online || !ok) this.opts.onConnectivity?.(this.connectivity());
+    this.opts.onConnectivity?.(this.connectivity());
   }
 
   private async authorize(headers: Headers, profileId: string, kind: KeyKind): Promise<void> {
@@ -244,6 +244,22 @@ export class ServiceClient {
     else headers.set('x-api-key', key);
   }
 
+  /** The active connection; a switch to other URLs forgets what was known about the old ones. */
+  private current(): ConnectionInfo {
+    const conn = this.opts.connection();
+    const urls = `${conn.baseUrl} ${conn.searchBaseUrl}`;
+    if (urls !== this.urls) {
+      this.urls = urls;
+      if (!this.online) {
+        this.reachable = { base: true, search: true };
+        this.lastMessage = null;
+        this.dispose();
+        this.opts.onConnectivity?.(this.connectivity());
+      }
+    }
+    return conn;
+  }
+
   private async send<T>(
     host: Host,
     path: string,
@@ -255,9 +271,9 @@ export class ServiceClient {
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<Exchange<T>> {
+    const conn = this.current();
     if (!this.reachable[host])
       throw new ServiceError('OFFLINE', `Offline: the service cannot be reached. ${this.lastMessage ?? ''}`.trim(), { sent: false });
-    const conn = this.opts.connection();
     const base = host === 'base' ? conn.baseUrl : conn.searchBaseUrl;
     if (!base) throw new ServiceError('NETWORK', `The connection "${conn.label}" has no ${host === 'base' ? 'service' : 'search'} URL`);
     const url = join(base, path);

@@ -6,6 +6,7 @@ export const METHOD_NAMES = [
   'app.info',
   'connection.active',
   'compute.run',
+  'compute.cancel',
   'stream.run',
   'imagery.search',
   'history.list',

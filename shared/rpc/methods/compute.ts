@@ -12,20 +12,30 @@ export const Attachment = z.object({
 });
 export type Attachment = z.infer<typeof Attachment>;
 
+/** Chosen by the caller so the run can be cancelled with compute.cancel while it is pending. */
+const RunId = z.string().min(1).max(100);
+
 /** Every run is stored in the offline cache; queryId is its id there. */
 export const computeMethods = {
   'compute.run': {
-    input: z.object({ request: ComputeRequest, attachments: z.array(Attachment).max(20).optional() }).strict(),
+    input: z
+      .object({ request: ComputeRequest, attachments: z.array(Attachment).max(20).optional(), runId: RunId.optional() })
+      .strict(),
     output: z.object({ queryId: z.number().int(), response: ComputeResponse }),
   },
   'stream.run': {
-    input: z.object({ request: StreamRequest }).strict(),
+    input: z.object({ request: StreamRequest, runId: RunId.optional() }).strict(),
     output: z.object({ queryId: z.number().int(), response: StreamResponse }),
   },
   /** Paging uses the request's `page` (1-based); the response carries page and pageTotal. */
   'imagery.search': {
-    input: z.object({ request: ImageryRequest }).strict(),
+    input: z.object({ request: ImageryRequest, runId: RunId.optional() }).strict(),
     output: z.object({ queryId: z.number().int(), response: ImageryResponse }),
+  },
+  /** Cancels a pending compute.run, stream.run or imagery.search by its runId; it fails with CANCELLED. */
+  'compute.cancel': {
+    input: z.object({ runId: RunId }).strict(),
+    output: z.object({ cancelled: z.boolean() }),
   },
 } as const;
 

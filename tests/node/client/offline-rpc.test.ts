@@ -142,6 +142,21 @@ describe('queries through RPC, reviewed with the service stopped', () => {
     expect(rec.raw).toContain('unknown mode');
   });
 
+  it('cancels a pending run by its runId', async () => {
+    svc.behaviours.set('/v1/compute', async () => {
+      await new Promise((r) => setTimeout(r, 2000));
+      return computeResponse(1, 1).body;
+    });
+    const pendingRun = rpc.call('compute.run', { request: { query: 'slow' }, runId: 'run-1' });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(value(await rpc.call('compute.cancel', { runId: 'run-1' }))).toEqual({ cancelled: true });
+    const r = await pendingRun;
+    expect(!r.ok && r.error.code).toBe('CANCELLED');
+    expect(value(await rpc.call('compute.cancel', { runId: 'run-1' }))).toEqual({ cancelled: false });
+    // A cancelled run is not part of the history.
+    expect(value(await rpc.call('history.list', {})).items).toEqual([]);
+  });
+
   it('reruns a query (with its attachments) and reports added, removed and changed features', async () => {
     const ids = ['a', 'b', 'c'];
     const before = computeResponse(3, 5, { ids });

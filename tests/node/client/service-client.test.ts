@@ -293,6 +293,17 @@ describe('offline', () => {
     await expect(c.stream({ query: 'q' })).resolves.toBeDefined();
   });
 
+  it('forgets an unreachable service when the connection switches to another one', async () => {
+    let conn = { profileId: 'p1', label: 'Gone', kind: 'remote' as const, baseUrl: 'http://127.0.0.1:9', searchBaseUrl: search.url };
+    const c = client({ connection: () => conn, retry: { max: 0 } });
+    expect((await failure(c.stream({ query: 'q' }))).code).toBe('OFFLINE');
+    expect(c.online).toBe(false);
+    conn = { ...conn, label: 'Fake', baseUrl: svc.url };
+    await expect(c.stream({ query: 'q' })).resolves.toBeDefined();
+    expect(c.online).toBe(true);
+    expect(events.map((e) => e.online)).toEqual([false, true]);
+  });
+
   it('probes in the background while offline', async () => {
     const port = svc.port;
     await svc.stop();

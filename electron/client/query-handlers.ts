@@ -65,44 +65,64 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
     }
   }
 
-  async function run(
-    kind: QueryKind,
-    request: Record<string, unknown>,
-    attachments: Attachment[],
-    signal: AbortSignal | undefined,
-    rerunOf?: number,
-  ): Promise<{ queryId: number; response: unknown }> {
+  interface Run {
+    kind: QueryKind;
+    request: Record<string, unknown>;
+    attachments: Attachment[];
+    rerunOf?: number;
+  }
+
+  /**
+   * Sends one request and stores what came back: the answer, or the error when the request
+   * reached (or may have reached) the service. Service errors leave as RpcError.
+   */
+  async function perform<T>(
+    r: Run,
+    send: () => Promise<Exchange<T>>,
+    store: (meta: QueryMeta, ex: Exchange<T>) => number,
+  ): Promise<{ queryId: number; response: T }> {
     const profileId = deps.connection().profileId;
     const startedAt = now();
-    const meta = (ex?: Exchange<unknown>): QueryMeta => ({
+    const meta = (ex?: Exchange<T>): QueryMeta => ({
       profileId,
-      request: ex?.request ?? request,
+      request: ex?.request ?? r.request,
       startedAt: ex?.startedAt ?? startedAt,
       finishedAt: ex?.finishedAt ?? now(),
-      ...(rerunOf !== undefined ? { rerunOf } : {}),
-      ...(attachments.length ? { uploads: attachments } : {}),
+      ...(r.rerunOf !== undefined ? { rerunOf: r.rerunOf } : {}),
+      ...(r.attachments.length ? { uploads: r.attachments } : {}),
     });
     try {
-      if (kind === 'compute') {
-        const ex = await client.compute(request as ComputeRequestInput, { attachments, ...(signal ? { signal } : {}) });
-        return { queryId: cache.storeCompute(meta(ex), ex.body, ex.raw), response: ex.body };
-      }
-      if (kind === 'stream') {
-        const ex = await client.stream(request as StreamRequestInput, signal ? { signal } : {});
-        return { queryId: cache.storeStream(meta(ex), ex.body, ex.raw), response: ex.body };
-      }
-      const ex = await client.imagerySearch(request as ImageryRequest, signal ? { signal } : {});
-      return { queryId: cache.storeImagery(meta(ex), ex.body, ex.raw), response: ex.body };
+      const ex = await send();
+      return { queryId: store(meta(ex), ex), response: ex.body };
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
-      // A request that reached (or may have reached) the service is part of the history.
       if (e.info.sent !== false && e.code !== 'CANCELLED') {
         const stored = { code: e.code, message: e.message, ...(e.status !== undefined ? { status: e.status } : {}) };
-        cache.storeError(kind, meta(), stored, e.info.body ?? null);
+        cache.storeError(r.kind, meta(), stored, e.info.body ?? null);
       }
       throw new RpcError(e.code, e.message, e.details());
     }
   }
+
+  const runCompute = (r: Run, signal?: AbortSignal) =>
+    perform(
+      r,
+      () => client.compute(r.request as ComputeRequestInput, { attachments: r.attachments, ...(signal ? { signal } : {}) }),
+      (meta, ex) => cache.storeCompute(meta, ex.body, ex.raw),
+    );
+  const runStream = (r: Run, signal?: AbortSignal) =>
+    perform(
+      r,
+      () => client.stream(r.request as StreamRequestInput, signal ? { signal } : {}),
+      (meta, ex) => cache.storeStream(meta, ex.body, ex.raw),
+    );
+  const runImagery = (r: Run, signal?: AbortSignal) =>
+    perform(
+      r,
+      () => client.imagerySearch(r.request as ImageryRequest, signal ? { signal } : {}),
+      (meta, ex) => cache.storeImagery(meta, ex.body, ex.raw),
+    );
+  const runners = { compute: runCompute, stream: runStream, imagery: runImagery };
 
   const mustGet = (id: number) => {
     const rec = cache.get(id);
@@ -111,12 +131,14 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
   };
 
   return {
-    'compute.run': async (input, ctx) =>
-      (await cancellable(input.runId, ctx.signal, (s) => run('compute', input.request, decode(input.attachments), s))) as never,
-    'stream.run': async (input, ctx) =>
-      (await cancellable(input.runId, ctx.signal, (s) => run('stream', input.request, [], s))) as never,
-    'imagery.search': async (input, ctx) =>
-      (await cancellable(input.runId, ctx.signal, (s) => run('imagery', input.request, [], s))) as never,
+    'compute.run': (input, ctx) =>
+      cancellable(input.runId, ctx.signal, (s) =>
+        runCompute({ kind: 'compute', request: input.request, attachments: decode(input.attachments) }, s),
+      ),
+    'stream.run': (input, ctx) =>
+      cancellable(input.runId, ctx.signal, (s) => runStream({ kind: 'stream', request: input.request, attachments: [] }, s)),
+    'imagery.search': (input, ctx) =>
+      cancellable(input.runId, ctx.signal, (s) => runImagery({ kind: 'imagery', request: input.request, attachments: [] }, s)),
     'compute.cancel': (input) => {
       const ac = pending.get(input.runId);
       ac?.abort();
@@ -135,7 +157,10 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
       // Attachment names are recorded in the request; the bytes come from the uploads table.
       delete request['files'];
       delete request['images'];
-      const { queryId } = await run(rec.kind, request, cache.uploadsOf(rec.id), ctx.signal, rec.id);
+      const { queryId } = await runners[rec.kind](
+        { kind: rec.kind, request, attachments: cache.uploadsOf(rec.id), rerunOf: rec.id },
+        ctx.signal,
+      );
       return { previousId: rec.id, queryId, diff: cache.diff(rec.id, queryId) };
     },
     'history.delete': (input) => ({ deleted: cache.delete(input.id) }),

@@ -140,8 +140,24 @@ function benchBig() {
     box.push(performance.now() - t);
     boxHits += hits.length;
   }
+  // History filters over the same data (queries whose features match), for the record.
+  const listText: number[] = [];
+  const listBox: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    let t = performance.now();
+    cache.list({ text: words[i % words.length]!, limit: 50 });
+    listText.push(performance.now() - t);
+    const x = -8 + r() * 32;
+    const y = 38 + r() * 20;
+    t = performance.now();
+    cache.list({ bbox: [x, y, x + 1, y + 1], limit: 50 });
+    listBox.push(performance.now() - t);
+  }
   cache.close();
-  return { total, buildMs, fts: p50(fts), box: p50(box), ftsHits: ftsHits / ROUNDS, boxHits: boxHits / ROUNDS };
+  return {
+    total, buildMs, fts: p50(fts), box: p50(box), ftsHits: ftsHits / ROUNDS, boxHits: boxHits / ROUNDS,
+    listText: p50(listText), listBox: p50(listBox),
+  };
 }
 
 try {
@@ -158,6 +174,7 @@ try {
       `fts ${big.fts.toFixed(3)} ms (avg ${big.ftsHits} hits, limit 100); ` +
       `1°x1° box ${big.box.toFixed(3)} ms (avg ${big.boxHits} hits, limit 1000)`,
   );
+  console.log(`history.list over the same data: by words ${big.listText.toFixed(2)} ms, by 1°x1° box ${big.listBox.toFixed(2)} ms`);
   console.log(
     JSON.stringify({
       ingest_2000_ms_p50: round(ingest.cache),

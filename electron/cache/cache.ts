@@ -12,6 +12,9 @@ export type Outcome = 'ok' | 'failed' | 'error';
 
 /** Features per R*Tree entry (see migrations.ts). */
 const RUN = 32;
+/** Idle time after the last write before the WAL is checkpointed, and the size that forces one. */
+const CHECKPOINT_IDLE_MS = 1000;
+const WAL_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
 export interface UploadInput {
   field: 'files' | 'images';
@@ -281,6 +284,7 @@ export interface CacheOptions {
 export class Cache {
   readonly db: Db;
   private readonly statements = new Map<string, Statement>();
+  private checkpointTimer: NodeJS.Timeout | null = null;
 
   private constructor(
     readonly file: string,
@@ -295,7 +299,37 @@ export class Cache {
       this.db.pragma('synchronous = NORMAL');
     }
     this.db.pragma('busy_timeout = 5000');
-    if (!opts.readonly) migrate(this.db);
+    if (!opts.readonly) {
+      // Checkpoints copy the WAL into the main file and sync it; run automatically they land on
+      // every ~10th stored response. They run when writes pause instead (see afterWrite).
+      this.db.pragma('wal_autocheckpoint = 0');
+      migrate(this.db);
+    }
+  }
+
+  /** Schedules a checkpoint for when writes pause; checkpoints at once if the WAL grew large. */
+  private afterWrite(): void {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = null;
+    let walBytes = 0;
+    try {
+      walBytes = statSync(this.file + '-wal').size;
+    } catch {
+      return; // in-memory database or no WAL
+    }
+    if (walBytes > WAL_CHECKPOINT_BYTES) {
+      this.checkpoint();
+      return;
+    }
+    this.checkpointTimer = setTimeout(() => this.checkpoint(), CHECKPOINT_IDLE_MS);
+    this.checkpointTimer.unref();
+  }
+
+  /** Copies the WAL into the main file (PASSIVE: never waits for other connections). */
+  checkpoint(): void {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = null;
+    if (this.db.open && !this.db.inTransaction) this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   static open(file: string, opts: CacheOptions = {}): Cache {
@@ -303,6 +337,8 @@ export class Cache {
   }
 
   close(): void {
+    if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = null;
     if (this.db.open) this.db.close();
   }
 
@@ -400,7 +436,9 @@ export class Cache {
 
   /** Runs `fn` in one transaction (bulk loads: many responses, one commit). */
   bulk<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    const out = this.db.transaction(fn)();
+    this.afterWrite();
+    return out;
   }
 
   private store(
@@ -448,7 +486,7 @@ export class Cache {
     const hasExtent = layout !== null && layout.extent[0] !== Infinity;
     row.feature_count = items.length;
     [row.minx, row.miny, row.maxx, row.maxy] = hasExtent ? layout.extent : [null, null, null, null];
-    return this.db.transaction(() => {
+    const id = this.db.transaction(() => {
       const id = Number(
         this.stmt(
           `INSERT INTO queries (kind, profile_id, query_text, request_json, outcome, remote_id, search_id, rerun_of,
@@ -468,6 +506,8 @@ export class Cache {
       if (meta.uploads?.length) this.insertUploads(id, meta.uploads);
       return id;
     })();
+    if (!this.db.inTransaction) this.afterWrite();
+    return id;
   }
 
   /** Boxes, overall extent and storage order of a response's items (computed outside the transaction). */
@@ -497,8 +537,8 @@ export class Cache {
     const n = items.length;
     const base = queryId * FEATURE_ID_SPAN;
     const insFeature = this.stmt(
-      `INSERT INTO features (id, query_id, seq, feature_id, name, address, geometry_type, minx, miny, maxx, maxy,
-         score, distance_meters, source_id, source_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO features (id, query_id, seq, feature_id, name, address, minx, miny, maxx, maxy, score)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     const insObs =
       kind === 'stream'
@@ -516,22 +556,15 @@ export class Cache {
       const item = items[seq]!;
       const box = boxes[seq] ?? null;
       const rowId = base + r;
-      const geomType = str(rec(item['geometry'])['type']);
       // Compute and stream items are GeoJSON features; imagery records carry fields at the top.
       const p = kind === 'imagery' ? item : rec(item['properties']);
-      if (kind === 'compute') {
-        insFeature.run(
-          rowId, queryId, seq, itemId(item, seq), str(p['name']), str(p['address']), geomType,
-          box?.[0] ?? null, box?.[1] ?? null, box?.[2] ?? null, box?.[3] ?? null,
-          num(p['score']), num(p['distance_meters']), str(p['source_id']), str(rec(p['source'])['name']),
-        );
-      } else {
-        insFeature.run(
-          rowId, queryId, seq, itemId(item, seq), kind === 'stream' ? str(p['feature_name']) : null,
-          str(p['address']), geomType,
-          box?.[0] ?? null, box?.[1] ?? null, box?.[2] ?? null, box?.[3] ?? null,
-          null, null, null, null,
-        );
+      const name = kind === 'compute' ? str(p['name']) : kind === 'stream' ? str(p['feature_name']) : null;
+      insFeature.run(
+        rowId, queryId, seq, itemId(item, seq), name, str(p['address']),
+        box?.[0] ?? null, box?.[1] ?? null, box?.[2] ?? null, box?.[3] ?? null,
+        kind === 'compute' ? num(p['score']) : null,
+      );
+      if (kind !== 'compute') {
         if (insObs)
           insObs.run(
             rowId, str(p['date']), str(p['year']), str(p['month']), str(p['source']), str(p['owner']),
@@ -783,7 +816,7 @@ export class Cache {
   // ---------------------------------------------------------------- maintenance
 
   delete(id: number): boolean {
-    return this.db.transaction(() => {
+    const deleted = this.db.transaction(() => {
       const row = this.stmt('SELECT id, query_text, feature_count FROM queries WHERE id = ?').get(id) as
         | { id: number; query_text: string; feature_count: number }
         | undefined;
@@ -814,6 +847,8 @@ export class Cache {
       this.stmt('DELETE FROM queries WHERE id = ?').run(id);
       return true;
     })();
+    if (deleted && !this.db.inTransaction) this.afterWrite();
+    return deleted;
   }
 
   stats(): CacheStats {
@@ -872,5 +907,6 @@ export class Cache {
        ON CONFLICT (url) DO UPDATE SET content_type = excluded.content_type, size = excluded.size,
          bytes = excluded.bytes, fetched_at = excluded.fetched_at`,
     ).run(url, contentType, bytes.byteLength, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), fetchedAt);
+    if (!this.db.inTransaction) this.afterWrite();
   }
 }

@@ -57,7 +57,9 @@ export const migrations: Migration[] = [
         CREATE INDEX queries_search ON queries (search_id) WHERE search_id IS NOT NULL;
 
         -- One row per returned item of any kind: compute features, stream observations and
-        -- imagery records. Kind-specific columns live in observations / imagery_records.
+        -- imagery records, with what search, maps and diffs need (names, addresses, boxes).
+        -- The complete item stays in queries.raw_response; seq is its index there. Kind-specific
+        -- columns of observations and imagery live in observations / imagery_records.
         CREATE TABLE features (
           id INTEGER PRIMARY KEY,
           query_id INTEGER NOT NULL,
@@ -65,12 +67,8 @@ export const migrations: Migration[] = [
           feature_id TEXT NOT NULL,
           name TEXT,
           address TEXT,
-          geometry_type TEXT,
           minx REAL, miny REAL, maxx REAL, maxy REAL,
-          score REAL,
-          distance_meters REAL,
-          source_id TEXT,
-          source_name TEXT
+          score REAL
         );
         CREATE TABLE observations (
           id INTEGER PRIMARY KEY,

@@ -36,12 +36,11 @@ function rawDb(file: string) {
   db.exec(`CREATE TABLE queries (id INTEGER PRIMARY KEY, kind TEXT, profile_id TEXT, query_text TEXT,
       request_json TEXT, remote_id TEXT, started_at INTEGER, raw_response TEXT);
     CREATE TABLE features (id INTEGER PRIMARY KEY, query_id INTEGER, seq INTEGER, feature_id TEXT, name TEXT,
-      address TEXT, geometry_type TEXT, minx REAL, miny REAL, maxx REAL, maxy REAL, score REAL,
-      distance_meters REAL, source_id TEXT, source_name TEXT);`);
+      address TEXT, minx REAL, miny REAL, maxx REAL, maxy REAL, score REAL);`);
   const q = db.prepare(
     'INSERT INTO queries (kind, profile_id, query_text, request_json, remote_id, started_at, raw_response) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const f = db.prepare('INSERT INTO features VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const f = db.prepare('INSERT INTO features VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const insert = db.transaction((fx: ReturnType<typeof computeResponse>, withQueryRow: boolean) => {
     const qid = withQueryRow
       ? Number(q.run('compute', 'bench', fx.body.query, '{}', fx.body.id, Date.now(), fx.raw).lastInsertRowid)
@@ -50,8 +49,7 @@ function rawDb(file: string) {
     fx.body.results.features.forEach((ft, i) => {
       const p = ft.properties;
       const c = (ft.geometry as { coordinates: number[] }).coordinates;
-      f.run(base + i, qid, i, ft.id, p.name, p.address, 'Point', c[0], c[1], c[0], c[1], p.score,
-        p.distance_meters, p.source_id, p.source.name);
+      f.run(base + i, qid, i, ft.id, p.name, p.address, c[0], c[1], c[0], c[1], p.score);
     });
   });
   return { db, insert };

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { statSync } from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Database from 'better-sqlite3';
 import { Cache, FEATURE_ID_SPAN, ftsExpression, migrate, type QueryMeta } from '../../../electron/cache';
 import type { ComputeResponse } from '../../../shared/service/compute';
@@ -39,6 +40,24 @@ describe('open and migrations', () => {
     expect(migrate(db)).toEqual({ from: 1, to: 1 });
     db.close();
     cache = Cache.open(file());
+  });
+
+  it('checkpoints the WAL when writes pause, not while storing', () => {
+    vi.useFakeTimers();
+    try {
+      expect(cache.db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+      const mainBefore = statSync(file()).size;
+      for (let i = 0; i < 3; i++) {
+        const fx = computeResponse(500, 60 + i);
+        cache.storeCompute(meta({ query: 'q' }), fx.body, fx.raw);
+      }
+      expect(statSync(file() + '-wal').size).toBeGreaterThan(1_000_000);
+      expect(statSync(file()).size).toBe(mainBefore);
+      vi.advanceTimersByTime(1000);
+      expect(statSync(file()).size).toBeGreaterThan(1_000_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rolls back every pending migration when one fails', () => {

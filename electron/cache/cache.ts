@@ -299,6 +299,8 @@ export class Cache {
       this.db.pragma('synchronous = NORMAL');
     }
     this.db.pragma('busy_timeout = 5000');
+    // 16 MiB of page cache: one large response plus its index pages fit without spilling.
+    this.db.pragma('cache_size = -16384');
     if (!opts.readonly) {
       // Checkpoints copy the WAL into the main file and sync it; run automatically they land on
       // every ~10th stored response. They run when writes pause instead (see afterWrite).

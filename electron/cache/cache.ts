@@ -160,7 +160,7 @@ interface QueryRow {
   miny: number | null;
   maxx: number | null;
   maxy: number | null;
-  raw_response?: string | null;
+  raw_response?: string | Buffer | null;
 }
 
 // Everything but the raw body: lists never pay for reading it.
@@ -197,13 +197,21 @@ interface QueryInsert {
   server_duration_ms: number | null;
   http_status: number | null;
   error_json: string | null;
-  raw_response: string | null;
+  raw_response: string | Buffer | null;
   feature_count: number;
   minx: number | null;
   miny: number | null;
   maxx: number | null;
   maxy: number | null;
 }
+
+/**
+ * A response body as received: the bytes off the wire (stored as they are, which is also the
+ * cheapest to bind) or, where only text exists, the text.
+ */
+export type RawBody = string | Uint8Array;
+const rawValue = (raw: RawBody | null): string | Buffer | null =>
+  raw === null || typeof raw === 'string' ? raw : Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -356,7 +364,7 @@ export class Cache {
 
   // ---------------------------------------------------------------- ingest
 
-  storeCompute(meta: QueryMeta, body: ComputeResponse, raw: string): number {
+  storeCompute(meta: QueryMeta, body: ComputeResponse, raw: RawBody): number {
     const features = body.results.features;
     return this.store(
       'compute',
@@ -374,13 +382,13 @@ export class Cache {
         usage_meters: num(body.usage.meters),
         number_matched: body.results.numberMatched,
         number_returned: body.results.numberReturned,
-        raw_response: raw,
+        raw_response: rawValue(raw),
       },
       features as unknown as Record<string, unknown>[],
     );
   }
 
-  storeStream(meta: QueryMeta, body: StreamResponse, raw: string): number {
+  storeStream(meta: QueryMeta, body: StreamResponse, raw: RawBody): number {
     const b = body as Record<string, unknown>;
     const data = rec(b['data']);
     const ok = body.isSuccess === true;
@@ -393,13 +401,13 @@ export class Cache {
         remote_id: str(b['result_id']),
         year: str(b['year']) ?? str(data['year']),
         server_duration_ms: num(data['duration_ms']),
-        raw_response: raw,
+        raw_response: rawValue(raw),
       },
       ok ? responseItems('stream', body) : [],
     );
   }
 
-  storeImagery(meta: QueryMeta, body: ImageryResponse, raw: string): number {
+  storeImagery(meta: QueryMeta, body: ImageryResponse, raw: RawBody): number {
     const b = body as Record<string, unknown>;
     const ok = body.isSuccess === true;
     return this.store(
@@ -413,14 +421,14 @@ export class Cache {
         page_total: num(b['pageTotal']),
         region: str(b['region']),
         region_id: str(b['region_id']),
-        raw_response: raw,
+        raw_response: rawValue(raw),
       },
       ok ? responseItems('imagery', body) : [],
     );
   }
 
   /** A request that produced no usable body (HTTP error, timeout, malformed JSON): kept for history. */
-  storeError(kind: QueryKind, meta: QueryMeta, error: StoredError, raw: string | null = null): number {
+  storeError(kind: QueryKind, meta: QueryMeta, error: StoredError, raw: RawBody | null = null): number {
     return this.store(
       kind,
       meta,
@@ -430,7 +438,7 @@ export class Cache {
         search_id: str(meta.request['search_id']),
         http_status: error.status ?? null,
         error_json: JSON.stringify(error),
-        raw_response: raw,
+        raw_response: rawValue(raw),
       },
       [],
     );
@@ -631,7 +639,7 @@ export class Cache {
       usage: parse(r.usage_json),
       error: parse(r.error_json) as StoredError | null,
       uploads,
-      raw: r.raw_response ?? null,
+      raw: r.raw_response == null ? null : typeof r.raw_response === 'string' ? r.raw_response : r.raw_response.toString('utf8'),
     };
   }
 

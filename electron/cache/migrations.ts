@@ -49,7 +49,8 @@ export const migrations: Migration[] = [
           http_status INTEGER,
           error_json TEXT,
           minx REAL, miny REAL, maxx REAL, maxy REAL,
-          raw_response TEXT
+          -- The body exactly as received: its bytes (BLOB), or text where no bytes exist.
+          raw_response BLOB
         );
         CREATE INDEX queries_started ON queries (started_at);
         CREATE INDEX queries_profile_kind ON queries (profile_id, kind, started_at);

@@ -108,19 +108,19 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
     perform(
       r,
       () => client.compute(r.request as ComputeRequestInput, { attachments: r.attachments, ...(signal ? { signal } : {}) }),
-      (meta, ex) => cache.storeCompute(meta, ex.body, ex.raw),
+      (meta, ex) => cache.storeCompute(meta, ex.body, ex.bytes),
     );
   const runStream = (r: Run, signal?: AbortSignal) =>
     perform(
       r,
       () => client.stream(r.request as StreamRequestInput, signal ? { signal } : {}),
-      (meta, ex) => cache.storeStream(meta, ex.body, ex.raw),
+      (meta, ex) => cache.storeStream(meta, ex.body, ex.bytes),
     );
   const runImagery = (r: Run, signal?: AbortSignal) =>
     perform(
       r,
       () => client.imagerySearch(r.request as ImageryRequest, signal ? { signal } : {}),
-      (meta, ex) => cache.storeImagery(meta, ex.body, ex.raw),
+      (meta, ex) => cache.storeImagery(meta, ex.body, ex.bytes),
     );
   const runners = { compute: runCompute, stream: runStream, imagery: runImagery };
 

@@ -66,6 +66,8 @@ export interface ServiceClientOptions {
 /** One completed exchange: the validated body, the body text exactly as received, and timings. */
 export interface Exchange<T> {
   body: T;
+  /** The body bytes exactly as received, and the same decoded as UTF-8 text. */
+  bytes: Uint8Array;
   raw: string;
   status: number;
   /** The request as sent (JSON fields; attachments are listed by name only). */
@@ -93,6 +95,7 @@ const defaultSleep = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 
+const utf8 = new TextDecoder();
 const join = (base: string, path: string) => base.replace(/\/+$/, '') + path;
 
 /**
@@ -185,9 +188,9 @@ export class ServiceClient {
       target.origin === origin(conn.baseUrl) ? 'base' : target.origin === origin(conn.searchBaseUrl) ? 'search' : null;
     const headers = new Headers({ accept: 'image/*,video/*,*/*' });
     if (host) await this.authorize(headers, conn.profileId, host === 'base' ? 'bearer' : 'search');
-    const res = await this.exchange(host, target.toString(), { method: 'GET', headers }, this.timeouts.media, opts.signal, 'arrayBuffer');
-    if (res.status >= 400) throw this.httpError(res.status, res.text ?? '', res.contentType, target.toString());
-    return { contentType: res.contentType ?? 'application/octet-stream', bytes: new Uint8Array(res.bytes!) };
+    const res = await this.exchange(host, target.toString(), { method: 'GET', headers }, this.timeouts.media, opts.signal);
+    if (res.status >= 400) throw this.httpError(res.status, utf8.decode(res.bytes), res.contentType, target.toString());
+    return { contentType: res.contentType ?? 'application/octet-stream', bytes: res.bytes };
   }
 
   /** Checks both hosts now; any HTTP answer (even an error status) counts as reachable. */
@@ -287,8 +290,8 @@ export class ServiceClient {
       body = JSON.stringify(json);
     }
     const startedAt = this.now();
-    const res = await this.exchange(host, url, { method: 'POST', headers, body }, timeoutMs, signal, 'text');
-    const raw = res.text ?? '';
+    const res = await this.exchange(host, url, { method: 'POST', headers, body }, timeoutMs, signal);
+    const raw = utf8.decode(res.bytes);
     if (res.status >= 400) throw this.httpError(res.status, raw, res.contentType, url);
     let parsed: unknown;
     try {
@@ -309,7 +312,7 @@ export class ServiceClient {
         url,
         sent: true,
       });
-    return { body: checked.data, raw, status: res.status, request: sent, startedAt, finishedAt: this.now() };
+    return { body: checked.data, bytes: res.bytes, raw, status: res.status, request: sent, startedAt, finishedAt: this.now() };
   }
 
   private httpError(status: number, raw: string, contentType: string | null, url: string): ServiceError {
@@ -336,8 +339,7 @@ export class ServiceClient {
     init: { method: string; headers: Headers; body?: string | FormData },
     timeoutMs: number,
     signal: AbortSignal | undefined,
-    responseType: 'text' | 'arrayBuffer',
-  ): Promise<{ status: number; contentType: string | null; text?: string; bytes?: ArrayBuffer }> {
+  ): Promise<{ status: number; contentType: string | null; bytes: Uint8Array }> {
     const deadline = AbortSignal.timeout(timeoutMs);
     const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
     for (let attempt = 0; ; attempt++) {
@@ -349,13 +351,13 @@ export class ServiceClient {
           ...(init.body !== undefined ? { body: init.body } : {}),
           retry: false,
           ignoreResponseError: true,
-          responseType,
+          // Bytes, not text: the cache keeps the body exactly as it came off the wire.
+          responseType: 'arrayBuffer',
           signal: combined,
         });
         if (host) this.mark(host, true, null);
         const contentType = res.headers.get('content-type');
-        const data = res._data as string | ArrayBuffer | undefined;
-        const text = typeof data === 'string' ? data : responseType === 'arrayBuffer' && res.status >= 400 ? new TextDecoder().decode(data) : undefined;
+        const data = res._data as ArrayBuffer | undefined;
         if ((res.status === 429 || res.status === 503) && attempt < this.retry.max) {
           const wait = retryAfterMs(res.headers.get('retry-after'), this.now()) ?? this.retry.baseDelayMs * 2 ** attempt;
           if (wait <= this.retry.maxDelayMs) {
@@ -364,12 +366,7 @@ export class ServiceClient {
             continue;
           }
         }
-        return {
-          status: res.status,
-          contentType,
-          ...(text !== undefined ? { text } : {}),
-          ...(data instanceof ArrayBuffer ? { bytes: data } : {}),
-        };
+        return { status: res.status, contentType, bytes: data ? new Uint8Array(data) : new Uint8Array(0) };
       } catch (e) {
         if (e instanceof ServiceError) throw e;
         if (signal?.aborted) throw new ServiceError('CANCELLED', 'The request was cancelled');

@@ -41,10 +41,10 @@ function rawDb(file: string) {
     'INSERT INTO queries (kind, profile_id, query_text, request_json, remote_id, started_at, raw_response) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const f = db.prepare('INSERT INTO features VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
-  const insert = db.transaction((fx: ReturnType<typeof computeResponse>, withQueryRow: boolean) => {
-    const qid = withQueryRow
-      ? Number(q.run('compute', 'bench', fx.body.query, '{}', fx.body.id, Date.now(), fx.raw).lastInsertRowid)
-      : Number(q.run('compute', 'bench', fx.body.query, '{}', fx.body.id, Date.now(), null).lastInsertRowid);
+  const insert = db.transaction((fx: Fixture, withQueryRow: boolean) => {
+    const qid = Number(
+      q.run('compute', 'bench', fx.body.query, '{}', fx.body.id, Date.now(), withQueryRow ? fx.bytes : null).lastInsertRowid,
+    );
     const base = qid * FEATURE_ID_SPAN;
     fx.body.results.features.forEach((ft, i) => {
       const p = ft.properties;
@@ -55,8 +55,15 @@ function rawDb(file: string) {
   return { db, insert };
 }
 
+// Bodies arrive as bytes (the client stores them exactly as received), so both sides bind bytes.
+type Fixture = ReturnType<typeof computeResponse> & { bytes: Buffer };
+const fixture = (n: number, seed: number): Fixture => {
+  const fx = computeResponse(n, seed);
+  return { ...fx, bytes: Buffer.from(fx.raw) };
+};
+
 function benchIngest() {
-  const fixtures = Array.from({ length: 8 }, (_, i) => computeResponse(2000, 100 + i));
+  const fixtures = Array.from({ length: 8 }, (_, i) => fixture(2000, 100 + i));
   const cache = Cache.open(join(dir, 'ingest.db'));
   const raw = rawDb(join(dir, 'raw.db'));
   const tCache: number[] = [];
@@ -66,7 +73,7 @@ function benchIngest() {
   for (let i = 0; i < ROUNDS + 3; i++) {
     const fx = fixtures[i % fixtures.length]!;
     let t = performance.now();
-    cache.storeCompute(meta(fx.body.query), fx.body, fx.raw);
+    cache.storeCompute(meta(fx.body.query), fx.body, fx.bytes);
     const c = performance.now() - t;
     t = performance.now();
     raw.insert(fx, true);
@@ -108,9 +115,9 @@ function benchBig() {
   // Bulk path: many responses per transaction, FTS segments merged once at the end.
   const batch = 25;
   for (let b = 0; b < responses; b += batch) {
-    const fxs = Array.from({ length: Math.min(batch, responses - b) }, (_, i) => computeResponse(perResponse, 1000 + b + i));
+    const fxs = Array.from({ length: Math.min(batch, responses - b) }, (_, i) => fixture(perResponse, 1000 + b + i));
     cache.bulk(() => {
-      for (const fx of fxs) cache.storeCompute(meta(fx.body.query), fx.body, fx.raw);
+      for (const fx of fxs) cache.storeCompute(meta(fx.body.query), fx.body, fx.bytes);
     });
   }
   cache.db.exec(`INSERT INTO features_fts (features_fts) VALUES ('optimize')`);

@@ -99,6 +99,15 @@ describe('compute responses', () => {
     expect(cache.get(id + 1)).toBeNull();
   });
 
+  it('keeps a body received as bytes byte for byte', () => {
+    const fx = computeResponse(5, 8);
+    const bytes = Buffer.from(fx.raw.replace('"answer"', '  "answer"'));
+    const id = cache.storeCompute(meta({ query: 'Gdańsk' }), fx.body, new Uint8Array(bytes));
+    expect(cache.get(id)!.raw).toBe(bytes.toString('utf8'));
+    const stored = cache.db.prepare('SELECT raw_response FROM queries WHERE id = ?').pluck().get(id) as Buffer;
+    expect(Buffer.compare(stored, bytes)).toBe(0);
+  });
+
   it('stores features in response order with their boxes and a query extent', () => {
     const fx = computeResponse(300, 4);
     const id = cache.storeCompute(meta({ query: 'q' }), fx.body, fx.raw);

@@ -17,7 +17,7 @@ for (;;) {
   const id = cache.storeCompute(
     { profileId: 'crash', request: { query: fx.body.query, limit: 2000 }, startedAt: Date.now(), finishedAt: Date.now() },
     fx.body,
-    fx.raw,
+    Buffer.from(fx.raw),
   );
   // Deleting older queries keeps the file small and puts deletes among the crash points too.
   cache.delete(id - 3);

@@ -61,6 +61,7 @@ describe('operations', () => {
     expect(got.headers['content-type']).toMatch(/application\/json/);
     expect(got.body).toEqual({ query: 'cafes', limit: 100, answer: true, model: 'compute', coordinates: [{ name: 'home', latitude: 48.1, longitude: 2.3 }] });
     expect(ex.raw).toBe(raw);
+    expect(Buffer.compare(Buffer.from(ex.bytes), Buffer.from(raw))).toBe(0);
     expect((ex.body as Record<string, unknown>)['extra_top']).toEqual({ x: 1 });
     expect(ex.body.results.features[0]!.properties['extra_prop']).toBe(7);
     expect(ex.request).toEqual(got.body);

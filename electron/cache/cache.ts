@@ -5,13 +5,13 @@ import type { ComputeResponse } from '../../shared/service/compute';
 import type { StreamResponse } from '../../shared/service/stream';
 import type { ImageryResponse } from '../../shared/service/imagery';
 import { FEATURE_ID_SPAN, migrate } from './migrations';
-import { geometryBBox, zOrder, type BBox } from './spatial';
+import { geometryBoxes, zOrder, type BBox } from './spatial';
 
 export type QueryKind = 'compute' | 'stream' | 'imagery';
 export type Outcome = 'ok' | 'failed' | 'error';
 
 /** Features per R*Tree entry (see migrations.ts). */
-const RUN = 32;
+const RUN = 64;
 /** Idle time after the last write before the WAL is checkpointed, and the size that forces one. */
 const CHECKPOINT_IDLE_MS = 1000;
 const WAL_CHECKPOINT_BYTES = 64 * 1024 * 1024;
@@ -168,6 +168,12 @@ const SUMMARY_COLUMNS = `id, kind, profile_id, query_text, request_json, outcome
   answer_status, answer_content, answer_error_json, warnings_json, usage_json, usage_meters,
   number_matched, number_returned, feature_count, page, page_total, region, started_at, finished_at,
   duration_ms, server_duration_ms, http_status, error_json, minx, miny, maxx, maxy`;
+
+interface Layout {
+  boxes: Float64Array;
+  extent: BBox;
+  order: Uint32Array;
+}
 
 interface QueryInsert {
   kind: QueryKind;
@@ -521,35 +527,30 @@ export class Cache {
   }
 
   /** Boxes, overall extent and storage order of a response's items (computed outside the transaction). */
-  private layout(items: Record<string, unknown>[]): { boxes: (BBox | null)[]; extent: BBox; order: Uint32Array } {
+  private layout(items: Record<string, unknown>[]): Layout {
     const n = items.length;
-    const boxes: (BBox | null)[] = new Array(n);
+    const geometries = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) geometries[i] = items[i]!['geometry'];
+    const boxes = geometryBoxes(geometries);
     const extent: BBox = [Infinity, Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < n; i++) {
-      const b = geometryBBox(items[i]!['geometry']);
-      boxes[i] = b;
-      if (b) {
-        if (b[0] < extent[0]) extent[0] = b[0];
-        if (b[1] < extent[1]) extent[1] = b[1];
-        if (b[2] > extent[2]) extent[2] = b[2];
-        if (b[3] > extent[3]) extent[3] = b[3];
-      }
+    for (let o = 0; o < boxes.length; o += 4) {
+      if (boxes[o]! < extent[0]) extent[0] = boxes[o]!;
+      if (boxes[o + 1]! < extent[1]) extent[1] = boxes[o + 1]!;
+      if (boxes[o + 2]! > extent[2]) extent[2] = boxes[o + 2]!;
+      if (boxes[o + 3]! > extent[3]) extent[3] = boxes[o + 3]!;
     }
     return { boxes, extent, order: zOrder(boxes, extent) };
   }
 
-  private insertItems(
-    kind: QueryKind,
-    queryId: number,
-    items: Record<string, unknown>[],
-    { boxes, order }: { boxes: (BBox | null)[]; order: Uint32Array },
-  ): void {
+  private insertItems(kind: QueryKind, queryId: number, items: Record<string, unknown>[], { boxes, order }: Layout): void {
     const n = items.length;
     const base = queryId * FEATURE_ID_SPAN;
     const insFeature = this.stmt(
       `INSERT INTO features (id, query_id, seq, feature_id, name, address, minx, miny, maxx, maxy, score)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    // NaN (no geometry) binds as NULL.
+    const box = (v: number) => (v === v ? v : null);
     const insObs =
       kind === 'stream'
         ? this.stmt(
@@ -564,37 +565,35 @@ export class Cache {
     for (let r = 0; r < n; r++) {
       const seq = order[r]!;
       const item = items[seq]!;
-      const box = boxes[seq] ?? null;
+      const o = seq * 4;
       const rowId = base + r;
       // Compute and stream items are GeoJSON features; imagery records carry fields at the top.
       const p = kind === 'imagery' ? item : rec(item['properties']);
       const name = kind === 'compute' ? str(p['name']) : kind === 'stream' ? str(p['feature_name']) : null;
       insFeature.run(
         rowId, queryId, seq, itemId(item, seq), name, str(p['address']),
-        box?.[0] ?? null, box?.[1] ?? null, box?.[2] ?? null, box?.[3] ?? null,
+        box(boxes[o]!), box(boxes[o + 1]!), box(boxes[o + 2]!), box(boxes[o + 3]!),
         kind === 'compute' ? num(p['score']) : null,
       );
-      if (kind !== 'compute') {
-        if (insObs)
-          insObs.run(
-            rowId, str(p['date']), str(p['year']), str(p['month']), str(p['source']), str(p['owner']),
-            str(p['image_url']), bool(p['is_video']), str(p['video_id']), str(p['video_url']),
-            num(p['duration']), bool(p['interactive']),
-          );
-        if (insImg) insImg.run(rowId, str(p['date']), str(p['compass']), bool(p['interactive']), str(p['image']));
-      }
+      if (insObs)
+        insObs.run(
+          rowId, str(p['date']), str(p['year']), str(p['month']), str(p['source']), str(p['owner']),
+          str(p['image_url']), bool(p['is_video']), str(p['video_id']), str(p['video_url']),
+          num(p['duration']), bool(p['interactive']),
+        );
+      if (insImg) insImg.run(rowId, str(p['date']), str(p['compass']), bool(p['interactive']), str(p['image']));
     }
     const insRun = this.stmt('INSERT INTO features_rtree (id, minx, maxx, miny, maxy, last_id) VALUES (?, ?, ?, ?, ?, ?)');
     for (let start = 0; start < n; start += RUN) {
       const end = Math.min(n, start + RUN) - 1;
       let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
       for (let r = start; r <= end; r++) {
-        const b = boxes[order[r]!];
-        if (!b) continue;
-        if (b[0] < x0) x0 = b[0];
-        if (b[1] < y0) y0 = b[1];
-        if (b[2] > x1) x1 = b[2];
-        if (b[3] > y1) y1 = b[3];
+        const o = order[r]! * 4;
+        // Comparisons with NaN are false, so items without geometry drop out by themselves.
+        if (boxes[o]! < x0) x0 = boxes[o]!;
+        if (boxes[o + 1]! < y0) y0 = boxes[o + 1]!;
+        if (boxes[o + 2]! > x1) x1 = boxes[o + 2]!;
+        if (boxes[o + 3]! > y1) y1 = boxes[o + 3]!;
       }
       if (x0 !== Infinity) insRun.run(base + start, x0, x1, y0, y1, base + end);
     }

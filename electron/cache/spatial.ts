@@ -52,23 +52,49 @@ function spread(n: number): number {
 }
 
 /**
+ * Boxes of many geometries in one flat array: [minx, miny, maxx, maxy] per item, NaN where an
+ * item has no geometry. Points (nearly every item) take a fast path with no allocation.
+ */
+export function geometryBoxes(geometries: readonly unknown[]): Float64Array {
+  const n = geometries.length;
+  const out = new Float64Array(n * 4);
+  for (let i = 0; i < n; i++) {
+    const g = geometries[i] as { type?: unknown; coordinates?: unknown } | null | undefined;
+    const o = i * 4;
+    if (g && g.type === 'Point' && Array.isArray(g.coordinates)) {
+      const x = g.coordinates[0];
+      const y = g.coordinates[1];
+      if (typeof x === 'number' && typeof y === 'number') {
+        out[o] = out[o + 2] = x;
+        out[o + 1] = out[o + 3] = y;
+        continue;
+      }
+    }
+    const b = geometryBBox(g);
+    if (b) out.set(b, o);
+    else out.fill(NaN, o, o + 4);
+  }
+  return out;
+}
+
+/**
  * Order of items along a Z-order curve of their box centres inside `extent`, so that runs of
  * consecutive items are spatially compact (the R*Tree indexes runs, not single items).
  * Keys and indexes are packed into one float array so the sort is a native numeric sort.
  */
-export function zOrder(boxes: readonly (BBox | null)[], extent: BBox): Uint32Array {
-  const n = boxes.length;
+export function zOrder(boxes: Float64Array, extent: BBox): Uint32Array {
+  const n = boxes.length / 4;
   const w = extent[2] - extent[0] || 1;
   const h = extent[3] - extent[1] || 1;
   const packed = new Float64Array(n);
   // key < 2^33 (2^32 for items without geometry), index < 2^20: the product stays below 2^53.
   const span = 2 ** 20;
   for (let i = 0; i < n; i++) {
-    const b = boxes[i];
+    const o = i * 4;
     let key = 2 ** 32;
-    if (b) {
-      const qx = Math.floor((((b[0] + b[2]) / 2 - extent[0]) / w) * 65535);
-      const qy = Math.floor((((b[1] + b[3]) / 2 - extent[1]) / h) * 65535);
+    if (boxes[o] === boxes[o]) {
+      const qx = Math.floor((((boxes[o]! + boxes[o + 2]!) / 2 - extent[0]) / w) * 65535);
+      const qy = Math.floor((((boxes[o + 1]! + boxes[o + 3]!) / 2 - extent[1]) / h) * 65535);
       key = (spread(qx) | (spread(qy) << 1)) >>> 0;
     }
     packed[i] = key * span + i;

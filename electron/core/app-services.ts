@@ -1,13 +1,16 @@
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AppInfo, ConnectionInfo } from '../../shared/rpc/methods/app';
-import { EventBus } from '../rpc/events';
-import { createRouter, type Handlers, type Router } from '../rpc/router';
-import { RpcError } from '../../shared/rpc/errors';
+import { Cache } from '../cache';
+import { ServiceClient, createQueryHandlers, type ServiceClientOptions } from '../client';
+import { createCacheLayerLoader } from '../export/from-cache';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
-import type { Logger } from './logger';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
 import { createConnections } from '../profiles/connections';
+import { EventBus } from '../rpc/events';
+import { createRouter, type Handlers, type Router } from '../rpc/router';
+import type { Logger } from './logger';
 
 export interface AppDeps {
   dataDir: string;
@@ -15,15 +18,16 @@ export interface AppDeps {
   shell: AppInfo['shell'];
   version: string;
   clock: () => Date;
-  // --- keys & profiles (electron/keys, electron/profiles) ---
   /** Where keys live; the OS keychain when absent. Tests of other units pass createMemorySecretStore(). */
   secretStore?: SecretStore;
   /** Used by keys.test; globalThis.fetch when absent. */
   fetch?: typeof fetch;
   /** Address of the bundled service once it listens, shown as the Local profile's URLs. */
   localEndpoint?: () => { baseUrl: string; searchBaseUrl: string } | null;
-  /** Reads the selected queries for export (from the cache). */
+  /** Reads the selected queries for export; the query cache when absent. */
   loadExportLayers?: LoadLayers;
+  /** Service client tuning and test seams (fetch, timeouts, retries, probe interval). */
+  client?: Partial<Pick<ServiceClientOptions, 'fetch' | 'timeouts' | 'retry' | 'probeIntervalMs'>>;
 }
 
 export interface AppServices {
@@ -47,7 +51,6 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   mkdirSync(deps.dataDir, { recursive: true });
   const bus = new EventBus();
 
-  // --- keys & profiles ---
   const connections = createConnections({
     dataDir: deps.dataDir,
     logger: deps.logger,
@@ -58,24 +61,34 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   });
   // Learn stored key values early so the log redacts them from the first line on.
   connections.keys.warm().catch((e: unknown) => deps.logger.warn('Keychain not readable at start', String(e)));
-  // --- end keys & profiles ---
+  const connection = () => connections.profiles.active();
 
+  const cache = Cache.open(join(deps.dataDir, 'cache.db'));
+  const client = new ServiceClient({
+    ...deps.client,
+    connection,
+    keys: connections.keys,
+    logger: deps.logger,
+    onConnectivity: (state) => bus.emit('connectivity.changed', state),
+  });
+
+  const profileOf = (id: string) => {
+    const p = connections.profiles.list().profiles.find((x) => x.id === id);
+    return p ? { label: p.label, baseUrl: p.baseUrl, searchBaseUrl: p.searchBaseUrl } : null;
+  };
   const exports = createExportService({
     dataDir: deps.dataDir,
     logger: deps.logger,
     clock: deps.clock,
     allowDestination: deps.shell !== 'browser-host',
     emit: (payload) => bus.emit('export.progress', payload),
-    loadLayers:
-      deps.loadExportLayers ??
-      (async () => {
-        throw new RpcError('NOT_FOUND', 'No query cache is available to export from');
-      }),
+    loadLayers: deps.loadExportLayers ?? createCacheLayerLoader(cache, profileOf),
   });
 
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
     ...connections.handlers,
+    ...createQueryHandlers({ client, cache, connection, logger: deps.logger, now: () => deps.clock().getTime() }),
     'export.start': (input) => exports.start(input),
     'export.cancel': (input) => exports.cancel(input),
   };
@@ -88,6 +101,8 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     exports,
     async close() {
       await exports.close();
+      client.dispose();
+      cache.close();
     },
   };
 }

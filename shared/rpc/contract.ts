@@ -3,6 +3,10 @@ import { appEvents, appMethods } from './methods/app';
 import { keysMethods } from './methods/keys';
 import { profilesMethods } from './methods/profiles';
 import { exportEvents, exportMethods } from './methods/export';
+import { cacheMethods } from './methods/cache';
+import { computeEvents, computeMethods } from './methods/compute';
+import { historyMethods } from './methods/history';
+import { mediaMethods } from './methods/media';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -14,11 +18,16 @@ export const methods = {
   ...profilesMethods,
   ...keysMethods,
   ...exportMethods,
+  ...computeMethods,
+  ...historyMethods,
+  ...cacheMethods,
+  ...mediaMethods,
 } as const;
 
 export const events = {
   ...appEvents,
   ...exportEvents,
+  ...computeEvents,
 } as const;
 
 export type Methods = typeof methods;

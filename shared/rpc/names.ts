@@ -15,5 +15,17 @@ export const METHOD_NAMES = [
   'keys.test',
   'export.start',
   'export.cancel',
+  'compute.run',
+  'compute.cancel',
+  'stream.run',
+  'imagery.search',
+  'history.list',
+  'history.get',
+  'history.thread',
+  'history.rerun',
+  'history.delete',
+  'cache.stats',
+  'cache.vacuum',
+  'media.get',
 ] as const;
-export const EVENT_NAMES = ['connection.changed', 'export.progress'] as const;
+export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed'] as const;

@@ -1,0 +1,3 @@
+export * from './errors';
+export * from './service-client';
+export { createQueryHandlers, type QueryHandlerDeps } from './query-handlers';

@@ -1,0 +1,201 @@
+import { RpcError } from '../../shared/rpc/errors';
+import type { ConnectionInfo } from '../../shared/rpc/methods/app';
+import type { Attachment as RpcAttachment } from '../../shared/rpc/methods/compute';
+import type { ComputeRequestInput } from '../../shared/service/compute';
+import type { StreamRequestInput } from '../../shared/service/stream';
+import type { ImageryRequest } from '../../shared/service/imagery';
+import type { Cache, QueryKind, QueryMeta } from '../cache';
+import type { Logger } from '../core/logger';
+import type { Handlers } from '../rpc/router';
+import { ServiceError } from './errors';
+import type { Attachment, Exchange, ServiceClient } from './service-client';
+
+export interface QueryHandlerDeps {
+  client: ServiceClient;
+  cache: Cache;
+  connection: () => ConnectionInfo;
+  logger: Logger;
+  now?: () => number;
+}
+
+type QueryMethods =
+  | 'compute.run'
+  | 'compute.cancel'
+  | 'stream.run'
+  | 'imagery.search'
+  | 'history.list'
+  | 'history.get'
+  | 'history.thread'
+  | 'history.rerun'
+  | 'history.delete'
+  | 'cache.stats'
+  | 'cache.vacuum'
+  | 'media.get';
+
+/** Media larger than this is served but not kept (a cache of images, not of videos). */
+const MAX_CACHED_MEDIA = 25 * 1024 * 1024;
+
+const decode = (list: RpcAttachment[] | undefined): Attachment[] =>
+  (list ?? []).map((a) => ({
+    field: a.field,
+    name: a.name,
+    content: Buffer.from(a.dataBase64, 'base64'),
+    ...(a.contentType ? { contentType: a.contentType } : {}),
+  }));
+
+/**
+ * RPC handlers for running queries and reviewing them offline. Every run goes through the
+ * service client and lands in the cache (answers and errors alike); reads use the cache only.
+ */
+export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, QueryMethods> {
+  const { client, cache } = deps;
+  const now = deps.now ?? Date.now;
+  const pending = new Map<string, AbortController>();
+
+  /** The call's own signal (transport) joined with a cancel handle under the caller's runId. */
+  async function cancellable<T>(runId: string | undefined, signal: AbortSignal | undefined, fn: (s?: AbortSignal) => Promise<T>) {
+    if (!runId) return fn(signal);
+    if (pending.has(runId)) throw new RpcError('CONFLICT', `A run with id ${runId} is already pending`);
+    const ac = new AbortController();
+    pending.set(runId, ac);
+    try {
+      return await fn(signal ? AbortSignal.any([signal, ac.signal]) : ac.signal);
+    } finally {
+      pending.delete(runId);
+    }
+  }
+
+  interface Run {
+    kind: QueryKind;
+    request: Record<string, unknown>;
+    attachments: Attachment[];
+    rerunOf?: number;
+  }
+
+  /**
+   * Sends one request and stores what came back: the answer, or the error when the request
+   * reached (or may have reached) the service. Service errors leave as RpcError.
+   */
+  async function perform<T>(
+    r: Run,
+    send: () => Promise<Exchange<T>>,
+    store: (meta: QueryMeta, ex: Exchange<T>) => number,
+  ): Promise<{ queryId: number; response: T }> {
+    const profileId = deps.connection().profileId;
+    const startedAt = now();
+    const meta = (ex?: Exchange<T>): QueryMeta => ({
+      profileId,
+      request: ex?.request ?? r.request,
+      startedAt: ex?.startedAt ?? startedAt,
+      finishedAt: ex?.finishedAt ?? now(),
+      ...(r.rerunOf !== undefined ? { rerunOf: r.rerunOf } : {}),
+      ...(r.attachments.length ? { uploads: r.attachments } : {}),
+    });
+    try {
+      const ex = await send();
+      return { queryId: store(meta(ex), ex), response: ex.body };
+    } catch (e) {
+      if (!(e instanceof ServiceError)) throw e;
+      if (e.info.sent !== false && e.code !== 'CANCELLED') {
+        const stored = { code: e.code, message: e.message, ...(e.status !== undefined ? { status: e.status } : {}) };
+        cache.storeError(r.kind, meta(), stored, e.info.body ?? null);
+      }
+      throw new RpcError(e.code, e.message, e.details());
+    }
+  }
+
+  const runCompute = (r: Run, signal?: AbortSignal) =>
+    perform(
+      r,
+      () => client.compute(r.request as ComputeRequestInput, { attachments: r.attachments, ...(signal ? { signal } : {}) }),
+      (meta, ex) => cache.storeCompute(meta, ex.body, ex.bytes),
+    );
+  const runStream = (r: Run, signal?: AbortSignal) =>
+    perform(
+      r,
+      () => client.stream(r.request as StreamRequestInput, signal ? { signal } : {}),
+      (meta, ex) => cache.storeStream(meta, ex.body, ex.bytes),
+    );
+  const runImagery = (r: Run, signal?: AbortSignal) =>
+    perform(
+      r,
+      () => client.imagerySearch(r.request as ImageryRequest, signal ? { signal } : {}),
+      (meta, ex) => cache.storeImagery(meta, ex.body, ex.bytes),
+    );
+  const runners = { compute: runCompute, stream: runStream, imagery: runImagery };
+
+  const mustGet = (id: number) => {
+    const rec = cache.get(id);
+    if (!rec) throw new RpcError('NOT_FOUND', `No cached query with id ${id}`);
+    return rec;
+  };
+
+  return {
+    'compute.run': (input, ctx) =>
+      cancellable(input.runId, ctx.signal, (s) =>
+        runCompute({ kind: 'compute', request: input.request, attachments: decode(input.attachments) }, s),
+      ),
+    'stream.run': (input, ctx) =>
+      cancellable(input.runId, ctx.signal, (s) => runStream({ kind: 'stream', request: input.request, attachments: [] }, s)),
+    'imagery.search': (input, ctx) =>
+      cancellable(input.runId, ctx.signal, (s) => runImagery({ kind: 'imagery', request: input.request, attachments: [] }, s)),
+    'compute.cancel': (input) => {
+      const ac = pending.get(input.runId);
+      ac?.abort();
+      return { cancelled: ac !== undefined };
+    },
+
+    'history.list': (input) => cache.list(input),
+    'history.get': (input) => mustGet(input.id),
+    'history.thread': (input) => {
+      mustGet(input.id);
+      return { nodes: cache.thread(input.id) };
+    },
+    'history.rerun': async (input, ctx) => {
+      const rec = mustGet(input.id);
+      const request = { ...(rec.request as Record<string, unknown>) };
+      // Attachment names are recorded in the request; the bytes come from the uploads table.
+      delete request['files'];
+      delete request['images'];
+      const { queryId } = await runners[rec.kind](
+        { kind: rec.kind, request, attachments: cache.uploadsOf(rec.id), rerunOf: rec.id },
+        ctx.signal,
+      );
+      return { previousId: rec.id, queryId, diff: cache.diff(rec.id, queryId) };
+    },
+    'history.delete': (input) => ({ deleted: cache.delete(input.id) }),
+
+    'cache.stats': () => cache.stats(),
+    'cache.vacuum': () => cache.vacuum(),
+
+    'media.get': async (input, ctx) => {
+      const hit = cache.getMedia(input.url);
+      if (hit)
+        return {
+          url: hit.url,
+          contentType: hit.contentType,
+          size: hit.bytes.byteLength,
+          dataBase64: hit.bytes.toString('base64'),
+          fromCache: true,
+          fetchedAt: hit.fetchedAt,
+        };
+      if (!client.online) throw new RpcError('OFFLINE', 'Offline: this image was not viewed before, so it is not cached');
+      try {
+        const media = await client.fetchMedia(input.url, ctx.signal ? { signal: ctx.signal } : {});
+        const fetchedAt = now();
+        if (media.bytes.byteLength <= MAX_CACHED_MEDIA) cache.putMedia(input.url, media.contentType, media.bytes, fetchedAt);
+        return {
+          url: input.url,
+          contentType: media.contentType,
+          size: media.bytes.byteLength,
+          dataBase64: Buffer.from(media.bytes).toString('base64'),
+          fromCache: false,
+          fetchedAt,
+        };
+      } catch (e) {
+        if (e instanceof ServiceError) throw new RpcError(e.code, e.message, e.details());
+        throw e;
+      }
+    },
+  };
+}

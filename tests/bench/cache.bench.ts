@@ -1,0 +1,194 @@
+/**
+ * Cache benchmark: ingest of a 2,000-feature compute response (against a raw better-sqlite3
+ * insert of the same rows in the same run), reopen + read, and text / box search over 1M
+ * cached features. Last line of output: one JSON object with the figures.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Cache, FEATURE_ID_SPAN, type QueryMeta } from '../../electron/cache';
+import { computeResponse, rng } from '../node/cache/fixtures';
+
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 31);
+const BIG = Number(process.env['BENCH_FEATURES'] ?? 1_000_000);
+const dir = mkdtempSync(join(tmpdir(), 'fieldlens-cache-bench-'));
+
+const p50 = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+};
+const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
+const meta = (query: string): QueryMeta => ({
+  profileId: 'bench',
+  request: { query, limit: 2000 },
+  startedAt: Date.now(),
+  finishedAt: Date.now() + 5,
+});
+
+function rawDb(file: string) {
+  const db = new Database(file);
+  // Same storage settings as the cache, so the ratio measures what the cache adds (indexes).
+  db.pragma('page_size = 16384');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  // The same rows the cache writes (the query row with its body, one row per feature), with no indexes.
+  db.exec(`CREATE TABLE queries (id INTEGER PRIMARY KEY, kind TEXT, profile_id TEXT, query_text TEXT,
+      request_json TEXT, remote_id TEXT, started_at INTEGER, raw_response TEXT);
+    CREATE TABLE features (id INTEGER PRIMARY KEY, query_id INTEGER, seq INTEGER, feature_id TEXT, name TEXT,
+      address TEXT, minx REAL, miny REAL, maxx REAL, maxy REAL, score REAL);`);
+  const q = db.prepare(
+    'INSERT INTO queries (kind, profile_id, query_text, request_json, remote_id, started_at, raw_response) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const f = db.prepare('INSERT INTO features VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.transaction((fx: Fixture, withQueryRow: boolean) => {
+    const qid = Number(
+      q.run('compute', 'bench', fx.body.query, '{}', fx.body.id, Date.now(), withQueryRow ? fx.bytes : null).lastInsertRowid,
+    );
+    const base = qid * FEATURE_ID_SPAN;
+    fx.body.results.features.forEach((ft, i) => {
+      const p = ft.properties;
+      const c = (ft.geometry as { coordinates: number[] }).coordinates;
+      f.run(base + i, qid, i, ft.id, p.name, p.address, c[0], c[1], c[0], c[1], p.score);
+    });
+  });
+  return { db, insert };
+}
+
+// Bodies arrive as bytes (the client stores them exactly as received), so both sides bind bytes.
+type Fixture = ReturnType<typeof computeResponse> & { bytes: Buffer };
+const fixture = (n: number, seed: number): Fixture => {
+  const fx = computeResponse(n, seed);
+  return { ...fx, bytes: Buffer.from(fx.raw) };
+};
+
+function benchIngest() {
+  const fixtures = Array.from({ length: 8 }, (_, i) => fixture(2000, 100 + i));
+  const cache = Cache.open(join(dir, 'ingest.db'));
+  const raw = rawDb(join(dir, 'raw.db'));
+  const tCache: number[] = [];
+  const tRaw: number[] = [];
+  const tRawFeatures: number[] = [];
+  // Interleaved so both see the same machine load.
+  for (let i = 0; i < ROUNDS + 3; i++) {
+    const fx = fixtures[i % fixtures.length]!;
+    let t = performance.now();
+    cache.storeCompute(meta(fx.body.query), fx.body, fx.bytes);
+    const c = performance.now() - t;
+    t = performance.now();
+    raw.insert(fx, true);
+    const r = performance.now() - t;
+    t = performance.now();
+    raw.insert(fx, false);
+    const rf = performance.now() - t;
+    if (i >= 3) {
+      tCache.push(c);
+      tRaw.push(r);
+      tRawFeatures.push(rf);
+    }
+  }
+  raw.db.close();
+  const lastId = cache.list({ limit: 1 }).items[0]!.id;
+  cache.close();
+  return { cache: p50(tCache), raw: p50(tRaw), rawFeatures: p50(tRawFeatures), lastId };
+}
+
+function benchReopen(lastId: number) {
+  const times: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const t = performance.now();
+    const cache = Cache.open(join(dir, 'ingest.db'));
+    const rec = cache.get(lastId);
+    times.push(performance.now() - t);
+    if (rec?.raw?.length === undefined || rec.featureCount !== 2000) throw new Error('reopen read back the wrong query');
+    cache.close();
+  }
+  return p50(times);
+}
+
+function benchBig() {
+  const file = join(dir, 'big.db');
+  const cache = Cache.open(file);
+  const perResponse = 2000;
+  const responses = Math.ceil(BIG / perResponse);
+  const t0 = performance.now();
+  // Bulk path: many responses per transaction, FTS segments merged once at the end.
+  const batch = 25;
+  for (let b = 0; b < responses; b += batch) {
+    const fxs = Array.from({ length: Math.min(batch, responses - b) }, (_, i) => fixture(perResponse, 1000 + b + i));
+    cache.bulk(() => {
+      for (const fx of fxs) cache.storeCompute(meta(fx.body.query), fx.body, fx.bytes);
+    });
+  }
+  cache.db.exec(`INSERT INTO features_fts (features_fts) VALUES ('optimize')`);
+  const buildMs = performance.now() - t0;
+  const total = cache.stats().features;
+
+  const r = rng(7);
+  const words = ['bakery', 'cafe hauptstrasse', 'library', 'rue paix', 'museum 1999', 'gdansk', 'station road', 'zurich park'];
+  const fts: number[] = [];
+  let ftsHits = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const w = words[i % words.length]!;
+    const t = performance.now();
+    const hits = cache.searchFeatures({ text: w, limit: 100 });
+    fts.push(performance.now() - t);
+    ftsHits += hits.length;
+  }
+  const box: number[] = [];
+  let boxHits = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    const x = -8 + r() * 32;
+    const y = 38 + r() * 20;
+    const t = performance.now();
+    const hits = cache.searchFeatures({ bbox: [x, y, x + 1, y + 1], limit: 1000 });
+    box.push(performance.now() - t);
+    boxHits += hits.length;
+  }
+  // History filters over the same data (queries whose features match), for the record.
+  const listText: number[] = [];
+  const listBox: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    let t = performance.now();
+    cache.list({ text: words[i % words.length]!, limit: 50 });
+    listText.push(performance.now() - t);
+    const x = -8 + r() * 32;
+    const y = 38 + r() * 20;
+    t = performance.now();
+    cache.list({ bbox: [x, y, x + 1, y + 1], limit: 50 });
+    listBox.push(performance.now() - t);
+  }
+  cache.close();
+  return {
+    total, buildMs, fts: p50(fts), box: p50(box), ftsHits: ftsHits / ROUNDS, boxHits: boxHits / ROUNDS,
+    listText: p50(listText), listBox: p50(listBox),
+  };
+}
+
+try {
+  const ingest = benchIngest();
+  console.log(
+    `ingest 2000: cache ${ingest.cache.toFixed(2)} ms, raw rows ${ingest.raw.toFixed(2)} ms ` +
+      `(feature rows only ${ingest.rawFeatures.toFixed(2)} ms)`,
+  );
+  const reopen = benchReopen(ingest.lastId);
+  console.log(`reopen + get (metadata and raw body) of a 2000-feature query: ${reopen.toFixed(2)} ms`);
+  const big = benchBig();
+  console.log(
+    `built ${big.total} features in ${(big.buildMs / 1000).toFixed(1)} s; ` +
+      `fts ${big.fts.toFixed(3)} ms (avg ${big.ftsHits} hits, limit 100); ` +
+      `1°x1° box ${big.box.toFixed(3)} ms (avg ${big.boxHits} hits, limit 1000)`,
+  );
+  console.log(`history.list over the same data: by words ${big.listText.toFixed(2)} ms, by 1°x1° box ${big.listBox.toFixed(2)} ms`);
+  console.log(
+    JSON.stringify({
+      ingest_2000_ms_p50: round(ingest.cache),
+      ingest_ratio_vs_raw: round(ingest.raw / ingest.cache),
+      reopen_2000_ms_p50: round(reopen),
+      fts_1m_ms_p50: round(big.fts),
+      bbox_1m_ms_p50: round(big.box),
+    }),
+  );
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,93 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { SavedSet } from './query/execute';
+
+/** Numbered migrations, applied in order inside one transaction at open. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE searches (
+     id TEXT PRIMARY KEY,
+     created_at TEXT NOT NULL,
+     user_id TEXT,
+     query TEXT NOT NULL,
+     parent_id TEXT,
+     catalog_version TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     items TEXT NOT NULL,
+     uploads TEXT NOT NULL
+   );
+   CREATE INDEX searches_user ON searches(user_id, created_at);`,
+];
+
+export interface SavedSearch {
+  id: string;
+  createdAt: string;
+  userId: string | null;
+  query: string;
+  catalogVersion: string;
+  set: SavedSet;
+}
+
+export interface SearchStore {
+  db: Database.Database;
+  save(s: SavedSearch & { parentId?: string | null }): void;
+  get(id: string): SavedSearch | null;
+  close(): void;
+}
+
+export function openDatabase(dataDir: string): Database.Database {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, 'local-service.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 2000');
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version < MIGRATIONS.length) {
+    db.transaction(() => {
+      for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
+      db.pragma(`user_version = ${MIGRATIONS.length}`);
+    })();
+  }
+  return db;
+}
+
+export function createSearchStore(db: Database.Database): SearchStore {
+  const insert = db.prepare(
+    `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, uploads)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const select = db.prepare(`SELECT * FROM searches WHERE id = ?`);
+  return {
+    db,
+    save(s) {
+      insert.run(
+        s.id,
+        s.createdAt,
+        s.userId,
+        s.query,
+        s.parentId ?? null,
+        s.catalogVersion,
+        s.set.subject,
+        JSON.stringify(s.set.items),
+        JSON.stringify(s.set.uploads),
+      );
+    },
+    get(id) {
+      const row = select.get(id.toLowerCase()) as
+        | { id: string; created_at: string; user_id: string | null; query: string; catalog_version: string; subject: string; items: string; uploads: string }
+        | undefined;
+      if (!row) return null;
+      return {
+        id: row.id,
+        createdAt: row.created_at,
+        userId: row.user_id,
+        query: row.query,
+        catalogVersion: row.catalog_version,
+        set: { subject: row.subject as SavedSet['subject'], items: JSON.parse(row.items), uploads: JSON.parse(row.uploads) },
+      };
+    },
+    close() {
+      db.close();
+    },
+  };
+}

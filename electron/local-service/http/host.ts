@@ -38,6 +38,9 @@ export function createHost(opts: HostOptions): FastifyInstance {
     forceCloseConnections: true,
   });
 
+  // Bodies are JSON (or multipart where registered): plain text gets 415 instead of a string body.
+  app.removeContentTypeParser('text/plain');
+
   app.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.config?.auth === false) return;
     let given: string | undefined;

@@ -163,12 +163,16 @@ export function execute(input: ExecuteInput): Execution {
     order = 'population_desc';
   }
   if (!order) order = distFn && (within || plan.distanceRef) ? 'distance' : undefined;
-  const popOf = (x: Item) => (popFilter ? L.pop[x.i]! || 0 : 0);
+  // Items without a population figure sort last either way.
+  const popOf = (x: Item, unknown: number) => {
+    const p = L.pop[x.i]!;
+    return Number.isNaN(p) ? unknown : p;
+  };
   if (order === 'distance') items.sort((a, b) => (a.d ?? Infinity) - (b.d ?? Infinity) || a.i - b.i);
   else if (order === 'population_desc' || order === 'population_asc') {
     if (!popFilter) warn('ignored', `population order applies to cities and countries; ${subject}s kept in their order`);
-    else if (order === 'population_desc') items.sort((a, b) => popOf(b) - popOf(a) || a.i - b.i);
-    else items.sort((a, b) => popOf(a) - popOf(b) || a.i - b.i);
+    else if (order === 'population_desc') items.sort((a, b) => popOf(b, -1) - popOf(a, -1) || a.i - b.i);
+    else items.sort((a, b) => popOf(a, Infinity) - popOf(b, Infinity) || a.i - b.i);
   } else if (subject === 'airport' && !useSaved) {
     const cols = catalog.airports.cols;
     items.sort((a, b) => cols.large[b.i]! - cols.large[a.i]! || (cols.name[a.i]! < cols.name[b.i]! ? -1 : 1));

@@ -181,7 +181,12 @@ export function loadCatalog(dir: string): Catalog {
       const key = normalizeName(n);
       if (key && !countryByName.has(key)) countryByName.set(key, i);
     }
-    if (r.demonym) countryByDemonym.set(normalizeName(r.demonym), i);
+    if (r.demonym) {
+      // "French" is also the demonym of French overseas lands: the most populous country wins.
+      const key = normalizeName(r.demonym);
+      const prev = countryByDemonym.get(key);
+      if (prev === undefined || (r.population ?? 0) > (rows[prev]!.population ?? 0)) countryByDemonym.set(key, i);
+    }
   });
   // Common English names the sources spell otherwise.
   for (const [alias, code] of [

@@ -51,16 +51,37 @@ export function openDatabase(dataDir: string): Database.Database {
   return db;
 }
 
+type Row = [string, string, string | null, string, string | null, string, string, string, string];
+
+/**
+ * Saves are written behind: a request's result set is kept in memory and written with the
+ * others of the same moment in one transaction on the next turn of the event loop (one WAL
+ * commit instead of one per request). Reads see pending rows, and close() writes them all.
+ */
 export function createSearchStore(db: Database.Database): SearchStore {
   const insert = db.prepare(
     `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, uploads)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const select = db.prepare(`SELECT * FROM searches WHERE id = ?`);
+  const pending = new Map<string, SavedSearch>();
+  let rows: Row[] = [];
+  let scheduled: NodeJS.Immediate | null = null;
+  const writeAll = db.transaction((batch: Row[]) => {
+    for (const r of batch) insert.run(...r);
+  });
+  const flush = () => {
+    scheduled = null;
+    const batch = rows;
+    rows = [];
+    if (batch.length) writeAll(batch);
+    for (const r of batch) pending.delete(r[0]);
+  };
   return {
     db,
     save(s) {
-      insert.run(
+      pending.set(s.id, s);
+      rows.push([
         s.id,
         s.createdAt,
         s.userId,
@@ -70,10 +91,14 @@ export function createSearchStore(db: Database.Database): SearchStore {
         s.set.subject,
         JSON.stringify(s.set.items),
         JSON.stringify(s.set.uploads),
-      );
+      ]);
+      scheduled ??= setImmediate(flush);
     },
     get(id) {
-      const row = select.get(id.toLowerCase()) as
+      const key = id.toLowerCase();
+      const p = pending.get(key);
+      if (p) return p;
+      const row = select.get(key) as
         | { id: string; created_at: string; user_id: string | null; query: string; catalog_version: string; subject: string; items: string; uploads: string }
         | undefined;
       if (!row) return null;
@@ -87,6 +112,8 @@ export function createSearchStore(db: Database.Database): SearchStore {
       };
     },
     close() {
+      if (scheduled) clearImmediate(scheduled);
+      flush();
       db.close();
     },
   };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
@@ -21,6 +21,7 @@ export interface Layer {
   /** Population per item, or NaN where the source has none. */
   pop: Float64Array;
   index: KDBush;
+  /** Item ids per country, largest population first. */
   byCountry: Map<string, number[]>;
   /** Item ids ordered by population, largest first. */
   byPopulation: Uint32Array;
@@ -113,9 +114,11 @@ function makeLayer(kind: Kind, lon: number[], lat: number[], country: string[], 
   }
   if (size === 0) L.index.add(0, 0);
   L.index.finish();
+  const byPop = (a: number, b: number) => (L.pop[b]! || 0) - (L.pop[a]! || 0) || a - b;
   const order = Array.from({ length: size }, (_, i) => i);
-  order.sort((a, b) => (L.pop[b]! || 0) - (L.pop[a]! || 0) || a - b);
+  order.sort(byPop);
   L.byPopulation.set(order);
+  for (const list of L.byCountry.values()) list.sort(byPop);
   return L;
 }
 
@@ -143,8 +146,15 @@ function polygonsOf(g: Geometry | null): number[][][][] {
   return [];
 }
 
+/** resources/catalog of the app: found upward from this module (source tree or built out/main). */
 export function defaultCatalogDir(): string {
-  return join(import.meta.dirname, '..', '..', '..', 'resources', 'catalog');
+  let dir = import.meta.dirname;
+  for (let up = 0; up < 6; up++) {
+    const candidate = join(dir, 'resources', 'catalog');
+    if (existsSync(join(candidate, 'cities.json.gz'))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error(`no resources/catalog found above ${import.meta.dirname}; run "npm run build:catalog"`);
 }
 
 export function loadCatalog(dir: string): Catalog {

@@ -1,10 +1,11 @@
 import type { Catalog } from '../catalog/catalog';
+import { formatNumber } from '../catalog/format';
 import type { UploadFeature } from '../uploads';
 import type { Execution } from './execute';
 import { toFeature } from './features';
 
 const LABEL = { city: 'cities', airport: 'airports', country: 'countries', upload: 'uploaded features' } as const;
-const fmt = (n: number) => n.toLocaleString('en-US', { maximumFractionDigits: 3 });
+const fmt = formatNumber;
 
 /**
  * The written answer: a short, fixed-template summary of the results (no language model).

@@ -106,17 +106,23 @@ export function execute(input: ExecuteInput): Execution {
 
   // Candidates: the saved set, or the cheapest index for the constraints.
   let ids: number[];
+  // Whether ids come largest population first, which lets population filters stop early.
+  let popSorted = false;
   if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
   else if (subject === 'upload') ids = uploadFeatures.map((_, i) => i);
   else if (plan.countries.length || input.areaCountry) {
     const codes = input.areaCountry ? [input.areaCountry] : plan.countries;
-    ids = codes.flatMap((c) => L.byCountry.get(c) ?? []);
+    ids = codes.length === 1 ? (L.byCountry.get(codes[0]!) ?? []) : codes.flatMap((c) => L.byCountry.get(c) ?? []);
+    popSorted = codes.length === 1;
   } else if (plan.within?.reference.type === 'points') {
     const set = new Set<number>();
     for (const p of plan.within.reference.points)
       for (const id of around(L.index, p.lon, p.lat, Infinity, plan.within.radiusKm)) set.add(id);
     ids = [...set];
-  } else ids = Array.from(L.byPopulation);
+  } else {
+    ids = L.byPopulation as unknown as number[];
+    popSorted = true;
+  }
 
   // Filters, each applied to every candidate whatever index produced it.
   const within = plan.within;
@@ -130,7 +136,13 @@ export function execute(input: ExecuteInput): Execution {
   }
   const popFilter = subject === 'city' || subject === 'country';
   const items: Item[] = [];
+  const popCutoff = popFilter && popSorted && plan.popMin !== undefined ? plan.popMin : undefined;
+  // Largest-first ranking with a top N and nothing else reordering: the first N matches are the answer.
+  const stopAt =
+    popFilter && popSorted && plan.top !== undefined && plan.order === 'population_desc' ? plan.top : Infinity;
   for (const i of ids) {
+    if (popCutoff !== undefined && !(L.pop[i]! >= popCutoff)) break;
+    if (items.length >= stopAt) break;
     const lon = L.lon[i]!;
     const lat = L.lat[i]!;
     if (plan.countries.length && !plan.countries.includes(cc(i))) continue;

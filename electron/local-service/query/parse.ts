@@ -1,4 +1,5 @@
 import type { Catalog, Kind } from '../catalog/catalog';
+import { formatInt } from '../catalog/format';
 import { normalizeName } from '../catalog/text';
 import type { Measurement, Plan, RefPoint, Reference, Warning } from './plan';
 
@@ -68,7 +69,7 @@ export function tokenize(query: string): Token[] {
   return out;
 }
 
-const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const fmt = formatInt;
 
 export function parseQuery(query: string, ctx: ParseContext): Plan {
   const { catalog } = ctx;

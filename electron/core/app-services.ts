@@ -1,7 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { AppInfo, ConnectionInfo } from '../../shared/rpc/methods/app';
 import { EventBus } from '../rpc/events';
 import { createRouter, type Handlers, type Router } from '../rpc/router';
+import type { LocalServicePlugin } from '../local-service/plugin';
+import { createLocalService, type LocalService, type LocalServiceKeys } from '../local-service/server';
 import type { Logger } from './logger';
 
 export interface AppDeps {
@@ -10,7 +14,18 @@ export interface AppDeps {
   shell: AppInfo['shell'];
   version: string;
   clock: () => Date;
+  /** Keys of the bundled local service; default: random per run. */
+  localServiceKeys?: () => Promise<LocalServiceKeys>;
+  /** Routes added to the local service (stream, imagery search). */
+  localServicePlugins?: LocalServicePlugin[];
+  /** false: do not start the bundled local service (tests that need no connection). */
+  startLocalService?: boolean;
 }
+
+const randomKeys = async (): Promise<LocalServiceKeys> => ({
+  bearer: randomBytes(32).toString('base64url'),
+  search: randomBytes(32).toString('base64url'),
+});
 
 export interface AppServices {
   router: Router;
@@ -35,6 +50,22 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     searchBaseUrl: '',
   };
 
+  // The default connection: the bundled service on loopback, in this process.
+  let localService: LocalService | null = null;
+  if (deps.startLocalService !== false) {
+    const keys = await (deps.localServiceKeys ?? randomKeys)();
+    localService = createLocalService({
+      dataDir: join(deps.dataDir, 'local-service'),
+      keys,
+      logger: deps.logger,
+      clock: deps.clock,
+      plugins: deps.localServicePlugins,
+    });
+    const urls = await localService.start();
+    connection.baseUrl = urls.baseUrl;
+    connection.searchBaseUrl = urls.searchBaseUrl;
+  }
+
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
     'connection.active': () => connection,
@@ -43,6 +74,9 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   return {
     router: createRouter(handlers, deps.logger),
     bus,
-    async close() {},
+    async close() {
+      await localService?.close();
+      localService = null;
+    },
   };
 }

@@ -141,7 +141,10 @@ export function representativePoint(g: Geometry): [number, number] | null {
   walk(g);
   if (!pts.length) return null;
   let x = 0, y = 0;
-  for (const p of pts) (x += p[0]!), (y += p[1]!);
+  for (const p of pts) {
+    x += p[0]!;
+    y += p[1]!;
+  }
   return [x / pts.length, y / pts.length];
 }
 
@@ -154,7 +157,11 @@ function parseCsv(file: string, text: string): Raw[] {
   });
   const headers = res.meta.fields ?? [];
   const fatal = res.errors.find((e) => e.type === 'Quotes' || e.code === 'TooManyFields' || e.code === 'TooFewFields');
-  if (fatal) throw new UploadError(file, (fatal.row ?? 0) + 2, fatal.message);
+  if (fatal) {
+    // Quote errors carry a character offset; field-count errors a data row (the header is line 1).
+    const line = fatal.index !== undefined && fatal.type === 'Quotes' ? lineOf(text, fatal.index) : (fatal.row ?? 0) + 2;
+    throw new UploadError(file, line, fatal.message);
+  }
   if (!headers.length) throw new UploadError(file, 1, 'no header row');
   const rows = res.data;
   let latH = findHeader(headers, LAT);

@@ -200,8 +200,13 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     let j = i;
     while (DETERMINERS.has(w(j))) j++;
     let large: boolean | undefined;
-    if (LARGE_WORDS.has(w(j))) (large = true), j++;
-    else if (MEDIUM_WORDS.has(w(j))) (large = false), j++;
+    if (LARGE_WORDS.has(w(j))) {
+      large = true;
+      j++;
+    } else if (MEDIUM_WORDS.has(w(j))) {
+      large = false;
+      j++;
+    }
     const kind = SUBJECT_WORDS[w(j)];
     if (kind) {
       const capital = w(j).startsWith('capital');
@@ -362,7 +367,10 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       plan.order = 'distance';
       let j = i + 1;
       const num = numberAt(j, false);
-      if (num && distanceUnit(j + num[1]) === undefined) (plan.top = num[0]), (j += num[1]);
+      if (num && distanceUnit(j + num[1]) === undefined) {
+        plan.top = num[0];
+        j += num[1];
+      }
       return j - i;
     },
     (i) => {
@@ -400,13 +408,28 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     (i) => {
       let j = i;
       let kind: 'min' | 'max' | 'range' | null = null;
-      if (['over', 'above', 'exceeding', '>'].includes(w(j))) (kind = 'min'), j++;
-      else if ((w(j) === 'more' || w(j) === 'greater') && w(j + 1) === 'than') (kind = 'min'), (j += 2);
-      else if (w(j) === 'at' && w(j + 1) === 'least') (kind = 'min'), (j += 2);
-      else if (['under', 'below', '<'].includes(w(j))) (kind = 'max'), j++;
-      else if ((w(j) === 'less' || w(j) === 'fewer') && w(j + 1) === 'than') (kind = 'max'), (j += 2);
-      else if (w(j) === 'at' && w(j + 1) === 'most') (kind = 'max'), (j += 2);
-      else if (w(j) === 'between') (kind = 'range'), j++;
+      if (['over', 'above', 'exceeding', '>'].includes(w(j))) {
+        kind = 'min';
+        j++;
+      } else if ((w(j) === 'more' || w(j) === 'greater') && w(j + 1) === 'than') {
+        kind = 'min';
+        j += 2;
+      } else if (w(j) === 'at' && w(j + 1) === 'least') {
+        kind = 'min';
+        j += 2;
+      } else if (['under', 'below', '<'].includes(w(j))) {
+        kind = 'max';
+        j++;
+      } else if ((w(j) === 'less' || w(j) === 'fewer') && w(j + 1) === 'than') {
+        kind = 'max';
+        j += 2;
+      } else if (w(j) === 'at' && w(j + 1) === 'most') {
+        kind = 'max';
+        j += 2;
+      } else if (w(j) === 'between') {
+        kind = 'range';
+        j++;
+      }
       if (!kind) return 0;
       const a = numberAt(j, true);
       if (!a) return 0;

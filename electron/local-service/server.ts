@@ -53,7 +53,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       if (base) throw new Error('local service already started');
       const catalog = opts.catalog ?? loadCatalog(opts.catalogDir ?? defaultCatalogDir());
       const db = openDatabase(opts.dataDir);
-      const store = createSearchStore(db);
+      const store = createSearchStore(db, (e) => opts.logger.error('local service: saving results failed', e));
       closeDb = () => store.close();
       const ctx: ServiceContext = {
         dataDir: opts.dataDir,
@@ -68,6 +68,21 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       await base.register(multipart, { limits: UPLOAD_LIMITS });
       for (const app of [base, search]) app.get('/health', { config: { auth: false } }, async () => ({ status: 'ok' }));
       registerCompute(base, { catalog, store, clock: opts.clock, answerFault: () => opts.answerFault === true });
+      // Process figures for soak runs and support: memory in MiB, saved query count.
+      const countSaved = db.prepare('SELECT count(*) AS n FROM searches');
+      base.get('/v1/status', async () => {
+        const m = process.memoryUsage();
+        const mb = (v: number) => Math.round((v / 1048576) * 10) / 10;
+        return {
+          catalog: catalog.version,
+          uptime_s: Math.round(process.uptime()),
+          rss_mb: mb(m.rss),
+          heap_used_mb: mb(m.heapUsed),
+          heap_total_mb: mb(m.heapTotal),
+          external_mb: mb(m.external),
+          saved_queries: (countSaved.get() as { n: number }).n,
+        };
+      });
       for (const p of plugins) {
         await p.registerBase?.(base, ctx);
         await p.registerSearch?.(search, ctx);

@@ -58,7 +58,7 @@ type Row = [string, string, string | null, string, string | null, string, string
  * others of the same moment in one transaction on the next turn of the event loop (one WAL
  * commit instead of one per request). Reads see pending rows, and close() writes them all.
  */
-export function createSearchStore(db: Database.Database): SearchStore {
+export function createSearchStore(db: Database.Database, onError: (e: unknown) => void = () => {}): SearchStore {
   const insert = db.prepare(
     `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, uploads)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -74,8 +74,14 @@ export function createSearchStore(db: Database.Database): SearchStore {
     scheduled = null;
     const batch = rows;
     rows = [];
-    if (batch.length) writeAll(batch);
-    for (const r of batch) pending.delete(r[0]);
+    try {
+      if (batch.length) writeAll(batch);
+      for (const r of batch) pending.delete(r[0]);
+    } catch (e) {
+      // A failed write (disk full, locked file) must not take the server down: the sets stay
+      // readable from memory for this run, and the failure is logged.
+      onError(e);
+    }
   };
   return {
     db,

@@ -28,7 +28,7 @@ export async function spawnService(): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-bench-'));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', join(root, 'electron/local-service/cli.ts'), '--json', '--data-dir', dataDir],
+    [...(process.env['SERVICE_NODE_FLAGS'] ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(root, 'electron/local-service/cli.ts'), '--json', '--data-dir', dataDir],
     {
       cwd: root,
       env: { ...process.env, FIELDLENS_SERVICE_KEY: BENCH_KEYS.bearer, FIELDLENS_SERVICE_SEARCH_KEY: BENCH_KEYS.search },

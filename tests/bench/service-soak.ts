@@ -3,7 +3,7 @@
  * in turn). Reports 5xx responses and RSS growth of the service process after warm-up.
  * Not part of `npm test`:  npm run soak:service
  */
-import { computeRequests, errorsOf, run, spawnService } from './service-harness';
+import { BENCH_KEYS, computeRequests, errorsOf, run, spawnService } from './service-harness';
 
 const SECONDS = Number(process.env['SOAK_SECONDS'] ?? 60);
 const svc = await spawnService();
@@ -11,12 +11,21 @@ try {
   await run({ url: svc.baseUrl, connections: 64, duration: 5, requests: computeRequests() });
   const rssStart = svc.rssKb();
   const samples: number[] = [];
-  const timer = setInterval(() => samples.push(svc.rssKb()), 5000);
+  const status: string[] = [];
+  const timer = setInterval(() => {
+    samples.push(svc.rssKb());
+    void fetch(`${svc.baseUrl}/v1/status`, { headers: { authorization: `Bearer ${BENCH_KEYS.bearer}` } })
+      .then((r) => r.json())
+      .then((s: { heap_used_mb: number; heap_total_mb: number; external_mb: number }) =>
+        status.push(`${s.heap_used_mb}/${s.heap_total_mb}/${s.external_mb}`),
+      );
+  }, 5000);
   const res = await run({ url: svc.baseUrl, connections: 64, duration: SECONDS, requests: computeRequests() });
   clearInterval(timer);
   const rssEnd = svc.rssKb();
   const growth = (rssEnd - rssStart) / rssStart;
   process.stdout.write(`rss samples (MiB): ${samples.map((s) => (s / 1024).toFixed(0)).join(' ')}\n`);
+  process.stdout.write(`heap used/total/external (MiB): ${status.join(' ')}\n`);
   process.stdout.write(
     JSON.stringify({
       soak_seconds: SECONDS,

@@ -26,6 +26,13 @@ describe('POST /v1/compute: success shape', () => {
     expect(res.usage.meters).toBeGreaterThan(1);
   });
 
+  it('every country, with its polygon, validates as a compute feature', async () => {
+    const res = await compute(r, { query: 'countries', limit: 2000, answer: false });
+    expect(res.results.numberMatched).toBe(res.results.numberReturned);
+    expect(res.results.numberMatched).toBeGreaterThan(240);
+    expect(res.results.features.filter((f) => f.geometry.type === 'MultiPolygon').length).toBeGreaterThan(20);
+  });
+
   it('answer false gives skipped with null content and error', async () => {
     const res = await compute(r, { query: 'cities in Iceland', answer: false });
     expect(res.answer).toEqual({ status: 'skipped', content: null, error: null });

@@ -15,10 +15,8 @@ try {
   const timer = setInterval(() => {
     samples.push(svc.rssKb());
     void fetch(`${svc.baseUrl}/v1/status`, { headers: { authorization: `Bearer ${BENCH_KEYS.bearer}` } })
-      .then((r) => r.json())
-      .then((s: { heap_used_mb: number; heap_total_mb: number; external_mb: number }) =>
-        status.push(`${s.heap_used_mb}/${s.heap_total_mb}/${s.external_mb}`),
-      );
+      .then((r) => r.json() as Promise<{ heap_used_mb: number; heap_total_mb: number; external_mb: number }>)
+      .then((s) => status.push(`${s.heap_used_mb}/${s.heap_total_mb}/${s.external_mb}`));
   }, 5000);
   const res = await run({ url: svc.baseUrl, connections: 64, duration: SECONDS, requests: computeRequests() });
   clearInterval(timer);

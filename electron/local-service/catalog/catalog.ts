@@ -191,6 +191,7 @@ export function loadCatalog(dir: string): Catalog {
       const key = normalizeName(n);
       if (key && !countryByName.has(key)) countryByName.set(key, i);
     }
+    for (const n of r.aliases) if (/^[A-Z]{2,3}$/.test(n) && !countryByCode.has(n)) countryByCode.set(n, i);
     if (r.demonym) {
       // "French" is also the demonym of French overseas lands: the most populous country wins.
       const key = normalizeName(r.demonym);
@@ -206,6 +207,9 @@ export function loadCatalog(dir: string): Catalog {
     ['great britain', 'GB'],
     ['england', 'GB'],
     ['holland', 'NL'],
+    ['uk', 'GB'],
+    ['uae', 'AE'],
+    ['drc', 'CD'],
   ] as const) {
     const i = countryByCode.get(code);
     if (i !== undefined && !countryByName.has(alias)) countryByName.set(alias, i);
@@ -216,6 +220,15 @@ export function loadCatalog(dir: string): Catalog {
     const key = normalizeName(c.name[i]!);
     let list = cityByName.get(key);
     if (!list) cityByName.set(key, (list = []));
+    list.push(i);
+  }
+  // "New York City", "Mexico City": also found without the trailing "city".
+  for (let i = 0; i < cities.size; i++) {
+    const key = normalizeName(c.name[i]!);
+    if (!key.endsWith(' city')) continue;
+    const short = key.slice(0, -5);
+    let list = cityByName.get(short);
+    if (!list) cityByName.set(short, (list = []));
     list.push(i);
   }
   for (const list of cityByName.values()) list.sort((x, y) => cities.pop[y]! - cities.pop[x]! || x - y);

@@ -58,6 +58,8 @@ const SILENT = new Set([
   'now', 'then', 'also', 'whose', 'having', 'more', 'less', 'most', 'least', 'sized', 'size', ',',
 ]);
 
+const NOT_PLACES = new Set([...SILENT, 'me', 'us', 'here', 'home', 'you', 'my', 'our', 'we', 'this', 'that']);
+
 export function tokenize(query: string): Token[] {
   const text = query
     .normalize('NFD')
@@ -172,7 +174,8 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       let country = catalog.countryByName.get(phrase);
       if (country === undefined && n === 1 && tok.raw.length <= 3 && /^[A-Z]+$/.test(tok.raw))
         country = catalog.countryByCode.get(tok.raw);
-      const cities = catalog.cityByName.get(phrase);
+      // One-word cities named like everyday words ("Me", "Here") are not places in a question.
+      const cities = n === 1 && NOT_PLACES.has(phrase) ? undefined : catalog.cityByName.get(phrase);
       if (country !== undefined && cities?.length) {
         const big = cities[0]!;
         const other = preferCity ? catalog.countries.rows[country]!.name : cityLabel(big);
@@ -452,7 +455,9 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     // subject and class words
     (i) => {
       if (LARGE_WORDS.has(w(i)) || MEDIUM_WORDS.has(w(i))) {
-        pendingSize = LARGE_WORDS.has(w(i));
+        // "airports ... with large size": the size word may also follow its subject.
+        if (plan.subject === 'airport') plan.large = LARGE_WORDS.has(w(i));
+        else pendingSize = LARGE_WORDS.has(w(i));
         return 1;
       }
       return 0;

@@ -49,6 +49,15 @@ describe('query reading', () => {
     expect(codes('airports near Paris, France')).not.toContain('ambiguous_place');
   });
 
+  it('does not take everyday words for places, and finds "X City" without "City"', () => {
+    expect(read('cities near me').within).toBeUndefined();
+    expect(read('cities near me').ignored).toEqual(['near']);
+    expect(read('airports near New York').within?.reference.label).toBe('New York City, NY, United States');
+    expect(read('airports in the UK')).toMatchObject({ countries: ['GB'] });
+    expect(read('airports in the uk')).toMatchObject({ countries: ['GB'] });
+    expect(read('airports in AT')).toMatchObject({ countries: ['AT'] });
+  });
+
   it('uses request coordinates and file names', () => {
     const coordinates = [{ name: 'Base Camp', latitude: 27.98, longitude: 86.92 }];
     const p = read('airports around base camp', { coordinates });

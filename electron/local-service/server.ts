@@ -5,7 +5,7 @@ import { defaultCatalogDir, loadCatalog, type Catalog } from './catalog/catalog'
 import { registerCompute, UPLOAD_LIMITS } from './http/compute';
 import { createHost } from './http/host';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
-import { createSearchStore, openDatabase } from './store';
+import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
 
 export interface LocalServiceKeys {
   bearer: string;
@@ -46,6 +46,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let base: FastifyInstance | null = null;
   let search: FastifyInstance | null = null;
   let closeDb: (() => void) | null = null;
+  let checkpointer: Checkpointer | null = null;
   const plugins = opts.plugins ?? [];
 
   return {
@@ -54,6 +55,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       const catalog = opts.catalog ?? loadCatalog(opts.catalogDir ?? defaultCatalogDir());
       const db = openDatabase(opts.dataDir);
       const store = createSearchStore(db, (e) => opts.logger.error('local service: saving results failed', e));
+      checkpointer = startCheckpointer(db, (e) => opts.logger.error('local service: checkpoint failed', e));
       closeDb = () => store.close();
       const ctx: ServiceContext = {
         dataDir: opts.dataDir,
@@ -102,7 +104,10 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       base = search = null;
       for (const app of apps) await app?.close();
       for (const p of plugins) await p.close?.();
+      // Pending saves first (they are written on close), then the last checkpoint.
       closeDb?.();
+      await checkpointer?.close();
+      checkpointer = null;
       closeDb = null;
     },
     setKeys(next) {

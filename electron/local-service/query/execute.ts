@@ -174,7 +174,8 @@ export function execute(input: ExecuteInput): Execution {
     warn('reading', '"nearest" needs a place to measure from; ordered by population instead');
     order = 'population_desc';
   }
-  if (!order) order = distFn && (within || plan.distanceRef) ? 'distance' : undefined;
+  // With something to measure from and no other order asked for, nearest first.
+  if (!order && distFn) order = 'distance';
   // Items without a population figure sort last either way.
   const popOf = (x: Item, unknown: number) => {
     const p = L.pop[x.i]!;

@@ -287,4 +287,14 @@ describe('example questions', () => {
     expect(ids(res)).toEqual(want.map((f) => f.id));
     expect(res.results.features[0]!.geometry.type).toBe('Polygon');
   });
+  it('31. request coordinates the question does not name order results by distance from them', async () => {
+    const camp = { name: 'Camp', latitude: -3.07, longitude: 37.35 };
+    const want = [...airports]
+      .sort((a, b) => km(apLon(a), apLat(a), camp.longitude, camp.latitude) - km(apLon(b), apLat(b), camp.longitude, camp.latitude))
+      .slice(0, 5);
+    const res = await compute(r, { query: 'airports', coordinates: [camp], limit: 5 });
+    expect(res.results.numberMatched).toBe(airports.length);
+    expect(ids(res)).toEqual(want.map((a) => a.id));
+    expect(warningText(res)).toContain('distances measured from the request coordinates (Camp)');
+  });
 });

@@ -229,8 +229,12 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     return null;
   }
 
-  /** A reference: a class of items or a named place. */
-  function referenceAt(i: number): [Reference, number] | null {
+  /**
+   * A reference: a class of items or a named place. A country has no single point to measure
+   * from, so it becomes a country filter ("near France" reads as "in France") and the reference
+   * is null; the caller then sets no radius or distance order.
+   */
+  function referenceAt(i: number, phrase: string): [Reference | null, number] | null {
     const cls = classAt(i);
     if (cls) return cls;
     let j = i;
@@ -238,11 +242,10 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     const p = placeAt(j, true);
     if (!p) return null;
     if (p.type === 'country') {
-      // Distances to a whole country have no single point: read as "in <country>".
       const r = catalog.countries.rows[p.idx]!;
       addCountry(r.cca2);
-      warn('reading', `read "near ${r.name}" as "in ${r.name}"`);
-      return [{ type: 'points', points: [placePoint(p)], label: r.name }, j - i + p.len];
+      warn('reading', `read "${phrase} ${r.name}" as "in ${r.name}": distances to a whole country are not measured`);
+      return [null, j - i + p.len];
     }
     const pt = placePoint(p);
     return [{ type: 'points', points: [pt], label: pt.label }, j - i + p.len];
@@ -271,12 +274,13 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     if (unit === undefined) return 0;
     let j = i + num[1] + 1;
     if (['of', 'from', 'around', 'to', 'near'].includes(w(j))) j++;
-    const ref = referenceAt(j);
+    const said = t.slice(i, j).map((x) => x.raw).join(' ');
+    const ref = referenceAt(j, `within ${said}`);
     if (!ref) {
-      warn('unknown_place', `no place or class found after "${t.slice(i, j).map((x) => x.raw).join(' ')}"`);
+      warn('unknown_place', `no place or class found after "${said}"`);
       return j - i;
     }
-    plan.within = { reference: ref[0], radiusKm: num[0] * unit };
+    if (ref[0]) plan.within = { reference: ref[0], radiusKm: num[0] * unit };
     return j - i + ref[1];
   }
 
@@ -325,8 +329,9 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       if (['near', 'around', 'nearby'].includes(w(j))) j += 1;
       else if (['close', 'next'].includes(w(j)) && w(j + 1) === 'to') j += 2;
       else return 0;
-      const ref = referenceAt(j);
+      const ref = referenceAt(j, t.slice(i, j).map((x) => x.raw).join(' '));
       if (!ref) return 0;
+      if (!ref[0]) return j - i + ref[1];
       plan.within = { reference: ref[0], radiusKm: NEAR_KM };
       plan.order ??= 'distance';
       warn('reading', `read "${t.slice(i, j + ref[1]).map((x) => x.raw).join(' ')}" as within ${NEAR_KM} km`);
@@ -360,9 +365,9 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       if (w(i + 2) !== 'distance') return 0;
       let j = i + 3;
       if (['to', 'from'].includes(w(j))) j++;
-      const ref = referenceAt(j);
+      const ref = referenceAt(j, 'sort by distance to');
       plan.order = 'distance';
-      if (ref) plan.distanceRef = ref[0];
+      if (ref?.[0]) plan.distanceRef = ref[0];
       return j - i + (ref ? ref[1] : 0);
     },
     (i) => {
@@ -379,9 +384,9 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     (i) => {
       // "nearest to X", "closest to X" after the subject
       if (w(i) !== 'to' || plan.order !== 'distance' || plan.distanceRef) return 0;
-      const ref = referenceAt(i + 1);
+      const ref = referenceAt(i + 1, 'nearest to');
       if (!ref) return 0;
-      plan.distanceRef = ref[0];
+      if (ref[0]) plan.distanceRef = ref[0];
       return 1 + ref[1];
     },
     (i) => {

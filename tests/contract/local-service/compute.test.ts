@@ -1,4 +1,7 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../../electron/local-service/store';
 import { ComputeResponseExact } from '../../../shared/service/compute';
 import { PROBLEM_CONTENT_TYPE } from '../../../shared/service/problem';
 import { compute, computeForm, fileForm, KEYS, postForm, postJson, problem, startService, stopService, type Running } from './harness';
@@ -153,6 +156,18 @@ describe('POST /v1/compute: errors', () => {
     const p = expectProblem(await postJson(r, { query: 'only those in Spain', search_id: '00000000-0000-4000-8000-000000000000' }), 404);
     expect(p.errors).toEqual([{ field: 'search_id', message: 'unknown search_id' }]);
     expectProblem(await postJson(r, { query: 'airports', area_id: '00000000-0000-4000-8000-000000000000' }), 404);
+  });
+
+  it('409 for a search_id saved against another catalog version', async () => {
+    const db = new Database(join(r.dataDir, DATABASE_FILE));
+    const id = '11111111-2222-4333-8444-555555555555';
+    db.prepare(
+      `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, uploads)
+       VALUES (?, '2020-01-01', NULL, 'old', NULL, 'not-this-one', 'city', '[]', '[]')`,
+    ).run(id);
+    db.close();
+    const p = expectProblem(await postJson(r, { query: 'only those in Spain', search_id: id }), 409);
+    expect(p.errors).toEqual([{ field: 'search_id', message: 'saved with another catalog version' }]);
   });
 
   it('400 for a body that is not JSON, 415 for an unsupported content type', async () => {

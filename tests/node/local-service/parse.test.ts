@@ -58,6 +58,13 @@ describe('query reading', () => {
     expect(read('airports in AT')).toMatchObject({ countries: ['AT'] });
   });
 
+  it('reads "near <country>" as in the country, with no radius', () => {
+    const p = read('airports near France');
+    expect(p).toMatchObject({ subject: 'airport', countries: ['FR'] });
+    expect(p.within).toBeUndefined();
+    expect(p.warnings.map((w) => w.message)).toContain('read "near France" as "in France": distances to a whole country are not measured');
+  });
+
   it('uses request coordinates and file names', () => {
     const coordinates = [{ name: 'Base Camp', latitude: 27.98, longitude: 86.92 }];
     const p = read('airports around base camp', { coordinates });

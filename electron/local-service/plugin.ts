@@ -5,7 +5,10 @@ import type { Logger } from '../core/logger';
 /** What every plugin of the local service gets: its data folder, database and addresses. */
 export interface ServiceContext {
   dataDir: string;
-  /** The service's own SQLite database (WAL, numbered migrations applied at open). */
+  /**
+   * The service's own SQLite database (WAL). A plugin applies its numbered migrations with
+   * `applyMigrations(db, plugin.name, [...])` from ./store, in its register call.
+   */
   db: Database.Database;
   logger: Logger;
   clock: () => Date;

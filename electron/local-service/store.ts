@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { SavedSet } from './query/execute';
 
-/** Numbered migrations, applied in order inside one transaction at open. */
+/** Numbered migrations of the compute routes, applied in order inside one transaction at open. */
 const MIGRATIONS: string[] = [
   `CREATE TABLE searches (
      id TEXT PRIMARY KEY,
@@ -20,6 +20,27 @@ const MIGRATIONS: string[] = [
    );
    CREATE INDEX searches_user ON searches(user_id, created_at);`,
 ];
+
+/**
+ * Applies numbered migrations for one scope ("compute", or a plugin's name) in one transaction.
+ * Each scope keeps its own version in the `migrations` table, so plugins sharing the service
+ * database never step on each other's numbering (PRAGMA user_version is left unused).
+ */
+export function applyMigrations(db: Database.Database, scope: string, migrations: readonly string[]): number {
+  db.exec('CREATE TABLE IF NOT EXISTS migrations (scope TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+  const row = db.prepare('SELECT version FROM migrations WHERE scope = ?').get(scope) as { version: number } | undefined;
+  const from = row?.version ?? 0;
+  if (from > migrations.length) throw new Error(`database of scope "${scope}" is newer (v${from}) than this build (v${migrations.length})`);
+  if (from === migrations.length) return from;
+  db.transaction(() => {
+    for (let v = from; v < migrations.length; v++) db.exec(migrations[v]!);
+    db.prepare('INSERT INTO migrations (scope, version) VALUES (?, ?) ON CONFLICT(scope) DO UPDATE SET version = excluded.version').run(
+      scope,
+      migrations.length,
+    );
+  })();
+  return migrations.length;
+}
 
 export interface SavedSearch {
   id: string;
@@ -45,13 +66,7 @@ export function openDatabase(dataDir: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 2000');
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version < MIGRATIONS.length) {
-    db.transaction(() => {
-      for (let v = version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]!);
-      db.pragma(`user_version = ${MIGRATIONS.length}`);
-    })();
-  }
+  applyMigrations(db, 'compute', MIGRATIONS);
   return db;
 }
 

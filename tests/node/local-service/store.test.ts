@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSearchStore, DATABASE_FILE, openDatabase, startCheckpointer } from '../../../electron/local-service/store';
+import { applyMigrations, createSearchStore, DATABASE_FILE, openDatabase, startCheckpointer } from '../../../electron/local-service/store';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -24,14 +24,23 @@ const saved = (id: string) => ({
 });
 
 describe('search store', () => {
-  it('applies its migrations once, in WAL mode', () => {
+  it('applies its migrations once, in WAL mode, each scope numbered on its own', () => {
     const dir = tempDir();
     const db = openDatabase(dir);
+    const version = db.prepare('SELECT version FROM migrations WHERE scope = ?').pluck();
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(version.get('compute')).toBe(1);
+    const plugin = ['CREATE TABLE imagery (id TEXT PRIMARY KEY)', 'ALTER TABLE imagery ADD COLUMN date TEXT'];
+    expect(applyMigrations(db, 'imagery', plugin.slice(0, 1))).toBe(1);
+    expect(applyMigrations(db, 'imagery', plugin)).toBe(2);
     db.close();
     const again = openDatabase(dir);
-    expect(again.pragma('user_version', { simple: true })).toBe(1);
+    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(1);
+    expect(applyMigrations(again, 'imagery', plugin)).toBe(2);
+    expect(() => applyMigrations(again, 'imagery', plugin.slice(0, 1))).toThrow(/newer/);
+    // A failing migration leaves nothing half done.
+    expect(() => applyMigrations(again, 'broken', ['CREATE TABLE t1 (a)', 'NOT SQL'])).toThrow();
+    expect(again.prepare("SELECT count(*) FROM sqlite_master WHERE name = 't1'").pluck().get()).toBe(0);
     again.close();
   });
 

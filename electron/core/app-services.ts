@@ -61,9 +61,16 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       clock: deps.clock,
       plugins: deps.localServicePlugins,
     });
-    const urls = await localService.start();
-    connection.baseUrl = urls.baseUrl;
-    connection.searchBaseUrl = urls.searchBaseUrl;
+    try {
+      const urls = await localService.start();
+      connection.baseUrl = urls.baseUrl;
+      connection.searchBaseUrl = urls.searchBaseUrl;
+    } catch (e) {
+      // The app still opens (history, exports) without its bundled connection; the log says why.
+      deps.logger.error('local service did not start', e);
+      await localService.close();
+      localService = null;
+    }
   }
 
   const handlers: Handlers = {

@@ -73,6 +73,8 @@ export interface Catalog {
   countryByName: Map<string, number>;
   countryByDemonym: Map<string, number>;
   cityByName: Map<string, number[]>;
+  /** Continents and subregions of world-countries ("europe", "south america"): alpha-2 codes. */
+  regionByName: Map<string, { name: string; countries: string[] }>;
   /** Area ids (UUID v5 of the alpha-3 code) that `area_id` accepts. */
   areaIds: Map<string, number>;
   /** Country index containing the point, or -1. */
@@ -215,6 +217,22 @@ export function loadCatalog(dir: string): Catalog {
     if (i !== undefined && !countryByName.has(alias)) countryByName.set(alias, i);
   }
 
+  const regionByName = new Map<string, { name: string; countries: string[] }>();
+  const addRegion = (name: string, cca2: string) => {
+    if (!name) return;
+    const key = normalizeName(name);
+    let r = regionByName.get(key);
+    if (!r) regionByName.set(key, (r = { name, countries: [] }));
+    r.countries.push(cca2);
+  };
+  for (const r of rows) {
+    addRegion(r.region, r.cca2);
+    addRegion(r.subregion, r.cca2);
+    // "Americas" is one region in the source; North America there means the US, Canada and so on.
+    if (r.region === 'Americas') addRegion('America', r.cca2);
+  }
+  if (regionByName.has('antarctic')) regionByName.set('antarctica', regionByName.get('antarctic')!);
+
   const cityByName = new Map<string, number[]>();
   for (let i = 0; i < cities.size; i++) {
     const key = normalizeName(c.name[i]!);
@@ -275,6 +293,7 @@ export function loadCatalog(dir: string): Catalog {
     countryByName,
     countryByDemonym,
     cityByName,
+    regionByName,
     areaIds,
     countryAt,
     capitalOf,

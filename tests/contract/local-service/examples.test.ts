@@ -247,6 +247,10 @@ describe('example questions', () => {
       const cca2 = countries.find((c) => c.cca3 === f.properties.source_id)!.cca2;
       expect(f.properties.attributes).toMatchObject({ count: counts.get(cca2) });
     }
+    // The per-country figures stay with the countries in a further follow-up.
+    const fr = await compute(r, { query: 'only those in France', search_id: res.id });
+    expect(ids(fr)).toEqual(['FRA']);
+    expect(fr.results.features[0]!.properties.attributes).toMatchObject({ count: counts.get('FR') });
   });
 
   it('28. follow-up: Spanish cities over 500k, then sort by distance to Madrid', async () => {

@@ -69,7 +69,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       search = createHost({ logger: opts.logger, auth: 'x-api-key', key: () => keys.search, bodyLimit: JSON_BODY_LIMIT });
       await base.register(multipart, { limits: UPLOAD_LIMITS });
       for (const app of [base, search]) app.get('/health', { config: { auth: false } }, async () => ({ status: 'ok' }));
-      registerCompute(base, { catalog, store, clock: opts.clock, answerFault: () => opts.answerFault === true });
+      registerCompute(base, { catalog, logger: opts.logger, store, clock: opts.clock, answerFault: () => opts.answerFault === true });
       // Process figures for soak runs and support: memory in MiB, saved query count.
       const countSaved = db.prepare('SELECT count(*) AS n FROM searches');
       base.get('/v1/status', async () => {

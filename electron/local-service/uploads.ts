@@ -62,7 +62,13 @@ function lineOf(text: string, offset: number): number {
 
 function parseGeoJson(file: string, text: string): Raw[] {
   const errors: ParseError[] = [];
-  const doc = parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true }) as unknown;
+  let doc: unknown;
+  try {
+    doc = parseJsonc(text, errors, { allowTrailingComma: false, disallowComments: true });
+  } catch (e) {
+    if (e instanceof RangeError) throw new UploadError(file, 1, 'JSON nested too deeply');
+    throw e;
+  }
   if (errors.length) {
     const e = errors[0]!;
     throw new UploadError(file, lineOf(text, e.offset), `invalid JSON (${printParseErrorCode(e.error)})`);

@@ -245,6 +245,8 @@ export function loadCatalog(dir: string): Catalog {
     const key = normalizeName(c.name[i]!);
     if (!key.endsWith(' city')) continue;
     const short = key.slice(0, -5);
+    // "New City" must not make every "new" a place: short forms need five letters or two words.
+    if (short.length < 5 && !short.includes(' ')) continue;
     let list = cityByName.get(short);
     if (!list) cityByName.set(short, (list = []));
     list.push(i);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidCell } from 'h3-js';
 import { ComputeFormFields, ComputeRequest, type ComputeResponse } from '../../../shared/service/compute';
+import type { Logger } from '../../core/logger';
 import type { Catalog } from '../catalog/catalog';
 import { writeAnswer } from '../query/answer';
 import { execute, makeUploadLayer, type SavedSet } from '../query/execute';
@@ -18,6 +19,7 @@ export const ANSWER_FAULT_HEADER = 'x-fieldlens-answer-fault';
 
 export interface ComputeDeps {
   catalog: Catalog;
+  logger: Logger;
   store: SearchStore;
   clock: () => Date;
   answerFault: () => boolean;
@@ -139,7 +141,9 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           uploads = uploads.concat(parseUpload(f.name, f.bytes, countryCode));
         } catch (e) {
           if (e instanceof UploadError) throw new Invalid(400, 'Bad Request', e.message, [{ field: 'files', message: e.message }]);
-          throw e;
+          // Any other failure while reading a file is still about that file, not the server.
+          deps.logger.error(`local service: reading upload ${f.name} failed`, e);
+          throw new Invalid(400, 'Bad Request', `${f.name}: could not be read`, [{ field: 'files', message: `${f.name}: could not be read` }]);
         }
       }
       if (!body.files.length && parent) uploads = parent.set.uploads;

@@ -128,6 +128,30 @@ export function execute(input: ExecuteInput): Execution {
   // Filters, each applied to every candidate whatever index produced it.
   const within = plan.within;
   const withinFn = within ? distTo(within.reference) : null;
+  // "cities within 10 km of an airport": with fewer reference items than candidates, search
+  // around each reference item once instead of around every candidate.
+  let nearMap: Map<number, number> | null = null;
+  if (within && within.reference.type !== 'points') {
+    const ref = within.reference;
+    if (ref.type === 'saved' && saved) savedRefLayer ??= savedAsLayer(saved, layerOf);
+    const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
+    const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
+    let refCount = 0;
+    if (RL) for (let r = 0; r < RL.size; r++) if (!pred || pred(r)) refCount++;
+    if (RL && refCount < ids.length) {
+      nearMap = new Map();
+      for (let r = 0; r < RL.size; r++) {
+        if (pred && !pred(r)) continue;
+        const rl = RL.lon[r]!;
+        const rt = RL.lat[r]!;
+        for (const id of around(L.index, rl, rt, Infinity, within.radiusKm)) {
+          const km = distance(L.lon[id]!, L.lat[id]!, rl, rt);
+          const prev = nearMap.get(id);
+          if (prev === undefined || km < prev) nearMap.set(id, km);
+        }
+      }
+    }
+  }
   const distFn = distTo(reference);
   const h3 = h3Filter(input.h3Cells);
   const cc = (i: number) => L.country[i] ?? '';
@@ -160,7 +184,7 @@ export function execute(input: ExecuteInput): Execution {
     if (h3 && !h3.has(lon, lat)) continue;
     let d: number | undefined;
     if (withinFn && within) {
-      const km = withinFn(lon, lat, within.radiusKm);
+      const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
       if (!(km <= within.radiusKm)) continue;
       if (within.reference === reference) d = km * 1000;
     }

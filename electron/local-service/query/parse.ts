@@ -98,6 +98,12 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
   };
   const matchWords = (i: number, key: string[]) => key.length > 0 && key.every((k, n) => w(i + n) === k);
 
+  /** A count for "top N": a positive whole number, else null. */
+  function countAt(i: number): [number, number] | null {
+    const num = numberAt(i, false);
+    return num && Number.isInteger(num[0]) && num[0] >= 1 ? num : null;
+  }
+
   /** Number at i (digits or a number word) with an optional multiplier: [value, tokens used]. */
   function numberAt(i: number, allowMultiplier: boolean): [number, number] | null {
     let v: number;
@@ -164,7 +170,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
   }
 
   /** A named place at i: request coordinates first, then countries and cities (longest phrase wins). */
-  function placeAt(i: number, preferCity: boolean): Place | null {
+  function placeAt(i: number, preferCity: boolean, citiesToo = true): Place | null {
     for (const { c, key } of coordNames)
       if (matchWords(i, key))
         return { type: 'coord', point: { lon: c.longitude, lat: c.latitude, label: c.name }, len: key.length };
@@ -179,7 +185,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       if (country === undefined && n === 1 && tok.raw.length <= 3 && /^[A-Z]+$/.test(tok.raw))
         country = catalog.countryByCode.get(tok.raw);
       // One-word cities named like everyday words ("Me", "Here") are not places in a question.
-      const cities = n === 1 && NOT_PLACES.has(phrase) ? undefined : catalog.cityByName.get(phrase);
+      const cities = !citiesToo || (n === 1 && NOT_PLACES.has(phrase)) ? undefined : catalog.cityByName.get(phrase);
       if (country !== undefined && cities?.length) {
         const big = cities[0]!;
         const other = preferCity ? catalog.countries.rows[country]!.name : cityLabel(big);
@@ -391,7 +397,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       if (!['nearest', 'closest'].includes(w(i))) return 0;
       plan.order = 'distance';
       let j = i + 1;
-      const num = numberAt(j, false);
+      const num = countAt(j);
       if (num && distanceUnit(j + num[1]) === undefined) {
         plan.top = num[0];
         j += num[1];
@@ -408,7 +414,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     },
     (i) => {
       if (w(i) !== 'top') return 0;
-      const num = numberAt(i + 1, false);
+      const num = countAt(i + 1);
       if (!num) return 0;
       plan.top = num[0];
       return 1 + num[1];
@@ -422,7 +428,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     },
     (i) => {
       // "5 largest", "10 biggest", "3 nearest"
-      const num = numberAt(i, false);
+      const num = countAt(i);
       if (!num) return 0;
       const next = w(i + num[1]);
       if (!['largest', 'biggest', 'smallest', 'nearest', 'closest'].includes(next)) return 0;
@@ -513,8 +519,8 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       return 1;
     },
     (i) => {
-      // A bare country name ("airports France") or a named coordinate.
-      const p = placeAt(i, false);
+      // A bare country name ("airports France") or a named coordinate; bare words are not taken for cities.
+      const p = placeAt(i, false, false);
       if (!p || p.type === 'city') return 0;
       if (p.type === 'coord') {
         plan.distanceRef = { type: 'points', points: [p.point], label: p.point.label };

@@ -308,4 +308,13 @@ describe('example questions', () => {
     expect(sorted(ids(res))).toEqual(sorted(want.map((c) => c.cityId)));
     expect(names(res)).toContain('Lima');
   });
+  it('33. towns in the Netherlands within 15 km of a large airport (airports as the reference class)', async () => {
+    const large = airports.filter(isLarge);
+    const want = cities.filter(
+      (c) => c.country === 'NL' && large.some((a) => km(apLon(a), apLat(a), c.loc.coordinates[0], c.loc.coordinates[1]) <= 15),
+    );
+    const res = await compute(r, { query: 'towns in the Netherlands within 15 km of a large airport', limit: MAX });
+    expect(res.results.numberMatched).toBe(want.length);
+    expect(sorted(ids(res))).toEqual(sorted(want.map((c) => c.cityId)));
+  });
 });

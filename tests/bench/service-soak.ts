@@ -1,7 +1,8 @@
 /**
  * Soak run of the local service: 64 connections for 60 s on POST /v1/compute (three questions
- * in turn). Reports 5xx responses and RSS growth of the service process after warm-up.
- * Not part of `npm test`:  npm run soak:service
+ * in turn). Reports 5xx responses and RSS growth of the service process after warm-up (end and
+ * peak). Not part of `npm test`:  npm run soak:service
+ * SERVICE_NODE_FLAGS passes V8 flags to the service process (e.g. --max-old-space-size=192).
  */
 import { BENCH_KEYS, computeRequests, errorsOf, run, spawnService } from './service-harness';
 
@@ -37,6 +38,9 @@ try {
       soak_rss_start_mb: Math.round(rssStart / 1024),
       soak_rss_end_mb: Math.round(rssEnd / 1024),
       soak_rss_growth_pct: Math.round(growth * 1000) / 10,
+      // The highest 5 s sample during the run: V8 lets garbage build up between full collections.
+      soak_rss_peak_mb: Math.round(Math.max(rssEnd, ...samples) / 1024),
+      soak_rss_peak_growth_pct: Math.round(((Math.max(rssEnd, ...samples) - rssStart) / rssStart) * 1000) / 10,
     }) + '\n',
   );
 } finally {

@@ -4,7 +4,7 @@ export function normalizeName(s: string): string {
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .toLowerCase()
-    .replace(/[''`]/g, '')
+    .replace(/['\u2019`]/g, '')
     .replace(/[^\p{L}\p{N}]+/gu, ' ')
     .trim();
 }

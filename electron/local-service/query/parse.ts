@@ -65,7 +65,7 @@ export function tokenize(query: string): Token[] {
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')
     .replace(/(\d),(?=\d{3}\b)/g, '$1')
-    .replace(/[''`]/g, '');
+    .replace(/['\u2019`]/g, '');
   const out: Token[] = [];
   for (const m of text.matchAll(/\d+(?:\.\d+)?|[\p{L}\p{N}]+|[,<>]/gu)) out.push({ raw: m[0], w: m[0].toLowerCase() });
   return out;

@@ -263,21 +263,23 @@ const MAX_MM = 2 ** 35 - 1;
  */
 export function sortByDistance(items: Item[]): void {
   const n = items.length;
-  const fits = n >= 2000 && items.every((x) => x.i < I_BITS);
-  if (!fits) {
+  let maxI = 0;
+  for (let j = 0; j < n; j++) if (items[j]!.i > maxI) maxI = items[j]!.i;
+  if (n < 2000 || maxI >= I_BITS) {
     items.sort((a, b) => (a.d ?? Infinity) - (b.d ?? Infinity) || a.i - b.i);
     return;
   }
   const keys = new Float64Array(n);
-  const byI = new Map<number, Item>();
+  const at = new Int32Array(maxI + 1);
   for (let j = 0; j < n; j++) {
     const x = items[j]!;
     const mm = x.d === undefined ? MAX_MM : Math.min(MAX_MM, Math.round(x.d * 1000));
     keys[j] = mm * I_BITS + x.i;
-    byI.set(x.i, x);
+    at[x.i] = j;
   }
   keys.sort();
-  for (let j = 0; j < n; j++) items[j] = byI.get(keys[j]! % I_BITS)!;
+  const copy = items.slice();
+  for (let j = 0; j < n; j++) items[j] = copy[at[keys[j]! % I_BITS]!]!;
 }
 
 function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {

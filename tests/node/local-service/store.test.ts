@@ -70,7 +70,7 @@ describe('search store', () => {
       { k: 'airport' as const, i: 4, d: 0 },
     ];
     const { bin, figures } = packItems(items);
-    expect(bin.length).toBe(4 + items.length * 13);
+    expect(bin.length).toBe(8 + items.length * 13);
     expect(unpackItems(bin, figures)).toEqual(items);
     expect(unpackItems(packItems([]).bin, '{}')).toEqual([]);
   });

@@ -69,6 +69,13 @@ describe('400 with field errors', () => {
     ]);
     expect(e.details()).toMatchObject({ status: 400, fieldErrors: e.info.fieldErrors });
     expect(problemOf(e.info.body).errors).toEqual(e.info.fieldErrors);
+
+    // The same in multipart form: h3_ids goes as a repeated field and arrives as a list.
+    const csv = new TextEncoder().encode('name,lat,lon\nA,1,2\n');
+    const form = await failure(
+      client.compute({ query: 'my sites', h3_ids: ['8a2a1072b59ffff', 'nonsense'] }, { attachments: [{ field: 'files', name: 's.csv', content: csv }] }),
+    );
+    expect([form.code, form.status, form.info.fieldErrors]).toEqual(['VALIDATION', 400, [{ field: 'h3_ids.1', message: '"nonsense" is not a valid H3 cell' }]]);
   });
 
   it('the service checks each operation itself (requests edited past the client by a proxy)', async () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ComputeResponseExact } from '../../../shared/service/compute';
 import { ImageryResponseSuccess } from '../../../shared/service/imagery';
-import { StreamResponseSuccess } from '../../../shared/service/stream';
 import { FaultProxy } from './fault-proxy';
 import { failure, makeClient, startLocal, type Local } from './harness';
 
@@ -89,19 +88,35 @@ describe('through the proxy, faults at the socket and in the body', () => {
     expect(corrupted.length).toBeGreaterThan(100);
   });
 
-  it('a body outside the interface is refused with the schema issue; unknown extra fields are kept', async () => {
-    base.plan = (r) =>
-      r.path === '/v1/compute'
-        ? { body: (up) => JSON.stringify({ ...JSON.parse(up.toString()), id: 'not-a-uuid' }) }
-        : { body: (up) => JSON.stringify({ ...JSON.parse(up.toString()), extra_top: { x: 1 } }) };
+  it('a body outside the interface is refused with the schema issue', async () => {
+    search.plan = () => ({ body: (up) => JSON.stringify({ ...JSON.parse(up.toString()), page: 0 }) });
     const { client } = proxied();
-    const e = await failure(client.compute({ query: 'airports in Malta' }));
-    expect(e.code).toBe('HTTP');
-    expect(e.message).toMatch(/outside the interface[\s\S]*id/);
-    const ok = await client.stream({ query: 'sample' });
-    expect((ok.body as Record<string, unknown>)['extra_top']).toEqual({ x: 1 });
-    StreamResponseSuccess.parse(ok.body);
-    expect(ok.raw).toContain('"extra_top":{"x":1}');
+    const e = await failure(client.imagerySearch({ query: 'Paris' }));
+    expect([e.code, e.status]).toEqual(['HTTP', 200]);
+    expect(e.message).toMatch(/outside the interface[\s\S]*page/);
+    expect(JSON.parse(e.info.body!)).toMatchObject({ isSuccess: true, page: 0 });
+  });
+
+  it('unknown fields are kept, at the top and inside features, and the bytes are kept as received', async () => {
+    let sent = '';
+    base.plan = () => ({
+      body: (up) => {
+        const j = JSON.parse(up.toString()) as { results: { features: { properties: Record<string, unknown> }[] } };
+        j.results.features[0]!.properties['extra_prop'] = 7;
+        return (sent = JSON.stringify({ ...j, extra_top: { x: 1 } }));
+      },
+    });
+    const { client } = proxied();
+    const ex = await client.compute({ query: 'airports in Malta' });
+    expect((ex.body as Record<string, unknown>)['extra_top']).toEqual({ x: 1 });
+    expect(ex.body.results.features[0]!.properties['extra_prop']).toBe(7);
+    expect(ex.raw).toBe(sent);
+    expect(Buffer.from(ex.bytes).equals(Buffer.from(sent))).toBe(true);
+    // Without the additions the body is exactly the interface's.
+    const j = JSON.parse(sent) as Record<string, unknown>;
+    delete j['extra_top'];
+    delete (j['results'] as { features: { properties: Record<string, unknown> }[] }).features[0]!.properties['extra_prop'];
+    ComputeResponseExact.parse(j);
   });
 });
 
@@ -180,6 +195,13 @@ describe('the service itself goes away', () => {
     const refused = await failure(fresh.client.imagerySearch({ query: 'Paris' }));
     expect([refused.code, refused.info.sent, fetches]).toEqual(['OFFLINE', false, 3]);
     expect(fresh.sleeps).toEqual([5, 10]);
+
+    // Each host is judged on its own: with only the base host gone, the search host still answers.
+    const split = makeClient({ baseUrl: local.baseUrl, searchBaseUrl: search.url }, { retry: { max: 0 } });
+    expect((await failure(split.client.compute({ query: 'airports in Malta' }))).code).toBe('OFFLINE');
+    expect(split.client.connectivity()).toMatchObject({ online: false, base: false, search: true });
+    search.plan = () => ({ answer: { status: 200, headers: { 'content-type': 'application/json' }, body: '{"isSuccess":false}' } });
+    expect((await split.client.imagerySearch({ query: 'Paris' })).body).toEqual({ isSuccess: false });
 
     // The same service back on the same ports and data: a probe brings the client online.
     local = await startLocal({ dataDir: local.dataDir, port, searchPort });

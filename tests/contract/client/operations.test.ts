@@ -7,7 +7,7 @@ import { ComputeResponseExact } from '../../../shared/service/compute';
 import { ImageryRecordExact, ImageryResponseSuccess } from '../../../shared/service/imagery';
 import { StreamResponseSuccess, streamYear } from '../../../shared/service/stream';
 import { FaultProxy } from './fault-proxy';
-import { KEYS, SAMPLE_DIR, makeClient, startLocal, type Local } from './harness';
+import { KEYS, SAMPLE_DIR, failure, makeClient, startLocal, type Local } from './harness';
 
 let local: Local;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
@@ -222,5 +222,6 @@ describe('media', () => {
     } finally {
       await other.stop();
     }
+    expect((await failure(client.fetchMedia('file:///etc/passwd'))).code).toBe('VALIDATION');
   });
 });

@@ -102,7 +102,7 @@ export interface TestClient {
 /** The real service client pointed at the given hosts, with the harness keys unless told otherwise. */
 export function makeClient(
   urls: { baseUrl: string; searchBaseUrl: string },
-  opts: { keys?: Partial<Record<KeyKind, string | null>> } & Partial<ServiceClientOptions> = {},
+  opts: { keys?: Partial<Record<KeyKind, string | null>> } & Omit<Partial<ServiceClientOptions>, 'keys'> = {},
 ): TestClient {
   const { keys: keyOverride, ...extra } = opts;
   const keys: Record<KeyKind, string | null> = { ...KEYS, ...keyOverride };

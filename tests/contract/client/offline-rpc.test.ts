@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,7 @@ import { createAppServices, type AppServices } from '../../../electron/core/app-
 import { createMemoryLogger } from '../../../electron/core/logger';
 import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import { createMemoryTransport } from '../../../electron/rpc/memory-transport';
-import { createRpcClient, type RpcClient } from '../../../shared/rpc/client';
+import { createRpcClient } from '../../../shared/rpc/client';
 import type { EventPayload } from '../../../shared/rpc/contract';
 import type { Result } from '../../../shared/rpc/errors';
 import type { QueryRecord } from '../../../shared/rpc/methods/history';
@@ -76,7 +76,7 @@ function featuresOf(rec: QueryRecord): { name: string; lon: number; lat: number 
 describe('offline review through RPC, the bundled service stopped', () => {
   const ids: number[] = [];
   const online = new Map<number, unknown>();
-  const media: { url: string; file: string }[] = [];
+  const media: string[] = [];
   let firstId = 0;
   let followId = 0;
 
@@ -108,16 +108,11 @@ describe('offline review through RPC, the bundled service stopped', () => {
     // Two images viewed while online, one from each host.
     const rec = p2.data[0]!;
     const obs = streamBody.data.geojson.features[0]!;
-    const fileOf = (address: string) =>
-      ({ 'Berlin, Germany': 'berlin-mitte.jpg', 'Paris, France': '', 'Reykjavík, Iceland': 'reykjavik-360.jpg' })[address];
-    for (const [url, address] of [
-      [rec.image, rec.address],
-      [obs.properties.image_url!, obs.properties.address!],
-    ] as const) {
+    for (const url of [rec.image, obs.properties.image_url!]) {
       const got = value(await rpc.call('media.get', { url }));
       expect(got.fromCache).toBe(false);
       expect(value(await rpc.call('media.get', { url })).fromCache).toBe(true);
-      media.push({ url, file: fileOf(address) ?? '' });
+      media.push(url);
     }
     await app!.close();
     app = null;
@@ -159,15 +154,16 @@ describe('offline review through RPC, the bundled service stopped', () => {
 
   it('opens the cached media, and refuses what was never viewed', async () => {
     const { rpc } = await boot(false);
-    for (const m of media) {
-      const got = value(await rpc.call('media.get', { url: m.url }));
+    const samples = new Set(readdirSync(SAMPLE_DIR).map((f) => sha(readFileSync(join(SAMPLE_DIR, f)))));
+    for (const url of media) {
+      const got = value(await rpc.call('media.get', { url }));
       expect(got).toMatchObject({ fromCache: true, contentType: 'image/jpeg' });
       const bytes = Buffer.from(got.dataBase64, 'base64');
       expect(bytes.length).toBe(got.size);
-      if (m.file) expect(sha(bytes)).toBe(sha(readFileSync(join(SAMPLE_DIR, m.file))));
-      else expect(bytes.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+      // The very bytes of a sample photo, as the service served them.
+      expect(samples.has(sha(bytes))).toBe(true);
     }
-    const never = new URL(media[0]!.url);
+    const never = new URL(media[0]!);
     never.searchParams.set('sig', 'never-seen');
     const miss = await rpc.call('media.get', { url: never.toString() });
     expect(!miss.ok && miss.error.code).toBe('OFFLINE');

@@ -149,7 +149,8 @@ describe('stream', () => {
       'Cape Town, South Africa',
     ]);
     expect(feats.every((f) => f.properties.year === '2023')).toBe(true);
-    const d = feats.map((f) => f['distance_meters'] ?? f.properties['distance_meters']) as number[];
+    const d = feats.map((f) => f.properties['distance_meters'] as number);
+    expect(d.every((x) => typeof x === 'number')).toBe(true);
     expect([...d].sort((x, y) => x - y)).toEqual(d);
     expect(d[0]).toBeLessThan(1000);
     expect(body.data.query).toBe('sample');

@@ -183,7 +183,7 @@ describe('the service itself goes away', () => {
     const t = Date.now();
     const fast = await failure(client.stream({ query: 'sample' }));
     expect([fast.code, fast.info.sent]).toEqual(['OFFLINE', false]);
-    expect(Date.now() - t).toBeLessThan(50);
+    expect(Date.now() - t).toBeLessThan(200);
 
     // A fresh client finds the port closed: retried (nothing was sent), then OFFLINE.
     let fetches = 0;

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppInfo, ConnectionInfo } from '../../shared/rpc/methods/app';
+import { EXPORT_EXTENSION } from '../../shared/rpc/methods/export';
+import { RpcError } from '../../shared/rpc/errors';
 import { Cache } from '../cache';
 import { ServiceClient, createQueryHandlers, type ServiceClientOptions } from '../client';
 import { createCacheLayerLoader } from '../export/from-cache';
@@ -41,6 +43,8 @@ export interface AppDeps {
   localServicePlugins?: LocalServicePlugin[];
   /** Watch photo folders for changes (default true; tests turn it off). */
   watchPhotos?: boolean;
+  /** The desktop shell's native save dialog (absent in the browser host, which downloads instead). */
+  chooseSavePath?: (opts: { defaultName: string; extension: string }) => Promise<string | null>;
 }
 
 export interface AppServices {
@@ -121,6 +125,13 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
     ...connections.handlers,
     ...createQueryHandlers({ client, cache, connection, logger: deps.logger, now: () => deps.clock().getTime() }),
+    'export.chooseDestination': async ({ format, suggestedName }) => {
+      if (!deps.chooseSavePath)
+        throw new RpcError('NOT_FOUND', 'No save dialog here: the browser host offers exports as downloads');
+      const extension = EXPORT_EXTENSION[format];
+      const base = suggestedName.replace(/[\\/:*?"<>|]+/g, '_');
+      return { path: await deps.chooseSavePath({ defaultName: `${base}.${extension}`, extension }) };
+    },
     'export.start': (input) => exports.start(input),
     'export.cancel': (input) => exports.cancel(input),
     'photos.status': async () => {

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
 import { createAppServices, type AppServices } from '../core/app-services';
 import { createLogger } from '../core/logger';
 import { err } from '../../shared/rpc/errors';
@@ -67,6 +67,15 @@ app.whenReady().then(async () => {
     shell: 'electron',
     version: app.getVersion(),
     clock: () => new Date(),
+    async chooseSavePath({ defaultName, extension }) {
+      const options = {
+        title: 'Export',
+        defaultPath: join(app.getPath('documents'), defaultName),
+        filters: [{ name: extension.toUpperCase(), extensions: [extension] }],
+      };
+      const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
+      return r.canceled || !r.filePath ? null : r.filePath;
+    },
   });
   secretValues = services.secretValues;
   const { router, bus } = services;

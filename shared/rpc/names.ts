@@ -13,6 +13,7 @@ export const METHOD_NAMES = [
   'keys.delete',
   'keys.status',
   'keys.test',
+  'export.chooseDestination',
   'export.start',
   'export.cancel',
   'compute.run',

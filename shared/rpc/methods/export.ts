@@ -46,7 +46,15 @@ export type ExportProgressEvent = z.infer<typeof ExportProgressEvent>;
 /** Browser-host route of a finished download export (token-checked like the rest of the host). */
 export const exportDownloadPath = (jobId: string) => `/exports/${encodeURIComponent(jobId)}`;
 
+/** File extension of each format, for save dialogs and download names. */
+export const EXPORT_EXTENSION: Record<ExportFormat, string> = { gpkg: 'gpkg', geojson: 'geojson', ndjson: 'geojsonl', csv: 'csv' };
+
 export const exportMethods = {
+  /** Desktop only: the native save dialog; path null when the user cancels. */
+  'export.chooseDestination': {
+    input: z.object({ format: ExportFormat, suggestedName: z.string().min(1).max(200) }).strict(),
+    output: z.object({ path: z.string().nullable() }),
+  },
   'export.start': { input: ExportStartInput, output: ExportStartOutput },
   'export.cancel': {
     input: z.object({ jobId: z.string().min(1) }).strict(),

@@ -31,40 +31,11 @@ const RUN = 64;
 const CHECKPOINT_IDLE_MS = 1000;
 const WAL_CHECKPOINT_BYTES = 64 * 1024 * 1024;
 
-interface QueryRow {
+/** A stored query as read back: the inserted columns (less two that lists never read) plus its id. */
+type QueryRow = Omit<QueryInsert, 'region_id' | 'year' | 'raw_response'> & {
   id: number;
-  kind: QueryKind;
-  profile_id: string;
-  query_text: string;
-  request_json: string;
-  outcome: Outcome;
-  remote_id: string | null;
-  search_id: string | null;
-  rerun_of: number | null;
-  answer_status: string | null;
-  answer_content: string | null;
-  answer_error_json: string | null;
-  warnings_json: string | null;
-  usage_json: string | null;
-  usage_meters: number | null;
-  number_matched: number | null;
-  number_returned: number | null;
-  feature_count: number;
-  page: number | null;
-  page_total: number | null;
-  region: string | null;
-  started_at: number;
-  finished_at: number;
-  duration_ms: number;
-  server_duration_ms: number | null;
-  http_status: number | null;
-  error_json: string | null;
-  minx: number | null;
-  miny: number | null;
-  maxx: number | null;
-  maxy: number | null;
   raw_response?: string | Buffer | null;
-}
+};
 
 // Everything but the raw body: lists never pay for reading it.
 const SUMMARY_COLUMNS = `id, kind, profile_id, query_text, request_json, outcome, remote_id, search_id, rerun_of,

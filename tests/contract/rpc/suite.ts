@@ -1,14 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import type { RpcClient } from '../../../shared/rpc/client';
 import type { EventBus } from '../../../electron/rpc/events';
+import { packageVersion } from '../../support/app';
 
 export interface SuiteEnv {
   client: () => RpcClient;
   bus: () => EventBus;
 }
-
-const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 /** The RPC contract as any transport must carry it; run over each transport. */
 export function rpcContractSuite(env: SuiteEnv): void {
@@ -16,7 +14,7 @@ export function rpcContractSuite(env: SuiteEnv): void {
     const r = await env.client().call('app.info', {});
     expect(r.ok).toBe(true);
     if (r.ok) {
-      expect(r.value.version).toBe(pkg.version);
+      expect(r.value.version).toBe(packageVersion);
       expect(r.value.name).toBe('Fieldlens');
     }
   });

@@ -1,17 +1,15 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createRpcClient, type RpcClient } from '../../../shared/rpc/client';
 import { createWsTransport, type WebSocketLike } from '../../../shared/rpc/ws-protocol';
-import { createAppServices, type AppServices } from '../../../electron/core/app-services';
+import type { AppServices } from '../../../electron/core/app-services';
+import { bootTestApp } from '../../support/app';
 import { createMemoryLogger } from '../../../electron/core/logger';
-import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import { startBrowserHost, type BrowserHost } from '../../../electron/host/browser-host';
 import { rpcContractSuite } from './suite';
-
-const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
 
 function socket(host: BrowserHost, headers: Record<string, string>): WebSocket {
   return new WebSocket(`ws://127.0.0.1:${host.port}/rpc`, { headers });
@@ -36,14 +34,7 @@ describe('RPC contract over the browser host WebSocket', () => {
   let close: () => void;
 
   beforeAll(async () => {
-    services = await createAppServices({
-      dataDir: mkdtempSync(join(tmpdir(), 'fl-ws-')),
-      logger: createMemoryLogger(),
-      shell: 'test',
-      version: pkg.version,
-      clock: () => new Date(),
-      secretStore: createMemorySecretStore(),
-    });
+    ({ services } = await bootTestApp(mkdtempSync(join(tmpdir(), 'fl-ws-'))));
     host = await startBrowserHost({ router: services.router, bus: services.bus, logger: createMemoryLogger() });
     const ws = socket(host, {
       Cookie: `fieldlens_token=${host.token}`,

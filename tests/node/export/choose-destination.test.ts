@@ -2,9 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAppServices, type AppDeps, type AppServices } from '../../../electron/core/app-services';
-import { createMemoryLogger } from '../../../electron/core/logger';
-import { createMemorySecretStore } from '../../../electron/keys/memory-store';
+import type { AppDeps, AppServices } from '../../../electron/core/app-services';
+import { bootTestApp } from '../../support/app';
 
 let app: AppServices | undefined;
 let dir: string | undefined;
@@ -15,16 +14,11 @@ afterEach(async () => {
 
 async function boot(extra: Partial<AppDeps>): Promise<AppServices> {
   dir = mkdtempSync(join(tmpdir(), 'fieldlens-dialog-'));
-  app = await createAppServices({
-    dataDir: dir,
-    logger: createMemoryLogger(),
+  ({ services: app } = await bootTestApp(dir, {
     shell: extra.chooseSavePath ? 'electron' : 'browser-host',
-    version: '0.0.0',
-    clock: () => new Date(),
-    secretStore: createMemorySecretStore(),
     startLocalService: false,
     ...extra,
-  });
+  }));
   return app;
 }
 

@@ -2,13 +2,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAppServices } from '../../../electron/core/app-services';
-import { createMemoryLogger } from '../../../electron/core/logger';
 import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import { keychainError, type SecretStore } from '../../../electron/keys/secret-store';
-import { createMemoryTransport } from '../../../electron/rpc/memory-transport';
-import { createRpcClient } from '../../../shared/rpc/client';
 import { ComputeResponseExact } from '../../../shared/service/compute';
+import { bootTestApp } from '../../support/app';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -17,18 +14,7 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-async function boot(dataDir: string, secretStore: SecretStore) {
-  const services = await createAppServices({
-    dataDir,
-    logger: createMemoryLogger(),
-    shell: 'test',
-    version: '0.0.0',
-    clock: () => new Date(),
-    secretStore,
-    watchPhotos: false,
-  });
-  return { services, rpc: createRpcClient(createMemoryTransport(services.router, services.bus)) };
-}
+const boot = (dataDir: string, secretStore: SecretStore) => bootTestApp(dataDir, { secretStore });
 
 describe('app services start the bundled service as the default connection', () => {
   it('publishes its URLs, answers with keychain keys through the client, and stops on close', async () => {

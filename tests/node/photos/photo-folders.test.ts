@@ -2,38 +2,23 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAppServices, type AppServices } from '../../../electron/core/app-services';
-import { createMemoryLogger } from '../../../electron/core/logger';
+import type { AppServices } from '../../../electron/core/app-services';
 import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import { drawJpeg, tagJpeg } from '../../../electron/local-service/imagery/photo-writer';
-import { createMemoryTransport } from '../../../electron/rpc/memory-transport';
-import { createRpcClient, type RpcClient } from '../../../shared/rpc/client';
-import type { Result } from '../../../shared/rpc/errors';
-
-const value = <T>(r: Result<T>): T => {
-  if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-  return r.value;
-};
+import type { RpcClient } from '../../../shared/rpc/client';
+import { bootTestApp, value } from '../../support/app';
 
 describe('photo folders setting', () => {
   const root = mkdtempSync(join(tmpdir(), 'fieldlens-photos-'));
   const dataDir = join(root, 'data');
   const photos = join(root, 'field-trip');
+  // One keychain across the restart below, as on a real machine.
   const store = createMemorySecretStore();
   let app: AppServices;
   let rpc: RpcClient;
 
   const boot = async () => {
-    app = await createAppServices({
-      dataDir,
-      logger: createMemoryLogger(),
-      shell: 'test',
-      version: '0.0.0',
-      clock: () => new Date(),
-      secretStore: store,
-      watchPhotos: false,
-    });
-    rpc = createRpcClient(createMemoryTransport(app.router, app.bus));
+    ({ services: app, rpc } = await bootTestApp(dataDir, { secretStore: store }));
   };
 
   beforeAll(async () => {

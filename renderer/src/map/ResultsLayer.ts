@@ -10,6 +10,8 @@ export interface ResultsLayerOptions {
   /** Layer name, used by tests and the layer list. */
   name: string;
   color: string;
+  /** Colour of the selected feature. */
+  selectedColor?: string;
 }
 
 /** GeoJSON features as the service sends them (WGS84, [lon, lat]). */
@@ -27,10 +29,11 @@ export default class ResultsLayer {
 
   constructor(private readonly options: ResultsLayerOptions) {
     const base = this.styleFor(options.color, false);
-    const selected = this.styleFor('#d7301f', true);
+    const selected = this.styleFor(options.selectedColor ?? '#d7301f', true);
     this.layer = new VectorLayer({
       source: this.source,
       properties: { name: options.name },
+      // Canvas rendering handles the 2,000 features a compute response can hold.
       style: (f: FeatureLike) => (f.getId() !== undefined && f.getId() === this.selectedId ? selected : base),
     });
   }
@@ -63,6 +66,14 @@ export default class ResultsLayer {
 
   extent(): Extent | undefined {
     return this.source.isEmpty() ? undefined : (this.source.getExtent() ?? undefined);
+  }
+
+  setVisible(visible: boolean): void {
+    this.layer.setVisible(visible);
+  }
+
+  get name(): string {
+    return this.options.name;
   }
 
   clear(): void {

@@ -1,5 +1,3 @@
-import type { RpcErrorBody } from '../../../shared/rpc/errors';
-
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
@@ -33,8 +31,15 @@ export function warningText(w: unknown): string {
   return String(w);
 }
 
+/** An error as RPC or the cache reports it. */
+export interface ErrorLike {
+  code: string;
+  message: string;
+  details?: unknown;
+}
+
 /** An RPC error in one line with its code first, and the HTTP status when there is one. */
-export function errorText(e: RpcErrorBody): string {
+export function errorText(e: ErrorLike): string {
   const d = e.details as Record<string, unknown> | undefined;
   const status = d && typeof d === 'object' && typeof d['status'] === 'number' ? ` ${d['status']}` : '';
   return `${e.code}${status}: ${e.message}`;

@@ -33,7 +33,7 @@ export const useAppStore = defineStore('app', () => {
 
   /**
    * Service calls report their outcome here: a success means the service answered; failures show
-   * in the status bar, and OFFLINE or NETWORK mark it unreachable until the next event or success.
+   * in the status bar, and OFFLINE marks it unreachable until the next event or success.
    */
   function report(action: string, error: RpcErrorBody | null): void {
     if (!error) {
@@ -43,7 +43,7 @@ export const useAppStore = defineStore('app', () => {
     }
     if (error.code === 'CANCELLED') return;
     lastError.value = { error, at: Date.now(), action };
-    if (error.code === 'OFFLINE' || error.code === 'NETWORK')
+    if (error.code === 'OFFLINE')
       connectivity.value = { online: false, base: false, search: false, message: error.message };
   }
 

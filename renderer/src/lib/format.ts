@@ -67,3 +67,10 @@ export function formatDuration(ms: number): string {
 export function diffText(d: { added: readonly string[]; removed: readonly string[]; changed: readonly string[]; unchanged: number }): string {
   return `${d.added.length} added, ${d.removed.length} removed, ${d.changed.length} changed, ${d.unchanged} unchanged`;
 }
+
+/** Capture dates arrive as display text ("March 5, 2024") or ISO timestamps; the latter are shortened. */
+export function formatCaptureDate(s: string | null): string | null {
+  if (!s) return null;
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(s);
+  return m ? `${m[1]} ${m[2]}` : s;
+}

@@ -2,6 +2,7 @@ import type { QueryRecord } from '../../../shared/rpc/methods/history';
 import type { ComputeFeature } from '../../../shared/service/compute';
 import type { ImageryRecord } from '../../../shared/service/imagery';
 import type { Observation } from '../../../shared/service/stream';
+import { formatCaptureDate } from './format';
 
 /** GeoJSON as the map takes it (WGS84, [lon, lat]). */
 export interface FeatureCollectionLike {
@@ -50,7 +51,7 @@ export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
     subtitle: [o.properties.feature_name, o.properties.owner].filter(Boolean).join(' · '),
     distanceMeters: null,
     imageUrl: o.properties.image_url,
-    date: o.properties.date,
+    date: formatCaptureDate(o.properties.date),
     compass: null,
   }));
 

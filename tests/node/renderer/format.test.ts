@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   diffText,
   errorText,
+  formatCaptureDate,
   formatBytes,
   formatDistance,
   formatMatched,
@@ -44,6 +45,12 @@ describe('result formatters', () => {
     expect(errorText({ code: 'OFFLINE', message: 'The service is unreachable' })).toBe('OFFLINE: The service is unreachable');
     expect(errorText({ code: 'HTTP', message: 'Bad gateway', details: { status: 502 } })).toBe('HTTP 502: Bad gateway');
     expect(errorText({ code: 'VALIDATION', message: 'limit', details: ['x'] })).toBe('VALIDATION: limit');
+  });
+
+  it('shortens ISO capture times and keeps display dates as sent', () => {
+    expect(formatCaptureDate('2024-05-01T10:00:00Z')).toBe('2024-05-01 10:00');
+    expect(formatCaptureDate('March 5, 2024')).toBe('March 5, 2024');
+    expect(formatCaptureDate(null)).toBeNull();
   });
 
   it('sizes and rerun differences', () => {

@@ -188,3 +188,57 @@ test('a refused question shows its error code in the panel and the status bar', 
   await expect(page.getByTestId('ask-busy')).toHaveCount(0);
   expect(csp).toEqual([]);
 });
+
+test('a follow-up continues the last result and both show as one thread', async ({ page, host }) => {
+  const csp = await openApp(page, host.launchUrl);
+  await ask(page, 'airports within 150 km of Lyon');
+  const firstCount = await page.getByTestId('result-row').count();
+  expect(firstCount).toBeGreaterThan(1);
+
+  await page.getByTestId('ask-query').fill('top 2');
+  await page.getByTestId('ask-follow-up').click();
+  const thread = page.getByTestId('ask-thread');
+  await expect(thread.locator('li')).toHaveCount(2, { timeout: 30_000 });
+  await expect(thread.locator('li').first()).toContainText('airports within 150 km of Lyon');
+  await expect(thread.locator('li').last()).toContainText('top 2');
+  await page.screenshot({ path: 'test-results/ask-thread.png' });
+
+  // History shows the continuation under its parent.
+  await page.getByTestId('tab-history').click();
+  await page.getByTestId('history-entry').filter({ hasText: 'top 2' }).first().getByTestId('history-open').click();
+  const nodes = page.getByTestId('history-thread').locator('li');
+  await expect(nodes).toHaveCount(2);
+  await expect(nodes.first()).toContainText('airports within 150 km of Lyon');
+  expect(csp).toEqual([]);
+});
+
+test('an attached CSV is sent with the question and its rows can be the answer', async ({ page, host }) => {
+  const csp = await openApp(page, host.launchUrl);
+  const csv = 'name,lat,lon\nLyon depot,45.7485,4.8467\nAtlantic buoy,40.0,-40.0\n';
+  await page.getByTestId('ask-files').setInputFiles({ name: 'my-sites.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(page.getByTestId('ask-attachments')).toContainText('my-sites.csv');
+  await ask(page, 'which of my sites are within 50 km of an airport');
+  await expect(page.getByTestId('result-name')).toHaveText(['Lyon depot']);
+  expect(csp).toEqual([]);
+});
+
+test('a history entry can be run again with a comparison, and deleted', async ({ page, host }) => {
+  const csp = await openApp(page, host.launchUrl);
+  const question = 'airports within 20 km of Lyon';
+  await ask(page, question);
+  await page.getByTestId('tab-history').click();
+  await page.getByTestId('history-entry').filter({ hasText: question }).first().getByTestId('history-open').click();
+  await page.getByTestId('history-rerun').click();
+  // The same question over the same data: nothing added, removed or changed.
+  await expect(page.getByTestId('history-diff')).toHaveText(/0 added, 0 removed, 0 changed, \d+ unchanged/, { timeout: 30_000 });
+
+  await page.getByTestId('history-back').click();
+  const before = await page.getByTestId('history-entry').filter({ hasText: question }).count();
+  expect(before).toBe(2);
+  page.once('dialog', (d) => void d.accept());
+  await page.getByTestId('history-entry').filter({ hasText: question }).first().getByTestId('history-open').click();
+  await page.getByTestId('history-delete').click();
+  await expect(page.getByTestId('history-list')).toBeVisible();
+  await expect(page.getByTestId('history-entry').filter({ hasText: question })).toHaveCount(1);
+  expect(csp).toEqual([]);
+});

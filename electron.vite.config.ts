@@ -12,6 +12,8 @@ export default defineConfig({
           index: resolve(__dirname, 'electron/main/index.ts'),
           // Plain-Node entry points built beside the Electron main: the browser host.
           host: resolve(__dirname, 'electron/host/cli.ts'),
+          // The bundled local service run alone (npm run service).
+          service: resolve(__dirname, 'electron/local-service/cli.ts'),
         },
       },
     },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppInfo, ConnectionInfo } from '../../shared/rpc/methods/app';
@@ -7,10 +8,15 @@ import { createCacheLayerLoader } from '../export/from-cache';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
+import { createImageryPlugin } from '../local-service/imagery';
+import type { LocalServicePlugin } from '../local-service/plugin';
+import { createLocalService, type LocalService, type LocalServiceKeys } from '../local-service/server';
 import { createConnections } from '../profiles/connections';
+import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import { EventBus } from '../rpc/events';
 import { createRouter, type Handlers, type Router } from '../rpc/router';
 import type { Logger } from './logger';
+import { resourcesDir } from './paths';
 
 export interface AppDeps {
   dataDir: string;
@@ -22,12 +28,18 @@ export interface AppDeps {
   secretStore?: SecretStore;
   /** Used by keys.test; globalThis.fetch when absent. */
   fetch?: typeof fetch;
-  /** Address of the bundled service once it listens, shown as the Local profile's URLs. */
-  localEndpoint?: () => { baseUrl: string; searchBaseUrl: string } | null;
   /** Reads the selected queries for export; the query cache when absent. */
   loadExportLayers?: LoadLayers;
   /** Service client tuning and test seams (fetch, timeouts, retries, probe interval). */
   client?: Partial<Pick<ServiceClientOptions, 'fetch' | 'timeouts' | 'retry' | 'probeIntervalMs'>>;
+  /** false: do not start the bundled local service (tests that need no connection). */
+  startLocalService?: boolean;
+  /** Folders of the user's geotagged photos for the bundled imagery catalog (sample photos are always in). */
+  photoDirs?: string[];
+  /** Extra routes for the bundled service, beside stream and imagery search. */
+  localServicePlugins?: LocalServicePlugin[];
+  /** Watch photo folders for changes (default true; tests turn it off). */
+  watchPhotos?: boolean;
 }
 
 export interface AppServices {
@@ -35,8 +47,8 @@ export interface AppServices {
   bus: EventBus;
   /** For the logger's `secrets` option: current key values, so they are redacted from every line. */
   secretValues: () => Iterable<string>;
-  /** Keychain-backed keys of the bundled service (generated on first run); for its `localServiceKeys`. */
-  localServiceKeys: () => Promise<{ bearer: string; search: string }>;
+  /** The bundled service's addresses, null when it is not running. */
+  localEndpoint: () => { baseUrl: string; searchBaseUrl: string } | null;
   exports: ExportService;
   close(): Promise<void>;
 }
@@ -50,19 +62,30 @@ export const APP_NAME = 'Fieldlens';
 export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   mkdirSync(deps.dataDir, { recursive: true });
   const bus = new EventBus();
+  let localUrls: { baseUrl: string; searchBaseUrl: string } | null = null;
 
   const connections = createConnections({
     dataDir: deps.dataDir,
     logger: deps.logger,
     store: deps.secretStore ?? createKeytarStore({ service: APP_NAME, clock: deps.clock }),
     fetch: deps.fetch ?? globalThis.fetch,
-    localEndpoint: deps.localEndpoint,
+    localEndpoint: () => localUrls,
     onActiveChanged: (c: ConnectionInfo) => bus.emit('connection.changed', c),
   });
   // Learn stored key values early so the log redacts them from the first line on.
   connections.keys.warm().catch((e: unknown) => deps.logger.warn('Keychain not readable at start', String(e)));
-  const connection = () => connections.profiles.active();
 
+  // The default connection: the bundled service on loopback, in this process.
+  let localService: RunningService | null = null;
+  if (deps.startLocalService !== false) {
+    localService = await startBundledService(deps, {
+      fromKeychain: () => connections.localServiceKeys(),
+      holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
+    });
+    if (localService) localUrls = localService.urls;
+  }
+
+  const connection = () => connections.profiles.active();
   const cache = Cache.open(join(deps.dataDir, 'cache.db'));
   const client = new ServiceClient({
     ...deps.client,
@@ -92,17 +115,66 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     'export.start': (input) => exports.start(input),
     'export.cancel': (input) => exports.cancel(input),
   };
+  // Local's URLs exist only now; tell the status bar what the active connection really is.
+  if (localUrls) bus.emit('connection.changed', connection());
 
   return {
     router: createRouter(handlers, deps.logger),
     bus,
     secretValues: connections.keys.secretValues,
-    localServiceKeys: connections.localServiceKeys,
+    localEndpoint: () => localUrls,
     exports,
     async close() {
       await exports.close();
       client.dispose();
       cache.close();
+      await localService?.close();
     },
   };
+}
+
+type RunningService = LocalService & { urls: { baseUrl: string; searchBaseUrl: string } };
+
+/**
+ * Starts the bundled service with its keys from the keychain. Without a keychain it still
+ * runs on keys made for this run and held in memory only: the app keeps doing its job
+ * offline, and no key is ever written anywhere else.
+ */
+async function startBundledService(
+  deps: AppDeps,
+  keySource: { fromKeychain(): Promise<LocalServiceKeys>; holdForThisRun(keys: LocalServiceKeys): void },
+): Promise<RunningService | null> {
+  let keys: LocalServiceKeys;
+  try {
+    keys = await keySource.fromKeychain();
+  } catch (e) {
+    deps.logger.warn('Keychain unavailable: the bundled service uses keys for this run only', String(e));
+    keys = { bearer: randomBytes(32).toString('base64url'), search: randomBytes(32).toString('base64url') };
+    keySource.holdForThisRun(keys);
+  }
+  const resources = resourcesDir();
+  const service = createLocalService({
+    dataDir: join(deps.dataDir, 'local-service'),
+    keys,
+    logger: deps.logger,
+    clock: deps.clock,
+    plugins: [
+      createImageryPlugin({
+        photoDirs: deps.photoDirs ?? [],
+        sample: true,
+        sampleDir: join(resources, 'sample-photos'),
+        watch: deps.watchPhotos ?? true,
+      }),
+      ...(deps.localServicePlugins ?? []),
+    ],
+  });
+  try {
+    const urls = await service.start();
+    return Object.assign(service, { urls });
+  } catch (e) {
+    // The app still opens (history, exports, remote profiles) without its bundled connection.
+    deps.logger.error('The bundled local service did not start', e);
+    await service.close();
+    return null;
+  }
 }

@@ -23,6 +23,8 @@ export class KeyService implements KeyProvider {
   // and errors about an old key may still be logged after it changed.
   private readonly known = new Set<string>();
   private localKeys: Promise<LocalServiceKeys> | null = null;
+  // Keys held for this run only (the bundled service's, when no keychain answers): never stored.
+  private readonly runOnly = new Map<string, string>();
 
   constructor(
     private readonly store: SecretStore,
@@ -31,6 +33,8 @@ export class KeyService implements KeyProvider {
 
   async getKey(profileId: string, kind: KeyKind): Promise<string | null> {
     const account = accountOf(profileId, kind);
+    const held = this.runOnly.get(account);
+    if (held) return held;
     const value = await this.store.get(account);
     if (value) this.known.add(value);
     return value;
@@ -60,6 +64,14 @@ export class KeyService implements KeyProvider {
       const e = entries.find((x) => x.account === accountOf(profileId, kind));
       return { kind, set: Boolean(e), setAt: e?.setAt ?? null };
     });
+  }
+
+  /** Holds keys in memory for this run only; they take precedence over the store and are never written. */
+  holdForThisRun(profileId: string, keys: LocalServiceKeys): void {
+    for (const kind of KEY_KINDS) {
+      this.known.add(keys[kind]);
+      this.runOnly.set(accountOf(profileId, kind), keys[kind]);
+    }
   }
 
   /** Reads every stored key once so redaction covers keys set in earlier runs. */

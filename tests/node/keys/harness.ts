@@ -34,7 +34,6 @@ export async function startTestApp(
     fetch?: typeof fetch;
     dataDir?: string;
     service?: string;
-    localEndpoint?: () => { baseUrl: string; searchBaseUrl: string } | null;
   } = {},
 ) {
   const dataDir = opts.dataDir ?? join(tempDir('fieldlens-app-'), 'data');
@@ -50,7 +49,7 @@ export async function startTestApp(
     clock: () => new Date(),
     secretStore: createKeytarStore({ service }),
     fetch: opts.fetch,
-    localEndpoint: opts.localEndpoint,
+    watchPhotos: false,
   });
   secretValues = services.secretValues;
   const calls: Recorded[] = [];

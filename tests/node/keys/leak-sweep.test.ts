@@ -8,6 +8,7 @@ import { createRpcClient } from '../../../shared/rpc/client';
 import type { Profile } from '../../../shared/rpc/methods/profiles';
 import { provideRpc } from '../../../renderer/src/api/rpc';
 import { useProfilesStore } from '../../../renderer/src/stores/profiles';
+import { createKeytarStore } from '../../../electron/keys/keytar-store';
 import { deadAddress, startFakeService, startTestApp, type TestApp } from './harness';
 import { fakeKey, filesContaining, filesUnder, requireTestKeyring } from './keyring';
 
@@ -76,17 +77,80 @@ const operations: { name: string; run(): Promise<void> }[] = [
     },
   },
   {
-    name: 'bundled service: keys generated, tested against the local endpoint',
+    name: 'bundled service: keys generated on first run, tested against the running local service',
     async run() {
-      const local = await s.app.services.localServiceKeys();
-      s.keys.add(local.bearer);
-      s.keys.add(local.search);
-      expect(await s.app.value('keys.test', { profileId: 'local', kind: 'search' })).toMatchObject({
-        outcome: 'unauthorized',
-      });
-      s.fake.keys.search = local.search;
-      expect(await s.app.value('keys.test', { profileId: 'local', kind: 'search' })).toMatchObject({ outcome: 'ok' });
+      const keychain = createKeytarStore({ service: s.app.service });
+      for (const kind of ['bearer', 'search'] as const) {
+        const key = await keychain.get(`local:${kind}`);
+        expect(key, `local ${kind} key in the keychain`).toBeTruthy();
+        s.keys.add(key!);
+        expect(await s.app.value('keys.test', { profileId: 'local', kind })).toMatchObject({ outcome: 'ok' });
+      }
       await s.app.value('keys.status', { profileId: 'local' });
+    },
+  },
+  {
+    name: 'every service operation against the bundled service, including failing ones',
+    async run() {
+      await s.app.value('profiles.select', { id: 'local' });
+      const first = await s.app.value<{ queryId: number; response: { id: string } }>('compute.run', {
+        request: { query: 'airports within 50 km of Lyon', answer: true },
+      });
+      await s.app.value('compute.run', {
+        request: { query: 'only those in France', search_id: first.response.id, answer: false },
+      });
+      const csv = 'name,lat,lon\nDepot,45.76,4.84\nYard,48.85,2.35\n';
+      await s.app.value('compute.run', {
+        request: { query: 'which of my sites are within 20 km of an airport', answer: true },
+        attachments: [{ field: 'files', name: 'sites.csv', contentType: 'text/csv', dataBase64: Buffer.from(csv).toString('base64') }],
+      });
+      // Failing ones: unknown continuation (404), a file the service cannot parse (400), bad input.
+      expect(
+        await s.app.call('compute.run', { request: { query: 'more', search_id: '00000000-0000-4000-8000-000000000000' } }),
+      ).toMatchObject({ ok: false });
+      expect(
+        await s.app.call('compute.run', {
+          request: { query: 'my sites' },
+          attachments: [{ field: 'files', name: 'broken.geojson', dataBase64: Buffer.from('{"type":').toString('base64') }],
+        }),
+      ).toMatchObject({ ok: false });
+      expect(await s.app.call('compute.run', { request: { query: 'x', limit: 5000 } })).toMatchObject({ ok: false });
+
+      await s.app.value('stream.run', { request: { query: 'street', year: 2024 } });
+      expect(await s.app.call('stream.run', { request: { query: 'street', limit: 51 } })).toMatchObject({ ok: false });
+      const imagery = await s.app.value<{ queryId: number; response: { data: { image: string }[] } }>('imagery.search', {
+        request: { query: 'sample', limit: 3 },
+      });
+      await s.app.value('imagery.search', { request: { query: 'sample', limit: 3, page: 2 } });
+      const image = imagery.response.data[0]?.image;
+      expect(image).toBeTruthy();
+      await s.app.value('media.get', { url: image });
+
+      const list = await s.app.value<{ items: { id: number }[] }>('history.list', { text: 'Lyon' });
+      expect(list.items.length).toBeGreaterThan(0);
+      await s.app.value('history.get', { id: first.queryId });
+      await s.app.value('history.thread', { id: first.queryId });
+      const rerun = await s.app.value<{ queryId: number }>('history.rerun', { id: first.queryId });
+      await s.app.value('history.delete', { id: rerun.queryId });
+      await s.app.value('cache.stats');
+
+      // An export of the session's queries, finished, so its file joins the sweep of the data folder.
+      const done = new Promise<void>((resolve) =>
+        s.app.services.bus.subscribe((event, payload) => {
+          if (event === 'export.progress' && (payload as { state: string }).state !== 'running') resolve();
+        }),
+      );
+      await s.app.value('export.start', {
+        selection: { queryIds: [String(first.queryId), String(imagery.queryId)] },
+        format: 'gpkg',
+      });
+      await done;
+      // The remote profile's service is a stand-in: a compute there must carry the remote's key.
+      await s.app.value('profiles.select', { id: s.remote.id });
+      s.fake.seen.length = 0;
+      await s.app.call('compute.run', { request: { query: 'airports in Malta' } });
+      expect(s.fake.seen.some((r) => r.authorization?.startsWith('Bearer '))).toBe(true);
+      await s.app.value('profiles.select', { id: 'local' });
     },
   },
   {
@@ -194,7 +258,7 @@ describe('leak sweep', () => {
     s.rendererState = [];
     s.fake = await startFakeService({ bearer: '', search: '' });
     s.dead = await deadAddress();
-    s.app = await startTestApp({ localEndpoint: () => ({ baseUrl: s.fake.url, searchBaseUrl: s.fake.url }) });
+    s.app = await startTestApp();
   });
   afterAll(() => s.fake?.close());
 

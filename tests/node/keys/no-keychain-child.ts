@@ -24,5 +24,7 @@ const setMs = Date.now() - t0;
 const status = await r.dispatch('keys.status', { profileId: id });
 const test = await r.dispatch('keys.test', { profileId: id, kind: 'bearer' });
 const local = await r.dispatch('keys.test', { profileId: 'local', kind: 'search' });
-process.stdout.write(JSON.stringify({ saved, set, setMs, status, test, local }) + '\n');
+// The bundled service's run-only keys, so the test can prove no file holds them.
+const held = [...services.secretValues()].filter((v) => v !== key);
+process.stdout.write(JSON.stringify({ saved, set, setMs, status, test, local, held }) + '\n');
 await services.close();

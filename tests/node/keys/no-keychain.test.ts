@@ -45,7 +45,10 @@ describe('keys.set without a Secret Service', () => {
     // Status and test fail the same clear way instead of pretending no key is set.
     expect(out.status).toMatchObject({ ok: false, error: { code: 'KEYCHAIN' } });
     expect(out.test).toMatchObject({ ok: false, error: { code: 'KEYCHAIN' } });
-    expect(out.local).toMatchObject({ ok: false, error: { code: 'KEYCHAIN' } });
+    // The bundled service still answers, on keys held in memory for this run only.
+    expect(out.local).toMatchObject({ ok: true, value: { outcome: 'ok' } });
+    expect(out.held).toHaveLength(2);
+    expect(filesContaining(root, out.held)).toEqual([]);
 
     // Nothing fell back to a file: not in the data dir, not in HOME, not in the output.
     expect(existsSync(join(dataDir, 'profiles.json'))).toBe(true);

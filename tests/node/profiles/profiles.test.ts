@@ -15,8 +15,16 @@ describe('connection profiles', () => {
     const app = await startTestApp();
     const list = await app.value<ProfileList>('profiles.list');
     expect(list.activeProfileId).toBe('local');
+    // Local points at the bundled service, which the app started on loopback.
     expect(list.profiles).toEqual([
-      { id: 'local', label: 'Local (bundled)', kind: 'local', baseUrl: '', searchBaseUrl: '', active: true },
+      {
+        id: 'local',
+        label: 'Local (bundled)',
+        kind: 'local',
+        baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+        searchBaseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+        active: true,
+      },
     ]);
     expect(await app.value('connection.active')).toMatchObject({ profileId: 'local', kind: 'local' });
   });

@@ -1,0 +1,298 @@
+import { resourcesDir } from '../../core/paths';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import Flatbush from 'flatbush';
+import KDBush from 'kdbush';
+import pointInPolygon from 'point-in-polygon-hao';
+import type { Geometry } from 'geojson';
+import { normalizeName } from './text';
+
+export type Kind = 'city' | 'airport' | 'country' | 'upload';
+
+/** Points of one kind with a geodesic index; every query runs over layers of this shape. */
+export interface Layer {
+  kind: Kind;
+  size: number;
+  lon: Float64Array;
+  lat: Float64Array;
+  /** ISO 3166-1 alpha-2 per item ('' when unknown). */
+  country: string[];
+  /** Population per item, or NaN where the source has none. */
+  pop: Float64Array;
+  index: KDBush;
+  /** Item ids per country, largest population first. */
+  byCountry: Map<string, number[]>;
+  /** Item ids ordered by population, largest first. */
+  byPopulation: Uint32Array;
+}
+
+export interface CityColumns {
+  id: number[];
+  name: string[];
+  country: string[];
+  admin: string[];
+  code: string[];
+  pop: number[];
+}
+export interface AirportColumns {
+  id: number[];
+  ident: string[];
+  large: number[];
+  name: string[];
+  municipality: string[];
+  region: string[];
+  country: string[];
+  iata: string[];
+}
+export interface CountryRow {
+  cca2: string;
+  cca3: string;
+  name: string;
+  official: string;
+  aliases: string[];
+  demonym: string | null;
+  capital: string | null;
+  region: string;
+  subregion: string;
+  area: number;
+  population: number | null;
+  lat: number;
+  lon: number;
+  geometry: Geometry | null;
+}
+
+export interface Catalog {
+  /** Short hash of the catalog files: saved result sets refer to item numbers of one version. */
+  version: string;
+  cities: Layer & { cols: CityColumns };
+  airports: Layer & { cols: AirportColumns };
+  countries: Layer & { rows: CountryRow[] };
+  countryByCode: Map<string, number>;
+  /** Normalized country names, official names, alternative spellings and demonyms. */
+  countryByName: Map<string, number>;
+  countryByDemonym: Map<string, number>;
+  cityByName: Map<string, number[]>;
+  /** Continents and subregions of world-countries ("europe", "south america"): alpha-2 codes. */
+  regionByName: Map<string, { name: string; countries: string[] }>;
+  /** Area ids (UUID v5 of the alpha-3 code) that `area_id` accepts. */
+  areaIds: Map<string, number>;
+  /** Country index containing the point, or -1. */
+  countryAt(lon: number, lat: number): number;
+  /** Capital city item of a country, or -1. */
+  capitalOf: Map<string, number>;
+}
+
+function readGz<T>(dir: string, file: string, hash: ReturnType<typeof createHash>): T {
+  const bytes = readFileSync(join(dir, file));
+  hash.update(bytes);
+  return JSON.parse(gunzipSync(bytes).toString('utf8')) as T;
+}
+
+function makeLayer(kind: Kind, lon: number[], lat: number[], country: string[], pop: number[] | null, scale = 1): Layer {
+  const size = lon.length;
+  const L: Layer = {
+    kind,
+    size,
+    lon: new Float64Array(size),
+    lat: new Float64Array(size),
+    country,
+    pop: new Float64Array(size).fill(NaN),
+    index: new KDBush(Math.max(size, 1)),
+    byCountry: new Map(),
+    byPopulation: new Uint32Array(size),
+  };
+  for (let i = 0; i < size; i++) {
+    const x = lon[i]! / scale;
+    const y = lat[i]! / scale;
+    L.lon[i] = x;
+    L.lat[i] = y;
+    L.index.add(x, y);
+    if (pop) L.pop[i] = pop[i]!;
+    const c = country[i]!;
+    let list = L.byCountry.get(c);
+    if (!list) L.byCountry.set(c, (list = []));
+    list.push(i);
+  }
+  if (size === 0) L.index.add(0, 0);
+  L.index.finish();
+  const byPop = (a: number, b: number) => (L.pop[b]! || 0) - (L.pop[a]! || 0) || a - b;
+  const order = Array.from({ length: size }, (_, i) => i);
+  order.sort(byPop);
+  L.byPopulation.set(order);
+  for (const list of L.byCountry.values()) list.sort(byPop);
+  return L;
+}
+
+/** Builds a layer from arbitrary points (uploaded features). */
+export function pointLayer(kind: Kind, lon: number[], lat: number[], country: string[]): Layer {
+  return makeLayer(kind, lon, lat, country, null);
+}
+
+// RFC 4122 name-based UUID (v5); node:crypto has only v4, and one function is not worth a dependency.
+const AREA_NAMESPACE = '6f1f3c1e-3b0a-5d43-9c52-1f5a7a0e4b11';
+export function uuidV5(name: string, namespace = AREA_NAMESPACE): string {
+  const ns = Buffer.from(namespace.replace(/-/g, ''), 'hex');
+  const h = createHash('sha1').update(ns).update(name).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+export const areaIdOf = (cca3: string) => uuidV5('country:' + cca3);
+
+function polygonsOf(g: Geometry | null): number[][][][] {
+  if (!g) return [];
+  if (g.type === 'Polygon') return [g.coordinates];
+  if (g.type === 'MultiPolygon') return g.coordinates;
+  return [];
+}
+
+/** resources/catalog of the app (source tree or built out/main). */
+export function defaultCatalogDir(): string {
+  return join(resourcesDir(import.meta.dirname), 'catalog');
+}
+
+export function loadCatalog(dir: string): Catalog {
+  const hash = createHash('sha256');
+  const c = readGz<CityColumns & { lon: number[]; lat: number[] }>(dir, 'cities.json.gz', hash);
+  const a = readGz<AirportColumns & { lon: number[]; lat: number[] }>(dir, 'airports.json.gz', hash);
+  const k = readGz<{ rows: CountryRow[] }>(dir, 'countries.json.gz', hash);
+
+  const cities = Object.assign(makeLayer('city', c.lon, c.lat, c.country, c.pop, 1e5), { cols: c });
+  const airports = Object.assign(makeLayer('airport', a.lon, a.lat, a.country, null, 1e5), { cols: a });
+  const rows = k.rows;
+  const countries = Object.assign(
+    makeLayer(
+      'country',
+      rows.map((r) => r.lon),
+      rows.map((r) => r.lat),
+      rows.map((r) => r.cca2),
+      rows.map((r) => r.population ?? NaN),
+    ),
+    { rows },
+  );
+
+  const countryByCode = new Map<string, number>();
+  const countryByName = new Map<string, number>();
+  const countryByDemonym = new Map<string, number>();
+  const areaIds = new Map<string, number>();
+  rows.forEach((r, i) => {
+    countryByCode.set(r.cca2, i);
+    countryByCode.set(r.cca3, i);
+    areaIds.set(areaIdOf(r.cca3), i);
+    for (const n of [r.name, r.official, ...r.aliases]) {
+      // Two- and three-letter spellings are codes ("US", "UK"): matched only when written in capitals.
+      if (n.length <= 3) continue;
+      const key = normalizeName(n);
+      if (key && !countryByName.has(key)) countryByName.set(key, i);
+    }
+    for (const n of r.aliases) if (/^[A-Z]{2,3}$/.test(n) && !countryByCode.has(n)) countryByCode.set(n, i);
+    if (r.demonym) {
+      // "French" is also the demonym of French overseas lands: the most populous country wins.
+      const key = normalizeName(r.demonym);
+      const prev = countryByDemonym.get(key);
+      if (prev === undefined || (r.population ?? 0) > (rows[prev]!.population ?? 0)) countryByDemonym.set(key, i);
+    }
+  });
+  // Common English names the sources spell otherwise.
+  for (const [alias, code] of [
+    ['america', 'US'],
+    ['usa', 'US'],
+    ['britain', 'GB'],
+    ['great britain', 'GB'],
+    ['england', 'GB'],
+    ['holland', 'NL'],
+    ['uk', 'GB'],
+    ['uae', 'AE'],
+    ['drc', 'CD'],
+  ] as const) {
+    const i = countryByCode.get(code);
+    if (i !== undefined && !countryByName.has(alias)) countryByName.set(alias, i);
+  }
+
+  const regionByName = new Map<string, { name: string; countries: string[] }>();
+  const addRegion = (name: string, cca2: string) => {
+    if (!name) return;
+    const key = normalizeName(name);
+    let r = regionByName.get(key);
+    if (!r) regionByName.set(key, (r = { name, countries: [] }));
+    r.countries.push(cca2);
+  };
+  for (const r of rows) {
+    addRegion(r.region, r.cca2);
+    addRegion(r.subregion, r.cca2);
+    // "Americas" is one region in the source; North America there means the US, Canada and so on.
+    if (r.region === 'Americas') addRegion('America', r.cca2);
+  }
+  if (regionByName.has('antarctic')) regionByName.set('antarctica', regionByName.get('antarctic')!);
+
+  const cityByName = new Map<string, number[]>();
+  for (let i = 0; i < cities.size; i++) {
+    const key = normalizeName(c.name[i]!);
+    let list = cityByName.get(key);
+    if (!list) cityByName.set(key, (list = []));
+    list.push(i);
+  }
+  // "New York City", "Mexico City": also found without the trailing "city".
+  for (let i = 0; i < cities.size; i++) {
+    const key = normalizeName(c.name[i]!);
+    if (!key.endsWith(' city')) continue;
+    const short = key.slice(0, -5);
+    // "New City" must not make every "new" a place: short forms need five letters or two words.
+    if (short.length < 5 && !short.includes(' ')) continue;
+    let list = cityByName.get(short);
+    if (!list) cityByName.set(short, (list = []));
+    list.push(i);
+  }
+  for (const list of cityByName.values()) list.sort((x, y) => cities.pop[y]! - cities.pop[x]! || x - y);
+
+  const capitalOf = new Map<string, number>();
+  for (let i = 0; i < cities.size; i++) {
+    if (c.code[i] !== 'PPLC') continue;
+    const prev = capitalOf.get(c.country[i]!);
+    if (prev === undefined || cities.pop[i]! > cities.pop[prev]!) capitalOf.set(c.country[i]!, i);
+  }
+
+  // Country polygons: Flatbush over each polygon's box, then an exact point-in-polygon test.
+  const parts: { country: number; poly: number[][][] }[] = [];
+  rows.forEach((r, i) => {
+    for (const poly of polygonsOf(r.geometry)) parts.push({ country: i, poly });
+  });
+  const fb = new Flatbush(Math.max(parts.length, 1));
+  for (const p of parts) {
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const [x, y] of p.poly[0]!) {
+      if (x! < x0) x0 = x!;
+      if (y! < y0) y0 = y!;
+      if (x! > x1) x1 = x!;
+      if (y! > y1) y1 = y!;
+    }
+    fb.add(x0, y0, x1, y1);
+  }
+  if (!parts.length) fb.add(0, 0, 0, 0);
+  fb.finish();
+  const countryAt = (lon: number, lat: number): number => {
+    for (const id of fb.search(lon, lat, lon, lat)) {
+      const p = parts[id];
+      if (p && pointInPolygon([lon, lat], p.poly) !== false) return p.country;
+    }
+    return -1;
+  };
+
+  return {
+    version: hash.digest('hex').slice(0, 12),
+    cities,
+    airports,
+    countries,
+    countryByCode,
+    countryByName,
+    countryByDemonym,
+    cityByName,
+    regionByName,
+    areaIds,
+    countryAt,
+    capitalOf,
+  };
+}

@@ -1,0 +1,36 @@
+import type Database from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from '../core/logger';
+
+/** What every plugin of the local service gets: its data folder, database and addresses. */
+export interface ServiceContext {
+  dataDir: string;
+  /**
+   * The service's own SQLite database (WAL). A plugin applies its numbered migrations with
+   * `applyMigrations(db, plugin.name, [...])` from ./store, in its register call.
+   */
+  db: Database.Database;
+  logger: Logger;
+  clock: () => Date;
+  baseUrl(): string;
+  searchBaseUrl(): string;
+}
+
+/**
+ * Adds routes to the two hosts. Routes get the host's auth check (Bearer on the base host,
+ * x-api-key on the search host) and problem+json errors; a route opts out of auth with
+ * `config: { auth: false }`.
+ */
+export interface LocalServicePlugin {
+  name: string;
+  registerBase?(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
+  registerSearch?(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
+  close?(): void | Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: the route needs no API key (health, media files). */
+    auth?: boolean;
+  }
+}

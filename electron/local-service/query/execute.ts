@@ -1,0 +1,384 @@
+import { around, distance } from 'geokdbush';
+import { cellToBoundary, getResolution, latLngToCell } from 'h3-js';
+import { pointLayer, type Catalog, type Kind, type Layer } from '../catalog/catalog';
+import type { UploadFeature } from '../uploads';
+import type { Measurement, Plan, RefPoint, Reference, Warning } from './plan';
+
+/** One result: an item of a layer, its distance to the reference and any computed figures. */
+export interface Item {
+  k: Kind;
+  i: number;
+  /** Distance to the reference in meters, when there is one. */
+  d?: number;
+  /** Figures of an aggregate (per-country counts). */
+  a?: Record<string, number | null>;
+}
+
+/** A saved result set: what `search_id` continues. */
+export interface SavedSet {
+  subject: Kind;
+  items: Item[];
+  uploads: UploadFeature[];
+}
+
+export interface ExecuteInput {
+  plan: Plan;
+  catalog: Catalog;
+  uploads: { features: UploadFeature[]; layer: Layer };
+  /** Request coordinates that the question did not name. */
+  coordinates: RefPoint[];
+  h3Cells: string[];
+  areaCountry?: string;
+  saved?: SavedSet;
+}
+
+export interface MeasurementResult {
+  kind: Measurement;
+  value: number | null;
+  unit: string;
+  scope: string;
+}
+
+export interface Execution {
+  subject: Kind;
+  items: Item[];
+  /** Reference used for distances, if any. */
+  reference?: Reference;
+  radiusKm?: number;
+  measurement?: MeasurementResult;
+  aggregated: boolean;
+  /** The uploaded features that upload items index into. */
+  uploads: UploadFeature[];
+  warnings: Warning[];
+}
+
+export const PER_CAPITA_UNIT = 1e6;
+export const PER_AREA_UNIT_KM2 = 1e4;
+
+export function execute(input: ExecuteInput): Execution {
+  const { plan, catalog, saved } = input;
+  const warnings: Warning[] = [];
+  const warn = (code: string, message: string) => warnings.push({ code, message });
+
+  let subject: Kind | null = plan.subject;
+  if (saved && (subject === null || subject === saved.subject)) subject = saved.subject;
+  else if (saved && subject !== saved.subject)
+    warn('context', `the earlier results are ${saved.subject}s; this question asks for ${subject}s, so it searched anew`);
+  const useSaved = saved && subject === saved.subject ? saved : undefined;
+  if (subject === null) {
+    subject = input.uploads.features.length ? 'upload' : 'city';
+    warn('reading', `no subject named; searched ${subject === 'upload' ? 'the uploaded features' : 'cities'}`);
+  }
+  if (subject === 'upload' && !useSaved && !input.uploads.features.length)
+    warn('no_uploads', 'the question is about uploaded features but no files were sent');
+
+  const layerOf = (k: Kind): Layer =>
+    k === 'city' ? catalog.cities : k === 'airport' ? catalog.airports : k === 'country' ? catalog.countries : uploadsLayer;
+  const savedUploads = useSaved?.uploads ?? [];
+  const uploadFeatures = useSaved ? savedUploads : input.uploads.features;
+  const uploadsLayer = useSaved ? savedLayer(savedUploads, input.uploads.layer) : input.uploads.layer;
+  const L = layerOf(subject);
+
+  // Reference points for distances.
+  let reference: Reference | undefined = plan.within?.reference ?? plan.distanceRef;
+  if (plan.distanceRef) reference = plan.distanceRef;
+  if (!reference && input.coordinates.length) {
+    reference = { type: 'points', points: input.coordinates, label: input.coordinates.map((c) => c.label).join(', ') };
+    if (!plan.within) warn('reading', `distances measured from the request coordinates (${reference.label})`);
+  }
+  let savedRefLayer: Layer | null = null;
+  const distTo = (ref: Reference | undefined): ((lon: number, lat: number, maxKm: number) => number) | null => {
+    if (!ref) return null;
+    if (ref.type === 'points')
+      return (lon, lat) => {
+        let best = Infinity;
+        for (const p of ref.points) best = Math.min(best, distance(lon, lat, p.lon, p.lat));
+        return best;
+      };
+    if (ref.type === 'saved' && saved) savedRefLayer ??= savedAsLayer(saved, layerOf);
+    const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
+    if (!RL) return null;
+    const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
+    return (lon, lat, maxKm) => {
+      const hit = around(RL.index, lon, lat, 1, maxKm, pred);
+      return hit.length ? distance(lon, lat, RL.lon[hit[0]!]!, RL.lat[hit[0]!]!) : Infinity;
+    };
+  };
+
+  // Candidates: the saved set, or the cheapest index for the constraints.
+  let ids: number[];
+  // Whether ids come largest population first, which lets population filters stop early.
+  let popSorted = false;
+  if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
+  else if (subject === 'upload') ids = uploadFeatures.map((_, i) => i);
+  else if (plan.countries.length || input.areaCountry) {
+    const codes = input.areaCountry ? [input.areaCountry] : plan.countries;
+    ids = codes.length === 1 ? (L.byCountry.get(codes[0]!) ?? []) : codes.flatMap((c) => L.byCountry.get(c) ?? []);
+    popSorted = codes.length === 1;
+  } else if (plan.within?.reference.type === 'points') {
+    const set = new Set<number>();
+    for (const p of plan.within.reference.points)
+      for (const id of around(L.index, p.lon, p.lat, Infinity, plan.within.radiusKm)) set.add(id);
+    ids = [...set];
+  } else {
+    ids = L.byPopulation as unknown as number[];
+    popSorted = true;
+  }
+
+  // Filters, each applied to every candidate whatever index produced it.
+  const within = plan.within;
+  const withinFn = within ? distTo(within.reference) : null;
+  // "cities within 10 km of an airport": with fewer reference items than candidates, search
+  // around each reference item once instead of around every candidate.
+  let nearMap: Map<number, number> | null = null;
+  if (within && within.reference.type !== 'points') {
+    const ref = within.reference;
+    if (ref.type === 'saved' && saved) savedRefLayer ??= savedAsLayer(saved, layerOf);
+    const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
+    const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
+    let refCount = 0;
+    if (RL) for (let r = 0; r < RL.size; r++) if (!pred || pred(r)) refCount++;
+    if (RL && refCount < ids.length) {
+      nearMap = new Map();
+      for (let r = 0; r < RL.size; r++) {
+        if (pred && !pred(r)) continue;
+        const rl = RL.lon[r]!;
+        const rt = RL.lat[r]!;
+        for (const id of around(L.index, rl, rt, Infinity, within.radiusKm)) {
+          const km = distance(L.lon[id]!, L.lat[id]!, rl, rt);
+          const prev = nearMap.get(id);
+          if (prev === undefined || km < prev) nearMap.set(id, km);
+        }
+      }
+    }
+  }
+  const distFn = distTo(reference);
+  const h3 = h3Filter(input.h3Cells);
+  const cc = (i: number) => L.country[i] ?? '';
+  if (plan.popMin !== undefined || plan.popMax !== undefined) {
+    if (subject === 'airport' || subject === 'upload')
+      warn('ignored', `population filters apply to cities and countries; ignored for ${subject}s`);
+  }
+  const popFilter = subject === 'city' || subject === 'country';
+  const items: Item[] = [];
+  // Figures of a saved aggregate (per-country counts) stay with their items in follow-ups.
+  const savedFigures = useSaved?.items.some((x) => x.a) ? new Map(useSaved.items.map((x) => [x.i, x.a])) : null;
+  const popCutoff = popFilter && popSorted && plan.popMin !== undefined ? plan.popMin : undefined;
+  // Largest-first ranking with a top N and nothing else reordering: the first N matches are the answer.
+  const stopAt =
+    popFilter && popSorted && plan.top !== undefined && plan.order === 'population_desc' ? plan.top : Infinity;
+  for (const i of ids) {
+    if (popCutoff !== undefined && !(L.pop[i]! >= popCutoff)) break;
+    if (items.length >= stopAt) break;
+    const lon = L.lon[i]!;
+    const lat = L.lat[i]!;
+    if (plan.countries.length && !plan.countries.includes(cc(i))) continue;
+    if (input.areaCountry && cc(i) !== input.areaCountry) continue;
+    if (subject === 'airport' && plan.large !== undefined && (catalog.airports.cols.large[i] === 1) !== plan.large) continue;
+    if (subject === 'city' && plan.capital && catalog.cities.cols.code[i] !== 'PPLC') continue;
+    if (popFilter) {
+      const pop = L.pop[i]!;
+      if (plan.popMin !== undefined && !(pop >= plan.popMin)) continue;
+      if (plan.popMax !== undefined && !(pop <= plan.popMax)) continue;
+    }
+    if (h3 && !h3.has(lon, lat)) continue;
+    let d: number | undefined;
+    if (withinFn && within) {
+      const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
+      if (!(km <= within.radiusKm)) continue;
+      if (within.reference === reference) d = km * 1000;
+    }
+    if (d === undefined && distFn) {
+      const km = distFn(lon, lat, 20_000);
+      d = Number.isFinite(km) ? km * 1000 : undefined;
+    }
+    const item: Item = { k: subject, i };
+    if (d !== undefined) item.d = d;
+    const a = savedFigures?.get(i);
+    if (a) item.a = a;
+    items.push(item);
+  }
+
+  // Order.
+  let order = plan.order;
+  if (order === 'distance' && !distFn) {
+    warn('reading', '"nearest" needs a place to measure from; ordered by population instead');
+    order = 'population_desc';
+  }
+  // With something to measure from and no other order asked for, nearest first.
+  if (!order && distFn) order = 'distance';
+  // Items without a population figure sort last either way.
+  const popOf = (x: Item, unknown: number) => {
+    const p = L.pop[x.i]!;
+    return Number.isNaN(p) ? unknown : p;
+  };
+  if (order === 'distance') items.sort((a, b) => (a.d ?? Infinity) - (b.d ?? Infinity) || a.i - b.i);
+  else if (order === 'population_desc' || order === 'population_asc') {
+    if (!popFilter) warn('ignored', `population order applies to cities and countries; ${subject}s kept in their order`);
+    else if (order === 'population_desc') items.sort((a, b) => popOf(b, -1) - popOf(a, -1) || a.i - b.i);
+    else items.sort((a, b) => popOf(a, Infinity) - popOf(b, Infinity) || a.i - b.i);
+  } else if (subject === 'airport' && !useSaved) {
+    const cols = catalog.airports.cols;
+    items.sort((a, b) => cols.large[b.i]! - cols.large[a.i]! || (cols.name[a.i]! < cols.name[b.i]! ? -1 : 1));
+  }
+  const top = plan.top;
+  if (top !== undefined && items.length > top) items.length = top;
+
+  // Measurement.
+  let measurement: MeasurementResult | undefined;
+  let aggregated = false;
+  let out = items;
+  const m = plan.measurement;
+  const scopeCountries = input.areaCountry ? [input.areaCountry] : plan.countries;
+  const wantsAggregate =
+    plan.byCountry || ((m === 'per_capita' || m === 'per_area') && scopeCountries.length === 0 && subject !== 'country' && !within);
+  if (wantsAggregate && subject !== 'country') {
+    if (!plan.byCountry) warn('reading', `${m} has no single area here; figures given per country`);
+    out = aggregateByCountry(items, L, catalog, m ?? 'count');
+    aggregated = true;
+    measurement = { kind: m ?? 'count', value: out.length, unit: 'countries', scope: 'per country' };
+  } else if (m) {
+    measurement = measure(m, items.length, scopeCountries, within, catalog, warn);
+  }
+
+  return {
+    subject: aggregated ? 'country' : subject,
+    items: out,
+    reference,
+    radiusKm: within?.radiusKm,
+    measurement,
+    aggregated,
+    uploads: subject === 'upload' ? uploadFeatures : input.uploads.features,
+    warnings,
+  };
+}
+
+function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {
+  if (ref.kind === 'airport' && ref.large !== undefined) {
+    const want = ref.large ? 1 : 0;
+    return (i) => catalog.airports.cols.large[i] === want;
+  }
+  if (ref.kind === 'city' && ref.capital) return (i) => catalog.cities.cols.code[i] === 'PPLC';
+  return undefined;
+}
+
+/** A point layer over saved uploads (their positions were kept with them). */
+function savedLayer(features: UploadFeature[], fallback: Layer): Layer {
+  return features.length ? makeUploadLayer(features) : fallback;
+}
+
+export function makeUploadLayer(features: UploadFeature[]): Layer {
+  return pointLayer(
+    'upload',
+    features.map((f) => f.lon),
+    features.map((f) => f.lat),
+    features.map((f) => f.country),
+  );
+}
+
+/** The saved items as one point layer, for "near those". */
+function savedAsLayer(saved: SavedSet, layerOf: (k: Kind) => Layer): Layer {
+  const uploadsL = makeUploadLayer(saved.uploads);
+  const lon: number[] = [];
+  const lat: number[] = [];
+  const country: string[] = [];
+  for (const x of saved.items) {
+    const L = x.k === 'upload' ? uploadsL : layerOf(x.k);
+    lon.push(L.lon[x.i]!);
+    lat.push(L.lat[x.i]!);
+    country.push(L.country[x.i] ?? '');
+  }
+  return pointLayer(saved.subject, lon, lat, country);
+}
+
+/** H3 restriction: a point passes when its cell at a given cell's resolution is that cell. */
+function h3Filter(cells: string[]): { has(lon: number, lat: number): boolean } | null {
+  if (!cells.length) return null;
+  const byRes = new Map<number, Set<string>>();
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const c of cells) {
+    const r = getResolution(c);
+    let s = byRes.get(r);
+    if (!s) byRes.set(r, (s = new Set()));
+    s.add(c);
+    for (const [lat, lon] of cellToBoundary(c)) {
+      x0 = Math.min(x0, lon!);
+      x1 = Math.max(x1, lon!);
+      y0 = Math.min(y0, lat!);
+      y1 = Math.max(y1, lat!);
+    }
+  }
+  // A bounding box prefilter skips the cell computation for most points (not across the antimeridian).
+  const boxed = x1 - x0 < 180;
+  return {
+    has(lon, lat) {
+      if (boxed && (lon < x0 - 0.01 || lon > x1 + 0.01 || lat < y0 - 0.01 || lat > y1 + 0.01)) return false;
+      for (const [r, s] of byRes) if (s.has(latLngToCell(lat, lon, r))) return true;
+      return false;
+    },
+  };
+}
+
+function countryFigures(catalog: Catalog, cca2: string) {
+  const ci = catalog.countryByCode.get(cca2);
+  const row = ci !== undefined ? catalog.countries.rows[ci] : undefined;
+  return { ci, population: row?.population ?? null, area: row?.area ?? null, name: row?.name ?? cca2 };
+}
+
+function ratio(count: number, denom: number | null, unit: number): number | null {
+  return denom && denom > 0 ? Math.round((count / denom) * unit * 1000) / 1000 : null;
+}
+
+function aggregateByCountry(items: Item[], L: Layer, catalog: Catalog, m: Measurement): Item[] {
+  const counts = new Map<string, number>();
+  for (const x of items) {
+    const c = L.country[x.i] ?? '';
+    counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  const out: Item[] = [];
+  for (const [cca2, count] of counts) {
+    const f = countryFigures(catalog, cca2);
+    if (f.ci === undefined) continue;
+    out.push({
+      k: 'country',
+      i: f.ci,
+      a: {
+        count,
+        population: f.population,
+        area_km2: f.area,
+        per_capita: ratio(count, f.population, PER_CAPITA_UNIT),
+        per_area: ratio(count, f.area, PER_AREA_UNIT_KM2),
+      },
+    });
+  }
+  const key = (x: Item) => x.a?.[m] ?? -1;
+  out.sort((a, b) => key(b)! - key(a)! || a.i - b.i);
+  return out;
+}
+
+function measure(
+  m: Measurement,
+  count: number,
+  countries: string[],
+  within: Plan['within'],
+  catalog: Catalog,
+  warn: (code: string, message: string) => void,
+): MeasurementResult {
+  if (m === 'count') return { kind: m, value: count, unit: 'features', scope: 'all matches' };
+  const figs = countries.map((c) => countryFigures(catalog, c));
+  const scope = figs.map((f) => f.name).join(', ');
+  if (m === 'per_capita') {
+    const pop = figs.length && figs.every((f) => f.population) ? figs.reduce((s, f) => s + f.population!, 0) : null;
+    if (pop === null) warn('measurement', 'per_capita needs the population of a country; none known here');
+    return { kind: m, value: ratio(count, pop, PER_CAPITA_UNIT), unit: 'per million people', scope };
+  }
+  let area: number | null = figs.length && figs.every((f) => f.area) ? figs.reduce((s, f) => s + f.area!, 0) : null;
+  let areaScope = scope;
+  if (area === null && within && within.reference.type === 'points' && within.reference.points.length === 1) {
+    area = Math.PI * within.radiusKm ** 2;
+    areaScope = `${within.radiusKm} km around ${within.reference.label}`;
+  }
+  if (area === null) warn('measurement', 'per_area needs a country or a radius around one place; none here');
+  return { kind: m, value: ratio(count, area, PER_AREA_UNIT_KM2), unit: 'per 10,000 km²', scope: areaScope };
+}
+

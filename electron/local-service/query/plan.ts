@@ -1,0 +1,46 @@
+import type { Kind } from '../catalog/catalog';
+
+/** A point that distances are measured from, with how it was named. */
+export interface RefPoint {
+  lon: number;
+  lat: number;
+  label: string;
+}
+
+/** What a reference phrase pointed at: fixed places, or every item of a class. */
+export type Reference =
+  | { type: 'points'; points: RefPoint[]; label: string }
+  | { type: 'class'; kind: Kind; large?: boolean; capital?: boolean; label: string }
+  | { type: 'saved'; label: string };
+
+export type Measurement = 'count' | 'per_capita' | 'per_area';
+export const MEASUREMENTS: readonly Measurement[] = ['count', 'per_capita', 'per_area'];
+
+/** The reading of one question: deterministic, and explained item by item in warnings. */
+export interface Plan {
+  subject: Kind | null;
+  /** Only large (true) or medium (false) airports. */
+  large?: boolean;
+  capital?: boolean;
+  /** Country filters (alpha-2), ORed. */
+  countries: string[];
+  /** Items within radiusKm of the reference. */
+  within?: { reference: Reference; radiusKm: number };
+  /** Distance reference for distance_meters and "nearest" when no radius was given. */
+  distanceRef?: Reference;
+  popMin?: number;
+  popMax?: number;
+  order?: 'population_desc' | 'population_asc' | 'distance';
+  top?: number;
+  measurement?: Measurement;
+  byCountry?: boolean;
+  /** Words of the question that took part in no rule. */
+  ignored: string[];
+  warnings: Warning[];
+}
+
+export interface Warning {
+  code: string;
+  message: string;
+  [k: string]: unknown;
+}

@@ -1,0 +1,201 @@
+import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
+import type { SavedSet } from './query/execute';
+
+/** Numbered migrations of the compute routes, applied in order inside one transaction at open. */
+const MIGRATIONS: string[] = [
+  `CREATE TABLE searches (
+     id TEXT PRIMARY KEY,
+     created_at TEXT NOT NULL,
+     user_id TEXT,
+     query TEXT NOT NULL,
+     parent_id TEXT,
+     catalog_version TEXT NOT NULL,
+     subject TEXT NOT NULL,
+     items TEXT NOT NULL,
+     uploads TEXT NOT NULL
+   );
+   CREATE INDEX searches_user ON searches(user_id, created_at);`,
+];
+
+/**
+ * Applies numbered migrations for one scope ("compute", or a plugin's name) in one transaction.
+ * Each scope keeps its own version in the `migrations` table, so plugins sharing the service
+ * database never step on each other's numbering (PRAGMA user_version is left unused).
+ */
+export function applyMigrations(db: Database.Database, scope: string, migrations: readonly string[]): number {
+  db.exec('CREATE TABLE IF NOT EXISTS migrations (scope TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+  const row = db.prepare('SELECT version FROM migrations WHERE scope = ?').get(scope) as { version: number } | undefined;
+  const from = row?.version ?? 0;
+  if (from > migrations.length) throw new Error(`database of scope "${scope}" is newer (v${from}) than this build (v${migrations.length})`);
+  if (from === migrations.length) return from;
+  db.transaction(() => {
+    for (let v = from; v < migrations.length; v++) db.exec(migrations[v]!);
+    db.prepare('INSERT INTO migrations (scope, version) VALUES (?, ?) ON CONFLICT(scope) DO UPDATE SET version = excluded.version').run(
+      scope,
+      migrations.length,
+    );
+  })();
+  return migrations.length;
+}
+
+export interface SavedSearch {
+  id: string;
+  createdAt: string;
+  userId: string | null;
+  query: string;
+  catalogVersion: string;
+  set: SavedSet;
+}
+
+export interface SearchStore {
+  db: Database.Database;
+  save(s: SavedSearch & { parentId?: string | null }): void;
+  get(id: string): SavedSearch | null;
+  close(): void;
+}
+
+export const DATABASE_FILE = 'local-service.sqlite';
+
+export function openDatabase(dataDir: string): Database.Database {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 2000');
+  applyMigrations(db, 'compute', MIGRATIONS);
+  return db;
+}
+
+type Row = [string, string, string | null, string, string | null, string, string, string, string];
+
+/**
+ * Saves are written behind: a request's result set is kept in memory and written with the
+ * others of the same moment in one transaction on the next turn of the event loop (one WAL
+ * commit instead of one per request). Reads see pending rows, and close() writes them all.
+ */
+// Checkpoints copy the WAL into the database file and fsync it: 10-30 ms on this class of disk.
+// Run on the request thread they stall every request in flight, so a worker thread with its own
+// connection does them (plain CommonJS, so it needs no build step; the driver path is passed in).
+const CHECKPOINTER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+const step = () => {
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { parentPort.postMessage({ error: String(e) }); }
+};
+const timer = setInterval(step, workerData.intervalMs);
+parentPort.on('message', (m) => {
+  if (m !== 'close') return;
+  clearInterval(timer);
+  step();
+  db.close();
+  parentPort.close();
+});
+`;
+
+export interface Checkpointer {
+  close(): Promise<void>;
+}
+
+/**
+ * Takes checkpoints of the service database off the request thread. The request thread's
+ * connection stops checkpointing on its own only once the worker runs; if the worker cannot
+ * start, SQLite's automatic checkpoints stay on.
+ */
+export function startCheckpointer(db: Database.Database, onError: (e: unknown) => void, intervalMs = 1000): Checkpointer {
+  let worker: Worker;
+  try {
+    const driver = createRequire(import.meta.url).resolve('better-sqlite3');
+    worker = new Worker(CHECKPOINTER, { eval: true, workerData: { driver, file: db.name, intervalMs } });
+  } catch (e) {
+    onError(e);
+    return { close: async () => {} };
+  }
+  worker.on('message', (m: { error?: string }) => m?.error && onError(new Error(m.error)));
+  worker.on('error', (e) => {
+    onError(e);
+    db.pragma('wal_autocheckpoint = 1000');
+  });
+  worker.unref();
+  db.pragma('wal_autocheckpoint = 0');
+  return {
+    async close() {
+      const done = new Promise((ok) => worker.once('exit', ok));
+      worker.postMessage('close');
+      await Promise.race([done, new Promise((ok) => setTimeout(ok, 2000))]);
+      await worker.terminate();
+    },
+  };
+}
+
+export function createSearchStore(db: Database.Database, onError: (e: unknown) => void = () => {}): SearchStore {
+  const insert = db.prepare(
+    `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, uploads)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const select = db.prepare(`SELECT * FROM searches WHERE id = ?`);
+  const pending = new Map<string, SavedSearch>();
+  let rows: Row[] = [];
+  let scheduled: NodeJS.Immediate | null = null;
+  const writeAll = db.transaction((batch: Row[]) => {
+    for (const r of batch) insert.run(...r);
+  });
+  const flush = () => {
+    scheduled = null;
+    const batch = rows;
+    rows = [];
+    try {
+      if (batch.length) writeAll(batch);
+      for (const r of batch) pending.delete(r[0]);
+    } catch (e) {
+      // A failed write (disk full, locked file) must not take the server down: the sets stay
+      // readable from memory for this run, and the failure is logged.
+      onError(e);
+    }
+  };
+  return {
+    db,
+    save(s) {
+      pending.set(s.id, s);
+      rows.push([
+        s.id,
+        s.createdAt,
+        s.userId,
+        s.query,
+        s.parentId ?? null,
+        s.catalogVersion,
+        s.set.subject,
+        JSON.stringify(s.set.items),
+        JSON.stringify(s.set.uploads),
+      ]);
+      scheduled ??= setImmediate(flush);
+    },
+    get(id) {
+      const key = id.toLowerCase();
+      const p = pending.get(key);
+      if (p) return p;
+      const row = select.get(key) as
+        | { id: string; created_at: string; user_id: string | null; query: string; catalog_version: string; subject: string; items: string; uploads: string }
+        | undefined;
+      if (!row) return null;
+      return {
+        id: row.id,
+        createdAt: row.created_at,
+        userId: row.user_id,
+        query: row.query,
+        catalogVersion: row.catalog_version,
+        set: { subject: row.subject as SavedSet['subject'], items: JSON.parse(row.items), uploads: JSON.parse(row.uploads) },
+      };
+    },
+    close() {
+      if (scheduled) clearImmediate(scheduled);
+      flush();
+      db.close();
+    },
+  };
+}

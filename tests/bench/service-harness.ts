@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+
+export const BENCH_KEYS = { bearer: 'bench-bearer-key', search: 'bench-search-key' };
+const root = resolve(import.meta.dirname, '..', '..');
+
+/** Three representative questions: a radius around a place, country + population filter, ranking. */
+export const QUESTIONS = [
+  { query: 'large airports within 30 km of Paris', limit: 100 },
+  { query: 'cities in France over 100k people', limit: 100 },
+  { query: 'top 10 largest cities in Japan', limit: 100 },
+];
+
+export interface ServiceProcess {
+  baseUrl: string;
+  child: ChildProcess;
+  rssKb(): number;
+  stop(): Promise<void>;
+}
+
+/** The service in its own process, so the load generator does not share its event loop. */
+export async function spawnService(): Promise<ServiceProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-bench-'));
+  const child = spawn(
+    process.execPath,
+    [...(process.env['SERVICE_NODE_FLAGS'] ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(root, 'electron/local-service/cli.ts'), '--json', '--data-dir', dataDir],
+    {
+      cwd: root,
+      env: { ...process.env, FIELDLENS_SERVICE_KEY: BENCH_KEYS.bearer, FIELDLENS_SERVICE_SEARCH_KEY: BENCH_KEYS.search },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const line = await new Promise<string>((ok, fail) => {
+    const rl = createInterface({ input: child.stdout! });
+    rl.once('line', ok);
+    child.once('exit', (code) => fail(new Error(`service exited with ${code}`)));
+  });
+  const { baseUrl } = JSON.parse(line) as { baseUrl: string };
+  return {
+    baseUrl,
+    child,
+    rssKb() {
+      const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));
+      return m ? Number(m[1]) : NaN;
+    },
+    async stop() {
+      const exited = new Promise((ok) => child.once('exit', ok));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function computeRequests() {
+  return QUESTIONS.map((q) => ({
+    method: 'POST' as const,
+    path: '/v1/compute',
+    headers: { authorization: `Bearer ${BENCH_KEYS.bearer}`, 'content-type': 'application/json' },
+    body: JSON.stringify(q),
+  }));
+}
+
+export function run(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((ok, fail) => {
+    autocannon(opts, (err, res) => (err ? fail(err) : ok(res)));
+  });
+}
+
+/** Status-class counts of one run (autocannon counts 2xx..5xx separately). */
+export const errorsOf = (r: autocannon.Result) => ({ non2xx: r.non2xx, '5xx': r['5xx'], errors: r.errors, timeouts: r.timeouts });

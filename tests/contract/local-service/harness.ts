@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createMemoryLogger } from '../../../electron/core/logger';
+import { defaultCatalogDir, loadCatalog, type Catalog } from '../../../electron/local-service/catalog/catalog';
+import { createLocalService, type LocalService } from '../../../electron/local-service/server';
+import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
+import { Problem } from '../../../shared/service/problem';
+
+export const KEYS = { bearer: 'test-bearer-key-0001', search: 'test-search-key-0001' };
+
+let shared: Catalog | null = null;
+/** One catalog per test file: loading it takes about half a second. */
+export function catalog(): Catalog {
+  return (shared ??= loadCatalog(defaultCatalogDir()));
+}
+
+export interface Running {
+  service: LocalService;
+  baseUrl: string;
+  searchBaseUrl: string;
+  dataDir: string;
+  logger: ReturnType<typeof createMemoryLogger>;
+}
+
+export async function startService(opts: { dataDir?: string; answerFault?: boolean } = {}): Promise<Running> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'fieldlens-svc-'));
+  const logger = createMemoryLogger();
+  const service = createLocalService({
+    dataDir,
+    keys: KEYS,
+    logger,
+    clock: () => new Date('2026-01-02T03:04:05Z'),
+    answerFault: opts.answerFault,
+    catalog: catalog(),
+  });
+  const urls = await service.start();
+  return { service, dataDir, logger, ...urls };
+}
+
+export async function stopService(r: Running, removeData = true): Promise<void> {
+  await r.service.close();
+  if (removeData) rmSync(r.dataDir, { recursive: true, force: true });
+}
+
+export interface Reply<T> {
+  status: number;
+  contentType: string;
+  body: T;
+}
+
+export async function postJson<T = unknown>(r: Running, body: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+  const res = await fetch(`${r.baseUrl}/v1/compute`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEYS.bearer}`, 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: (await res.json()) as T };
+}
+
+export async function postForm<T = unknown>(r: Running, form: FormData, headers: Record<string, string> = {}): Promise<Reply<T>> {
+  const res = await fetch(`${r.baseUrl}/v1/compute`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEYS.bearer}`, ...headers },
+    body: form,
+  });
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: (await res.json()) as T };
+}
+
+/** A 200 compute response, checked against the exact spec schema. */
+export async function compute(r: Running, body: Record<string, unknown>, headers?: Record<string, string>): Promise<ComputeResponse> {
+  const res = await postJson(r, body, headers);
+  if (res.status !== 200) throw new Error(`compute ${res.status}: ${JSON.stringify(res.body)}`);
+  return ComputeResponseExact.parse(res.body);
+}
+
+export async function computeForm(r: Running, form: FormData): Promise<ComputeResponse> {
+  const res = await postForm(r, form);
+  if (res.status !== 200) throw new Error(`compute ${res.status}: ${JSON.stringify(res.body)}`);
+  return ComputeResponseExact.parse(res.body);
+}
+
+/** A problem+json error, checked against the shared Problem schema. */
+export function problem(res: Reply<unknown>) {
+  const p = Problem.parse(res.body);
+  return { ...p, contentType: res.contentType };
+}
+
+export function fileForm(fields: Record<string, string>, files: { name: string; text: string; field?: string }[]): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.append(k, v);
+  for (const f of files) form.append(f.field ?? 'files', new Blob([f.text]), f.name);
+  return form;
+}

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { applyMigrations, createSearchStore, DATABASE_FILE, openDatabase, startCheckpointer } from '../../../electron/local-service/store';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'fieldlens-store-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+const saved = (id: string) => ({
+  id,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  userId: 'u',
+  query: 'airports in Peru',
+  catalogVersion: 'v1',
+  set: { subject: 'airport' as const, items: [{ k: 'airport' as const, i: 3, d: 12.5 }], uploads: [] },
+});
+
+describe('search store', () => {
+  it('applies its migrations once, in WAL mode, each scope numbered on its own', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    const version = db.prepare('SELECT version FROM migrations WHERE scope = ?').pluck();
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(version.get('compute')).toBe(1);
+    const plugin = ['CREATE TABLE imagery (id TEXT PRIMARY KEY)', 'ALTER TABLE imagery ADD COLUMN date TEXT'];
+    expect(applyMigrations(db, 'imagery', plugin.slice(0, 1))).toBe(1);
+    expect(applyMigrations(db, 'imagery', plugin)).toBe(2);
+    db.close();
+    const again = openDatabase(dir);
+    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(1);
+    expect(applyMigrations(again, 'imagery', plugin)).toBe(2);
+    expect(() => applyMigrations(again, 'imagery', plugin.slice(0, 1))).toThrow(/newer/);
+    // A failing migration leaves nothing half done.
+    expect(() => applyMigrations(again, 'broken', ['CREATE TABLE t1 (a)', 'NOT SQL'])).toThrow();
+    expect(again.prepare("SELECT count(*) FROM sqlite_master WHERE name = 't1'").pluck().get()).toBe(0);
+    again.close();
+  });
+
+  it('reads a saved set at once, writes it on the next turn, and keeps it after reopening', async () => {
+    const dir = tempDir();
+    const store = createSearchStore(openDatabase(dir));
+    const id = '6a3c1d2e-0000-4000-8000-000000000001';
+    store.save(saved(id));
+    expect(store.get(id)?.set.items).toEqual([{ k: 'airport', i: 3, d: 12.5 }]);
+    const count = store.db.prepare('SELECT count(*) AS n FROM searches');
+    expect((count.get() as { n: number }).n).toBe(0);
+    await new Promise((ok) => setImmediate(ok));
+    expect((count.get() as { n: number }).n).toBe(1);
+    store.save(saved('6a3c1d2e-0000-4000-8000-000000000002'));
+    store.close(); // flushes the pending save
+    const reopened = createSearchStore(openDatabase(dir));
+    expect(reopened.get(id.toUpperCase())?.query).toBe('airports in Peru');
+    expect(reopened.get('6a3c1d2e-0000-4000-8000-000000000002')).not.toBeNull();
+    reopened.close();
+  });
+
+  it('checkpoints from a worker thread: the database file grows while the request thread never checkpoints', async () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    const errors: unknown[] = [];
+    const cp = startCheckpointer(db, (e) => errors.push(e), 50);
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const before = statSync(join(dir, DATABASE_FILE)).size;
+    const store = createSearchStore(db);
+    for (let i = 0; i < 300; i++) store.save({ ...saved(`6a3c1d2e-0000-4000-8000-${String(i).padStart(12, '0')}`), query: 'x'.repeat(2000) });
+    await new Promise((ok) => setImmediate(ok));
+    const deadline = Date.now() + 5000;
+    while (statSync(join(dir, DATABASE_FILE)).size <= before && Date.now() < deadline) await new Promise((ok) => setTimeout(ok, 50));
+    expect(statSync(join(dir, DATABASE_FILE)).size).toBeGreaterThan(before + 300 * 2000);
+    store.close();
+    await cp.close();
+    expect(errors).toEqual([]);
+  });
+});

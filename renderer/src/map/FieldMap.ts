@@ -34,9 +34,11 @@ export default class FieldMap {
   }
 
   /** Zooms to an extent (map projection) with room around it; single points stop at street level. */
-  fit(extent: Extent, maxZoom = 13): void {
-    if (isEmpty(extent) || !extent.every(Number.isFinite)) return;
-    this.map.getView().fit(extent, { padding: [48, 48, 48, 48], maxZoom, duration: 250 });
+  fit(extent: Extent, maxZoom = 12): void {
+    if (!extent.every(Number.isFinite)) return;
+    // A single point has an empty extent; fit still centres on it, at maxZoom.
+    const box = isEmpty(extent) ? [extent[0]! - 1, extent[1]! - 1, extent[2]! + 1, extent[3]! + 1] : extent;
+    this.map.getView().fit(box, { padding: [64, 64, 64, 64], maxZoom, duration: 250 });
   }
 
   /** Centres on an extent without changing the zoom unless it is far out. */

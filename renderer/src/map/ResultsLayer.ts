@@ -2,7 +2,7 @@ import type Feature from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
 import VectorLayer from 'ol/layer/Vector';
 import VectorSource from 'ol/source/Vector';
-import { Circle, Fill, Stroke, Style } from 'ol/style';
+import { Circle, Fill, Stroke, Style, Text } from 'ol/style';
 import type { Extent } from 'ol/extent';
 import type { FeatureLike } from 'ol/Feature';
 
@@ -34,7 +34,8 @@ export default class ResultsLayer {
       source: this.source,
       properties: { name: options.name },
       // Canvas rendering handles the 2,000 features a compute response can hold.
-      style: (f: FeatureLike) => (f.getId() !== undefined && f.getId() === this.selectedId ? selected : base),
+      style: (f: FeatureLike) =>
+        f.getId() !== undefined && f.getId() === this.selectedId ? [selected, this.labelFor(f)] : base,
     });
   }
 
@@ -47,6 +48,21 @@ export default class ResultsLayer {
       }),
       stroke: new Stroke({ color, width: emphasised ? 3 : 2 }),
       fill: new Fill({ color: `${color}33` }),
+    });
+  }
+
+  /** The selected feature is named on the map: the basemap has no labels to read it by. */
+  private labelFor(f: FeatureLike): Style {
+    const name = f.get('name') ?? f.get('address') ?? f.get('feature_name') ?? '';
+    return new Style({
+      text: new Text({
+        text: String(name),
+        font: '600 12px system-ui, sans-serif',
+        offsetY: -18,
+        fill: new Fill({ color: '#1d2733' }),
+        stroke: new Stroke({ color: '#ffffff', width: 3 }),
+        overflow: true,
+      }),
     });
   }
 

@@ -242,3 +242,48 @@ test('a history entry can be run again with a comparison, and deleted', async ({
   await expect(page.getByTestId('history-entry').filter({ hasText: question })).toHaveCount(1);
   expect(csp).toEqual([]);
 });
+
+test('imagery results page through the whole catalog once', async ({ page, host }) => {
+  const csp = await openApp(page, host.launchUrl);
+  await page.getByTestId('tab-imagery').click();
+  await page.getByTestId('imagery-page-size').selectOption('6');
+  // Every sample photo carries the keyword "sample".
+  await page.getByTestId('imagery-query').fill('sample');
+  await page.getByTestId('imagery-run').click();
+  await expect(page.getByTestId('imagery-page')).toHaveText(/^Page 1 of (\d+)$/, { timeout: 30_000 });
+  const total = Number((await page.getByTestId('imagery-page').textContent())!.match(/of (\d+)/)![1]);
+  expect(total).toBeGreaterThan(1);
+  await expect(page.getByTestId('imagery-prev')).toBeDisabled();
+
+  const seen: string[] = [];
+  for (let p = 1; p <= total; p++) {
+    await expect(page.getByTestId('imagery-page')).toHaveText(`Page ${p} of ${total}`);
+    const ids = await page.getByTestId('result-row').evaluateAll((els) => els.map((e) => e.getAttribute('data-id')!));
+    expect(ids.length).toBeLessThanOrEqual(6);
+    await expect(page.getByTestId('map')).toHaveAttribute('data-features', String(ids.length));
+    seen.push(...ids);
+    if (p < total) await page.getByTestId('imagery-next').click();
+  }
+  await expect(page.getByTestId('imagery-next')).toBeDisabled();
+  expect(new Set(seen).size).toBe(seen.length);
+  expect(seen.length).toBeGreaterThanOrEqual(10);
+  expect(csp).toEqual([]);
+});
+
+test('a street-level search finds observations of a year near the map centre, with images', async ({ page, host }) => {
+  const csp = await openApp(page, host.launchUrl);
+  await page.getByTestId('tab-street').click();
+  await page.getByTestId('street-query').fill('street');
+  await page.getByTestId('street-year').fill('2024');
+  await page.getByTestId('street-centre').check();
+  await page.getByTestId('street-run').click();
+  const rows = page.getByTestId('result-row');
+  await expect(rows.first()).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('street-count')).toContainText('near');
+  for (const meta of await page.getByTestId('result-meta').allTextContents()) expect(meta).toContain('2024');
+  const thumb = rows.first().getByTestId('media-image');
+  await expect(thumb).toHaveAttribute('src', /^data:image\//, { timeout: 15_000 });
+  await expect.poll(async () => (await colourPixels(page, hex(LAYER_COLOURS.street))).count, { timeout: 10_000 }).toBeGreaterThan(0);
+  await page.screenshot({ path: 'test-results/street-results.png' });
+  expect(csp).toEqual([]);
+});

@@ -74,3 +74,8 @@ export function formatCaptureDate(s: string | null): string | null {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(s);
   return m ? `${m[1]} ${m[2]}` : s;
 }
+
+/** A position as "48.8584° N, 2.2945° E". */
+export function formatLonLat([lon, lat]: readonly [number, number]): string {
+  return `${Math.abs(lat).toFixed(4)}° ${lat < 0 ? 'S' : 'N'}, ${Math.abs(lon).toFixed(4)}° ${lon < 0 ? 'W' : 'E'}`;
+}

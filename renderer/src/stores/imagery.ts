@@ -7,8 +7,8 @@ import { imageryCollection, imageryRows, newRunId } from '../lib/results';
 import { useAppStore } from './app';
 import { useMapStore } from './map';
 
-/** Imagery search results per page. */
-const PAGE_SIZE = 12;
+/** Choices of results per page (the bundled service allows up to 100). */
+export const PAGE_SIZES = [6, 12, 24, 48] as const;
 
 /** The Imagery tab: capture metadata search with paging. */
 export const useImageryStore = defineStore('imagery', () => {
@@ -17,6 +17,7 @@ export const useImageryStore = defineStore('imagery', () => {
   const map = useMapStore();
 
   const query = ref('');
+  const pageSize = ref<number>(12);
   const lastQuery = ref('');
   const runId = ref<string | null>(null);
   const error = ref<RpcErrorBody | null>(null);
@@ -35,7 +36,7 @@ export const useImageryStore = defineStore('imagery', () => {
     runId.value = id;
     error.value = null;
     try {
-      const r = await rpc.call('imagery.search', { request: { query: text, limit: PAGE_SIZE, page: pageNo }, runId: id });
+      const r = await rpc.call('imagery.search', { request: { query: text, limit: pageSize.value, page: pageNo }, runId: id });
       app.report('Imagery search', r.ok ? null : r.error);
       if (!r.ok) {
         error.value = r.error;
@@ -61,6 +62,7 @@ export const useImageryStore = defineStore('imagery', () => {
 
   return {
     query,
+    pageSize,
     error: readonly(error),
     response: computed(() => response.value),
     viewing,

@@ -3,6 +3,7 @@ import {
   diffText,
   errorText,
   formatCaptureDate,
+  formatLonLat,
   formatBytes,
   formatDistance,
   formatMatched,
@@ -51,6 +52,11 @@ describe('result formatters', () => {
     expect(formatCaptureDate('2024-05-01T10:00:00Z')).toBe('2024-05-01 10:00');
     expect(formatCaptureDate('March 5, 2024')).toBe('March 5, 2024');
     expect(formatCaptureDate(null)).toBeNull();
+  });
+
+  it('writes positions with hemispheres, latitude first', () => {
+    expect(formatLonLat([2.2945, 48.8584])).toBe('48.8584° N, 2.2945° E');
+    expect(formatLonLat([-43.1822, -22.9711])).toBe('22.9711° S, 43.1822° W');
   });
 
   it('sizes and rerun differences', () => {

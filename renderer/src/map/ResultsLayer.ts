@@ -41,6 +41,8 @@ export default class ResultsLayer {
 
   private styleFor(color: string, emphasised: boolean): Style {
     return new Style({
+      // The selected feature is drawn above the others, even among 2,000 overlapping dots.
+      zIndex: emphasised ? 10 : 0,
       image: new Circle({
         radius: emphasised ? 8 : 5,
         fill: new Fill({ color }),
@@ -55,6 +57,7 @@ export default class ResultsLayer {
   private labelFor(f: FeatureLike): Style {
     const name = f.get('name') ?? f.get('address') ?? f.get('feature_name') ?? '';
     return new Style({
+      zIndex: 11,
       text: new Text({
         text: String(name),
         font: '600 12px system-ui, sans-serif',

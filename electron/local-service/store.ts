@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-import type { SavedSet } from './query/execute';
+import type { Kind } from './catalog/catalog';
+import type { Item, SavedSet } from './query/execute';
 
 /** Numbered migrations of the compute routes, applied in order inside one transaction at open. */
 const MIGRATIONS: string[] = [
@@ -19,7 +20,57 @@ const MIGRATIONS: string[] = [
      uploads TEXT NOT NULL
    );
    CREATE INDEX searches_user ON searches(user_id, created_at);`,
+  // Result sets as packed arrays (see packItems); `items` then holds only per-item figures.
+  `ALTER TABLE searches ADD COLUMN items_bin BLOB;`,
 ];
+
+const KIND_CODES: Kind[] = ['city', 'airport', 'country', 'upload'];
+
+/**
+ * A result set as packed arrays: item count, distances (f64, NaN for none), item numbers (u32)
+ * and kind bytes, plus a JSON map of the few items that carry figures. 135,000 items pack into
+ * 1.8 MB in a few milliseconds, where JSON text took 3-6 MB and 20-100 ms on the request thread.
+ */
+export function packItems(items: Item[]): { bin: Buffer; figures: string } {
+  const n = items.length;
+  const buf = new ArrayBuffer(8 + n * 13);
+  new Uint32Array(buf, 0, 1)[0] = n;
+  const d = new Float64Array(buf, 8, n);
+  const idx = new Uint32Array(buf, 8 + n * 8, n);
+  const kind = new Uint8Array(buf, 8 + n * 12, n);
+  const figures: Record<number, Item['a']> = {};
+  let hasFigures = false;
+  for (let j = 0; j < n; j++) {
+    const x = items[j]!;
+    d[j] = x.d ?? NaN;
+    idx[j] = x.i;
+    kind[j] = KIND_CODES.indexOf(x.k);
+    if (x.a) {
+      figures[j] = x.a;
+      hasFigures = true;
+    }
+  }
+  return { bin: Buffer.from(buf), figures: hasFigures ? JSON.stringify(figures) : '{}' };
+}
+
+export function unpackItems(bin: Buffer, figuresJson: string): Item[] {
+  // Copied into a fresh buffer: typed views need aligned offsets, a driver Buffer may not be.
+  const buf = new Uint8Array(bin).buffer;
+  const n = new Uint32Array(buf, 0, 1)[0]!;
+  const d = new Float64Array(buf, 8, n);
+  const idx = new Uint32Array(buf, 8 + n * 8, n);
+  const kind = new Uint8Array(buf, 8 + n * 12, n);
+  const figures = JSON.parse(figuresJson) as Record<string, Item['a']>;
+  const items: Item[] = new Array(n);
+  for (let j = 0; j < n; j++) {
+    const x: Item = { k: KIND_CODES[kind[j]!]!, i: idx[j]! };
+    if (!Number.isNaN(d[j]!)) x.d = d[j]!;
+    const a = figures[j];
+    if (a) x.a = a;
+    items[j] = x;
+  }
+  return items;
+}
 
 /**
  * Applies numbered migrations for one scope ("compute", or a plugin's name) in one transaction.
@@ -70,7 +121,7 @@ export function openDatabase(dataDir: string): Database.Database {
   return db;
 }
 
-type Row = [string, string, string | null, string, string | null, string, string, string, string];
+type Row = [string, string, string | null, string, string | null, string, string, string, Buffer, string];
 
 /**
  * Saves are written behind: a request's result set is kept in memory and written with the
@@ -135,8 +186,8 @@ export function startCheckpointer(db: Database.Database, onError: (e: unknown) =
 
 export function createSearchStore(db: Database.Database, onError: (e: unknown) => void = () => {}): SearchStore {
   const insert = db.prepare(
-    `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, uploads)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, items_bin, uploads)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const select = db.prepare(`SELECT * FROM searches WHERE id = ?`);
   const pending = new Map<string, SavedSearch>();
@@ -162,6 +213,7 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
     db,
     save(s) {
       pending.set(s.id, s);
+      const packed = packItems(s.set.items);
       rows.push([
         s.id,
         s.createdAt,
@@ -170,7 +222,8 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
         s.parentId ?? null,
         s.catalogVersion,
         s.set.subject,
-        JSON.stringify(s.set.items),
+        packed.figures,
+        packed.bin,
         JSON.stringify(s.set.uploads),
       ]);
       scheduled ??= setImmediate(flush);
@@ -180,7 +233,17 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
       const p = pending.get(key);
       if (p) return p;
       const row = select.get(key) as
-        | { id: string; created_at: string; user_id: string | null; query: string; catalog_version: string; subject: string; items: string; uploads: string }
+        | {
+            id: string;
+            created_at: string;
+            user_id: string | null;
+            query: string;
+            catalog_version: string;
+            subject: string;
+            items: string;
+            items_bin: Buffer | null;
+            uploads: string;
+          }
         | undefined;
       if (!row) return null;
       return {
@@ -189,7 +252,11 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
         userId: row.user_id,
         query: row.query,
         catalogVersion: row.catalog_version,
-        set: { subject: row.subject as SavedSet['subject'], items: JSON.parse(row.items), uploads: JSON.parse(row.uploads) },
+        set: {
+          subject: row.subject as SavedSet['subject'],
+          items: row.items_bin ? unpackItems(row.items_bin, row.items) : (JSON.parse(row.items) as Item[]),
+          uploads: JSON.parse(row.uploads),
+        },
       };
     },
     close() {

@@ -5,11 +5,11 @@
  *
  *   npm run bench:service            (SECONDS_PER_RUN=10 by default)
  *
- * Other figures (imagery indexing, search, stream) join the same final line: add a
- * FigureSource (bench/figures.ts) to SOURCES below; it runs against the same service process.
+ * Imagery indexing, search and stream figures join the same final line (SOURCES below).
  */
 import { resolve } from 'node:path';
 import { mergeFigures, printFigures, type FigureSource, type Figures } from './figures';
+import { benchImagery } from './imagery.bench';
 import { computeRequests, errorsOf, run, spawnService, type ServiceProcess } from './service-harness';
 
 const SECONDS = Number(process.env['SECONDS_PER_RUN'] ?? 10);
@@ -32,8 +32,17 @@ export const benchCompute: FigureSource = async (svc: ServiceProcess): Promise<F
   };
 };
 
+/**
+ * Imagery figures (issue: 1,000-photo folder indexed, then /search and /v1/stream timed over
+ * HTTP). They need a generated photo folder, so they run on their own instance of the plugin.
+ */
+export const benchImageryFigures: FigureSource = async () => {
+  const f = await benchImagery(1000, (line) => process.stdout.write(line + '\n'));
+  return { imagery_index_per_s: f.imagery_index_per_s, search_p50_ms: f.search_p50_ms, stream_p50_ms: f.stream_p50_ms };
+};
+
 /** Every figure source of the final line, in order. */
-export const SOURCES: FigureSource[] = [benchCompute];
+export const SOURCES: FigureSource[] = [benchCompute, benchImageryFigures];
 
 export async function benchAll(sources = SOURCES): Promise<Figures> {
   const svc = await spawnService();

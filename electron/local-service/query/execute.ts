@@ -212,7 +212,7 @@ export function execute(input: ExecuteInput): Execution {
     const p = L.pop[x.i]!;
     return Number.isNaN(p) ? unknown : p;
   };
-  if (order === 'distance') items.sort((a, b) => (a.d ?? Infinity) - (b.d ?? Infinity) || a.i - b.i);
+  if (order === 'distance') sortByDistance(items);
   else if (order === 'population_desc' || order === 'population_asc') {
     if (!popFilter) warn('ignored', `population order applies to cities and countries; ${subject}s kept in their order`);
     else if (order === 'population_desc') items.sort((a, b) => popOf(b, -1) - popOf(a, -1) || a.i - b.i);
@@ -251,6 +251,35 @@ export function execute(input: ExecuteInput): Execution {
     uploads: subject === 'upload' ? uploadFeatures : input.uploads.features,
     warnings,
   };
+}
+
+const I_BITS = 2 ** 18;
+const MAX_MM = 2 ** 35 - 1;
+
+/**
+ * Nearest first, ties by item number. Large sets sort one packed number per item
+ * (millimetres * 2^18 + item number) with the native numeric sort, several times faster than
+ * a comparator over objects; sets whose numbers do not fit use the comparator.
+ */
+export function sortByDistance(items: Item[]): void {
+  const n = items.length;
+  let maxI = 0;
+  for (let j = 0; j < n; j++) if (items[j]!.i > maxI) maxI = items[j]!.i;
+  if (n < 2000 || maxI >= I_BITS) {
+    items.sort((a, b) => (a.d ?? Infinity) - (b.d ?? Infinity) || a.i - b.i);
+    return;
+  }
+  const keys = new Float64Array(n);
+  const at = new Int32Array(maxI + 1);
+  for (let j = 0; j < n; j++) {
+    const x = items[j]!;
+    const mm = x.d === undefined ? MAX_MM : Math.min(MAX_MM, Math.round(x.d * 1000));
+    keys[j] = mm * I_BITS + x.i;
+    at[x.i] = j;
+  }
+  keys.sort();
+  const copy = items.slice();
+  for (let j = 0; j < n; j++) items[j] = copy[at[keys[j]! % I_BITS]!]!;
 }
 
 function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {

@@ -87,3 +87,19 @@ describe('query reading', () => {
     expect(read('cities near those', { savedSubject: 'airport' }).within?.reference.type).toBe('saved');
   });
 });
+
+describe('ordering', () => {
+  it('sorts large sets by distance exactly like the comparator, ties by item number', async () => {
+    const { sortByDistance } = await import('../../../electron/local-service/query/execute');
+    let seed = 9;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const items = Array.from({ length: 5000 }, (_, i) => ({
+      k: 'city' as const,
+      i: i * 37,
+      ...(next() < 0.05 ? {} : { d: Math.round(next() * 300) * 1000 + (next() < 0.5 ? 0 : 0.25) }),
+    }));
+    const want = [...items].sort((a, b) => (a.d ?? Infinity) - (b.d ?? Infinity) || a.i - b.i);
+    sortByDistance(items);
+    expect(items).toEqual(want);
+  });
+});

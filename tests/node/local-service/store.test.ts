@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { applyMigrations, createSearchStore, DATABASE_FILE, openDatabase, startCheckpointer } from '../../../electron/local-service/store';
+import { applyMigrations, createSearchStore, DATABASE_FILE, openDatabase, packItems, startCheckpointer, unpackItems } from '../../../electron/local-service/store';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -29,13 +29,13 @@ describe('search store', () => {
     const db = openDatabase(dir);
     const version = db.prepare('SELECT version FROM migrations WHERE scope = ?').pluck();
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(version.get('compute')).toBe(1);
+    expect(version.get('compute')).toBe(2);
     const plugin = ['CREATE TABLE imagery (id TEXT PRIMARY KEY)', 'ALTER TABLE imagery ADD COLUMN date TEXT'];
     expect(applyMigrations(db, 'imagery', plugin.slice(0, 1))).toBe(1);
     expect(applyMigrations(db, 'imagery', plugin)).toBe(2);
     db.close();
     const again = openDatabase(dir);
-    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(1);
+    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(2);
     expect(applyMigrations(again, 'imagery', plugin)).toBe(2);
     expect(() => applyMigrations(again, 'imagery', plugin.slice(0, 1))).toThrow(/newer/);
     // A failing migration leaves nothing half done.
@@ -60,6 +60,19 @@ describe('search store', () => {
     expect(reopened.get(id.toUpperCase())?.query).toBe('airports in Peru');
     expect(reopened.get('6a3c1d2e-0000-4000-8000-000000000002')).not.toBeNull();
     reopened.close();
+  });
+
+  it('packs result sets losslessly, figures and missing distances included', () => {
+    const items = [
+      { k: 'city' as const, i: 135_000, d: 1234.5 },
+      { k: 'upload' as const, i: 0 },
+      { k: 'country' as const, i: 77, a: { count: 3, per_capita: null } },
+      { k: 'airport' as const, i: 4, d: 0 },
+    ];
+    const { bin, figures } = packItems(items);
+    expect(bin.length).toBe(8 + items.length * 13);
+    expect(unpackItems(bin, figures)).toEqual(items);
+    expect(unpackItems(packItems([]).bin, '{}')).toEqual([]);
   });
 
   it('checkpoints from a worker thread: the database file grows while the request thread never checkpoints', async () => {

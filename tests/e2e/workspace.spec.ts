@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { colourPixels, hex } from './map-pixels';
+import { rpcCall } from './rpc';
 
 // The colours of renderer/src/map/layerColours.ts (the e2e project cannot import renderer files).
 const LAYER_COLOURS = { ask: '#e8710a', imagery: '#7b3fb5', street: '#0f8b6e', history: '#e8710a' } as const;
@@ -285,5 +286,40 @@ test('a street-level search finds observations of a year near the map centre, wi
   await expect(thumb).toHaveAttribute('src', /^data:image\//, { timeout: 15_000 });
   await expect.poll(async () => (await colourPixels(page, hex(LAYER_COLOURS.street))).count, { timeout: 10_000 }).toBeGreaterThan(0);
   await page.screenshot({ path: 'test-results/street-results.png' });
+  expect(csp).toEqual([]);
+});
+
+test('with the service unreachable, a new question fails plainly and history still opens from the cache', async ({ page, host }) => {
+  const csp = await openApp(page, host.launchUrl);
+  const question = 'airports within 60 km of Lyon';
+  await ask(page, question);
+  const names = await page.getByTestId('result-name').allTextContents();
+  expect(names.length).toBeGreaterThan(0);
+
+  // A remote connection on a port nobody listens on stands for a lost network.
+  const dead = await rpcCall<{ id: string }>(page, 'profiles.save', {
+    label: 'Field office',
+    baseUrl: 'http://127.0.0.1:9',
+    searchBaseUrl: 'http://127.0.0.1:9',
+  });
+  await rpcCall(page, 'profiles.select', { id: dead.id });
+  try {
+    await expect(page.getByTestId('connection')).toContainText('Field office');
+    await page.getByTestId('ask-query').fill('airports within 10 km of Paris');
+    await page.getByTestId('ask-run').click();
+    // OFFLINE where a keychain is available; without one, reading the remote key fails first.
+    const note = page.getByTestId('ask-panel').getByTestId('error-note');
+    await expect(note).toHaveText(/^(OFFLINE|KEYCHAIN): /, { timeout: 30_000 });
+    await expect(page.getByTestId('status-error')).toContainText(/OFFLINE|KEYCHAIN/);
+
+    await page.getByTestId('tab-history').click();
+    await page.getByTestId('history-entry').filter({ hasText: question }).first().getByTestId('history-open').click();
+    await expect(page.getByTestId('result-name')).toHaveText(names);
+    await page.screenshot({ path: 'test-results/offline-history.png' });
+  } finally {
+    await rpcCall(page, 'profiles.select', { id: 'local' });
+    // Deleting a profile also deletes its keys, which needs a keychain; without one it stays, inactive.
+    await rpcCall(page, 'profiles.delete', { id: dead.id }).catch(() => undefined);
+  }
   expect(csp).toEqual([]);
 });

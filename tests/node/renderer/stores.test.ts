@@ -5,6 +5,7 @@ import type { RpcClient } from '../../../shared/rpc/client';
 import type { Result } from '../../../shared/rpc/errors';
 import { provideRpc } from '../../../renderer/src/api/rpc';
 import { useAskStore } from '../../../renderer/src/stores/ask';
+import { useExportStore } from '../../../renderer/src/stores/exports';
 import { useHistoryStore } from '../../../renderer/src/stores/history';
 import { useMapStore } from '../../../renderer/src/stores/map';
 
@@ -160,5 +161,47 @@ describe('History store', () => {
     ids = [5, 4, 1];
     await history.load();
     expect([...history.checked]).toEqual([4]);
+  });
+});
+
+describe('Export store', () => {
+  it('starts a job for the chosen queries, follows its progress, and cancels it by jobId', async () => {
+    const { client, calls, emit } = scriptedClient(async (method) =>
+      method === 'export.start'
+        ? { ok: true, value: { jobId: 'j1', fileName: 'fieldlens.geojson', downloadPath: '/exports/j1' } }
+        : { ok: true, value: { cancelled: true } },
+    );
+    const exp = withStores(client, () => useExportStore());
+    exp.format = 'geojson';
+    await exp.start([7, 3]);
+    expect(calls[0]).toEqual({ method: 'export.start', input: { selection: { queryIds: ['7', '3'] }, format: 'geojson' } });
+    expect(exp.job).toMatchObject({ jobId: 'j1', state: 'running' });
+    expect(exp.running).toBe(true);
+
+    const progress = { jobId: 'j1', written: 50, total: 100, layer: 'q', fileName: 'fieldlens.geojson', bytes: null, downloadPath: '/exports/j1', error: null };
+    emit('export.progress', { ...progress, state: 'running' });
+    expect(exp.job?.written).toBe(50);
+    // Events of another job do not replace the one running.
+    emit('export.progress', { ...progress, jobId: 'other', state: 'done' });
+    expect(exp.job?.jobId).toBe('j1');
+
+    await exp.cancel();
+    expect(calls[1]).toEqual({ method: 'export.cancel', input: { jobId: 'j1' } });
+    emit('export.progress', { ...progress, state: 'cancelled' });
+    expect(exp.running).toBe(false);
+  });
+
+  it("shows a failed job's error with its code", async () => {
+    const { client, emit } = scriptedClient(async () => ({
+      ok: true,
+      value: { jobId: 'j2', fileName: 'x.gpkg', downloadPath: '/exports/j2' },
+    }));
+    const exp = withStores(client, () => useExportStore());
+    await exp.start([1]);
+    emit('export.progress', {
+      jobId: 'j2', state: 'failed', written: 0, total: null, layer: null, fileName: 'x.gpkg', bytes: null, downloadPath: null,
+      error: { code: 'INTERNAL', message: 'disk full' },
+    });
+    expect(exp.error).toEqual({ code: 'INTERNAL', message: 'disk full' });
   });
 });

@@ -41,7 +41,7 @@ export const imageryRows = (records: readonly ImageryRecord[]): ResultRow[] =>
     distanceMeters: null,
     imageUrl: r.image || null,
     date: r.date,
-    compass: r.compass,
+    compass: r.interactive ? `${r.compass} · 360°` : r.compass,
   }));
 
 export const observationRows = (obs: readonly Observation[]): ResultRow[] =>

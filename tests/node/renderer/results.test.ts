@@ -62,11 +62,15 @@ describe('cached query views', () => {
       ...base,
       kind: 'imagery',
       raw: JSON.stringify({
-        data: [{ id: 'i1', address: 'Paris, France', date: 'March 5, 2024', compass: 'North-East (NE)', interactive: false, geometry: { type: 'Point', coordinates: [2.3, 48.8] }, image: 'http://h/i1' }],
+        data: [
+          { id: 'i1', address: 'Paris, France', date: 'March 5, 2024', compass: 'North-East (NE)', interactive: false, geometry: { type: 'Point', coordinates: [2.3, 48.8] }, image: 'http://h/i1' },
+          { id: 'i2', address: 'Reykjavik, Iceland', date: 'February 2, 2024', compass: 'South-West (SW)', interactive: true, geometry: { type: 'Point', coordinates: [-21.9, 64.1] }, image: 'http://h/i2' },
+        ],
       }),
     });
     expect(imagery.rows[0]).toMatchObject({ id: 'i1', title: 'Paris, France', imageUrl: 'http://h/i1', compass: 'North-East (NE)' });
-    expect(imagery.collection.features[0]?.id).toBe('i1');
+    expect(imagery.rows[1]?.compass).toBe('South-West (SW) · 360°');
+    expect(imagery.collection.features.map((f) => f.id)).toEqual(['i1', 'i2']);
 
     const stream = viewOfRecord({
       ...base,

@@ -276,8 +276,14 @@ export class ServiceClient {
   ): Promise<Exchange<T>> {
     const conn = this.current();
     if (!this.reachable[host])
-      throw new ServiceError('OFFLINE', `Offline: the service cannot be reached. ${this.lastMessage ?? ''}`.trim(), { sent: false });
+      throw new ServiceError('OFFLINE', `Offline: ${this.lastMessage ?? 'the service cannot be reached'}`, { sent: false });
     const base = host === 'base' ? conn.baseUrl : conn.searchBaseUrl;
+    // The bundled service has no address while it is not running: that is being offline.
+    if (!base && conn.kind === 'local') {
+      const message = 'the bundled local service is not running';
+      this.mark(host, false, message);
+      throw new ServiceError('OFFLINE', `Offline: ${message}`, { sent: false });
+    }
     if (!base) throw new ServiceError('NETWORK', `The connection "${conn.label}" has no ${host === 'base' ? 'service' : 'search'} URL`);
     const url = join(base, path);
     const headers = new Headers({ accept: 'application/json' });

@@ -8,9 +8,10 @@ import { createCacheLayerLoader } from '../export/from-cache';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
-import { createImageryPlugin } from '../local-service/imagery';
+import { createImageryPlugin, type ImageryPlugin } from '../local-service/imagery';
 import type { LocalServicePlugin } from '../local-service/plugin';
 import { createLocalService, type LocalService, type LocalServiceKeys } from '../local-service/server';
+import { PhotoFolders } from '../photos/photo-folders';
 import { createConnections } from '../profiles/connections';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import { EventBus } from '../rpc/events';
@@ -34,7 +35,7 @@ export interface AppDeps {
   client?: Partial<Pick<ServiceClientOptions, 'fetch' | 'timeouts' | 'retry' | 'probeIntervalMs'>>;
   /** false: do not start the bundled local service (tests that need no connection). */
   startLocalService?: boolean;
-  /** Folders of the user's geotagged photos for the bundled imagery catalog (sample photos are always in). */
+  /** Photo folders given at start (a flag); they join the folders saved in the app's settings. */
   photoDirs?: string[];
   /** Extra routes for the bundled service, beside stream and imagery search. */
   localServicePlugins?: LocalServicePlugin[];
@@ -76,9 +77,17 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   connections.keys.warm().catch((e: unknown) => deps.logger.warn('Keychain not readable at start', String(e)));
 
   // The default connection: the bundled service on loopback, in this process.
+  const photoFolders = new PhotoFolders(deps.dataDir, deps.logger);
+  let imagery: ImageryPlugin | null = null;
   let localService: RunningService | null = null;
   if (deps.startLocalService !== false) {
-    localService = await startBundledService(deps, {
+    imagery = createImageryPlugin({
+      photoDirs: [...new Set([...photoFolders.list(), ...(deps.photoDirs ?? [])])],
+      sample: true,
+      sampleDir: join(resourcesDir(), 'sample-photos'),
+      watch: deps.watchPhotos ?? true,
+    });
+    localService = await startBundledService(deps, [imagery, ...(deps.localServicePlugins ?? [])], {
       fromKeychain: () => connections.localServiceKeys(),
       holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
     });
@@ -114,6 +123,15 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     ...createQueryHandlers({ client, cache, connection, logger: deps.logger, now: () => deps.clock().getTime() }),
     'export.start': (input) => exports.start(input),
     'export.cancel': (input) => exports.cancel(input),
+    'photos.status': async () => {
+      // Report after the first scan, not a half-built count.
+      await imagery?.catalog()?.ready().catch(() => undefined);
+      return photoFolders.status(imagery);
+    },
+    'photos.setFolders': async ({ folders }) => {
+      await photoFolders.set(folders, imagery);
+      return photoFolders.status(imagery);
+    },
   };
   // Local's URLs exist only now; tell the status bar what the active connection really is.
   if (localUrls) bus.emit('connection.changed', connection());
@@ -142,6 +160,7 @@ type RunningService = LocalService & { urls: { baseUrl: string; searchBaseUrl: s
  */
 async function startBundledService(
   deps: AppDeps,
+  plugins: LocalServicePlugin[],
   keySource: { fromKeychain(): Promise<LocalServiceKeys>; holdForThisRun(keys: LocalServiceKeys): void },
 ): Promise<RunningService | null> {
   let keys: LocalServiceKeys;
@@ -152,21 +171,12 @@ async function startBundledService(
     keys = { bearer: randomBytes(32).toString('base64url'), search: randomBytes(32).toString('base64url') };
     keySource.holdForThisRun(keys);
   }
-  const resources = resourcesDir();
   const service = createLocalService({
     dataDir: join(deps.dataDir, 'local-service'),
     keys,
     logger: deps.logger,
     clock: deps.clock,
-    plugins: [
-      createImageryPlugin({
-        photoDirs: deps.photoDirs ?? [],
-        sample: true,
-        sampleDir: join(resources, 'sample-photos'),
-        watch: deps.watchPhotos ?? true,
-      }),
-      ...(deps.localServicePlugins ?? []),
-    ],
+    plugins,
   });
   try {
     const urls = await service.start();

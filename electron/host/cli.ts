@@ -16,13 +16,14 @@ const { values } = parseArgs({
     'data-dir': { type: 'string' },
     'renderer-dir': { type: 'string' },
     json: { type: 'boolean', default: false },
+    photos: { type: 'string', multiple: true, default: [] },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 if (values.help) {
   process.stdout.write(
-    'Usage: fieldlens-host [--port N] [--data-dir DIR] [--renderer-dir DIR] [--json]\n' +
+    'Usage: fieldlens-host [--port N] [--data-dir DIR] [--photos DIR]... [--renderer-dir DIR] [--json]\n' +
       'Serves the Fieldlens app on 127.0.0.1 for any browser; prints the URL with its one-time token.\n',
   );
   process.exit(0);
@@ -44,6 +45,7 @@ const services = await createAppServices({
   shell: 'browser-host',
   version: pkg.version,
   clock: () => new Date(),
+  photoDirs: values.photos.map((d) => resolve(d)),
 });
 secretValues = services.secretValues;
 const host = await startBrowserHost({

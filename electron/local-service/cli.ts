@@ -2,12 +2,16 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../core/logger';
 import { defaultDataDir } from '../core/paths';
+import { join } from 'node:path';
+import { resourcesDir } from '../core/paths';
+import { createImageryPlugin } from './imagery';
 import { createLocalService } from './server';
 
 const HELP = `Usage: npm run service -- [options]     (or: npx tsx electron/local-service/cli.ts [options])
 
 Runs the bundled Fieldlens service alone on 127.0.0.1: POST {base_url}/v1/compute and the
-imagery-search host {search_base_url}, over the bundled open-data catalog.
+POST {base_url}/v1/stream and the imagery-search host {search_base_url}, over the bundled
+open-data catalog and geotagged photos.
 "npm run service" builds first and runs out/main/service.js.
 
   --port N            compute/stream port (default 0: any free port)
@@ -15,6 +19,8 @@ imagery-search host {search_base_url}, over the bundled open-data catalog.
   --data-dir DIR      folder of the service database (default: <app data>/local-service)
   --key KEY           Bearer key for compute/stream (or env FIELDLENS_SERVICE_KEY)
   --search-key KEY    x-api-key for imagery search (or env FIELDLENS_SERVICE_SEARCH_KEY)
+  --photos DIR        a folder of geotagged photos for stream and imagery search (repeatable)
+  --no-sample         leave the bundled sample photos out of the imagery catalog
   --answer-fault      make every answer generation fail (status "failed", results intact)
   --json              print {"baseUrl","searchBaseUrl"} as one JSON line once listening
   -h, --help          this text
@@ -28,6 +34,8 @@ const { values } = parseArgs({
     key: { type: 'string' },
     'search-key': { type: 'string' },
     'answer-fault': { type: 'boolean', default: false },
+    photos: { type: 'string', multiple: true, default: [] },
+    'no-sample': { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -51,6 +59,13 @@ const service = createLocalService({
   logger,
   clock: () => new Date(),
   answerFault: values['answer-fault'],
+  plugins: [
+    createImageryPlugin({
+      photoDirs: values.photos.map((d) => resolve(d)),
+      sample: !values['no-sample'],
+      sampleDir: join(resourcesDir(), 'sample-photos'),
+    }),
+  ],
 });
 const urls = await service.start({ port: Number(values.port), searchPort: Number(values['search-port']) });
 if (values.json) process.stdout.write(JSON.stringify(urls) + '\n');

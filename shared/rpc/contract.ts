@@ -7,6 +7,7 @@ import { cacheMethods } from './methods/cache';
 import { computeEvents, computeMethods } from './methods/compute';
 import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
+import { photosMethods } from './methods/photos';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -22,6 +23,7 @@ export const methods = {
   ...historyMethods,
   ...cacheMethods,
   ...mediaMethods,
+  ...photosMethods,
 } as const;
 
 export const events = {

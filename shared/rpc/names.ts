@@ -27,5 +27,7 @@ export const METHOD_NAMES = [
   'cache.stats',
   'cache.vacuum',
   'media.get',
+  'photos.status',
+  'photos.setFolders',
 ] as const;
 export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed'] as const;

@@ -98,10 +98,18 @@ export class ImageryCatalog {
   private lastReport: ScanReport | null = null;
   private lastError: string | null = null;
   private closed = false;
-  readonly dirs: string[];
+  dirs: string[];
 
   constructor(private readonly opts: CatalogOptions) {
     this.dirs = [...new Set(opts.dirs.map((d) => resolve(d)))];
+  }
+
+  /** Points the catalog at other folders: photos of folders no longer listed leave at the next scan. */
+  async setDirs(dirs: string[]): Promise<ScanReport> {
+    this.dirs = [...new Set(dirs.map((d) => resolve(d)))];
+    this.stopWatching();
+    if (this.opts.watch !== false) this.startWatching();
+    return this.scan();
   }
 
   /** Scan once and start watching; resolves when the first scan is done. */
@@ -363,12 +371,17 @@ export class ImageryCatalog {
     }
   }
 
-  async close(): Promise<void> {
-    this.closed = true;
+  private stopWatching(): void {
     for (const w of this.watchers) w.close();
     this.watchers = [];
-    if (this.timer) clearTimeout(this.timer);
     if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.stopWatching();
+    if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => undefined);
   }
 }

@@ -39,6 +39,8 @@ export interface ImageryPluginOptions {
 export interface ImageryPlugin extends LocalServicePlugin {
   /** The catalog once a register function has run (tests and status use it). */
   catalog(): ImageryCatalog | null;
+  /** Replaces the user's photo folders (the sample folder stays when enabled) and rescans. */
+  setPhotoDirs(dirs: string[]): Promise<void>;
 }
 
 /** Media paths: the base host under /v1, the search host without a version, like the APIs there. */
@@ -90,14 +92,15 @@ function regionItem(r: Region, count?: number) {
 
 export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
   let state: State | null = null;
+  const withSample = (dirs: string[]) =>
+    opts.sample ? [...dirs, opts.sampleDir ?? resolve('resources/sample-photos')] : [...dirs];
 
   const init = (ctx: ServiceContext): State => {
     if (state) return state;
     migrateImagery(ctx.db, ctx.clock);
     const store = new ImageryStore(ctx.db);
     const regions = new RegionTable();
-    const dirs = [...opts.photoDirs];
-    if (opts.sample) dirs.push(opts.sampleDir ?? resolve('resources/sample-photos'));
+    const dirs = withSample(opts.photoDirs);
     const catalog = new ImageryCatalog({
       dirs,
       store,
@@ -248,6 +251,10 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
   return {
     name: 'imagery',
     catalog: () => state?.catalog ?? null,
+    async setPhotoDirs(dirs) {
+      opts.photoDirs = [...dirs];
+      if (state) await state.catalog.setDirs(withSample(dirs));
+    },
 
     registerBase(app, ctx) {
       const s = init(ctx);

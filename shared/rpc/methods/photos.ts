@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** The imagery catalog of the bundled service: which photo folders it indexes and how that went. */
+export const PhotoStatus = z.object({
+  /** The user's folders (the sample photos are indexed besides them). */
+  folders: z.array(z.string()),
+  photos: z.number().int().min(0),
+  /** Files that could not be placed, with the reason (first 200). */
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  skippedTotal: z.number().int().min(0),
+  lastScan: z
+    .object({
+      found: z.number(),
+      read: z.number(),
+      removed: z.number(),
+      skipped: z.number(),
+      photos: z.number(),
+      durationMs: z.number(),
+    })
+    .nullable(),
+  error: z.string().nullable(),
+});
+export type PhotoStatus = z.infer<typeof PhotoStatus>;
+
+export const photosMethods = {
+  'photos.status': { input: z.object({}).strict(), output: PhotoStatus },
+  /** Replaces the photo folders, saves them, and rescans; answers once the scan is done. */
+  'photos.setFolders': {
+    input: z.object({ folders: z.array(z.string().min(1).max(4096)).max(20) }).strict(),
+    output: PhotoStatus,
+  },
+} as const;

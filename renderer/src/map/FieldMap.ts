@@ -33,12 +33,13 @@ export default class FieldMap {
     this.map.addLayer(layer);
   }
 
-  /** Zooms to an extent (map projection) with room around it; single points stop at street level. */
-  fit(extent: Extent, maxZoom = 12): void {
+  /** Zooms to an extent (map projection) with room around it; close results stop where borders still give context. */
+  fit(extent: Extent, maxZoom = 10): void {
     if (!extent.every(Number.isFinite)) return;
-    // A single point has an empty extent; fit still centres on it, at maxZoom.
+    // A single point has an empty extent; fit still centres on it, at maxZoom. The side padding
+    // leaves room for the labels of points at the edge.
     const box = isEmpty(extent) ? [extent[0]! - 1, extent[1]! - 1, extent[2]! + 1, extent[3]! + 1] : extent;
-    this.map.getView().fit(box, { padding: [64, 64, 64, 64], maxZoom, duration: 250 });
+    this.map.getView().fit(box, { padding: [72, 120, 56, 120], maxZoom, duration: 250 });
   }
 
   /** Centres on an extent without changing the zoom unless it is far out. */

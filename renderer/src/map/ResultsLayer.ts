@@ -26,6 +26,8 @@ export default class ResultsLayer {
   private readonly source = new VectorSource();
   private readonly format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: 'EPSG:3857' });
   private selectedId: string | number | undefined;
+  /** Small result sets are named on the map; large ones only their selected feature. */
+  private labelAll = false;
 
   constructor(private readonly options: ResultsLayerOptions) {
     const base = this.styleFor(options.color, false);
@@ -34,8 +36,12 @@ export default class ResultsLayer {
       source: this.source,
       properties: { name: options.name },
       // Canvas rendering handles the 2,000 features a compute response can hold.
-      style: (f: FeatureLike) =>
-        f.getId() !== undefined && f.getId() === this.selectedId ? [selected, this.labelFor(f)] : base,
+      style: (f: FeatureLike) => {
+        if (f.getId() !== undefined && f.getId() === this.selectedId) return [selected, this.labelFor(f, true)];
+        return this.labelAll ? [base, this.labelFor(f, false)] : base;
+      },
+      // Labels that would overlap are left out; dots are always drawn.
+      declutter: true,
     });
   }
 
@@ -44,6 +50,7 @@ export default class ResultsLayer {
       // The selected feature is drawn above the others, even among 2,000 overlapping dots.
       zIndex: emphasised ? 10 : 0,
       image: new Circle({
+        declutterMode: 'none',
         radius: emphasised ? 8 : 5,
         fill: new Fill({ color }),
         stroke: new Stroke({ color: '#ffffff', width: emphasised ? 2.5 : 1.5 }),
@@ -53,16 +60,17 @@ export default class ResultsLayer {
     });
   }
 
-  /** The selected feature is named on the map: the basemap has no labels to read it by. */
-  private labelFor(f: FeatureLike): Style {
+  /** Features are named on the map: the basemap has no place labels to read them by. */
+  private labelFor(f: FeatureLike, selected: boolean): Style {
     const name = f.get('name') ?? f.get('address') ?? f.get('feature_name') ?? '';
     return new Style({
-      zIndex: 11,
+      zIndex: selected ? 11 : 1,
       text: new Text({
         text: String(name),
-        font: '600 12px system-ui, sans-serif',
-        offsetY: -18,
-        fill: new Fill({ color: '#1d2733' }),
+        font: selected ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif',
+        // Clear of the dot and its white rim, so the label's halo never covers it.
+        offsetY: selected ? -21 : -17,
+        fill: new Fill({ color: selected ? '#1d2733' : '#3d4a58' }),
         stroke: new Stroke({ color: '#ffffff', width: 3 }),
         overflow: true,
       }),
@@ -71,6 +79,7 @@ export default class ResultsLayer {
 
   setFeatures(collection: GeoJsonFeatureCollection): void {
     this.source.clear(true);
+    this.labelAll = collection.features.length <= 50;
     this.source.addFeatures(this.format.readFeatures(collection) as Feature[]);
   }
 

@@ -1,7 +1,10 @@
 import Map from 'ol/Map';
 import View from 'ol/View';
 import { defaults as defaultControls, ScaleLine } from 'ol/control';
-import { fromLonLat } from 'ol/proj';
+import { fromLonLat, toLonLat } from 'ol/proj';
+import type BaseLayer from 'ol/layer/Base';
+import type { Extent } from 'ol/extent';
+import { isEmpty } from 'ol/extent';
 import { createBasemapLayers } from './basemapLayers';
 
 export interface FieldMapOptions {
@@ -24,6 +27,32 @@ export default class FieldMap {
       view: new View({ center: fromLonLat(options.center ?? [10, 30]), zoom: options.zoom ?? 2, maxZoom: 19 }),
     });
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
+  }
+
+  addLayer(layer: BaseLayer): void {
+    this.map.addLayer(layer);
+  }
+
+  /** Zooms to an extent (map projection) with room around it; close results stop where borders still give context. */
+  fit(extent: Extent, maxZoom = 10): void {
+    if (!extent.every(Number.isFinite)) return;
+    // A single point has an empty extent; fit still centres on it, at maxZoom. The side padding
+    // leaves room for the labels of points at the edge.
+    const box = isEmpty(extent) ? [extent[0]! - 1, extent[1]! - 1, extent[2]! + 1, extent[3]! + 1] : extent;
+    this.map.getView().fit(box, { padding: [72, 120, 56, 120], maxZoom, duration: 250 });
+  }
+
+  /** Centres on an extent without changing the zoom unless it is far out. */
+  centreOn(extent: Extent, minZoom = 6): void {
+    const view = this.map.getView();
+    const c: [number, number] = [(extent[0]! + extent[2]!) / 2, (extent[1]! + extent[3]!) / 2];
+    view.animate({ center: c, zoom: Math.max(view.getZoom() ?? minZoom, minZoom), duration: 250 });
+  }
+
+  /** The view centre as [longitude, latitude]. */
+  centreLonLat(): [number, number] {
+    const [lon, lat] = toLonLat(this.map.getView().getCenter() ?? [0, 0]);
+    return [lon!, lat!];
   }
 
   dispose(): void {

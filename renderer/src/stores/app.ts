@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref } from 'vue';
 import type { AppInfo, ConnectionInfo } from '../../../shared/rpc/methods/app';
+import type { Connectivity } from '../../../shared/rpc/methods/compute';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import { useRpc } from '../api/rpc';
 
@@ -10,6 +11,10 @@ export const useAppStore = defineStore('app', () => {
   const connection = ref<ConnectionInfo | null>(null);
   const error = ref<RpcErrorBody | null>(null);
   const loading = ref(false);
+  /** Reachability of the active service; null until the first run or event says. */
+  const connectivity = ref<Connectivity | null>(null);
+  /** The last failure of any action, for the status bar. */
+  const lastError = ref<{ error: RpcErrorBody; at: number; action: string } | null>(null);
 
   const versionText = computed(() => (info.value ? `${info.value.name} ${info.value.version}` : ''));
 
@@ -26,8 +31,32 @@ export const useAppStore = defineStore('app', () => {
     }
   }
 
+  /**
+   * Service calls report their outcome here: a success means the service answered; failures show
+   * in the status bar, and OFFLINE marks it unreachable until the next event or success.
+   */
+  function report(action: string, error: RpcErrorBody | null): void {
+    if (!error) {
+      lastError.value = null;
+      connectivity.value = { online: true, base: true, search: true, message: null };
+      return;
+    }
+    if (error.code === 'CANCELLED') return;
+    lastError.value = { error, at: Date.now(), action };
+    if (error.code === 'OFFLINE')
+      connectivity.value = { online: false, base: false, search: false, message: error.message };
+  }
+
+  function clearError(): void {
+    lastError.value = null;
+  }
+
   rpc.on('connection.changed', (c) => {
     connection.value = c;
+    connectivity.value = null;
+  });
+  rpc.on('connectivity.changed', (c) => {
+    connectivity.value = c;
   });
 
   return {
@@ -35,7 +64,11 @@ export const useAppStore = defineStore('app', () => {
     connection: readonly(connection),
     error: readonly(error),
     loading: readonly(loading),
+    connectivity: readonly(connectivity),
+    lastError: readonly(lastError),
     versionText,
     load,
+    report,
+    clearError,
   };
 });

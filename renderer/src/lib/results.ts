@@ -1,0 +1,123 @@
+import type { QueryRecord } from '../../../shared/rpc/methods/history';
+import type { ComputeFeature } from '../../../shared/service/compute';
+import type { ImageryRecord } from '../../../shared/service/imagery';
+import type { Observation } from '../../../shared/service/stream';
+import { formatCaptureDate } from './format';
+
+/** GeoJSON as the map takes it (WGS84, [lon, lat]). */
+export interface FeatureCollectionLike {
+  type: 'FeatureCollection';
+  features: Array<{ type: 'Feature'; id: string; geometry: unknown; properties: Record<string, unknown> }>;
+}
+
+/** One line of a result list, whatever the operation. */
+export interface ResultRow {
+  id: string;
+  title: string;
+  subtitle: string;
+  distanceMeters: number | null;
+  /** Image to show (imagery and street-level), fetched through media.get. */
+  imageUrl: string | null;
+  date: string | null;
+  compass: string | null;
+}
+
+export const computeRows = (features: readonly ComputeFeature[]): ResultRow[] =>
+  features.map((f) => ({
+    id: f.id,
+    title: f.properties.name || f.id,
+    subtitle: f.properties.address,
+    distanceMeters: f.properties.distance_meters,
+    imageUrl: null,
+    date: null,
+    compass: null,
+  }));
+
+export const imageryRows = (records: readonly ImageryRecord[]): ResultRow[] =>
+  records.map((r) => ({
+    id: r.id,
+    title: r.address,
+    subtitle: '',
+    distanceMeters: null,
+    imageUrl: r.image || null,
+    date: r.date,
+    compass: r.interactive ? `${r.compass} · 360°` : r.compass,
+  }));
+
+export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
+  obs.map((o) => ({
+    id: o.id,
+    title: o.properties.address ?? o.properties.feature_name,
+    subtitle: [o.properties.feature_name, o.properties.owner].filter(Boolean).join(' · '),
+    distanceMeters: null,
+    imageUrl: o.properties.image_url,
+    date: formatCaptureDate(o.properties.date),
+    compass: null,
+  }));
+
+export function collectionOf(features: ReadonlyArray<{ id: string; geometry: unknown; properties?: unknown }>): FeatureCollectionLike {
+  return {
+    type: 'FeatureCollection',
+    features: features.map((f) => ({
+      type: 'Feature',
+      id: f.id,
+      geometry: f.geometry,
+      properties: (f.properties ?? {}) as Record<string, unknown>,
+    })),
+  };
+}
+
+export const imageryCollection = (records: readonly ImageryRecord[]): FeatureCollectionLike =>
+  collectionOf(records.map((r) => ({ id: r.id, geometry: r.geometry, properties: { address: r.address } })));
+
+/** What a cached query shows: its rows and map features, read from the body exactly as received. */
+export interface CachedView {
+  rows: ResultRow[];
+  collection: FeatureCollectionLike;
+  warnings: unknown[];
+  answer: string | null;
+}
+
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+
+export function viewOfRecord(rec: QueryRecord): CachedView {
+  const empty: CachedView = { rows: [], collection: collectionOf([]), warnings: rec.warnings, answer: rec.answerContent };
+  if (!rec.raw) return empty;
+  let body: Record<string, unknown>;
+  try {
+    body = obj(JSON.parse(rec.raw));
+  } catch {
+    return empty;
+  }
+  if (rec.kind === 'compute') {
+    const features = arr(obj(body['results'])['features']) as ComputeFeature[];
+    return { ...empty, rows: computeRows(features), collection: collectionOf(features) };
+  }
+  if (rec.kind === 'stream') {
+    const features = arr(obj(obj(body['data'])['geojson'])['features']) as Observation[];
+    return { ...empty, rows: observationRows(features), collection: collectionOf(features) };
+  }
+  const records = arr(body['data']) as ImageryRecord[];
+  return { ...empty, rows: imageryRows(records), collection: imageryCollection(records) };
+}
+
+/** Base64 of bytes without spreading huge arrays onto the call stack. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let text = '';
+  const chunk = 0x8000;
+  for (let i = 0; i < bytes.length; i += chunk) text += String.fromCharCode(...bytes.subarray(i, i + chunk));
+  return btoa(text);
+}
+
+/** Content type for an attached file, from its name when the browser gives none. */
+export function attachmentType(name: string, given: string): string {
+  if (given) return given;
+  const lower = name.toLowerCase();
+  if (lower.endsWith('.csv')) return 'text/csv';
+  if (lower.endsWith('.geojson') || lower.endsWith('.json')) return 'application/geo+json';
+  return 'application/octet-stream';
+}
+
+/** A fresh id for compute.cancel. */
+export const newRunId = (): string => `run-${crypto.randomUUID()}`;

@@ -1,0 +1,12 @@
+import type { LayerName } from '../stores/map';
+
+/** One colour per result layer, chosen to stand apart from the basemap's land, water and borders. */
+export const LAYER_COLOURS: Record<LayerName, string> = {
+  ask: '#e8710a',
+  imagery: '#7b3fb5',
+  street: '#0f8b6e',
+  history: '#e8710a',
+};
+
+/** The ring of the selected feature. */
+export const SELECTED_COLOUR = '#d7301f';

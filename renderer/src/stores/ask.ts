@@ -1,0 +1,135 @@
+import { defineStore } from 'pinia';
+import { computed, readonly, ref, shallowRef } from 'vue';
+import type { RpcErrorBody } from '../../../shared/rpc/errors';
+import type { Attachment } from '../../../shared/rpc/methods/compute';
+import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
+import { useRpc } from '../api/rpc';
+import { collectionOf, computeRows, newRunId } from '../lib/results';
+import { useAppStore } from './app';
+import { useMapStore } from './map';
+
+/** One question of the current thread: a first question and its follow-ups. */
+export interface ThreadStep {
+  queryId: number;
+  responseId: string;
+  query: string;
+  numberMatched: number;
+  numberReturned: number;
+}
+
+export interface AttachedFile {
+  name: string;
+  size: number;
+  contentType: string;
+  dataBase64: string;
+}
+
+/** The Ask tab: compute questions, their answer and results, and the follow-up thread. */
+export const useAskStore = defineStore('ask', () => {
+  const rpc = useRpc();
+  const app = useAppStore();
+  const map = useMapStore();
+
+  const query = ref('');
+  const limit = ref<number>(COMPUTE_LIMIT.default);
+  const writtenAnswer = ref(true);
+  const measurement = ref('');
+  const attachments = ref<AttachedFile[]>([]);
+
+  const runId = ref<string | null>(null);
+  const error = ref<RpcErrorBody | null>(null);
+  const response = shallowRef<ComputeResponse | null>(null);
+  const queryId = ref<number | null>(null);
+  const thread = ref<ThreadStep[]>([]);
+
+  const busy = computed(() => runId.value !== null);
+  const rows = computed(() => computeRows(response.value?.results.features ?? []));
+  const canFollowUp = computed(() => response.value !== null && !busy.value);
+
+  function attach(files: AttachedFile[]): void {
+    const names = new Set(files.map((f) => f.name));
+    attachments.value = [...attachments.value.filter((a) => !names.has(a.name)), ...files];
+  }
+  function detach(name: string): void {
+    attachments.value = attachments.value.filter((a) => a.name !== name);
+  }
+
+  /** Runs the question; a follow-up continues the last response (search_id). */
+  async function run(followUp = false): Promise<void> {
+    const text = query.value.trim();
+    if (!text || busy.value) return;
+    const request: ComputeRequestInput = { query: text, limit: limit.value, answer: writtenAnswer.value };
+    if (measurement.value.trim()) request.measurement = measurement.value.trim();
+    if (followUp && response.value) request.search_id = response.value.id;
+    const files: Attachment[] = attachments.value.map((a) => ({
+      field: 'files',
+      name: a.name,
+      contentType: a.contentType,
+      dataBase64: a.dataBase64,
+    }));
+    const id = newRunId();
+    runId.value = id;
+    error.value = null;
+    try {
+      const r = await rpc.call('compute.run', {
+        request,
+        runId: id,
+        ...(files.length ? { attachments: files } : {}),
+      });
+      app.report('Ask', r.ok ? null : r.error);
+      if (!r.ok) {
+        error.value = r.error;
+        return;
+      }
+      const res = r.value.response;
+      response.value = res;
+      queryId.value = r.value.queryId;
+      const step: ThreadStep = {
+        queryId: r.value.queryId,
+        responseId: res.id,
+        query: text,
+        numberMatched: res.results.numberMatched,
+        numberReturned: res.results.numberReturned,
+      };
+      thread.value = followUp ? [...thread.value, step] : [step];
+      map.show('ask', collectionOf(res.results.features));
+      if (followUp) query.value = '';
+    } finally {
+      if (runId.value === id) runId.value = null;
+    }
+  }
+
+  async function cancel(): Promise<void> {
+    if (!runId.value) return;
+    await rpc.call('compute.cancel', { runId: runId.value });
+  }
+
+  /** Starts over: no thread, no results on the map. */
+  function reset(): void {
+    response.value = null;
+    queryId.value = null;
+    thread.value = [];
+    error.value = null;
+    map.show('ask', null);
+  }
+
+  return {
+    query,
+    limit,
+    writtenAnswer,
+    measurement,
+    attachments: readonly(attachments),
+    error: readonly(error),
+    response: computed(() => response.value),
+    queryId: readonly(queryId),
+    thread: readonly(thread),
+    busy,
+    rows,
+    canFollowUp,
+    attach,
+    detach,
+    run,
+    cancel,
+    reset,
+  };
+});

@@ -1,0 +1,88 @@
+import { defineStore } from 'pinia';
+import { computed, readonly, ref } from 'vue';
+import type { RpcErrorBody } from '../../../shared/rpc/errors';
+import type { ExportFormat, ExportProgressEvent } from '../../../shared/rpc/methods/export';
+import { useRpc } from '../api/rpc';
+import { useAppStore } from './app';
+
+export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string }> = [
+  { value: 'gpkg', label: 'GeoPackage (.gpkg)' },
+  { value: 'geojson', label: 'GeoJSON' },
+  { value: 'ndjson', label: 'Newline-delimited GeoJSON' },
+  { value: 'csv', label: 'CSV (lon/lat columns)' },
+];
+
+/**
+ * Export jobs of cached queries. Without a destination the Node side keeps the file for
+ * download (browser host and desktop alike); `downloadPath` says where to fetch it.
+ */
+export const useExportStore = defineStore('exports', () => {
+  const rpc = useRpc();
+  const app = useAppStore();
+  const format = ref<ExportFormat>('gpkg');
+  const job = ref<ExportProgressEvent | null>(null);
+  const error = ref<RpcErrorBody | null>(null);
+  const starting = ref(false);
+
+  const running = computed(() => starting.value || job.value?.state === 'running');
+
+  async function start(queryIds: readonly number[]): Promise<void> {
+    if (running.value || queryIds.length === 0) return;
+    starting.value = true;
+    error.value = null;
+    try {
+      const r = await rpc.call('export.start', {
+        selection: { queryIds: queryIds.map(String) },
+        format: format.value,
+      });
+      if (!r.ok) {
+        error.value = r.error;
+        app.report('Export', r.error);
+        return;
+      }
+      // Progress may already have arrived for this job; keep it if so.
+      if (job.value?.jobId !== r.value.jobId)
+        job.value = {
+          jobId: r.value.jobId,
+          state: 'running',
+          written: 0,
+          total: null,
+          layer: null,
+          fileName: r.value.fileName,
+          bytes: null,
+          downloadPath: r.value.downloadPath,
+          error: null,
+        };
+    } finally {
+      starting.value = false;
+    }
+  }
+
+  async function cancel(): Promise<void> {
+    if (job.value?.state === 'running') await rpc.call('export.cancel', { jobId: job.value.jobId });
+  }
+
+  function dismiss(): void {
+    job.value = null;
+    error.value = null;
+  }
+
+  rpc.on('export.progress', (p) => {
+    if (job.value && job.value.jobId !== p.jobId && job.value.state === 'running') return;
+    job.value = p;
+    if (p.state === 'failed' && p.error) {
+      error.value = p.error;
+      app.report('Export', p.error);
+    }
+  });
+
+  return {
+    format,
+    job: readonly(job),
+    error: readonly(error),
+    running,
+    start,
+    cancel,
+    dismiss,
+  };
+});

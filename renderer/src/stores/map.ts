@@ -1,0 +1,69 @@
+import { defineStore } from 'pinia';
+import { computed, readonly, ref, shallowRef } from 'vue';
+import type { FeatureCollectionLike } from '../lib/results';
+
+/** The result layers of the workspace: one per tab, only the active tab's layer is shown. */
+export const LAYERS = ['ask', 'imagery', 'street', 'history'] as const;
+export type LayerName = (typeof LAYERS)[number];
+
+export interface MapSelection {
+  layer: LayerName;
+  id: string;
+  /** Where the pick came from: a list click moves the map, a map click scrolls the list. */
+  origin: 'list' | 'map';
+}
+
+/**
+ * What the map shows, as plain data: the component owning the OpenLayers map follows it.
+ * Collections are kept shallow (up to 2,000 features each must not become reactive proxies).
+ */
+export const useMapStore = defineStore('map', () => {
+  const collections = shallowRef<Record<LayerName, FeatureCollectionLike | null>>({
+    ask: null,
+    imagery: null,
+    street: null,
+    history: null,
+  });
+  const activeLayer = ref<LayerName>('ask');
+  const selection = ref<MapSelection | null>(null);
+  /** Bumped to ask the map to zoom to a layer's features. */
+  const fitRequest = ref<{ layer: LayerName; seq: number } | null>(null);
+  let centreProvider: (() => [number, number]) | null = null;
+
+  function show(layer: LayerName, collection: FeatureCollectionLike | null, fit = true): void {
+    collections.value = { ...collections.value, [layer]: collection };
+    if (selection.value?.layer === layer) selection.value = null;
+    if (fit && collection && collection.features.length > 0)
+      fitRequest.value = { layer, seq: (fitRequest.value?.seq ?? 0) + 1 };
+  }
+
+  function select(layer: LayerName, id: string | null, origin: MapSelection['origin'] = 'list'): void {
+    selection.value = id === null ? null : { layer, id, origin };
+  }
+
+  const selectedIn = (layer: LayerName): string | null =>
+    selection.value?.layer === layer ? selection.value.id : null;
+
+  function setActiveLayer(layer: LayerName): void {
+    activeLayer.value = layer;
+  }
+
+  /** The map view registers how to read its centre; panels ask for it ("use map centre"). */
+  function provideCentre(fn: (() => [number, number]) | null): void {
+    centreProvider = fn;
+  }
+  const centre = (): [number, number] | null => centreProvider?.() ?? null;
+
+  return {
+    collections: computed(() => collections.value),
+    activeLayer: readonly(activeLayer),
+    selection: readonly(selection),
+    fitRequest: readonly(fitRequest),
+    show,
+    select,
+    selectedIn,
+    setActiveLayer,
+    provideCentre,
+    centre,
+  };
+});

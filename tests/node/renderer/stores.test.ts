@@ -1,0 +1,207 @@
+import { createPinia } from 'pinia';
+import { describe, expect, it } from 'vitest';
+import { createApp } from 'vue';
+import type { RpcClient } from '../../../shared/rpc/client';
+import type { Result } from '../../../shared/rpc/errors';
+import { provideRpc } from '../../../renderer/src/api/rpc';
+import { useAskStore } from '../../../renderer/src/stores/ask';
+import { useExportStore } from '../../../renderer/src/stores/exports';
+import { useHistoryStore } from '../../../renderer/src/stores/history';
+import { useMapStore } from '../../../renderer/src/stores/map';
+
+type Call = { method: string; input: unknown };
+
+/** An RPC client whose answers the test scripts; every call is recorded. */
+function scriptedClient(answer: (method: string, input: unknown) => Promise<Result<unknown>>) {
+  const calls: Call[] = [];
+  const listeners = new Map<string, (p: unknown) => void>();
+  const client = {
+    call: (method: string, input: unknown) => {
+      calls.push({ method, input });
+      return answer(method, input);
+    },
+    on: (event: string, cb: (p: unknown) => void) => {
+      listeners.set(event, cb);
+      return () => listeners.delete(event);
+    },
+  } as unknown as RpcClient;
+  return { client, calls, emit: (event: string, p: unknown) => listeners.get(event)?.(p) };
+}
+
+function withStores<T>(client: RpcClient, fn: () => T): T {
+  const app = createApp({});
+  provideRpc(app, client);
+  app.use(createPinia());
+  return app.runWithContext(fn);
+}
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const response = (id: string, names: string[]) => ({
+  queryId: names.length,
+  response: {
+    id,
+    query: 'q',
+    answer: { status: 'complete', content: 'ok', error: null },
+    results: {
+      type: 'FeatureCollection',
+      numberMatched: names.length + 10,
+      numberReturned: names.length,
+      features: names.map((name, i) => ({
+        type: 'Feature',
+        id: `f${i}`,
+        geometry: { type: 'Point', coordinates: [4.8 + i / 10, 45.7] },
+        properties: { source_id: `s${i}`, name, address: '', score: 1, distance_meters: 100 * i, source: { name: 'x', url: '' }, attributes: {} },
+      })),
+    },
+    warnings: [],
+    usage: { meters: 1 },
+  },
+});
+
+describe('Ask store', () => {
+  it('runs a question, puts its results on the map, and continues it with search_id', async () => {
+    let n = 0;
+    const { client, calls } = scriptedClient(async (method) => {
+      if (method !== 'compute.run') return { ok: true, value: {} };
+      n++;
+      return { ok: true, value: response(uuid(n), n === 1 ? ['A', 'B', 'C'] : ['A']) };
+    });
+    const { ask, map } = withStores(client, () => ({ ask: useAskStore(), map: useMapStore() }));
+    ask.query = 'airports near Lyon';
+    ask.measurement = ' count ';
+    await ask.run();
+    expect(calls[0]).toMatchObject({
+      method: 'compute.run',
+      input: { request: { query: 'airports near Lyon', limit: 100, answer: true, measurement: 'count' } },
+    });
+    expect((calls[0]!.input as { request: object }).request).not.toHaveProperty('search_id');
+    expect(ask.rows.map((r) => r.title)).toEqual(['A', 'B', 'C']);
+    expect(map.collections.ask?.features).toHaveLength(3);
+    expect(map.fitRequest?.layer).toBe('ask');
+
+    ask.query = 'top 1';
+    await ask.run(true);
+    expect((calls[1]!.input as { request: { search_id?: string } }).request.search_id).toBe(uuid(1));
+    expect(ask.thread.map((s) => s.query)).toEqual(['airports near Lyon', 'top 1']);
+    expect(ask.query).toBe('');
+
+    // A new question (not a follow-up) starts a new thread.
+    ask.query = 'cities in Peru';
+    await ask.run();
+    expect(ask.thread.map((s) => s.query)).toEqual(['cities in Peru']);
+  });
+
+  it('is busy while running and cancels the pending run by its own runId', async () => {
+    let release: (r: Result<unknown>) => void = () => {};
+    const { client, calls } = scriptedClient((method) => {
+      if (method === 'compute.run') return new Promise((resolve) => (release = resolve));
+      return Promise.resolve({ ok: true, value: { cancelled: true } });
+    });
+    const ask = withStores(client, () => useAskStore());
+    ask.query = 'slow question';
+    const running = ask.run();
+    expect(ask.busy).toBe(true);
+    await ask.cancel();
+    const runId = (calls[0]!.input as { runId: string }).runId;
+    expect(runId).toMatch(/^run-/);
+    expect(calls[1]).toEqual({ method: 'compute.cancel', input: { runId } });
+    release({ ok: false, error: { code: 'CANCELLED', message: 'Cancelled' } });
+    await running;
+    expect(ask.busy).toBe(false);
+    expect(ask.error?.code).toBe('CANCELLED');
+    expect(ask.response).toBeNull();
+  });
+
+  it('keeps the error with its code and leaves earlier results in place', async () => {
+    let fail = false;
+    const { client } = scriptedClient(async () =>
+      fail ? { ok: false, error: { code: 'OFFLINE', message: 'Service unreachable' } } : { ok: true, value: response(uuid(9), ['A']) },
+    );
+    const { ask } = withStores(client, () => ({ ask: useAskStore() }));
+    ask.query = 'q';
+    await ask.run();
+    fail = true;
+    await ask.run();
+    expect(ask.error).toEqual({ code: 'OFFLINE', message: 'Service unreachable' });
+    expect(ask.rows.map((r) => r.title)).toEqual(['A']);
+  });
+});
+
+describe('map selection', () => {
+  it('selects in one layer at a time, and showing a layer again clears its selection', () => {
+    const { client } = scriptedClient(async () => ({ ok: true, value: {} }));
+    const map = withStores(client, () => useMapStore());
+    map.select('ask', 'f1', 'map');
+    expect(map.selectedIn('ask')).toBe('f1');
+    expect(map.selectedIn('history')).toBeNull();
+    map.select('history', 'f2');
+    expect(map.selectedIn('ask')).toBeNull();
+    map.show('history', { type: 'FeatureCollection', features: [] });
+    expect(map.selection).toBeNull();
+    // An empty collection asks for no zoom.
+    expect(map.fitRequest).toBeNull();
+  });
+});
+
+describe('History store', () => {
+  it('multi-selects with shift ranges and forgets entries that went away', async () => {
+    let ids = [5, 4, 3, 2, 1];
+    const { client } = scriptedClient(async (method) => {
+      if (method === 'history.list')
+        return { ok: true, value: { items: ids.map((id) => ({ id, queryText: `q${id}` })), hasMore: false } };
+      return { ok: true, value: { deleted: true } };
+    });
+    const history = withStores(client, () => useHistoryStore());
+    await history.load();
+    history.toggleChecked(4);
+    history.toggleChecked(2, true);
+    expect([...history.checked].sort()).toEqual([2, 3, 4]);
+    history.toggleChecked(3);
+    expect([...history.checked].sort()).toEqual([2, 4]);
+    ids = [5, 4, 1];
+    await history.load();
+    expect([...history.checked]).toEqual([4]);
+  });
+});
+
+describe('Export store', () => {
+  it('starts a job for the chosen queries, follows its progress, and cancels it by jobId', async () => {
+    const { client, calls, emit } = scriptedClient(async (method) =>
+      method === 'export.start'
+        ? { ok: true, value: { jobId: 'j1', fileName: 'fieldlens.geojson', downloadPath: '/exports/j1' } }
+        : { ok: true, value: { cancelled: true } },
+    );
+    const exp = withStores(client, () => useExportStore());
+    exp.format = 'geojson';
+    await exp.start([7, 3]);
+    expect(calls[0]).toEqual({ method: 'export.start', input: { selection: { queryIds: ['7', '3'] }, format: 'geojson' } });
+    expect(exp.job).toMatchObject({ jobId: 'j1', state: 'running' });
+    expect(exp.running).toBe(true);
+
+    const progress = { jobId: 'j1', written: 50, total: 100, layer: 'q', fileName: 'fieldlens.geojson', bytes: null, downloadPath: '/exports/j1', error: null };
+    emit('export.progress', { ...progress, state: 'running' });
+    expect(exp.job?.written).toBe(50);
+    // Events of another job do not replace the one running.
+    emit('export.progress', { ...progress, jobId: 'other', state: 'done' });
+    expect(exp.job?.jobId).toBe('j1');
+
+    await exp.cancel();
+    expect(calls[1]).toEqual({ method: 'export.cancel', input: { jobId: 'j1' } });
+    emit('export.progress', { ...progress, state: 'cancelled' });
+    expect(exp.running).toBe(false);
+  });
+
+  it("shows a failed job's error with its code", async () => {
+    const { client, emit } = scriptedClient(async () => ({
+      ok: true,
+      value: { jobId: 'j2', fileName: 'x.gpkg', downloadPath: '/exports/j2' },
+    }));
+    const exp = withStores(client, () => useExportStore());
+    await exp.start([1]);
+    emit('export.progress', {
+      jobId: 'j2', state: 'failed', written: 0, total: null, layer: null, fileName: 'x.gpkg', bytes: null, downloadPath: null,
+      error: { code: 'INTERNAL', message: 'disk full' },
+    });
+    expect(exp.error).toEqual({ code: 'INTERNAL', message: 'disk full' });
+  });
+});

@@ -15,4 +15,4 @@ npx electron-vite build >/dev/null
 step "unit, contract and interop tests"
 bash scripts/with-keyring.sh npx vitest run
 step "end-to-end tests (Chromium)"
-npx playwright test
+bash scripts/with-keyring.sh npx playwright test

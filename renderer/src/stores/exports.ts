@@ -13,8 +13,9 @@ export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string 
 ];
 
 /**
- * Export jobs of cached queries. Without a destination the Node side keeps the file for
- * download (browser host and desktop alike); `downloadPath` says where to fetch it.
+ * Export jobs of cached queries. The desktop app asks the native save dialog for a destination;
+ * the browser host has none, so the Node side keeps the file and `downloadPath` says where to
+ * fetch it.
  */
 export const useExportStore = defineStore('exports', () => {
   const rpc = useRpc();
@@ -26,14 +27,26 @@ export const useExportStore = defineStore('exports', () => {
 
   const running = computed(() => starting.value || job.value?.state === 'running');
 
-  async function start(queryIds: readonly number[]): Promise<void> {
+  async function start(queryIds: readonly number[], suggestedName = 'fieldlens-export'): Promise<void> {
     if (running.value || queryIds.length === 0) return;
     starting.value = true;
     error.value = null;
     try {
+      let destination: string | undefined;
+      if (app.info?.shell === 'electron') {
+        const chosen = await rpc.call('export.chooseDestination', { format: format.value, suggestedName });
+        if (!chosen.ok) {
+          error.value = chosen.error;
+          app.report('Export', chosen.error);
+          return;
+        }
+        if (chosen.value.path === null) return; // the user closed the dialog
+        destination = chosen.value.path;
+      }
       const r = await rpc.call('export.start', {
         selection: { queryIds: queryIds.map(String) },
         format: format.value,
+        ...(destination ? { destination } : {}),
       });
       if (!r.ok) {
         error.value = r.error;

@@ -4,6 +4,7 @@ import { createApp } from 'vue';
 import type { RpcClient } from '../../../shared/rpc/client';
 import type { Result } from '../../../shared/rpc/errors';
 import { provideRpc } from '../../../renderer/src/api/rpc';
+import { useAppStore } from '../../../renderer/src/stores/app';
 import { useAskStore } from '../../../renderer/src/stores/ask';
 import { useExportStore } from '../../../renderer/src/stores/exports';
 import { useHistoryStore } from '../../../renderer/src/stores/history';
@@ -189,6 +190,32 @@ describe('Export store', () => {
     expect(calls[1]).toEqual({ method: 'export.cancel', input: { jobId: 'j1' } });
     emit('export.progress', { ...progress, state: 'cancelled' });
     expect(exp.running).toBe(false);
+  });
+
+  it('on the desktop, asks the save dialog first and exports to the chosen path', async () => {
+    let dialogPath: string | null = '/home/analyst/lyon.gpkg';
+    const { client, calls } = scriptedClient(async (method) => {
+      if (method === 'app.info') return { ok: true, value: { name: 'Fieldlens', version: '1', shell: 'electron', dataDir: '/d' } };
+      if (method === 'export.chooseDestination') return { ok: true, value: { path: dialogPath } };
+      if (method === 'export.start') return { ok: true, value: { jobId: 'j3', fileName: 'lyon.gpkg', downloadPath: null } };
+      return { ok: false, error: { code: 'NOT_FOUND', message: method } };
+    });
+    const { exp, app } = withStores(client, () => ({ exp: useExportStore(), app: useAppStore() }));
+    await app.load();
+    await exp.start([4], 'airports near Lyon');
+    const asked = calls.filter((c) => c.method.startsWith('export.'));
+    expect(asked).toEqual([
+      { method: 'export.chooseDestination', input: { format: 'gpkg', suggestedName: 'airports near Lyon' } },
+      {
+        method: 'export.start',
+        input: { selection: { queryIds: ['4'] }, format: 'gpkg', destination: '/home/analyst/lyon.gpkg' },
+      },
+    ]);
+    // Closing the dialog starts nothing.
+    dialogPath = null;
+    exp.dismiss();
+    await exp.start([4]);
+    expect(calls.filter((c) => c.method === 'export.start')).toHaveLength(1);
   });
 
   it("shows a failed job's error with its code", async () => {

@@ -1,0 +1,38 @@
+import { defineStore } from 'pinia';
+import { readonly, ref } from 'vue';
+import type { RpcErrorBody } from '../../../shared/rpc/errors';
+import type { PhotoStatus } from '../../../shared/rpc/methods/photos';
+import { useRpc } from '../api/rpc';
+
+/** The bundled imagery catalog's photo folders: what is indexed, what was skipped and why. */
+export const usePhotosStore = defineStore('photos', () => {
+  const rpc = useRpc();
+  const status = ref<PhotoStatus | null>(null);
+  const error = ref<RpcErrorBody | null>(null);
+  const busy = ref(false);
+
+  async function load(): Promise<void> {
+    const r = await rpc.call('photos.status', {});
+    if (r.ok) status.value = r.value;
+    else error.value = r.error;
+  }
+
+  /** Saves the folders and waits for the rescan; false when a folder was refused. */
+  async function setFolders(folders: string[]): Promise<boolean> {
+    busy.value = true;
+    error.value = null;
+    try {
+      const r = await rpc.call('photos.setFolders', { folders });
+      if (!r.ok) {
+        error.value = r.error;
+        return false;
+      }
+      status.value = r.value;
+      return true;
+    } finally {
+      busy.value = false;
+    }
+  }
+
+  return { status: readonly(status), error: readonly(error), busy: readonly(busy), load, setFolders };
+});

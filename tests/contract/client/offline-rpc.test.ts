@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -152,6 +153,14 @@ describe('offline review through RPC, the bundled service stopped', () => {
     );
   });
 
+  const closedPort = () =>
+    new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+
   it('opens the cached media, and refuses what was never viewed', async () => {
     const { rpc } = await boot(false);
     const samples = new Set(readdirSync(SAMPLE_DIR).map((f) => sha(readFileSync(join(SAMPLE_DIR, f)))));
@@ -165,6 +174,9 @@ describe('offline review through RPC, the bundled service stopped', () => {
     }
     const never = new URL(media[0]!);
     never.searchParams.set('sig', 'never-seen');
+    // A port just freed, where nothing listens: the stopped service's own port may already
+    // serve another test running in parallel.
+    never.port = String(await closedPort());
     const miss = await rpc.call('media.get', { url: never.toString() });
     expect(!miss.ok && miss.error.code).toBe('OFFLINE');
   });

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../core/logger';
+import type { Catalog } from './catalog/catalog';
 
 /** What every plugin of the local service gets: its data folder, database and addresses. */
 export interface ServiceContext {
@@ -12,6 +13,8 @@ export interface ServiceContext {
   db: Database.Database;
   logger: Logger;
   clock: () => Date;
+  /** The open-data catalog the service answers from (cities, airports, countries); absent in plugin tests. */
+  catalog?: Catalog;
   baseUrl(): string;
   searchBaseUrl(): string;
 }

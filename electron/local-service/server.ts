@@ -62,6 +62,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         db,
         logger: opts.logger,
         clock: opts.clock,
+        catalog,
         baseUrl: () => baseUrl,
         searchBaseUrl: () => searchBaseUrl,
       };

@@ -14,7 +14,7 @@ import {
 import { StreamRequest, type Observation, type StreamResponseSuccess } from '../../../shared/service/stream';
 import { fieldErrors, sendProblem } from '../http/problem';
 import { ImageryCatalog } from './catalog';
-import { createDefaultGeocoder, RegionTable, type Geocoder, type Region } from './geocoder';
+import { createCatalogGeocoder, createDefaultGeocoder, RegionTable, type Geocoder, type Region } from './geocoder';
 import { MediaSigner, thumbnail, type MediaVariant } from './media';
 import type { LocalServicePlugin, ServiceContext } from './plugin-types';
 import { searchPhotos, streamPhotos } from './query';
@@ -105,7 +105,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       dirs,
       store,
       regions,
-      geocode: opts.geocode ?? createDefaultGeocoder(regions),
+      geocode: opts.geocode ?? (ctx.catalog ? createCatalogGeocoder(ctx.catalog, regions) : createDefaultGeocoder(regions)),
       logger: ctx.logger,
       watch: opts.watch,
       debounceMs: opts.debounceMs,

@@ -69,6 +69,8 @@ export const ImageryRecord = z
     interactive: z.boolean(),
     geometry: PointGeometry,
     image: z.string(),
+    /** Not in the spec: distance from the place the search named, when it named one. */
+    distance_meters: z.number().min(0).nullable().optional(),
   })
   .loose();
 export type ImageryRecord = z.infer<typeof ImageryRecord>;

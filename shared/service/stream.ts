@@ -33,6 +33,8 @@ export const ObservationProperties = z
     video_url: z.string().nullable(),
     duration: z.number().nullable(),
     interactive: z.boolean(),
+    /** Not in the spec: distance from the nearest asked position, when one was asked. */
+    distance_meters: z.number().min(0).nullable().optional(),
   })
   .loose();
 export type ObservationProperties = z.infer<typeof ObservationProperties>;

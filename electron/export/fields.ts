@@ -31,6 +31,8 @@ export interface DerivedField extends Column {
   /** Property name or attribute key as the feature carries it. */
   key: string;
   origin: 'property' | 'attribute';
+  /** Every cell is the JSON value itself (booleans as 0/1): a writer may copy it unconverted. */
+  plain: boolean;
 }
 
 export interface FieldLayout {
@@ -82,6 +84,9 @@ function typeBit(v: unknown): number {
       return T_OTHER;
   }
 }
+
+const PLAIN_TEXT = T_TEXT | T_DATE | T_DATETIME;
+const isPlain = (mask: number, type: ColumnType) => type !== 'DATETIME' && (type !== 'TEXT' || (mask & ~PLAIN_TEXT) === 0);
 
 function typeOf(mask: number): ColumnType {
   switch (mask) {
@@ -145,13 +150,15 @@ export class FieldSet {
       const base = key.trim() || 'field';
       let name = base;
       for (let n = 1; taken.has(name.toLowerCase()); n++) name = `${base}_${n}`;
-      all.push({ key, origin: 'property', name: claim(name), type: typeOf(mask) });
+      const type = typeOf(mask);
+      all.push({ key, origin: 'property', name: claim(name), type, plain: isPlain(mask, type) });
     }
     for (const [key, mask] of this.attributes) {
       const base = key.trim() || 'field';
       let name = base;
       for (let n = 1; taken.has(name.toLowerCase()); n++) name = n === 1 ? `attr_${base}` : `attr_${base}_${n}`;
-      all.push({ key, origin: 'attribute', name: claim(name), type: typeOf(mask) });
+      const type = typeOf(mask);
+      all.push({ key, origin: 'attribute', name: claim(name), type, plain: isPlain(mask, type) });
     }
     if (all.length <= this.maxDerived) return { spec: this.spec, derived: all, overflow: null, overflowed: [] };
     let overflow = OVERFLOW_NAME;

@@ -277,7 +277,19 @@ async function writeLayer(
   ];
   db.exec(`CREATE TABLE ${T} (${columnDefs.join(', ')})`);
   const targetCols = ['fid', GEOMETRY_COLUMN, ID_COLUMN, ...fixed.map((c) => c.name), ...derived.map((c) => c.name)].map(q).join(', ');
-  const sourceCols = ['fid', 'geom', ...stageCols.slice(0, -1).map(q), ...derived.map((_, i) => `fieldlens_cell(fid, ${q(REST)}, ${i})`)];
+  // Plain cells are copied by SQLite itself (json_extract gives 0/1 for booleans, as cellOf does);
+  // the rest go through fields.ts, as do keys a JSON path cannot quote.
+  const sourceCols = [
+    'fid',
+    'geom',
+    ...stageCols.slice(0, -1).map(q),
+    ...derived.map((c, i) => {
+      const f = layout.derived[i];
+      return f?.plain && !/["\\]/.test(f.key)
+        ? `json_extract(${q(REST)}, '$[${f.origin === 'property' ? 0 : 1}]."${f.key.replace(/'/g, "''")}"')`
+        : `fieldlens_cell(fid, ${q(REST)}, ${i})`;
+    }),
+  ];
   useLayout(db, layout);
   db.exec(`INSERT INTO ${T} (${targetCols}) SELECT ${sourceCols.join(', ')} FROM temp.stage ORDER BY fid`);
 

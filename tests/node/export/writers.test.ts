@@ -92,6 +92,8 @@ describe('flat field set', () => {
       ['h', 'DATETIME'],
       ['i', 'TEXT'],
     ]);
+    // Columns whose cells are the values themselves may be copied without converting.
+    expect(f.layout().derived.filter((c) => !c.plain).map((c) => c.name)).toEqual(['e', 'f', 'h']);
   });
 
   it('keeps impossible dates, zoneless and sub-millisecond date-times as text', () => {

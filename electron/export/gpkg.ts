@@ -3,16 +3,17 @@ import type { Geometry } from '../../shared/service/geojson';
 import { emptyEnvelope, gpkgGeometry, GPKG_TYPE_NAME, mergeEnvelope } from './geometry';
 import { defaultQml } from './qgis-style';
 import { BoxList, bulkLoadRtree } from './rtree-bulk';
-import { AttributeTypes, ATTRIBUTES_COLUMN, COLUMNS, flatRecords, ID_COLUMN, syncRecords, type Column, type FlatRecord } from './records';
+import { derivedCells, FieldSet, layoutColumns, type FieldLayout } from './fields';
+import { COLUMNS, flatRecords, ID_COLUMN, syncRecords, type Column, type FlatRecord } from './records';
 import type { ExportedLayer, ExportLayer, LayerProvenance, Tick } from './types';
 
 /**
  * GeoPackage 1.3 writer (OGC 12-128r17) on better-sqlite3.
  *
  * Features arrive once, as a stream, yet the geometry column's declared type and the typed
- * attribute columns depend on all of them. So each layer is first appended to a TEMP staging
- * table (blob, columns, attributes JSON) and then copied in one INSERT ... SELECT into its final
- * table. Envelopes are kept in typed arrays on the way and bulk-loaded into the R-tree, and the
+ * columns of other properties and attributes (fields.ts) depend on all of them. So each layer is
+ * first appended to a TEMP staging table (blob, spec columns, the rest as JSON) and then copied
+ * in one INSERT ... SELECT into its final table, the derived cells coming from fields.ts. Envelopes are kept in typed arrays on the way and bulk-loaded into the R-tree, and the
  * standard triggers are created afterwards.
  */
 
@@ -188,6 +189,25 @@ export async function writeGeoPackage(path: string, layers: readonly ExportLayer
   }
 }
 
+const REST = 'rest';
+
+/**
+ * Registers fieldlens_cell(fid, rest, i): the i-th derived cell of a staged row, computed by
+ * fields.ts from the row's staged JSON, parsed once per row.
+ */
+function useLayout(db: Database.Database, layout: FieldLayout): void {
+  let lastFid = -1;
+  let cells: (string | number | null)[] = [];
+  db.function('fieldlens_cell', { deterministic: false, directOnly: true }, (fid, rest, i) => {
+    if (fid !== lastFid) {
+      lastFid = fid as number;
+      const [props, attrs] = rest === null ? [null, null] : (JSON.parse(rest as string) as [Record<string, unknown> | null, Record<string, unknown> | null]);
+      cells = derivedCells(layout, props, attrs);
+    }
+    return cells[i as number] ?? null;
+  });
+}
+
 async function writeLayer(
   db: Database.Database,
   layer: ExportLayer,
@@ -197,12 +217,11 @@ async function writeLayer(
   tick: Tick,
 ): Promise<ExportedLayer> {
   const fixed: readonly Column[] = COLUMNS[layer.kind];
-  const hasAttributes = layer.kind === 'compute';
-  const stageCols = [ID_COLUMN, ...fixed.map((c) => c.name), ...(hasAttributes ? [ATTRIBUTES_COLUMN] : [])];
+  const stageCols = [ID_COLUMN, ...fixed.map((c) => c.name), REST];
   db.exec('DROP TABLE IF EXISTS temp.stage');
   db.exec(`CREATE TEMP TABLE stage (fid INTEGER PRIMARY KEY, geom BLOB, ${stageCols.map(q).join(', ')})`);
   const insert = db.prepare(`INSERT INTO temp.stage VALUES (${Array(2 + stageCols.length).fill('?').join(', ')})`);
-  const types = new AttributeTypes();
+  const fields = new FieldSet(fixed);
   const geomTypes = new Set<string>();
   const bounds = emptyEnvelope();
   const boxes = new BoxList();
@@ -225,10 +244,8 @@ async function writeLayer(
     args[2] = rec.id;
     const v = rec.values;
     for (let i = 0; i < v.length; i++) args[3 + i] = v[i];
-    if (hasAttributes) {
-      types.observe(rec.attributes);
-      args[3 + v.length] = rec.attributes ? JSON.stringify(rec.attributes) : null;
-    }
+    fields.observe(rec.extras, rec.attributes);
+    args[3 + v.length] = rec.extras || rec.attributes ? JSON.stringify([rec.extras, rec.attributes]) : null;
     insert.run(args);
   };
 
@@ -249,25 +266,32 @@ async function writeLayer(
 
   const geometryType =
     geomTypes.size === 1 ? [...geomTypes][0]! : geomTypes.size === 0 && layer.kind !== 'compute' ? 'POINT' : 'GEOMETRY';
-  const attrCols = hasAttributes ? types.columns(['fid', GEOMETRY_COLUMN, ...stageCols]) : [];
+  const layout = fields.layout();
+  const derived = layoutColumns(layout).slice(fixed.length);
   const T = q(table);
   const columnDefs = [
     `"fid" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL`,
     `${q(GEOMETRY_COLUMN)} ${geometryType}`,
     `${q(ID_COLUMN)} TEXT`,
-    ...fixed.map((c) => `${q(c.name)} ${c.type}`),
-    ...(hasAttributes ? [`${q(ATTRIBUTES_COLUMN)} TEXT`] : []),
-    ...attrCols.map((c) => `${q(c.column)} ${c.type}`),
+    ...[...fixed, ...derived].map((c) => `${q(c.name)} ${c.type}`),
   ];
   db.exec(`CREATE TABLE ${T} (${columnDefs.join(', ')})`);
-  const targetCols = ['fid', GEOMETRY_COLUMN, ...stageCols, ...attrCols.map((c) => c.column)].map(q).join(', ');
+  const targetCols = ['fid', GEOMETRY_COLUMN, ID_COLUMN, ...fixed.map((c) => c.name), ...derived.map((c) => c.name)].map(q).join(', ');
+  // Plain cells are copied by SQLite itself (json_extract gives 0/1 for booleans, as cellOf does);
+  // the rest go through fields.ts, as do keys a JSON path cannot quote.
   const sourceCols = [
     'fid',
     'geom',
-    ...stageCols.map(q),
-    ...attrCols.map((c) => `json_extract(${q(ATTRIBUTES_COLUMN)}, '$."${c.key.replace(/'/g, "''")}"')`),
-  ].join(', ');
-  db.exec(`INSERT INTO ${T} (${targetCols}) SELECT ${sourceCols} FROM temp.stage ORDER BY fid`);
+    ...stageCols.slice(0, -1).map(q),
+    ...derived.map((c, i) => {
+      const f = layout.derived[i];
+      return f?.plain && !/["\\]/.test(f.key)
+        ? `json_extract(${q(REST)}, '$[${f.origin === 'property' ? 0 : 1}]."${f.key.replace(/'/g, "''")}"')`
+        : `fieldlens_cell(fid, ${q(REST)}, ${i})`;
+    }),
+  ];
+  useLayout(db, layout);
+  db.exec(`INSERT INTO ${T} (${targetCols}) SELECT ${sourceCols.join(', ')} FROM temp.stage ORDER BY fid`);
 
   const rtreeName = `rtree_${table}_${GEOMETRY_COLUMN}`;
   db.exec(`CREATE VIRTUAL TABLE ${q(rtreeName)} USING rtree(id, minx, maxx, miny, maxy)`);

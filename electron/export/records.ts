@@ -5,18 +5,20 @@ import type { Observation } from '../../shared/service/stream';
 import type { ExportLayer, LayerKind } from './types';
 
 /** GeoPackage data column types used by the writers (all valid GPKG 1.3 types). */
-export type ColumnType = 'TEXT' | 'REAL' | 'INTEGER' | 'BOOLEAN' | 'DATE';
+export type ColumnType = 'TEXT' | 'REAL' | 'INTEGER' | 'BOOLEAN' | 'DATE' | 'DATETIME';
 export interface Column {
   name: string;
   type: ColumnType;
 }
 export type Cell = string | number | null;
 
-/** One feature of any kind, flattened: fixed columns in COLUMNS order, uploaded attributes apart. */
+/** One feature of any kind: spec fields in COLUMNS order, then its other properties and uploaded attributes as they were. */
 export interface FlatRecord {
   id: string;
   geometry: Geometry | null;
   values: Cell[];
+  /** Properties beyond the spec fields of its kind (kind, country, iata, ...); see fields.ts. */
+  extras: Record<string, unknown> | null;
   attributes: Record<string, unknown> | null;
   /** GeoJSON properties as an RFC 7946 writer emits them. */
   properties: Record<string, unknown>;
@@ -24,7 +26,6 @@ export interface FlatRecord {
 
 /** The string feature id column; `fid` stays the integer primary key. */
 export const ID_COLUMN = 'feature_id';
-export const ATTRIBUTES_COLUMN = 'attributes';
 
 export const COLUMNS: Record<LayerKind, readonly Column[]> = {
   compute: [
@@ -90,13 +91,33 @@ export function compassDegrees(text: string): number | null {
   return i < 0 ? null : i * 22.5;
 }
 
+const COMPUTE_SPEC = new Set(['source_id', 'name', 'address', 'score', 'distance_meters', 'source', 'attributes']);
+const SOURCE_SPEC = new Set(['name', 'url']);
+const STREAM_SPEC = new Set(COLUMNS.stream.map((c) => c.name));
+const IMAGERY_SPEC = new Set(['id', 'geometry', 'address', 'date', 'compass', 'interactive', 'image']);
+
+/** The members of `o` not in `spec`, or null when there are none. */
+function rest(o: object, spec: Set<string>, into: Record<string, unknown> | null = null): Record<string, unknown> | null {
+  const r = o as Record<string, unknown>;
+  for (const k in r) if (!spec.has(k)) (into ??= {})[k] = r[k];
+  return into;
+}
+
 function computeRecord(f: ComputeFeature): FlatRecord {
   const p = f.properties;
-  const attributes = p.attributes && typeof p.attributes === 'object' ? p.attributes : {};
+  const attributes = p.attributes && typeof p.attributes === 'object' && !Array.isArray(p.attributes) ? p.attributes : null;
+  // Members of `source` beyond name and url follow as source_<member>; a property of that name wins.
+  let extras: Record<string, unknown> | null = null;
+  if (p.source && typeof p.source === 'object')
+    for (const k in p.source) if (!SOURCE_SPEC.has(k)) (extras ??= {})[`source_${k}`] = (p.source as Record<string, unknown>)[k];
+  extras = rest(p, COMPUTE_SPEC, extras);
+  // Not an object (off spec): kept as a plain property rather than lost.
+  if (!attributes && p.attributes != null) (extras ??= {})['attributes'] = p.attributes;
   return {
     id: String(f.id),
     geometry: f.geometry ?? null,
     values: [str(p.source_id), str(p.name), str(p.address), num(p.score), num(p.distance_meters), str(p.source?.name), str(p.source?.url)],
+    extras,
     attributes,
     properties: p,
   };
@@ -122,6 +143,7 @@ function streamRecord(f: Observation): FlatRecord {
       num(p.duration),
       bool(p.interactive),
     ],
+    extras: rest(p, STREAM_SPEC),
     attributes: null,
     properties: p,
   };
@@ -129,10 +151,12 @@ function streamRecord(f: Observation): FlatRecord {
 
 function imageryRecord(r: ImageryRecord): FlatRecord {
   const degrees = compassDegrees(r.compass);
+  const extras = rest(r, IMAGERY_SPEC);
   return {
     id: String(r.id),
     geometry: r.geometry ?? null,
     values: [str(r.address), str(r.date), isoCaptureDate(r.date), str(r.compass), degrees, bool(r.interactive), str(r.image)],
+    extras,
     attributes: null,
     properties: {
       address: r.address,
@@ -141,6 +165,7 @@ function imageryRecord(r: ImageryRecord): FlatRecord {
       compass_degrees: degrees,
       interactive: r.interactive,
       image: r.image,
+      ...extras,
     },
   };
 }
@@ -172,58 +197,4 @@ export function syncRecords(layer: ExportLayer): Iterable<FlatRecord> | null {
       for (const f of src) yield map(f);
     },
   };
-}
-
-const T_INT = 1;
-const T_REAL = 2;
-const T_TEXT = 4;
-const T_BOOL = 8;
-const T_OTHER = 16;
-
-export interface AttributeColumn {
-  key: string;
-  column: string;
-  type: ColumnType;
-}
-
-/** Most uploaded columns a layer gets as typed columns; the rest stay in the JSON column. */
-const MAX_ATTRIBUTE_COLUMNS = 500;
-
-/**
- * Watches uploaded attribute values and decides which keys become typed columns: a key whose
- * non-null values are all integers, all numbers, all text or all booleans.
- */
-export class AttributeTypes {
-  private readonly seen = new Map<string, number>();
-
-  observe(attrs: Record<string, unknown> | null): void {
-    if (!attrs) return;
-    for (const key in attrs) {
-      const v = attrs[key];
-      let t: number;
-      if (v === null || v === undefined) t = 0;
-      else if (typeof v === 'number') t = Number.isInteger(v) ? T_INT : T_REAL;
-      else if (typeof v === 'string') t = T_TEXT;
-      else if (typeof v === 'boolean') t = T_BOOL;
-      else t = T_OTHER;
-      this.seen.set(key, (this.seen.get(key) ?? 0) | t);
-    }
-  }
-
-  /** Typed columns, named after their keys unless that would clash with `reserved` (case-insensitive). */
-  columns(reserved: Iterable<string>): AttributeColumn[] {
-    const taken = new Set([...reserved].map((n) => n.toLowerCase()));
-    const out: AttributeColumn[] = [];
-    for (const [key, mask] of this.seen) {
-      if (out.length >= MAX_ATTRIBUTE_COLUMNS) break;
-      const type: ColumnType | null =
-        mask === T_INT ? 'INTEGER' : mask === T_REAL || mask === (T_INT | T_REAL) ? 'REAL' : mask === T_TEXT ? 'TEXT' : mask === T_BOOL ? 'BOOLEAN' : null;
-      if (!type || key.trim() === '' || key.includes('"')) continue;
-      let column = key;
-      for (let n = 1; taken.has(column.toLowerCase()); n++) column = n === 1 ? `attr_${key}` : `attr_${key}_${n}`;
-      taken.add(column.toLowerCase());
-      out.push({ key, column, type });
-    }
-    return out;
-  }
 }

@@ -60,7 +60,7 @@ function expectRoundTrip(features: OgrFeature[], fromJson: boolean) {
         expect(JSON.parse(String(f.properties['source']))).toEqual(c.properties.source);
         expect(f.properties['name']).toBe(c.properties.name);
         expect(f.properties['score']).toBe(c.properties.score);
-      } else expectComputeRow(f.properties, c, []);
+      } else expectComputeRow(f.properties, c, Object.fromEntries(Object.keys(c.properties.attributes).map((k) => [k, k])));
     } else if (kind === 'stream') {
       const o = item as (typeof obs)[number];
       expectSameGeometry(f.geometry, o.geometry, o.id);
@@ -137,7 +137,10 @@ describe('CSV export', () => {
   it('has lon/lat for points and WKT for other geometries, read by GDAL', async () => {
     const byXY = Object.values(await readWithOgr(files.csv, ['X_POSSIBLE_NAMES=lon', 'Y_POSSIBLE_NAMES=lat', 'AUTODETECT_TYPE=YES']))[0]!;
     expect(byXY.count).toBe(total);
-    expect(byXY.fields.map((f) => f.name).slice(0, 6)).toEqual(['layer', 'kind', 'feature_id', 'lon', 'lat', 'wkt']);
+    expect(byXY.fields.map((f) => f.name).slice(0, 6)).toEqual(['layer', 'layer_kind', 'feature_id', 'lon', 'lat', 'wkt']);
+    // Uploaded attributes are columns of their own (the names GeoPackage gives them), not one JSON column.
+    expect(byXY.fields.map((f) => f.name)).toEqual(expect.arrayContaining(['rank', 'height', 'kind', 'mixed', 'nested', 'attr_Name', 'attr_GEOM']));
+    expect(byXY.fields.map((f) => f.name)).not.toContain('attributes');
     const byWkt = Object.values(await readWithOgr(files.csv, ['GEOM_POSSIBLE_NAMES=wkt', 'KEEP_GEOM_COLUMNS=NO']))[0]!;
     byXY.features.forEach((f, i) => {
       const { item, kind } = inputs[i]!;
@@ -149,7 +152,18 @@ describe('CSV export', () => {
         expect(f.properties['feature_id']).toBe(c.id);
         expect(f.properties['name']).toBe(c.properties.name);
         expect(Number(f.properties['score'])).toBe(c.properties.score);
-        expect(JSON.parse(String(f.properties['attributes']))).toEqual(c.properties.attributes);
+        // Read without type detection: every cell as the text the file holds.
+        const row = byWkt.features[i]!.properties;
+        for (const [k, v] of Object.entries(c.properties.attributes)) {
+          const got = row[k === 'Name' || k === 'GEOM' ? `attr_${k}` : k];
+          const where = `${c.id}.${k}`;
+          // CSV has no null: an empty cell.
+          if (v === null) expect(got ?? '', where).toBe('');
+          else if (typeof v === 'object') expect(JSON.parse(String(got)), where).toEqual(v);
+          else if (typeof v === 'number') expect(Number(got), where).toBe(v);
+          else if (typeof v === 'boolean') expect(got, where).toBe(v ? '1' : '0');
+          else expect(got, where).toBe(v);
+        }
       } else expect(f.properties['feature_id']).toBe(String(item.id));
     });
   });

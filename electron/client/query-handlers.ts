@@ -14,6 +14,8 @@ export interface QueryHandlerDeps {
   client: ServiceClient;
   cache: Cache;
   connection: () => ConnectionInfo;
+  /** A profile's connection by id (null when it was deleted): a rerun goes where its entry was made. */
+  connectionOf?: (profileId: string) => ConnectionInfo | null;
   logger: Logger;
   now?: () => number;
 }
@@ -22,7 +24,10 @@ type QueryMethods =
   | 'compute.run'
   | 'compute.cancel'
   | 'stream.run'
+  | 'stream.cancel'
   | 'imagery.search'
+  | 'imagery.cancel'
+  | 'service.health'
   | 'history.list'
   | 'history.get'
   | 'history.thread'
@@ -50,14 +55,19 @@ const decode = (list: RpcAttachment[] | undefined): Attachment[] =>
 export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, QueryMethods> {
   const { client, cache } = deps;
   const now = deps.now ?? Date.now;
-  const pending = new Map<string, AbortController>();
+  const pending = new Map<string, { kind: QueryKind; ac: AbortController }>();
 
   /** The call's own signal (transport) joined with a cancel handle under the caller's runId. */
-  async function cancellable<T>(runId: string | undefined, signal: AbortSignal | undefined, fn: (s?: AbortSignal) => Promise<T>) {
+  async function cancellable<T>(
+    kind: QueryKind,
+    runId: string | undefined,
+    signal: AbortSignal | undefined,
+    fn: (s?: AbortSignal) => Promise<T>,
+  ) {
     if (!runId) return fn(signal);
     if (pending.has(runId)) throw new RpcError('CONFLICT', `A run with id ${runId} is already pending`);
     const ac = new AbortController();
-    pending.set(runId, ac);
+    pending.set(runId, { kind, ac });
     try {
       return await fn(signal ? AbortSignal.any([signal, ac.signal]) : ac.signal);
     } finally {
@@ -70,7 +80,17 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
     request: Record<string, unknown>;
     attachments: Attachment[];
     rerunOf?: number;
+    /** Where to send it when not the active connection (a rerun). */
+    connection?: ConnectionInfo;
   }
+
+  /** Each operation cancels only its own runs, so a stale id of another tab cancels nothing. */
+  const cancel = (kind: QueryKind) => (input: { runId: string }) => {
+    const run = pending.get(input.runId);
+    if (run?.kind !== kind) return { cancelled: false };
+    run.ac.abort();
+    return { cancelled: true };
+  };
 
   /**
    * Sends one request and stores what came back: the answer, or the error when the request
@@ -81,7 +101,7 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
     send: () => Promise<Exchange<T>>,
     store: (meta: QueryMeta, ex: Exchange<T>) => number,
   ): Promise<{ queryId: number; response: T }> {
-    const profileId = deps.connection().profileId;
+    const profileId = (r.connection ?? deps.connection()).profileId;
     const startedAt = now();
     const meta = (ex?: Exchange<T>): QueryMeta => ({
       profileId,
@@ -104,22 +124,26 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
     }
   }
 
+  const callOpts = (r: Run, signal?: AbortSignal) => ({
+    ...(signal ? { signal } : {}),
+    ...(r.connection ? { connection: r.connection } : {}),
+  });
   const runCompute = (r: Run, signal?: AbortSignal) =>
     perform(
       r,
-      () => client.compute(r.request as ComputeRequestInput, { attachments: r.attachments, ...(signal ? { signal } : {}) }),
+      () => client.compute(r.request as ComputeRequestInput, { attachments: r.attachments, ...callOpts(r, signal) }),
       (meta, ex) => cache.storeCompute(meta, ex.body, ex.bytes),
     );
   const runStream = (r: Run, signal?: AbortSignal) =>
     perform(
       r,
-      () => client.stream(r.request as StreamRequestInput, signal ? { signal } : {}),
+      () => client.stream(r.request as StreamRequestInput, callOpts(r, signal)),
       (meta, ex) => cache.storeStream(meta, ex.body, ex.bytes),
     );
   const runImagery = (r: Run, signal?: AbortSignal) =>
     perform(
       r,
-      () => client.imagerySearch(r.request as ImageryRequest, signal ? { signal } : {}),
+      () => client.imagerySearch(r.request as ImageryRequest, callOpts(r, signal)),
       (meta, ex) => cache.storeImagery(meta, ex.body, ex.bytes),
     );
   const runners = { compute: runCompute, stream: runStream, imagery: runImagery };
@@ -132,18 +156,21 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
 
   return {
     'compute.run': (input, ctx) =>
-      cancellable(input.runId, ctx.signal, (s) =>
+      cancellable('compute', input.runId, ctx.signal, (s) =>
         runCompute({ kind: 'compute', request: input.request, attachments: decode(input.attachments) }, s),
       ),
     'stream.run': (input, ctx) =>
-      cancellable(input.runId, ctx.signal, (s) => runStream({ kind: 'stream', request: input.request, attachments: [] }, s)),
+      cancellable('stream', input.runId, ctx.signal, (s) =>
+        runStream({ kind: 'stream', request: input.request, attachments: [] }, s),
+      ),
     'imagery.search': (input, ctx) =>
-      cancellable(input.runId, ctx.signal, (s) => runImagery({ kind: 'imagery', request: input.request, attachments: [] }, s)),
-    'compute.cancel': (input) => {
-      const ac = pending.get(input.runId);
-      ac?.abort();
-      return { cancelled: ac !== undefined };
-    },
+      cancellable('imagery', input.runId, ctx.signal, (s) =>
+        runImagery({ kind: 'imagery', request: input.request, attachments: [] }, s),
+      ),
+    'compute.cancel': cancel('compute'),
+    'stream.cancel': cancel('stream'),
+    'imagery.cancel': cancel('imagery'),
+    'service.health': () => client.probe(),
 
     'history.list': (input) => cache.list(input),
     'history.get': (input) => mustGet(input.id),
@@ -153,12 +180,16 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
     },
     'history.rerun': async (input, ctx) => {
       const rec = mustGet(input.id);
+      // Sent where the entry was made (its profile's hosts and keys), whichever profile is active.
+      const connection = deps.connectionOf ? deps.connectionOf(rec.profileId) : deps.connection();
+      if (!connection)
+        throw new RpcError('NOT_FOUND', `The connection this entry was made with (${rec.profileId}) no longer exists`);
       const request = { ...(rec.request as Record<string, unknown>) };
       // Attachment names are recorded in the request; the bytes come from the uploads table.
       delete request['files'];
       delete request['images'];
       const { queryId } = await runners[rec.kind](
-        { kind: rec.kind, request, attachments: cache.uploadsOf(rec.id), rerunOf: rec.id },
+        { kind: rec.kind, request, attachments: cache.uploadsOf(rec.id), rerunOf: rec.id, connection },
         ctx.signal,
       );
       return { previousId: rec.id, queryId, diff: cache.diff(rec.id, queryId) };

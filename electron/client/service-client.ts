@@ -4,99 +4,29 @@ import type { ConnectionInfo } from '../../shared/rpc/methods/app';
 import { ComputeRequest, ComputeResponse, type ComputeRequestInput } from '../../shared/service/compute';
 import { StreamRequest, StreamResponse, type StreamRequestInput } from '../../shared/service/stream';
 import { ImageryRequest, ImageryResponse } from '../../shared/service/imagery';
-import type { Logger } from '../core/logger';
-import type { KeyKind, KeyProvider } from '../core/secrets';
+import { ServiceError, codeForStatus, describeErrorBody, isUnreachable, retryAfterMs } from './errors';
+import type { KeyKind } from '../core/secrets';
 import {
-  ServiceError,
-  codeForStatus,
-  describeErrorBody,
-  isRefused,
-  isUnreachable,
-  retryAfterMs,
-} from './errors';
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUTS,
+  type Attachment,
+  type CallOptions,
+  type Connectivity,
+  type Exchange,
+  type Host,
+  type RetryPolicy,
+  type ServiceClientOptions,
+  type Timeouts,
+} from './client-types';
+import { defaultSleep, describeCause, joinUrl, parseRequest, toFormData } from './http-util';
 
-export interface Attachment {
-  field: 'files' | 'images';
-  name: string;
-  contentType?: string;
-  content: Uint8Array;
-}
+export * from './client-types';
+export { toFormData };
 
-export interface Timeouts {
-  /** Compute waits for the written answer: minutes, not seconds. */
-  compute: number;
-  stream: number;
-  search: number;
-  media: number;
-  /** Reachability probe while offline. */
-  probe: number;
-}
-
-export interface RetryPolicy {
-  /** Further attempts after the first (bounded). */
-  max: number;
-  /** Wait when a 429/503 carries no Retry-After, doubled per attempt; also for refused connections. */
-  baseDelayMs: number;
-  /** A Retry-After longer than this is not waited for: the error goes back to the caller. */
-  maxDelayMs: number;
-}
-
-export interface Connectivity {
-  online: boolean;
-  base: boolean;
-  search: boolean;
-  message: string | null;
-}
-
-export interface ServiceClientOptions {
-  /** The active connection, read at every call so a profile switch takes effect at once. */
-  connection: () => ConnectionInfo;
-  keys: KeyProvider;
-  logger: Logger;
-  fetch?: typeof globalThis.fetch;
-  timeouts?: Partial<Timeouts>;
-  retry?: Partial<RetryPolicy>;
-  /** How often an unreachable service is probed again (ms); 0 disables the background probe. */
-  probeIntervalMs?: number;
-  onConnectivity?: (state: Connectivity) => void;
-  now?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-/** One completed exchange: the validated body, the body text exactly as received, and timings. */
-export interface Exchange<T> {
-  body: T;
-  /** The body bytes exactly as received, and the same decoded as UTF-8 text. */
-  bytes: Uint8Array;
-  raw: string;
-  status: number;
-  /** The request as sent (JSON fields; attachments are listed by name only). */
-  request: Record<string, unknown>;
-  startedAt: number;
-  finishedAt: number;
-}
-
-export const DEFAULT_TIMEOUTS: Timeouts = { compute: 10 * 60_000, stream: 120_000, search: 60_000, media: 60_000, probe: 5_000 };
-export const DEFAULT_RETRY: RetryPolicy = { max: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
-
-type Host = 'base' | 'search';
-
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Aborts a request whose host a probe found unreachable while it was pending. */
+class HostGone extends Error {}
 
 const utf8 = new TextDecoder();
-const join = (base: string, path: string) => base.replace(/\/+$/, '') + path;
 
 /**
  * HTTP client of the query service (spec 4): compute and stream on the base URL with a Bearer
@@ -112,6 +42,8 @@ export class ServiceClient {
   private lastMessage: string | null = null;
   private probeTimer: NodeJS.Timeout | null = null;
   private urls = '';
+  /** Requests pending per host of the active connection, failed at once when a probe finds it gone. */
+  private readonly inflight: Record<Host, Set<AbortController>> = { base: new Set(), search: new Set() };
 
   constructor(private readonly opts: ServiceClientOptions) {
     this.$fetch = createFetch({ fetch: opts.fetch ?? globalThis.fetch });
@@ -138,7 +70,7 @@ export class ServiceClient {
 
   async compute(
     input: ComputeRequestInput,
-    opts: { attachments?: Attachment[]; signal?: AbortSignal } = {},
+    opts: CallOptions & { attachments?: Attachment[] } = {},
   ): Promise<Exchange<ComputeResponse>> {
     const request = parseRequest(ComputeRequest, input);
     const attachments = opts.attachments ?? [];
@@ -147,20 +79,17 @@ export class ServiceClient {
       const names = attachments.filter((a) => a.field === field).map((a) => a.name);
       if (names.length) sent[field] = names;
     }
-    return this.send('base', '/v1/compute', 'bearer', request, sent, attachments.length ? attachments : null, ComputeResponse, this.timeouts.compute, opts.signal);
+    return this.send('base', '/v1/compute', 'bearer', request, sent, attachments.length ? attachments : null, ComputeResponse, this.timeouts.compute, opts);
   }
 
-  async stream(input: StreamRequestInput, opts: { signal?: AbortSignal } = {}): Promise<Exchange<StreamResponse>> {
+  async stream(input: StreamRequestInput, opts: CallOptions = {}): Promise<Exchange<StreamResponse>> {
     const request = parseRequest(StreamRequest, input);
-    return this.send('base', '/v1/stream', 'bearer', request, { ...request }, null, StreamResponse, this.timeouts.stream, opts.signal);
+    return this.send('base', '/v1/stream', 'bearer', request, { ...request }, null, StreamResponse, this.timeouts.stream, opts);
   }
 
-  async imagerySearch(
-    input: z.input<typeof ImageryRequest>,
-    opts: { signal?: AbortSignal } = {},
-  ): Promise<Exchange<ImageryResponse>> {
+  async imagerySearch(input: z.input<typeof ImageryRequest>, opts: CallOptions = {}): Promise<Exchange<ImageryResponse>> {
     const request = parseRequest(ImageryRequest, input);
-    return this.send('search', '/search', 'search', request, { ...request }, null, ImageryResponse, this.timeouts.search, opts.signal);
+    return this.send('search', '/search', 'search', request, { ...request }, null, ImageryResponse, this.timeouts.search, opts);
   }
 
   /**
@@ -193,30 +122,42 @@ export class ServiceClient {
     return { contentType: res.contentType ?? 'application/octet-stream', bytes: res.bytes };
   }
 
-  /** Checks both hosts now; any HTTP answer (even an error status) counts as reachable. */
+  /**
+   * Checks both hosts of the active connection now with GET {url}/health, sending no key: the
+   * bundled service answers it without one, and for a remote service any HTTP answer (even 401
+   * or 404) proves the host is there, at no cost to a metered key. A refused connection, an
+   * unknown host or no answer within the probe timeout counts as unreachable.
+   */
   async probe(): Promise<Connectivity> {
+    const conn = this.current();
+    if (!conn.baseUrl && !conn.searchBaseUrl && conn.kind === 'local') {
+      for (const host of ['base', 'search'] as const) this.mark(host, false, 'the bundled local service is not running');
+      return this.connectivity();
+    }
     await Promise.all((['base', 'search'] as const).map((host) => this.probeHost(host)));
     return this.connectivity();
   }
 
   private async probeHost(host: Host): Promise<boolean> {
     const conn = this.opts.connection();
-    const url = host === 'base' ? conn.baseUrl : conn.searchBaseUrl;
-    if (!url) return false;
-    try {
-      await this.$fetch.raw(url, {
-        method: 'GET',
-        retry: false,
-        ignoreResponseError: true,
-        responseType: 'text',
-        signal: AbortSignal.timeout(this.timeouts.probe),
-      });
-      this.mark(host, true, null);
-      return true;
-    } catch (e) {
-      this.mark(host, false, `${url} cannot be reached (${describeCause(e)})`);
-      return false;
+    const base = host === 'base' ? conn.baseUrl : conn.searchBaseUrl;
+    if (!base) return false;
+    const url = joinUrl(base, '/health');
+    const deadline = AbortSignal.timeout(this.timeouts.probe);
+    let cause: unknown;
+    // A GET cannot do harm twice: a socket the server closed while it idled is tried once more.
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await this.$fetch.raw(url, { method: 'GET', retry: false, ignoreResponseError: true, responseType: 'text', signal: deadline });
+        this.mark(host, true, null);
+        return true;
+      } catch (e) {
+        cause = e;
+        if (deadline.aborted || isUnreachable(e)) break;
+      }
     }
+    this.mark(host, false, `${new URL(url).origin} cannot be reached (${deadline.aborted ? 'no answer' : describeCause(cause)})`);
+    return false;
   }
 
   // ---------------------------------------------------------------- internals
@@ -226,6 +167,8 @@ export class ServiceClient {
     this.reachable[host] = ok;
     this.lastMessage = ok ? (this.online ? null : this.lastMessage) : message;
     this.opts.logger.info(`Service ${host} host ${ok ? 'reachable again' : 'unreachable'}`, message ?? undefined);
+    // Requests still waiting on a host that is gone would otherwise wait for their full timeout.
+    if (!ok) for (const ac of this.inflight[host]) ac.abort(new HostGone(message ?? 'the service cannot be reached'));
     if (!this.online && this.opts.probeIntervalMs !== 0 && !this.probeTimer) {
       this.probeTimer = setInterval(() => void this.probe(), this.opts.probeIntervalMs ?? 15_000);
       this.probeTimer.unref();
@@ -272,20 +215,41 @@ export class ServiceClient {
     attachments: Attachment[] | null,
     schema: z.ZodType<T>,
     timeoutMs: number,
+    opts: CallOptions,
+  ): Promise<Exchange<T>> {
+    const active = this.current();
+    const conn = opts.connection ?? active;
+    // Another connection than the active one (a rerun of an older entry): nothing known about it.
+    if (conn !== active && `${conn.baseUrl} ${conn.searchBaseUrl}` !== this.urls)
+      return this.sendTo(null, host, conn, path, keyKind, json, sent, attachments, schema, timeoutMs, opts.signal);
+    return this.sendTo(host, host, conn, path, keyKind, json, sent, attachments, schema, timeoutMs, opts.signal);
+  }
+
+  /** tracked: the host whose reachability this request reports (null: not the active connection). */
+  private async sendTo<T>(
+    tracked: Host | null,
+    host: Host,
+    conn: ConnectionInfo,
+    path: string,
+    keyKind: KeyKind,
+    json: Record<string, unknown>,
+    sent: Record<string, unknown>,
+    attachments: Attachment[] | null,
+    schema: z.ZodType<T>,
+    timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<Exchange<T>> {
-    const conn = this.current();
-    if (!this.reachable[host])
+    if (tracked && !this.reachable[tracked])
       throw new ServiceError('OFFLINE', `Offline: ${this.lastMessage ?? 'the service cannot be reached'}`, { sent: false });
     const base = host === 'base' ? conn.baseUrl : conn.searchBaseUrl;
     // The bundled service has no address while it is not running: that is being offline.
     if (!base && conn.kind === 'local') {
       const message = 'the bundled local service is not running';
-      this.mark(host, false, message);
+      if (tracked) this.mark(tracked, false, message);
       throw new ServiceError('OFFLINE', `Offline: ${message}`, { sent: false });
     }
     if (!base) throw new ServiceError('NETWORK', `The connection "${conn.label}" has no ${host === 'base' ? 'service' : 'search'} URL`);
-    const url = join(base, path);
+    const url = joinUrl(base, path);
     const headers = new Headers({ accept: 'application/json' });
     await this.authorize(headers, conn.profileId, keyKind);
     let body: string | FormData;
@@ -296,7 +260,7 @@ export class ServiceClient {
       body = JSON.stringify(json);
     }
     const startedAt = this.now();
-    const res = await this.exchange(host, url, { method: 'POST', headers, body }, timeoutMs, signal);
+    const res = await this.exchange(tracked, url, { method: 'POST', headers, body }, timeoutMs, signal);
     const raw = utf8.decode(res.bytes);
     if (res.status >= 400) throw this.httpError(res.status, raw, res.contentType, url);
     let parsed: unknown;
@@ -335,9 +299,10 @@ export class ServiceClient {
   }
 
   /**
-   * One logical request with bounded retries: a refused connection (nothing was sent) and
-   * 429/503 (the service declined to run it) are retried, honouring Retry-After. Anything that
-   * may have reached the service is never repeated.
+   * One logical request with bounded retries: 429/503 (the service declined to run it) are
+   * retried, honouring Retry-After. A refused connection fails at once as OFFLINE: nobody is
+   * listening, and waiting would only delay the answer. Anything that may have reached the
+   * service is never repeated. A probe that finds the host gone fails the request at once.
    */
   private async exchange(
     host: Host | null,
@@ -347,7 +312,26 @@ export class ServiceClient {
     signal: AbortSignal | undefined,
   ): Promise<{ status: number; contentType: string | null; bytes: Uint8Array }> {
     const deadline = AbortSignal.timeout(timeoutMs);
-    const combined = signal ? AbortSignal.any([signal, deadline]) : deadline;
+    const gone = new AbortController();
+    const combined = AbortSignal.any([deadline, gone.signal, ...(signal ? [signal] : [])]);
+    if (host) this.inflight[host].add(gone);
+    try {
+      return await this.attempts(host, url, init, timeoutMs, signal, deadline, gone.signal, combined);
+    } finally {
+      if (host) this.inflight[host].delete(gone);
+    }
+  }
+
+  private async attempts(
+    host: Host | null,
+    url: string,
+    init: { method: string; headers: Headers; body?: string | FormData },
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+    deadline: AbortSignal,
+    gone: AbortSignal,
+    combined: AbortSignal,
+  ): Promise<{ status: number; contentType: string | null; bytes: Uint8Array }> {
     for (let attempt = 0; ; attempt++) {
       if (signal?.aborted) throw new ServiceError('CANCELLED', 'The request was cancelled');
       try {
@@ -368,7 +352,7 @@ export class ServiceClient {
           const wait = retryAfterMs(res.headers.get('retry-after'), this.now()) ?? this.retry.baseDelayMs * 2 ** attempt;
           if (wait <= this.retry.maxDelayMs) {
             this.opts.logger.info(`HTTP ${res.status} from ${url}; retrying in ${wait} ms`);
-            await this.wait(wait, combined, signal, timeoutMs);
+            await this.wait(wait, combined, signal, timeoutMs, gone);
             continue;
           }
         }
@@ -376,11 +360,12 @@ export class ServiceClient {
       } catch (e) {
         if (e instanceof ServiceError) throw e;
         if (signal?.aborted) throw new ServiceError('CANCELLED', 'The request was cancelled');
+        if (gone.aborted)
+          throw new ServiceError('OFFLINE', `Offline: the service stopped answering during the request (${(gone.reason as Error).message})`, {
+            url,
+            sent: true,
+          });
         if (deadline.aborted) throw new ServiceError('TIMEOUT', `No answer from the service within ${Math.round(timeoutMs / 1000)} s`, { url });
-        if (isRefused(e) && attempt < this.retry.max) {
-          await this.wait(this.retry.baseDelayMs * 2 ** attempt, combined, signal, timeoutMs);
-          continue;
-        }
         if (isUnreachable(e)) {
           const message = `${new URL(url).origin} cannot be reached (${describeCause(e)})`;
           if (host) this.mark(host, false, message);
@@ -399,48 +384,13 @@ export class ServiceClient {
     }
   }
 
-  private async wait(ms: number, combined: AbortSignal, signal: AbortSignal | undefined, timeoutMs: number) {
+  private async wait(ms: number, combined: AbortSignal, signal: AbortSignal | undefined, timeoutMs: number, gone: AbortSignal) {
     try {
       await this.sleep(ms, combined);
     } catch {
       if (signal?.aborted) throw new ServiceError('CANCELLED', 'The request was cancelled');
+      if (gone.aborted) throw new ServiceError('OFFLINE', `Offline: ${(gone.reason as Error).message}`, { sent: false });
       throw new ServiceError('TIMEOUT', `No answer from the service within ${Math.round(timeoutMs / 1000)} s`);
     }
   }
-}
-
-function describeCause(e: unknown): string {
-  const parts: string[] = [];
-  for (let c: unknown = e, depth = 0; c && depth < 4; depth++) {
-    const code = (c as { code?: unknown }).code;
-    const msg = (c as { message?: unknown }).message;
-    if (typeof code === 'string') parts.push(code);
-    else if (typeof msg === 'string' && msg && !/^\[/.test(msg)) parts.push(msg);
-    c = (c as { cause?: unknown }).cause;
-  }
-  return parts.at(-1) ?? 'unknown error';
-}
-
-function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const r = schema.safeParse(input);
-  if (!r.success)
-    throw new ServiceError('VALIDATION', `Invalid request: ${z.prettifyError(r.error)}`, {
-      fieldErrors: r.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
-      sent: false,
-    });
-  return r.data;
-}
-
-/** Spec 4.1 multipart form: the same field names as JSON, values as text, files repeated. */
-export function toFormData(fields: Record<string, unknown>, attachments: Attachment[]): FormData {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) {
-    if (v === undefined || v === null) continue;
-    if (k === 'h3_ids' && Array.isArray(v)) for (const cell of v) form.append(k, String(cell));
-    else if (typeof v === 'object') form.append(k, JSON.stringify(v));
-    else form.append(k, String(v));
-  }
-  for (const a of attachments)
-    form.append(a.field, new Blob([a.content], { type: a.contentType ?? 'application/octet-stream' }), a.name);
-  return form;
 }

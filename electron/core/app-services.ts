@@ -124,7 +124,14 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
     ...connections.handlers,
-    ...createQueryHandlers({ client, cache, connection, logger: deps.logger, now: () => deps.clock().getTime() }),
+    ...createQueryHandlers({
+      client,
+      cache,
+      connection,
+      connectionOf: (id) => connections.profiles.connectionOf(id),
+      logger: deps.logger,
+      now: () => deps.clock().getTime(),
+    }),
     'export.chooseDestination': async ({ format, suggestedName }) => {
       if (!deps.chooseSavePath)
         throw new RpcError('NOT_FOUND', 'No save dialog here: the browser host offers exports as downloads');

@@ -97,8 +97,13 @@ export class ProfileService {
   }
 
   active(): ConnectionInfo {
-    const p = this.get(this.state.activeProfileId);
-    return { profileId: p.id, label: p.label, kind: p.kind, baseUrl: p.baseUrl, searchBaseUrl: p.searchBaseUrl };
+    return this.connectionOf(this.state.activeProfileId)!;
+  }
+
+  /** Any profile's connection (its current addresses), null when no profile has that id. */
+  connectionOf(id: string): ConnectionInfo | null {
+    const p = this.list().profiles.find((x) => x.id === id);
+    return p ? { profileId: p.id, label: p.label, kind: p.kind, baseUrl: p.baseUrl, searchBaseUrl: p.searchBaseUrl } : null;
   }
 
   save(input: ProfileSaveInput): Profile {

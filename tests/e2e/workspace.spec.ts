@@ -184,8 +184,12 @@ test('a refused question shows its error code in the panel and the status bar', 
   await page.getByTestId('ask-query').press('Enter');
   const note = page.getByTestId('ask-panel').getByTestId('error-note');
   await expect(note).toHaveAttribute('data-code', 'VALIDATION');
-  await expect(note).toHaveText(/^VALIDATION: /);
-  await expect(page.getByTestId('status-error')).toContainText('Ask failed — VALIDATION');
+  // The sentence that matters first; the code is one click away.
+  await expect(note.getByTestId('error-sentence')).toHaveText(/^limit: .*2000/);
+  await expect(note.getByTestId('error-code')).not.toBeVisible();
+  await note.getByText('Details').click();
+  await expect(note.getByTestId('error-code')).toHaveText('VALIDATION');
+  await expect(page.getByTestId('status-error')).toContainText(/Ask failed — limit: .*2000/);
   await expect(page.getByTestId('ask-busy')).toHaveCount(0);
   expect(csp).toEqual([]);
 });
@@ -309,8 +313,8 @@ test('with the service unreachable, a new question fails plainly and history sti
     await page.getByTestId('ask-run').click();
     // OFFLINE where a keychain is available; without one, reading the remote key fails first.
     const note = page.getByTestId('ask-panel').getByTestId('error-note');
-    await expect(note).toHaveText(/^(OFFLINE|KEYCHAIN): /, { timeout: 30_000 });
-    await expect(page.getByTestId('status-error')).toContainText(/OFFLINE|KEYCHAIN/);
+    await expect(note).toHaveAttribute('data-code', /^(OFFLINE|KEYCHAIN)$/, { timeout: 30_000 });
+    await expect(page.getByTestId('status-error')).toContainText(/Offline|keychain/);
 
     await page.getByTestId('tab-history').click();
     await page.getByTestId('history-entry').filter({ hasText: question }).first().getByTestId('history-open').click();

@@ -38,11 +38,51 @@ export interface ErrorLike {
   details?: unknown;
 }
 
-/** An RPC error in one line with its code first, and the HTTP status when there is one. */
+const record = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+
+/** Field problems an error carries: the service's field errors, or the contract's issues. */
+export function errorFields(e: ErrorLike): { field: string; message: string }[] {
+  const d = record(e.details);
+  const list = Array.isArray(d['fieldErrors']) ? d['fieldErrors'] : Array.isArray(d['issues']) ? d['issues'] : [];
+  return list
+    .map((x) => record(x))
+    .filter((x) => typeof x['message'] === 'string')
+    .map((x) => ({ field: String(x['field'] ?? x['path'] ?? ''), message: String(x['message']) }));
+}
+
+/**
+ * The one sentence a person needs: what the service said (problem+json `detail`), else its
+ * field errors ("limit: Too big"), else the message without the transport's framing.
+ */
+export function errorSentence(e: ErrorLike): string {
+  const d = record(e.details);
+  if (typeof d['serverMessage'] === 'string' && d['serverMessage'].trim()) return d['serverMessage'].trim();
+  const fields = errorFields(e);
+  // "request.limit" reads as "limit": the field a person typed into.
+  if (fields.length)
+    return fields.map((f) => (f.field ? `${f.field.split('.').at(-1)}: ${f.message}` : f.message)).join('; ');
+  return e.message;
+}
+
+/** The HTTP status an error carries, if any. */
+export function errorStatus(e: ErrorLike): number | null {
+  const s = record(e.details)['status'];
+  return typeof s === 'number' ? s : null;
+}
+
+/** An error in one line for the status bar: the sentence that matters. */
 export function errorText(e: ErrorLike): string {
-  const d = e.details as Record<string, unknown> | undefined;
-  const status = d && typeof d === 'object' && typeof d['status'] === 'number' ? ` ${d['status']}` : '';
-  return `${e.code}${status}: ${e.message}`;
+  return errorSentence(e);
+}
+
+/** Text capped at `max` characters (with an ellipsis), so one huge value cannot swamp a view. */
+export function clipText(s: string, max = 200): string {
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+}
+
+/** Long prose capped, and any single word longer than `word` characters cut short. */
+export function clipProse(s: string, max = 4000, word = 80): string {
+  return clipText(s.replace(new RegExp(`\\S{${word + 1},}`, 'g'), (w) => `${w.slice(0, word - 1)}…`), max);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

@@ -15,6 +15,7 @@ export interface ResultRow {
   id: string;
   title: string;
   subtitle: string;
+  /** Metres from the asked position; null when the answer measured none. */
   distanceMeters: number | null;
   /** Image to show (imagery and street-level), fetched through media.get. */
   imageUrl: string | null;
@@ -27,7 +28,8 @@ export const computeRows = (features: readonly ComputeFeature[]): ResultRow[] =>
     id: f.id,
     title: f.properties.name || f.id,
     subtitle: f.properties.address,
-    distanceMeters: f.properties.distance_meters,
+    // Compute sends 0 when the question had no reference point: nothing to show then.
+    distanceMeters: f.properties.distance_meters > 0 ? f.properties.distance_meters : null,
     imageUrl: null,
     date: null,
     compass: null,
@@ -38,7 +40,7 @@ export const imageryRows = (records: readonly ImageryRecord[]): ResultRow[] =>
     id: r.id,
     title: r.address,
     subtitle: '',
-    distanceMeters: null,
+    distanceMeters: r.distance_meters ?? null,
     imageUrl: r.image || null,
     date: r.date,
     compass: r.interactive ? `${r.compass} · 360°` : r.compass,
@@ -49,7 +51,7 @@ export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
     id: o.id,
     title: o.properties.address ?? o.properties.feature_name,
     subtitle: [o.properties.feature_name, o.properties.owner].filter(Boolean).join(' · '),
-    distanceMeters: null,
+    distanceMeters: o.properties.distance_meters ?? null,
     imageUrl: o.properties.image_url,
     date: formatCaptureDate(o.properties.date),
     compass: null,
@@ -67,8 +69,14 @@ export function collectionOf(features: ReadonlyArray<{ id: string; geometry: unk
   };
 }
 
+/** Imagery records as map features; every field but the geometry is a property (for details). */
 export const imageryCollection = (records: readonly ImageryRecord[]): FeatureCollectionLike =>
-  collectionOf(records.map((r) => ({ id: r.id, geometry: r.geometry, properties: { address: r.address } })));
+  collectionOf(
+    records.map((r) => {
+      const { geometry, ...properties } = r;
+      return { id: r.id, geometry, properties };
+    }),
+  );
 
 /** What a cached query shows: its rows and map features, read from the body exactly as received. */
 export interface CachedView {

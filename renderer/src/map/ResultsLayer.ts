@@ -62,11 +62,12 @@ export default class ResultsLayer {
 
   /** Features are named on the map: the basemap has no place labels to read them by. */
   private labelFor(f: FeatureLike, selected: boolean): Style {
-    const name = f.get('name') ?? f.get('address') ?? f.get('feature_name') ?? '';
+    const name = String(f.get('name') ?? f.get('address') ?? f.get('feature_name') ?? '');
     return new Style({
       zIndex: selected ? 11 : 1,
       text: new Text({
-        text: String(name),
+        // A label is a hint; the full name is in the details panel.
+        text: name.length > 60 ? `${name.slice(0, 59)}…` : name,
         font: selected ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif',
         // Clear of the dot and its white rim, so the label's halo never covers it.
         offsetY: selected ? -21 : -17,

@@ -1,4 +1,4 @@
-import type { LayerName } from '../stores/map';
+import type { LayerName } from './layers';
 
 /** One colour per result layer, chosen to stand apart from the basemap's land, water and borders. */
 export const LAYER_COLOURS: Record<LayerName, string> = {

@@ -5,6 +5,11 @@ import type { Connectivity } from '../../../shared/rpc/methods/compute';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import { useRpc } from '../api/rpc';
 
+/** How often the connection is probed: rarely while idle, often while a run waits on the service. */
+export const HEALTH_INTERVAL_MS = { idle: 30_000, running: 5_000 } as const;
+
+export type ConnectionState = 'online' | 'offline' | 'checking' | 'unknown';
+
 export const useAppStore = defineStore('app', () => {
   const rpc = useRpc();
   const info = ref<AppInfo | null>(null);
@@ -15,6 +20,19 @@ export const useAppStore = defineStore('app', () => {
   const connectivity = ref<Connectivity | null>(null);
   /** The last failure of any action, for the status bar. */
   const lastError = ref<{ error: RpcErrorBody; at: number; action: string } | null>(null);
+  /** A probe is on its way (service.health). */
+  const checking = ref(false);
+  /** Runs waiting on the service: while any is, the connection is probed more often. */
+  const running = ref(0);
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let monitoring = false;
+
+  /** What the top bar shows; a background probe keeps showing the last known state. */
+  const connectionState = computed<ConnectionState>(() => {
+    const c = connectivity.value;
+    if (c === null) return checking.value ? 'checking' : 'unknown';
+    return c.online ? 'online' : 'offline';
+  });
 
   const versionText = computed(() => (info.value ? `${info.value.name} ${info.value.version}` : ''));
 
@@ -51,9 +69,56 @@ export const useAppStore = defineStore('app', () => {
     lastError.value = null;
   }
 
+  /**
+   * Probes the active connection now. On demand, the state reads "checking" until the answer;
+   * a probe already on its way is not doubled. Never throws, never blocks a run.
+   */
+  async function checkHealth(onDemand = false): Promise<void> {
+    if (checking.value) return;
+    checking.value = true;
+    if (onDemand) connectivity.value = null;
+    try {
+      const r = await rpc.call('service.health', {});
+      if (r.ok) connectivity.value = r.value;
+    } finally {
+      checking.value = false;
+    }
+  }
+
+  function schedule(): void {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    if (!monitoring) return;
+    timer = setTimeout(
+      () => void checkHealth().finally(schedule),
+      running.value > 0 ? HEALTH_INTERVAL_MS.running : HEALTH_INTERVAL_MS.idle,
+    );
+  }
+
+  /** Probes now and then at an interval until stopMonitor(). */
+  function startMonitor(): void {
+    if (monitoring) return;
+    monitoring = true;
+    void checkHealth().finally(schedule);
+  }
+  function stopMonitor(): void {
+    monitoring = false;
+    schedule();
+  }
+
+  function runStarted(): void {
+    running.value++;
+    // A run that waits on a service that went away is failed by the next probe: probe sooner.
+    if (running.value === 1) schedule();
+  }
+  function runEnded(): void {
+    running.value = Math.max(0, running.value - 1);
+  }
+
   rpc.on('connection.changed', (c) => {
     connection.value = c;
     connectivity.value = null;
+    if (monitoring) void checkHealth();
   });
   rpc.on('connectivity.changed', (c) => {
     connectivity.value = c;
@@ -66,9 +131,16 @@ export const useAppStore = defineStore('app', () => {
     loading: readonly(loading),
     connectivity: readonly(connectivity),
     lastError: readonly(lastError),
+    checking: readonly(checking),
+    connectionState,
     versionText,
     load,
     report,
     clearError,
+    checkHealth,
+    startMonitor,
+    stopMonitor,
+    runStarted,
+    runEnded,
   };
 });

@@ -1,12 +1,10 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
-import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { Attachment } from '../../../shared/rpc/methods/compute';
 import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
 import { useRpc } from '../api/rpc';
-import { collectionOf, computeRows, newRunId } from '../lib/results';
-import { useAppStore } from './app';
-import { useMapStore } from './map';
+import { useRun } from '../composables/useRun';
+import { collectionOf, computeRows } from '../lib/results';
 
 /** One question of the current thread: a first question and its follow-ups. */
 export interface ThreadStep {
@@ -27,8 +25,7 @@ export interface AttachedFile {
 /** The Ask tab: compute questions, their answer and results, and the follow-up thread. */
 export const useAskStore = defineStore('ask', () => {
   const rpc = useRpc();
-  const app = useAppStore();
-  const map = useMapStore();
+  const runner = useRun({ action: 'Ask', cancelMethod: 'compute.cancel', layer: 'ask' });
 
   const query = ref('');
   const limit = ref<number>(COMPUTE_LIMIT.default);
@@ -36,13 +33,11 @@ export const useAskStore = defineStore('ask', () => {
   const measurement = ref('');
   const attachments = ref<AttachedFile[]>([]);
 
-  const runId = ref<string | null>(null);
-  const error = ref<RpcErrorBody | null>(null);
   const response = shallowRef<ComputeResponse | null>(null);
   const queryId = ref<number | null>(null);
   const thread = ref<ThreadStep[]>([]);
 
-  const busy = computed(() => runId.value !== null);
+  const busy = runner.busy;
   const rows = computed(() => computeRows(response.value?.results.features ?? []));
   const canFollowUp = computed(() => response.value !== null && !busy.value);
 
@@ -67,41 +62,23 @@ export const useAskStore = defineStore('ask', () => {
       contentType: a.contentType,
       dataBase64: a.dataBase64,
     }));
-    const id = newRunId();
-    runId.value = id;
-    error.value = null;
-    try {
-      const r = await rpc.call('compute.run', {
-        request,
-        runId: id,
-        ...(files.length ? { attachments: files } : {}),
-      });
-      app.report('Ask', r.ok ? null : r.error);
-      if (!r.ok) {
-        error.value = r.error;
-        return;
-      }
-      const res = r.value.response;
-      response.value = res;
-      queryId.value = r.value.queryId;
-      const step: ThreadStep = {
-        queryId: r.value.queryId,
-        responseId: res.id,
-        query: text,
-        numberMatched: res.results.numberMatched,
-        numberReturned: res.results.numberReturned,
-      };
-      thread.value = followUp ? [...thread.value, step] : [step];
-      map.show('ask', collectionOf(res.results.features));
-      if (followUp) query.value = '';
-    } finally {
-      if (runId.value === id) runId.value = null;
-    }
-  }
-
-  async function cancel(): Promise<void> {
-    if (!runId.value) return;
-    await rpc.call('compute.cancel', { runId: runId.value });
+    const value = await runner.run((runId) =>
+      rpc.call('compute.run', { request, runId, ...(files.length ? { attachments: files } : {}) }),
+    );
+    if (!value) return;
+    const res = value.response;
+    response.value = res;
+    queryId.value = value.queryId;
+    const step: ThreadStep = {
+      queryId: value.queryId,
+      responseId: res.id,
+      query: text,
+      numberMatched: res.results.numberMatched,
+      numberReturned: res.results.numberReturned,
+    };
+    thread.value = followUp ? [...thread.value, step] : [step];
+    runner.show(collectionOf(res.results.features));
+    if (followUp) query.value = '';
   }
 
   /** Starts over: no thread, no results on the map. */
@@ -109,8 +86,8 @@ export const useAskStore = defineStore('ask', () => {
     response.value = null;
     queryId.value = null;
     thread.value = [];
-    error.value = null;
-    map.show('ask', null);
+    runner.clearError();
+    runner.show(null);
   }
 
   return {
@@ -119,7 +96,7 @@ export const useAskStore = defineStore('ask', () => {
     writtenAnswer,
     measurement,
     attachments: readonly(attachments),
-    error: readonly(error),
+    error: runner.error,
     response: computed(() => response.value),
     queryId: readonly(queryId),
     thread: readonly(thread),
@@ -129,7 +106,7 @@ export const useAskStore = defineStore('ask', () => {
     attach,
     detach,
     run,
-    cancel,
+    cancel: runner.cancel,
     reset,
   };
 });

@@ -76,6 +76,7 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   function close(): void {
+    error.value = null;
     opened.value = null;
     openedView.value = null;
     thread.value = [];

@@ -1,10 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
 import type { FeatureCollectionLike } from '../lib/results';
-
-/** The result layers of the workspace: one per tab, only the active tab's layer is shown. */
-export const LAYERS = ['ask', 'imagery', 'street', 'history'] as const;
-export type LayerName = (typeof LAYERS)[number];
+import type { LayerName } from '../map/layers';
 
 export interface MapSelection {
   layer: LayerName;
@@ -54,10 +51,18 @@ export const useMapStore = defineStore('map', () => {
   }
   const centre = (): [number, number] | null => centreProvider?.() ?? null;
 
+  /** The selected feature as the map holds it (all its properties), for the details panel. */
+  const selectedFeature = computed(() => {
+    const sel = selection.value;
+    if (!sel) return null;
+    return collections.value[sel.layer]?.features.find((f) => f.id === sel.id) ?? null;
+  });
+
   return {
     collections: computed(() => collections.value),
     activeLayer: readonly(activeLayer),
     selection: readonly(selection),
+    selectedFeature,
     fitRequest: readonly(fitRequest),
     show,
     select,

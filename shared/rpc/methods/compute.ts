@@ -12,8 +12,21 @@ export const Attachment = z.object({
 });
 export type Attachment = z.infer<typeof Attachment>;
 
-/** Chosen by the caller so the run can be cancelled with compute.cancel while it is pending. */
+/** Chosen by the caller so the run can be cancelled (compute.cancel, stream.cancel, imagery.cancel) while pending. */
 const RunId = z.string().min(1).max(100);
+
+/** Reachability of the active connection's two hosts; message says why one is not reachable. */
+export const Connectivity = z.object({
+  online: z.boolean(),
+  base: z.boolean(),
+  search: z.boolean(),
+  message: z.string().nullable(),
+});
+export type Connectivity = z.infer<typeof Connectivity>;
+
+const CancelInput = z.object({ runId: RunId }).strict();
+/** cancelled: false when no run of that kind was pending under that id. */
+const CancelOutput = z.object({ cancelled: z.boolean() });
 
 /** Every run is stored in the offline cache; queryId is its id there. */
 export const computeMethods = {
@@ -32,20 +45,18 @@ export const computeMethods = {
     input: z.object({ request: ImageryRequest, runId: RunId.optional() }).strict(),
     output: z.object({ queryId: z.number().int(), response: ImageryResponse }),
   },
-  /** Cancels a pending compute.run, stream.run or imagery.search by its runId; it fails with CANCELLED. */
-  'compute.cancel': {
-    input: z.object({ runId: RunId }).strict(),
-    output: z.object({ cancelled: z.boolean() }),
-  },
+  /** Cancels a pending compute.run by its runId; the run fails with CANCELLED. */
+  'compute.cancel': { input: CancelInput, output: CancelOutput },
+  /** Cancels a pending stream.run by its runId. */
+  'stream.cancel': { input: CancelInput, output: CancelOutput },
+  /** Cancels a pending imagery.search by its runId. */
+  'imagery.cancel': { input: CancelInput, output: CancelOutput },
+  /**
+   * Probes both hosts of the active connection now (GET /health without a key; any HTTP answer
+   * counts as reachable) and reports the state. Never waits longer than the probe timeout.
+   */
+  'service.health': { input: z.object({}).strict(), output: Connectivity },
 } as const;
-
-export const Connectivity = z.object({
-  online: z.boolean(),
-  base: z.boolean(),
-  search: z.boolean(),
-  message: z.string().nullable(),
-});
-export type Connectivity = z.infer<typeof Connectivity>;
 
 export const computeEvents = {
   /** The service became reachable or unreachable. */

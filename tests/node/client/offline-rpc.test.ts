@@ -118,4 +118,48 @@ describe('queries through RPC against a fake remote service', () => {
     expect(!gone.ok && gone.error.code).toBe('NOT_FOUND');
     expect(value(await rpc.call('cache.vacuum', {})).bytesAfter).toBeGreaterThan(0);
   });
+
+  it('cancels street-level and imagery runs through their own methods, each only its own kind', async () => {
+    const slow = async () => {
+      await new Promise((r) => setTimeout(r, 2000));
+      return null;
+    };
+    svc.behaviours.set('/v1/stream', slow);
+    svc.behaviours.set('/search', slow);
+    const street = rpc.call('stream.run', { request: { query: 'bridge' }, runId: 'run-s' });
+    const imagery = rpc.call('imagery.search', { request: { query: 'Paris' }, runId: 'run-i' });
+    await new Promise((r) => setTimeout(r, 100));
+    // Another kind's cancel leaves the run alone.
+    expect(value(await rpc.call('compute.cancel', { runId: 'run-s' }))).toEqual({ cancelled: false });
+    expect(value(await rpc.call('stream.cancel', { runId: 'run-i' }))).toEqual({ cancelled: false });
+    expect(value(await rpc.call('stream.cancel', { runId: 'run-s' }))).toEqual({ cancelled: true });
+    expect(value(await rpc.call('imagery.cancel', { runId: 'run-i' }))).toEqual({ cancelled: true });
+    for (const r of [await street, await imagery]) expect(!r.ok && r.error.code).toBe('CANCELLED');
+  });
+
+  it('reruns a street-level entry on the connection it was made with, not the active one', async () => {
+    const made = value(await rpc.call('stream.run', { request: { query: 'bridge' } }));
+    const other = await new FakeService().start();
+    try {
+      const second = value(await rpc.call('profiles.save', { label: 'Other', baseUrl: other.url, searchBaseUrl: other.url }));
+      value(await rpc.call('profiles.select', { id: second.id }));
+      const rerun = value(await rpc.call('history.rerun', { id: made.queryId }));
+      expect([svc.count('/v1/stream'), other.count('/v1/stream')]).toEqual([2, 0]);
+      // With its own key, on its own host.
+      expect(svc.received.at(-1)!.headers['authorization']).toBe('Bearer sk-test-bearer-key');
+      const original = value(await rpc.call('history.get', { id: made.queryId }));
+      expect(value(await rpc.call('history.get', { id: rerun.queryId })).profileId).toBe(original.profileId);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('reports the connection state on demand from GET /health', async () => {
+    expect(value(await rpc.call('service.health', {}))).toEqual({ online: true, base: true, search: true, message: null });
+    await svc.stop();
+    const state = value(await rpc.call('service.health', {}));
+    expect(state).toMatchObject({ online: false, base: false, search: false });
+    expect(state.message).toMatch(/cannot be reached \(ECONNREFUSED\)/);
+    svc = await new FakeService().start();
+  });
 });

@@ -42,10 +42,11 @@ describe('result formatters', () => {
     expect(warningText(null)).toBe('null');
   });
 
-  it('puts the error code first, with the HTTP status when known', () => {
-    expect(errorText({ code: 'OFFLINE', message: 'The service is unreachable' })).toBe('OFFLINE: The service is unreachable');
-    expect(errorText({ code: 'HTTP', message: 'Bad gateway', details: { status: 502 } })).toBe('HTTP 502: Bad gateway');
-    expect(errorText({ code: 'VALIDATION', message: 'limit', details: ['x'] })).toBe('VALIDATION: limit');
+  // Issue 15 changed this: the person reads the sentence that matters; the code is in the details.
+  it('gives the sentence that matters, without code or status in front', () => {
+    expect(errorText({ code: 'OFFLINE', message: 'The service is unreachable' })).toBe('The service is unreachable');
+    expect(errorText({ code: 'HTTP', message: 'The service answered HTTP 502: Bad gateway', details: { status: 502, serverMessage: 'Bad gateway' } })).toBe('Bad gateway');
+    expect(errorText({ code: 'VALIDATION', message: 'limit', details: ['x'] })).toBe('limit');
   });
 
   it('shortens ISO capture times and keeps display dates as sent', () => {

@@ -1,7 +1,15 @@
 import type { Catalog, Kind } from '../catalog/catalog';
 import { formatInt } from '../catalog/format';
 import { normalizeName } from '../catalog/text';
+import { AREA_WORDS, bboxAt, boxText } from './bbox';
+import { populationFilterAt, trailingPopulationFilter } from './filters';
 import type { Measurement, Plan, RefPoint, Reference, Warning } from './plan';
+import {
+  DETERMINERS, isPlural, LARGE_WORDS, MEDIUM_WORDS, NEAR_KM, IN_CITY_KM, NOT_PLACES, numberAt as numberOf, SILENT,
+  RULE_WORDS, SUBJECT_WORDS, tokenize, UNIT_KM, UPLOAD_NOUNS,
+} from './words';
+
+export { NEAR_KM, IN_CITY_KM, tokenize } from './words';
 
 export interface ParseContext {
   catalog: Catalog;
@@ -13,70 +21,12 @@ export interface ParseContext {
   savedSubject?: Kind | null;
 }
 
-interface Token {
-  raw: string;
-  w: string;
-}
-
-/** Default radii, said in a warning whenever one is used. */
-export const NEAR_KM = 50;
-export const IN_CITY_KM = 20;
-
-const UNIT_KM: Record<string, number> = {
-  km: 1, kms: 1, kilometer: 1, kilometers: 1, kilometre: 1, kilometres: 1,
-  mi: 1.609344, mile: 1.609344, miles: 1.609344,
-  m: 0.001, meter: 0.001, meters: 0.001, metre: 0.001, metres: 0.001,
-};
-const MULTIPLIER: Record<string, number> = {
-  k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
-};
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, fifty: 50, hundred: 100,
-};
-const SUBJECT_WORDS: Record<string, Kind> = {
-  airport: 'airport', airports: 'airport', airfield: 'airport', airfields: 'airport', airstrip: 'airport',
-  airstrips: 'airport', aerodrome: 'airport', aerodromes: 'airport',
-  city: 'city', cities: 'city', town: 'city', towns: 'city', settlement: 'city', settlements: 'city',
-  capital: 'city', capitals: 'city',
-  country: 'country', countries: 'country', nation: 'country', nations: 'country',
-};
-const UPLOAD_NOUNS = new Set([
-  'site', 'sites', 'point', 'points', 'location', 'locations', 'place', 'places', 'feature', 'features', 'data',
-  'file', 'files', 'record', 'records', 'store', 'stores', 'asset', 'assets', 'facility', 'facilities', 'upload',
-  'uploads', 'rows', 'stations', 'offices', 'properties', 'targets',
-]);
-const LARGE_WORDS = new Set(['large', 'major', 'big']);
-const MEDIUM_WORDS = new Set(['medium', 'regional', 'mid', 'midsize']);
-const DETERMINERS = new Set(['a', 'an', 'any', 'the', 'some', 'one', 'each', 'every']);
-/** Words that carry no meaning for the reading: dropped silently. */
-const SILENT = new Set([
-  'a', 'an', 'the', 'of', 'which', 'what', 'whats', 'are', 'is', 'show', 'me', 'find', 'list', 'all', 'with', 'that',
-  'there', 'and', 'for', 'please', 'give', 'where', 'do', 'does', 'have', 'has', 'to', 'from', 'than', 'get', 'return',
-  'population', 'people', 'inhabitants', 'residents', 'persons', 'only', 'those', 'them', 'ones', 'these', 'results',
-  'just', 'located', 'situated', 'lie', 'lies', 'any', 'by', 'in', 'world', 'on', 'map', 'can', 'you', 'i', 'see',
-  'want', 'need', 'how', 'many', 'number', 'total', 'it', 'they', 'their', 'its', 'be', 'or', 'at', 'each', 'every',
-  'now', 'then', 'also', 'whose', 'having', 'more', 'less', 'most', 'least', 'sized', 'size', ',',
-]);
-
-const NOT_PLACES = new Set([...SILENT, 'me', 'us', 'here', 'home', 'you', 'my', 'our', 'we', 'this', 'that']);
-
-export function tokenize(query: string): Token[] {
-  const text = query
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/(\d),(?=\d{3}\b)/g, '$1')
-    .replace(/['\u2019`]/g, '');
-  const out: Token[] = [];
-  for (const m of text.matchAll(/\d+(?:\.\d+)?|[\p{L}\p{N}]+|[,<>]/gu)) out.push({ raw: m[0], w: m[0].toLowerCase() });
-  return out;
-}
-
 const fmt = formatInt;
 
 export function parseQuery(query: string, ctx: ParseContext): Plan {
   const { catalog } = ctx;
   const t = tokenize(query);
-  const plan: Plan = { subject: null, countries: [], ignored: [], warnings: [] };
+  const plan: Plan = { subject: null, countries: [], unread: [], ignored: [], warnings: [] };
   const warn = (code: string, message: string, extra: Record<string, unknown> = {}) =>
     plan.warnings.push({ code, message, ...extra } as Warning);
   const w = (i: number) => t[i]?.w ?? '';
@@ -104,15 +54,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     return num && Number.isInteger(num[0]) && num[0] >= 1 ? num : null;
   }
 
-  /** Number at i (digits or a number word) with an optional multiplier: [value, tokens used]. */
-  function numberAt(i: number, allowMultiplier: boolean): [number, number] | null {
-    let v: number;
-    if (/^\d/.test(w(i))) v = Number(w(i));
-    else if (NUMBER_WORDS[w(i)] !== undefined) v = NUMBER_WORDS[w(i)]!;
-    else return null;
-    if (allowMultiplier && MULTIPLIER[w(i + 1)] !== undefined) return [v * MULTIPLIER[w(i + 1)]!, 2];
-    return [v, 1];
-  }
+  const numberAt = (i: number, allowMultiplier: boolean) => numberOf(t, i, allowMultiplier);
 
   type Place =
     | { type: 'country'; idx: number; len: number }
@@ -120,29 +62,45 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     | { type: 'city'; idx: number; len: number }
     | { type: 'coord'; point: RefPoint; len: number };
 
+  /** Candidates in the country or first-level division a qualifier phrase names, else null. */
+  function qualified(list: number[], at: number, q: number): number[] | null {
+    const phrase = phraseAt(at, q);
+    if (!phrase) return null;
+    const tok = t[at]!;
+    const cIdx =
+      catalog.countryByName.get(phrase) ??
+      (q === 1 && tok.raw === tok.raw.toUpperCase() ? catalog.countryByCode.get(tok.raw) : undefined);
+    const cc = cIdx !== undefined ? catalog.countries.rows[cIdx]!.cca2 : null;
+    const admins = catalog.adminByName.get(phrase) ?? [];
+    if (!cc && !admins.length && !(q === 1 && /^[A-Z0-9]{1,3}$/.test(tok.raw))) return null;
+    const cols = catalog.cities.cols;
+    return list.filter(
+      (c) =>
+        (cc && cols.country[c] === cc) ||
+        admins.some((a) => a.country === cols.country[c] && a.code === cols.admin[c]) ||
+        (q === 1 && cols.admin[c]!.toLowerCase() === phrase),
+    );
+  }
+
   function cityPlace(i: number, n: number, candidates: number[]): Place {
     let list = candidates;
     let len = n;
-    // "Paris, Texas" / "Paris, US": a qualifier after a comma narrows the candidates.
-    if (w(i + n) === ',' && t[i + n + 1]) {
-      for (let q = 3; q >= 1; q--) {
-        const phrase = phraseAt(i + n + 1, q);
-        if (!phrase) continue;
-        const tok = t[i + n + 1]!;
-        const cIdx =
-          catalog.countryByName.get(phrase) ??
-          (q === 1 && tok.raw === tok.raw.toUpperCase() ? catalog.countryByCode.get(tok.raw) : undefined);
-        const cc = cIdx !== undefined ? catalog.countries.rows[cIdx]!.cca2 : null;
-        const narrowed = list.filter(
-          (c) =>
-            (cc && catalog.cities.cols.country[c] === cc) ||
-            (q === 1 && catalog.cities.cols.admin[c]!.toLowerCase() === phrase),
-        );
-        if (narrowed.length) {
-          list = narrowed;
-          len = n + 1 + q;
-          break;
-        }
+    // "Paris, Texas", "Paris, US", "Geneva Switzerland": a country or division after the name chooses.
+    const at = w(i + n) === ',' ? i + n + 1 : i + n;
+    for (let q = 3; q >= 1 && t[at]; q--) {
+      const narrowed = qualified(list, at, q);
+      if (!narrowed) continue;
+      if (narrowed.length) {
+        list = narrowed;
+        len = at - i + q;
+        break;
+      }
+      // The qualifier names a country or division holding no place of that name.
+      if (at > i + n) {
+        const said = t.slice(i, at + q).map((x) => x.raw).join(' ').replace(' , ', ', ');
+        warn('unknown_place', `no place called "${t.slice(i, i + n).map((x) => x.raw).join(' ')}" in ${t.slice(at, at + q).map((x) => x.raw).join(' ')}`);
+        plan.unread.push(said);
+        return { type: 'city', idx: list[0]!, len: at - i + q };
       }
     }
     const best = list[0]!;
@@ -154,8 +112,9 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       warn(
         'ambiguous_place',
         `"${t.slice(i, i + n).map((x) => x.raw).join(' ')}" matched ${list.length} places; used ${cityLabel(best)} ` +
-          `(pop ${fmt(catalog.cities.pop[best]!)}), the most populous; others: ${others}${list.length > 4 ? ', …' : ''}`,
-        { candidates: list.length },
+          `(pop ${fmt(catalog.cities.pop[best]!)}), the most important by population and seat of government; ` +
+          `others: ${others}${list.length > 4 ? ', …' : ''}; name the country to choose ("${t[i]!.raw}, <country>")`,
+        { candidates: list.length, used: cityLabel(best), others: list.slice(1, 4).map(cityLabel) },
       );
     }
     return { type: 'city', idx: best, len };
@@ -224,6 +183,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
 
   /** Class phrase at i ("an airport", "my sites", "those"): [reference, tokens used]. */
   function classAt(i: number): [Reference, number] | null {
+    classStart = i;
     let j = i;
     while (DETERMINERS.has(w(j))) j++;
     let large: boolean | undefined;
@@ -260,11 +220,15 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
    */
   function referenceAt(i: number, phrase: string): [Reference | null, number] | null {
     const cls = classAt(i);
-    if (cls) return cls;
+    if (cls) return withClassFilter(cls);
     let j = i;
     while (w(j) === 'the') j++;
     const p = placeAt(j, true);
-    if (!p) return null;
+    if (!p) {
+      const unknown = unknownPlaceAt(j);
+      if (!unknown) return null;
+      return [null, j - i + unknown];
+    }
     if (p.type === 'country' || p.type === 'region') {
       const area = areaFilter(p);
       warn('reading', `read "${phrase} ${area}" as "in ${area}": distances to a whole country or region are not measured`);
@@ -272,6 +236,63 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     }
     const pt = placePoint(p);
     return [{ type: 'points', points: [pt], label: pt.label }, j - i + p.len];
+  }
+
+  /**
+   * A filter phrase belongs to the noun phrase it follows: "near a city over 1 million people"
+   * filters the reference cities, not the subject.
+   */
+  function withClassFilter(cls: [Reference, number]): [Reference, number] {
+    const [ref, len] = cls;
+    const f = trailingPopulationFilter(t, classEnd(cls));
+    if (!f) return cls;
+    if (ref.type !== 'class' || (ref.kind !== 'city' && ref.kind !== 'country')) {
+      warn('ignored', `population filters apply to cities and countries; "${t.slice(classEnd(cls), classEnd(cls) + f[1]).map((x) => x.raw).join(' ')}" ignored for ${ref.label}`);
+      return [ref, len + f[1]];
+    }
+    const label = `${ref.label} ${populationText(f[0])}`;
+    return [{ ...ref, popMin: f[0].min, popMax: f[0].max, label }, len + f[1]];
+  }
+  let classStart = 0;
+  const classEnd = (cls: [Reference, number]) => classStart + cls[1];
+  const populationText = (f: { min?: number; max?: number }) =>
+    f.min !== undefined && f.max !== undefined
+      ? `of ${fmt(f.min)} to ${fmt(f.max)} people`
+      : f.min !== undefined
+        ? `over ${fmt(f.min)} people`
+        : `under ${fmt(f.max!)} people`;
+
+  /**
+   * Words after "in", "near" or "of" that name no known place ("in Atlantis"): kept as unread so
+   * the answer is empty with a warning instead of every item. Returns tokens used, or 0.
+   */
+  function unknownPlaceAt(i: number): number {
+    let j = i;
+    while (t[j] && t[j]!.w !== ',' && !SILENT.has(w(j)) && !RULE_WORDS.has(w(j)) && !/^-?\d/.test(w(j)) && !UNIT_KM[w(j)]) j++;
+    if (j === i || NOT_PLACES.has(w(i))) return 0;
+    const said = t.slice(i, j).map((x) => x.raw).join(' ');
+    plan.unread.push(said);
+    warn('unknown_place', `"${said}" is not a place the catalog knows (countries, regions, cities and request coordinates); nothing was searched there`, { words: said });
+    return j - i;
+  }
+
+  /**
+   * "nearest airport" (one noun, singular) asks for the single nearest; "nearest airports" ranks
+   * them all; "the 3 nearest" takes 3. The noun is the next subject word or the one before.
+   */
+  let subjectWordAt = -1;
+  function singularNearest(i: number) {
+    let j = i + 1;
+    while (DETERMINERS.has(w(j)) || LARGE_WORDS.has(w(j)) || MEDIUM_WORDS.has(w(j)) || w(j) === 'my' || w(j) === 'our') j++;
+    const noun = SUBJECT_WORDS[w(j)] || UPLOAD_NOUNS.has(w(j)) ? j : subjectWordAt;
+    if (noun < 0) return;
+    const said = t.slice(Math.min(i, noun), Math.max(i, noun) + 1).map((x) => x.raw).join(' ');
+    if (isPlural(w(noun))) {
+      warn('reading', `read "${said}" as every match ranked by distance; "the 3 nearest" takes the first 3`);
+      return;
+    }
+    plan.top = 1;
+    warn('reading', `read "${said}" as the single nearest; "nearest ${w(noun)}s" ranks them all, "the 3 nearest" takes 3`);
   }
 
   function addCountry(cca2: string) {
@@ -300,10 +321,12 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     const said = t.slice(i, j).map((x) => x.raw).join(' ');
     const ref = referenceAt(j, `within ${said}`);
     if (!ref) {
-      warn('unknown_place', `no place or class found after "${said}"`);
+      warn('unknown_place', `no place or class found after "${said}"; nothing was searched`);
+      plan.unread.push(said);
       return j - i;
     }
-    if (ref[0]) plan.within = { reference: ref[0], radiusKm: num[0] * unit };
+    const radiusKm = num[0] * unit;
+    if (ref[0]) plan.within = { reference: ref[0], radiusKm, said: { value: num[0], unit: t[i + num[1]]!.raw, km: radiusKm } };
     return j - i + ref[1];
   }
 
@@ -357,13 +380,17 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       if (!ref[0]) return j - i + ref[1];
       plan.within = { reference: ref[0], radiusKm: NEAR_KM };
       plan.order ??= 'distance';
-      warn('reading', `read "${t.slice(i, j + ref[1]).map((x) => x.raw).join(' ')}" as within ${NEAR_KM} km`);
+      warn('reading', `read "${t.slice(i, j + ref[1]).map((x) => x.raw).join(' ')}" as within ${NEAR_KM} km, nearest first`);
       return j - i + ref[1];
     },
     (i) => {
       if (w(i) !== 'in' && w(i) !== 'inside') return 0;
       const p = placeAt(i + 1 + (w(i + 1) === 'the' ? 1 : 0), false);
-      if (!p) return 0;
+      if (!p) {
+        const skip = 1 + (w(i + 1) === 'the' ? 1 : 0);
+        const n = /^\p{Lu}/u.test(t[i + skip]?.raw ?? '') ? unknownPlaceAt(i + skip) : 0;
+        return n ? skip + n : 0;
+      }
       const used = 1 + (w(i + 1) === 'the' ? 1 : 0) + p.len;
       if (p.type === 'country' || p.type === 'region') areaFilter(p);
       else {
@@ -381,12 +408,24 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       areaFilter(p);
       return 1 + p.len;
     },
-    // order
+    // area
     (i) => {
-      if (!['sort', 'sorted', 'order', 'ordered', 'rank', 'ranked'].includes(w(i)) || w(i + 1) !== 'by') return 0;
-      if (w(i + 2) === 'population' || w(i + 2) === 'size') return (plan.order = 'population_desc'), 3;
-      if (w(i + 2) !== 'distance') return 0;
-      let j = i + 3;
+      const b = bboxAt(t, i);
+      if (!b) return 0;
+      if ('error' in b) plan.invalid ??= `could not read the area: ${b.error}`;
+      else {
+        plan.bbox = b.box;
+        warn('reading', `read an area of ${boxText(b.box)}`);
+      }
+      return b.len;
+    },
+    // order: "sort my sites by distance to Paris" reads like "my sites sorted by distance to Paris".
+    (i) => (['sort', 'sorted', 'order', 'ordered', 'rank', 'ranked', 'arrange', 'arranged'].includes(w(i)) ? 1 : 0),
+    (i) => {
+      if (w(i) !== 'by') return 0;
+      if (w(i + 1) === 'population' || w(i + 1) === 'size') return (plan.order = 'population_desc'), 2;
+      if (w(i + 1) !== 'distance' && w(i + 1) !== 'proximity') return 0;
+      let j = i + 2;
       if (['to', 'from'].includes(w(j))) j++;
       const ref = referenceAt(j, 'sort by distance to');
       plan.order = 'distance';
@@ -401,7 +440,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       if (num && distanceUnit(j + num[1]) === undefined) {
         plan.top = num[0];
         j += num[1];
-      }
+      } else if (plan.top === undefined) singularNearest(i);
       return j - i;
     },
     (i) => {
@@ -437,48 +476,11 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     },
     // population filters
     (i) => {
-      let j = i;
-      let kind: 'min' | 'max' | 'range' | null = null;
-      if (['over', 'above', 'exceeding', '>'].includes(w(j))) {
-        kind = 'min';
-        j++;
-      } else if ((w(j) === 'more' || w(j) === 'greater') && w(j + 1) === 'than') {
-        kind = 'min';
-        j += 2;
-      } else if (w(j) === 'at' && w(j + 1) === 'least') {
-        kind = 'min';
-        j += 2;
-      } else if (['under', 'below', '<'].includes(w(j))) {
-        kind = 'max';
-        j++;
-      } else if ((w(j) === 'less' || w(j) === 'fewer') && w(j + 1) === 'than') {
-        kind = 'max';
-        j += 2;
-      } else if (w(j) === 'at' && w(j + 1) === 'most') {
-        kind = 'max';
-        j += 2;
-      } else if (w(j) === 'between') {
-        kind = 'range';
-        j++;
-      }
-      if (!kind) return 0;
-      const a = numberAt(j, true);
-      if (!a) return 0;
-      j += a[1];
-      if (kind === 'range') {
-        if (!['and', 'to', '-'].includes(w(j))) return 0;
-        const b = numberAt(j + 1, true);
-        if (!b) return 0;
-        j += 1 + b[1];
-        // "between 100k and 500k": a multiplier on the second figure applies to a bare first one.
-        let lo = a[0];
-        const hi = b[0];
-        if (a[1] === 1 && b[1] === 2 && lo < hi / 1000) lo *= hi / numberAt(j - b[1], false)![0];
-        plan.popMin = Math.min(lo, hi);
-        plan.popMax = Math.max(lo, hi);
-      } else if (kind === 'min') plan.popMin = a[0];
-      else plan.popMax = a[0];
-      return j - i;
+      const f = populationFilterAt(t, i);
+      if (!f) return 0;
+      if (f[0].min !== undefined) plan.popMin = f[0].min;
+      if (f[0].max !== undefined) plan.popMax = f[0].max;
+      return f[1];
     },
     // subject and class words
     (i) => {
@@ -494,6 +496,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       const kind = SUBJECT_WORDS[w(i)];
       if (!kind) return 0;
       const capital = w(i).startsWith('capital');
+      subjectWordAt = i;
       if (!setSubject(kind, kind === 'airport' ? pendingSize : undefined, capital)) {
         warn('ignored', `"${t[i]!.raw}" ignored: the question is already about ${plan.subject}s`);
       } else if (pendingSize !== undefined && kind !== 'airport') {
@@ -546,6 +549,10 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     i++;
   }
   if (pendingSize !== undefined) warn('ignored', `"${pendingSize ? 'large' : 'medium'}" named no airports; ignored`);
+  // A box word left unread means an area was meant and not understood: never answer for everywhere.
+  const areaWord = plan.ignored.find((x) => AREA_WORDS.has(x.toLowerCase()));
+  if (areaWord && !plan.invalid && !plan.bbox)
+    plan.invalid = `could not read the area after "${areaWord}"; write a box as "bbox west,south,east,north" or "between latitude 45.5 and 46 and longitude 4.5 and 5.5"`;
   if (plan.ignored.length) warn('ignored_words', `words not used: ${plan.ignored.join(', ')}`, { words: plan.ignored });
   return plan;
 }

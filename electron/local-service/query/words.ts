@@ -52,7 +52,7 @@ export const NOT_PLACES = new Set([...SILENT, 'me', 'us', 'here', 'home', 'you',
 export function tokenize(query: string): Token[] {
   const text = query
     // "1,000,000" is one number; "10,100,20,110" (a box) is four.
-    .replace(/(?<![.\d])\d{1,3}(?:,\d{3})+\b(?![,.]\d)/g, (m) => m.replace(/,/g, ''))
+    .replace(/(?<![.\d]|\d,)\d{1,3}(?:,\d{3})+\b(?![,.]\d)/g, (m) => m.replace(/,/g, ''))
     .replace(/['\u2019`]/g, '');
   const out: Token[] = [];
   // A minus sign counts only before a number that follows no letter or digit ("-122.5", not "100-500").

@@ -63,13 +63,19 @@ export interface NamedPlace {
   label: string;
 }
 
-/** The first city the query names (longest phrase first, the most important of a name), from the service's catalog. */
-export function namedCity(parsed: ParsedQuery, catalog: Catalog | undefined): NamedPlace | undefined {
+/**
+ * The first city the query names (longest phrase first, the most important of a name), from the
+ * service's catalog. Only a phrase written with a capital ("Lisbon", "Rio de Janeiro") counts:
+ * searches are mostly about what is in the picture, and "street" or "church" are also towns.
+ */
+export function namedCity(query: string, catalog: Catalog | undefined): NamedPlace | undefined {
+  const parsed = parseQuery(query);
   if (!catalog || parsed.all) return undefined;
-  const tokens = parsed.folded.split(' ');
+  const pieces = query.normalize('NFC').split(/[^\p{L}\p{N}]+/u).filter((x) => x && foldText(x));
+  const tokens = pieces.map(foldText);
   for (let n = Math.min(4, tokens.length); n >= 1; n--) {
     for (let i = 0; i + n <= tokens.length; i++) {
-      if (n === 1 && STOP_WORDS.has(tokens[i]!)) continue;
+      if (!/^\p{Lu}/u.test(pieces[i]!) || STOP_WORDS.has(tokens[i]!)) continue;
       const c = catalog.cityByName.get(normalizeName(tokens.slice(i, i + n).join(' ')))?.[0];
       if (c !== undefined) return { lon: catalog.cities.lon[c]!, lat: catalog.cities.lat[c]!, label: catalog.cities.cols.name[c]! };
     }
@@ -128,7 +134,7 @@ export function searchPhotos(
 ): SearchResult {
   const parsed = parseQuery(query);
   const named = parsed.all ? undefined : namedRegion(parsed, regions);
-  const place = namedCity(parsed, catalog);
+  const place = namedCity(query, catalog);
   const km = (i: number) => (place ? distance(place.lon, place.lat, snap.lon[i]!, snap.lat[i]!) : 0);
   let hits: Map<number, number>;
   if (parsed.all) {

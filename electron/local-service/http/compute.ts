@@ -154,6 +154,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         fileNames: body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))],
         savedSubject: parent ? parent.set.subject : undefined,
       });
+      if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
       if (req.measurement) plan.measurement = req.measurement as Measurement;
       const mentioned = new Set(
         [plan.within?.reference, plan.distanceRef].flatMap((r) => (r?.type === 'points' ? r.points.map((p) => p.label) : [])),
@@ -194,7 +195,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       if (!req.answer) answer = { status: 'skipped', content: null, error: null };
       else if (fault)
         answer = { status: 'failed', content: null, error: { code: 'answer_generation_failed', message: 'Answer generation failed (fault switch on); results are intact.' } };
-      else answer = { status: 'complete', content: writeAnswer(ex, catalog, ex.uploads), error: null };
+      else answer = { status: 'complete', content: writeAnswer(ex, catalog, ex.uploads, plan.within?.said), error: null };
 
       const response: ComputeResponse = {
         id,

@@ -195,7 +195,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     return reply.type(row.mime).header('content-length', size).send(createReadStream(row.path));
   };
 
-  const observation = (s: State, base: string, hit: ReturnType<typeof streamPhotos>[number]): Observation => {
+  const observation = (s: State, base: string, hit: ReturnType<typeof streamPhotos>['hits'][number]): Observation => {
     const r = hit.row;
     const video = r.is_video === 1;
     const fileUrl = mediaUrl(s, base, MEDIA_PATH.base, r.id, 'image');
@@ -232,7 +232,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     };
   };
 
-  const record = (s: State, base: string, r: PhotoRow): ImageryRecord => ({
+  const record = (s: State, base: string, r: PhotoRow, distanceMeters?: number): ImageryRecord => ({
     id: r.id,
     address: r.address,
     // Without a recorded capture date the file's modification date stands in.
@@ -246,6 +246,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     heading: r.direction,
     capture_date_known: r.taken_at !== null,
     description: r.description,
+    ...(distanceMeters !== undefined ? { distance_meters: distanceMeters } : {}),
   });
 
   return {
@@ -281,7 +282,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
               year,
             });
         }
-        const hits = streamPhotos(s.store, s.catalog.snapshot(), {
+        const { hits, radiusKm } = streamPhotos(s.store, s.catalog.snapshot(), {
           query: body.query,
           limit: body.limit,
           year: body.year,
@@ -301,6 +302,9 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
               return r ? [regionItem(r, n)] : [];
             });
         }
+        // The searched area when positions, not words, chose the observations.
+        if (radiusKm !== null)
+          regions.push({ type: 'radius', radius_meters: radiusKm * 1000, points: body.position?.points ?? [], count: hits.length });
         const res: StreamResponseSuccess = {
           isSuccess: true,
           result_id: resultId,
@@ -308,6 +312,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
             query: body.query,
             duration_ms: Math.round((performance.now() - t0) * 100) / 100,
             geojson: { type: 'FeatureCollection', features },
+            ...(radiusKm !== null ? { radius_meters: radiusKm * 1000 } : {}),
           },
           regions,
           year,
@@ -332,12 +337,13 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         if (!(await ready(s, reply))) return reply;
         const limit = parsed.data.limit ?? IMAGERY_LIMIT.default;
         const page = parsed.data.page ?? 1;
-        const found = searchPhotos(s.store, s.catalog.snapshot(), s.regions, parsed.data.query, limit, page);
+        const found = searchPhotos(s.store, s.catalog.snapshot(), s.regions, parsed.data.query, limit, page, ctx.catalog);
         const res: ImageryResponseSuccess = {
           isSuccess: true,
           page,
-          pageTotal: Math.ceil(found.total / limit),
-          data: found.rows.map((r) => record(s, ctx.searchBaseUrl(), r)),
+          // An empty result is one empty page: page 1 of 1, never page 1 of 0.
+          pageTotal: Math.max(1, Math.ceil(found.total / limit)),
+          data: found.rows.map((r) => record(s, ctx.searchBaseUrl(), r, found.distances.get(r.id))),
           result_id: randomUUID(),
           region: found.region?.name ?? 'Global',
           region_id: found.region?.id ?? null,

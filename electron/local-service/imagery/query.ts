@@ -1,4 +1,6 @@
 import { around, distance } from 'geokdbush';
+import type { Catalog } from '../catalog/catalog';
+import { normalizeName } from '../catalog/text';
 import type { Snapshot } from './catalog';
 import { foldText, type Region, type RegionTable } from './geocoder';
 import type { ImageryStore, PhotoRow } from './store';
@@ -54,6 +56,33 @@ export function namedRegion(parsed: ParsedQuery, regions: RegionTable): Region |
   return undefined;
 }
 
+/** A city a search named, that records are measured from. */
+export interface NamedPlace {
+  lon: number;
+  lat: number;
+  label: string;
+}
+
+/**
+ * The first city the query names (longest phrase first, the most important of a name), from the
+ * service's catalog. Only a phrase written with a capital ("Lisbon", "Rio de Janeiro") counts:
+ * searches are mostly about what is in the picture, and "street" or "church" are also towns.
+ */
+export function namedCity(query: string, catalog: Catalog | undefined): NamedPlace | undefined {
+  const parsed = parseQuery(query);
+  if (!catalog || parsed.all) return undefined;
+  const pieces = query.normalize('NFC').split(/[^\p{L}\p{N}]+/u).filter((x) => x && foldText(x));
+  const tokens = pieces.map(foldText);
+  for (let n = Math.min(4, tokens.length); n >= 1; n--) {
+    for (let i = 0; i + n <= tokens.length; i++) {
+      if (!/^\p{Lu}/u.test(pieces[i]!) || STOP_WORDS.has(tokens[i]!)) continue;
+      const c = catalog.cityByName.get(normalizeName(tokens.slice(i, i + n).join(' ')))?.[0];
+      if (c !== undefined) return { lon: catalog.cities.lon[c]!, lat: catalog.cities.lat[c]!, label: catalog.cities.cols.name[c]! };
+    }
+  }
+  return undefined;
+}
+
 /** Snapshot positions of the photos matching at least one word, with the words each matched (bit i = word i). */
 export function matchWords(store: ImageryStore, snap: Snapshot, words: QueryWord[]): Map<number, number> {
   const hits = new Map<number, number>();
@@ -89,6 +118,8 @@ export interface SearchResult {
   total: number;
   rows: PhotoRow[];
   region: Region | null;
+  /** Metres from the city the search named, per row id; empty when it named none. */
+  distances: Map<string, number>;
 }
 
 /** POST /search: text matching with a 1-based page of `limit` records. */
@@ -99,9 +130,12 @@ export function searchPhotos(
   query: string,
   limit: number,
   page: number,
+  catalog?: Catalog,
 ): SearchResult {
   const parsed = parseQuery(query);
   const named = parsed.all ? undefined : namedRegion(parsed, regions);
+  const place = namedCity(query, catalog);
+  const km = (i: number) => (place ? distance(place.lon, place.lat, snap.lon[i]!, snap.lat[i]!) : 0);
   let hits: Map<number, number>;
   if (parsed.all) {
     hits = new Map();
@@ -110,7 +144,9 @@ export function searchPhotos(
   // Imagery records carry a still image URL: videos are found through /v1/stream only.
   let candidates = [...hits.keys()].filter((i) => !snap.isVideo[i]);
   if (named) candidates = candidates.filter((i) => snap.regionId[i] === named.id);
-  candidates.sort(listingOrder(snap, (i) => popcount(hits.get(i) ?? 0)));
+  // With a named city, nearest first among records matching as many words.
+  if (place) candidates.sort((a, b) => popcount(hits.get(b) ?? 0) - popcount(hits.get(a) ?? 0) || km(a) - km(b));
+  else candidates.sort(listingOrder(snap, (i) => popcount(hits.get(i) ?? 0)));
 
   let region: Region | null = named ?? null;
   if (!region && candidates.length) {
@@ -119,8 +155,13 @@ export function searchPhotos(
   }
   const start = (page - 1) * limit;
   const pageIdx = candidates.slice(start, start + limit);
-  return { total: candidates.length, rows: store.rows(pageIdx.map((i) => snap.rowids[i]!)), region };
+  const distances = new Map<string, number>();
+  if (place) for (const i of pageIdx) distances.set(snap.ids[i]!, Math.round(km(i) * 10_000) / 10);
+  return { total: candidates.length, rows: store.rows(pageIdx.map((i) => snap.rowids[i]!)), region, distances };
 }
+
+/** Radius around the asked positions when the query words name nothing there. */
+export const STREAM_RADIUS_KM = 50;
 
 export interface StreamParams {
   query: string;
@@ -128,6 +169,12 @@ export interface StreamParams {
   year?: number;
   region?: Region;
   points?: { latitude: number; longitude: number }[];
+}
+
+export interface StreamResult {
+  hits: StreamHit[];
+  /** Set when observations were limited to a radius of the positions. */
+  radiusKm: number | null;
 }
 
 export interface StreamHit {
@@ -142,10 +189,11 @@ export const SCOPE_FEATURE_NAME = 'photo';
 
 /**
  * POST /v1/stream. Year and region_id filter; a capture matches when its text holds at least one
- * query word. When no word matches anything in scope and a position or region is given, every
- * capture in scope is a candidate. Positions rank by great-circle distance to the nearest point.
+ * query word. When no word matches anything in scope, a region alone lists its captures, and
+ * positions list the captures within STREAM_RADIUS_KM of them (never every photo on earth).
+ * Positions rank by great-circle distance to the nearest point.
  */
-export function streamPhotos(store: ImageryStore, snap: Snapshot, p: StreamParams): StreamHit[] {
+export function streamPhotos(store: ImageryStore, snap: Snapshot, p: StreamParams): StreamResult {
   const n = snap.rowids.length;
   const inScope = (i: number) =>
     (p.year === undefined || snap.year[i] === p.year) && (!p.region || snap.regionId[i] === p.region.id);
@@ -157,11 +205,12 @@ export function streamPhotos(store: ImageryStore, snap: Snapshot, p: StreamParam
   const nameOf = (i: number) => (byScope ? SCOPE_FEATURE_NAME : matchedText(parsed.words, mask.get(i) ?? 0));
 
   let picked: { i: number; km: number | null }[];
+  const radiusKm = byScope && !parsed.all && p.points?.length ? STREAM_RADIUS_KM : null;
   if (p.points?.length && snap.kd) {
     // The global top-k by nearest point is within the union of each point's own top-k.
     const best = new Map<number, number>();
     for (const pt of p.points) {
-      for (const i of around(snap.kd, pt.longitude, pt.latitude, p.limit, Infinity, candidate)) {
+      for (const i of around(snap.kd, pt.longitude, pt.latitude, p.limit, radiusKm ?? Infinity, candidate)) {
         const km = distance(pt.longitude, pt.latitude, snap.lon[i]!, snap.lat[i]!);
         if (km < (best.get(i) ?? Infinity)) best.set(i, km);
       }
@@ -185,5 +234,5 @@ export function streamPhotos(store: ImageryStore, snap: Snapshot, p: StreamParam
     if (!row) continue; // removed by a scan since the snapshot was taken
     hits.push({ row, featureName: nameOf(i), distanceMeters: km === null ? null : Math.round(km * 10_000) / 10 });
   }
-  return hits;
+  return { hits, radiusKm };
 }

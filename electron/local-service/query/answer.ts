@@ -3,6 +3,8 @@ import { formatNumber } from '../catalog/format';
 import type { UploadFeature } from '../uploads';
 import type { Execution } from './execute';
 import { toFeature } from './features';
+import type { SaidDistance } from './units';
+import { itemDistanceText, radiusText } from './units';
 
 const LABEL = { city: 'cities', airport: 'airports', country: 'countries', upload: 'uploaded features' } as const;
 const fmt = formatNumber;
@@ -11,7 +13,7 @@ const fmt = formatNumber;
  * The written answer: a short, fixed-template summary of the results (no language model).
  * Deterministic so tests can assert on it.
  */
-export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeature[]): string {
+export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeature[], said?: SaidDistance): string {
   const n = ex.items.length;
   const parts: string[] = [];
   if (ex.aggregated) {
@@ -24,15 +26,25 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeat
     parts.push(`${n} ${n === 1 ? 'country has' : 'countries have'} matches; ${m.replace('_', ' ')} by country: ${top.join(', ')}${n > 5 ? ', …' : ''}.`);
     return parts.join(' ');
   }
-  const where = ex.radiusKm !== undefined && ex.reference ? ` within ${fmt(ex.radiusKm)} km of ${ex.reference.label}` : '';
-  parts.push(`${fmt(n)} ${n === 1 ? LABEL[ex.subject].replace(/ies$/, 'y').replace(/s$/, '') : LABEL[ex.subject]} matched${where}.`);
-  if (n) {
-    const names = ex.items.slice(0, 3).map((x) => {
-      const f = toFeature(x, ex, catalog, uploads);
-      const d = x.d !== undefined ? ` (${fmt(Math.round(x.d / 100) / 10)} km)` : '';
-      return `${f.properties.name}${d}`;
-    });
-    parts.push(`${n > 3 ? 'First' : 'They are'}: ${names.join('; ')}.`);
+  const name = (x: (typeof ex.items)[number]) => toFeature(x, ex, catalog, uploads).properties.name;
+  const dist = (x: (typeof ex.items)[number]) => (x.d !== undefined ? itemDistanceText(x.d / 1000, said) : null);
+  const plural = (k: number) => (k === 1 ? LABEL[ex.subject].replace(/ies$/, 'y').replace(/s$/, '') : LABEL[ex.subject]);
+  const where = ex.radiusKm !== undefined && ex.reference ? ` within ${radiusText(ex.radiusKm, said)} of ${ex.reference.label}` : '';
+  const first = ex.items[0];
+  if (ex.nearestFirst && first && dist(first) !== null) {
+    // Say what was found: the nearest, its distance, and of how many.
+    const from = ex.reference && !where ? ` to ${ex.reference.label}` : '';
+    parts.push(`The nearest of ${fmt(ex.matched)} ${plural(ex.matched)}${where}${from} is ${name(first)}, ${dist(first)}.`);
+    if (n > 1) {
+      const next = ex.items.slice(1, 3).map((x) => `${name(x)} (${dist(x)})`);
+      parts.push(`Then ${next.join('; ')}${n > 3 ? `; ${fmt(n)} listed` : ''}.`);
+    }
+  } else {
+    parts.push(`${fmt(n)} ${plural(n)} matched${where}.`);
+    if (n) {
+      const names = ex.items.slice(0, 3).map((x) => `${name(x)}${dist(x) ? ` (${dist(x)})` : ''}`);
+      parts.push(`${n > 3 ? 'First' : 'They are'}: ${names.join('; ')}.`);
+    }
   }
   const m = ex.measurement;
   if (m) {

@@ -2,6 +2,7 @@ import { around, distance } from 'geokdbush';
 import { cellToBoundary, getResolution, latLngToCell } from 'h3-js';
 import { pointLayer, type Catalog, type Kind, type Layer } from '../catalog/catalog';
 import type { UploadFeature } from '../uploads';
+import { inBox } from './bbox';
 import type { Measurement, Plan, RefPoint, Reference, Warning } from './plan';
 
 /** One result: an item of a layer, its distance to the reference and any computed figures. */
@@ -45,6 +46,10 @@ export interface Execution {
   /** Reference used for distances, if any. */
   reference?: Reference;
   radiusKm?: number;
+  /** Whether the items are ranked nearest first. */
+  nearestFirst: boolean;
+  /** Matches before a top N cut them ("the nearest of 5,210 airports"). */
+  matched: number;
   measurement?: MeasurementResult;
   aggregated: boolean;
   /** The uploaded features that upload items index into. */
@@ -109,7 +114,9 @@ export function execute(input: ExecuteInput): Execution {
   let ids: number[];
   // Whether ids come largest population first, which lets population filters stop early.
   let popSorted = false;
-  if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
+  // A place the question named and the catalog does not know: nothing, never everything.
+  if (plan.unread.length) ids = [];
+  else if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
   else if (subject === 'upload') ids = uploadFeatures.map((_, i) => i);
   else if (plan.countries.length || input.areaCountry) {
     const codes = input.areaCountry ? [input.areaCountry] : plan.countries;
@@ -120,6 +127,8 @@ export function execute(input: ExecuteInput): Execution {
     for (const p of plan.within.reference.points)
       for (const id of around(L.index, p.lon, p.lat, Infinity, plan.within.radiusKm)) set.add(id);
     ids = [...set];
+  } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
+    ids = L.index.range(plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north);
   } else {
     ids = L.byPopulation as unknown as number[];
     popSorted = true;
@@ -182,6 +191,7 @@ export function execute(input: ExecuteInput): Execution {
       if (plan.popMax !== undefined && !(pop <= plan.popMax)) continue;
     }
     if (h3 && !h3.has(lon, lat)) continue;
+    if (plan.bbox && !inBox(plan.bbox, lon, lat)) continue;
     let d: number | undefined;
     if (withinFn && within) {
       const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
@@ -221,6 +231,7 @@ export function execute(input: ExecuteInput): Execution {
     const cols = catalog.airports.cols;
     items.sort((a, b) => cols.large[b.i]! - cols.large[a.i]! || (cols.name[a.i]! < cols.name[b.i]! ? -1 : 1));
   }
+  const matched = items.length;
   const top = plan.top;
   if (top !== undefined && items.length > top) items.length = top;
 
@@ -246,6 +257,8 @@ export function execute(input: ExecuteInput): Execution {
     items: out,
     reference,
     radiusKm: within?.radiusKm,
+    matched: aggregated ? out.length : matched,
+    nearestFirst: order === 'distance' && !aggregated,
     measurement,
     aggregated,
     uploads: subject === 'upload' ? uploadFeatures : input.uploads.features,
@@ -282,13 +295,22 @@ export function sortByDistance(items: Item[]): void {
   for (let j = 0; j < n; j++) items[j] = copy[at[keys[j]! % I_BITS]!]!;
 }
 
+/** Which items of a reference class count: size, capitals and the class's own population filter. */
 function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {
+  const tests: ((i: number) => boolean)[] = [];
   if (ref.kind === 'airport' && ref.large !== undefined) {
     const want = ref.large ? 1 : 0;
-    return (i) => catalog.airports.cols.large[i] === want;
+    tests.push((i) => catalog.airports.cols.large[i] === want);
   }
-  if (ref.kind === 'city' && ref.capital) return (i) => catalog.cities.cols.code[i] === 'PPLC';
-  return undefined;
+  if (ref.kind === 'city' && ref.capital) tests.push((i) => catalog.cities.cols.code[i] === 'PPLC');
+  if ((ref.kind === 'city' || ref.kind === 'country') && (ref.popMin !== undefined || ref.popMax !== undefined)) {
+    const pop = (ref.kind === 'city' ? catalog.cities : catalog.countries).pop;
+    const lo = ref.popMin ?? -Infinity;
+    const hi = ref.popMax ?? Infinity;
+    tests.push((i) => pop[i]! >= lo && pop[i]! <= hi);
+  }
+  if (!tests.length) return undefined;
+  return tests.length === 1 ? tests[0] : (i) => tests.every((f) => f(i));
 }
 
 /** A point layer over saved uploads (their positions were kept with them). */

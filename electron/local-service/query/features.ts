@@ -30,6 +30,8 @@ export function scoreOf(x: Item, ex: Execution, catalog: Catalog): number {
 export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: UploadFeature[]): ComputeFeature {
   const score = scoreOf(x, ex, catalog);
   const distance_meters = x.d !== undefined ? Math.round(x.d * 10) / 10 : 0;
+  // Full precision for tools; the written answer rounds for people.
+  const km = x.d !== undefined ? { distance_km: Math.round(x.d * 10) / 10_000 } : {};
   const countryName = (cca2: string) => {
     const ci = catalog.countryByCode.get(cca2);
     return ci !== undefined ? catalog.countries.rows[ci]!.name : cca2;
@@ -47,6 +49,7 @@ export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: Upl
         address: [c.name[x.i], c.admin[x.i], countryName(c.country[x.i]!)].filter(Boolean).join(', '),
         score,
         distance_meters,
+        ...km,
         source: { name: SOURCES.city.name, url: SOURCES.city.url + id },
         attributes: {},
         kind: 'city',
@@ -68,6 +71,7 @@ export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: Upl
         address: [a.municipality[x.i], a.region[x.i], countryName(a.country[x.i]!)].filter(Boolean).join(', '),
         score,
         distance_meters,
+        ...km,
         source: { name: SOURCES.airport.name, url: SOURCES.airport.url + a.ident[x.i] + '/' },
         attributes: {},
         kind: 'airport',
@@ -90,6 +94,7 @@ export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: Upl
         address: r.name,
         score,
         distance_meters,
+        ...km,
         source: { name: SOURCES.country.name, url: SOURCES.country.url },
         attributes: x.a ?? {},
         kind: 'country',
@@ -111,6 +116,7 @@ export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: Upl
       address: u.address,
       score,
       distance_meters,
+      ...km,
       source: { name: u.file, url: `upload:${encodeURIComponent(u.file)}` },
       attributes: u.attributes,
       kind: 'upload',

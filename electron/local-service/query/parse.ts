@@ -1,7 +1,16 @@
 import type { Catalog, Kind } from '../catalog/catalog';
 import { formatInt } from '../catalog/format';
 import { normalizeName } from '../catalog/text';
-import type { Measurement, Plan, RefPoint, Reference, Warning } from './plan';
+import { AREA_WORDS, bboxAt, boxText } from './bbox';
+import { createPlaceReader, type Place } from './places';
+import { populationFilterAt, trailingPopulationFilter } from './filters';
+import type { Measurement, Plan, Reference, Warning } from './plan';
+import {
+  DETERMINERS, isPlural, LARGE_WORDS, MEDIUM_WORDS, NEAR_KM, IN_CITY_KM, NOT_PLACES, numberAt as numberOf, SILENT,
+  RULE_WORDS, SUBJECT_WORDS, tokenize, UNIT_KM, UPLOAD_NOUNS,
+} from './words';
+
+export { NEAR_KM, IN_CITY_KM, tokenize } from './words';
 
 export interface ParseContext {
   catalog: Catalog;
@@ -13,89 +22,21 @@ export interface ParseContext {
   savedSubject?: Kind | null;
 }
 
-interface Token {
-  raw: string;
-  w: string;
-}
-
-/** Default radii, said in a warning whenever one is used. */
-export const NEAR_KM = 50;
-export const IN_CITY_KM = 20;
-
-const UNIT_KM: Record<string, number> = {
-  km: 1, kms: 1, kilometer: 1, kilometers: 1, kilometre: 1, kilometres: 1,
-  mi: 1.609344, mile: 1.609344, miles: 1.609344,
-  m: 0.001, meter: 0.001, meters: 0.001, metre: 0.001, metres: 0.001,
-};
-const MULTIPLIER: Record<string, number> = {
-  k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
-};
-const NUMBER_WORDS: Record<string, number> = {
-  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, fifty: 50, hundred: 100,
-};
-const SUBJECT_WORDS: Record<string, Kind> = {
-  airport: 'airport', airports: 'airport', airfield: 'airport', airfields: 'airport', airstrip: 'airport',
-  airstrips: 'airport', aerodrome: 'airport', aerodromes: 'airport',
-  city: 'city', cities: 'city', town: 'city', towns: 'city', settlement: 'city', settlements: 'city',
-  capital: 'city', capitals: 'city',
-  country: 'country', countries: 'country', nation: 'country', nations: 'country',
-};
-const UPLOAD_NOUNS = new Set([
-  'site', 'sites', 'point', 'points', 'location', 'locations', 'place', 'places', 'feature', 'features', 'data',
-  'file', 'files', 'record', 'records', 'store', 'stores', 'asset', 'assets', 'facility', 'facilities', 'upload',
-  'uploads', 'rows', 'stations', 'offices', 'properties', 'targets',
-]);
-const LARGE_WORDS = new Set(['large', 'major', 'big']);
-const MEDIUM_WORDS = new Set(['medium', 'regional', 'mid', 'midsize']);
-const DETERMINERS = new Set(['a', 'an', 'any', 'the', 'some', 'one', 'each', 'every']);
-/** Words that carry no meaning for the reading: dropped silently. */
-const SILENT = new Set([
-  'a', 'an', 'the', 'of', 'which', 'what', 'whats', 'are', 'is', 'show', 'me', 'find', 'list', 'all', 'with', 'that',
-  'there', 'and', 'for', 'please', 'give', 'where', 'do', 'does', 'have', 'has', 'to', 'from', 'than', 'get', 'return',
-  'population', 'people', 'inhabitants', 'residents', 'persons', 'only', 'those', 'them', 'ones', 'these', 'results',
-  'just', 'located', 'situated', 'lie', 'lies', 'any', 'by', 'in', 'world', 'on', 'map', 'can', 'you', 'i', 'see',
-  'want', 'need', 'how', 'many', 'number', 'total', 'it', 'they', 'their', 'its', 'be', 'or', 'at', 'each', 'every',
-  'now', 'then', 'also', 'whose', 'having', 'more', 'less', 'most', 'least', 'sized', 'size', ',',
-]);
-
-const NOT_PLACES = new Set([...SILENT, 'me', 'us', 'here', 'home', 'you', 'my', 'our', 'we', 'this', 'that']);
-
-export function tokenize(query: string): Token[] {
-  const text = query
-    .normalize('NFD')
-    .replace(/\p{M}+/gu, '')
-    .replace(/(\d),(?=\d{3}\b)/g, '$1')
-    .replace(/['\u2019`]/g, '');
-  const out: Token[] = [];
-  for (const m of text.matchAll(/\d+(?:\.\d+)?|[\p{L}\p{N}]+|[,<>]/gu)) out.push({ raw: m[0], w: m[0].toLowerCase() });
-  return out;
-}
-
 const fmt = formatInt;
 
 export function parseQuery(query: string, ctx: ParseContext): Plan {
   const { catalog } = ctx;
   const t = tokenize(query);
-  const plan: Plan = { subject: null, countries: [], ignored: [], warnings: [] };
+  const plan: Plan = { subject: null, countries: [], unread: [], ignored: [], warnings: [] };
   const warn = (code: string, message: string, extra: Record<string, unknown> = {}) =>
     plan.warnings.push({ code, message, ...extra } as Warning);
   const w = (i: number) => t[i]?.w ?? '';
   let pendingSize: boolean | undefined;
 
-  const coordNames = ctx.coordinates.map((c) => ({ c, key: normalizeName(c.name).split(' ').filter(Boolean) }));
   const fileKeys = ctx.fileNames.flatMap((f) => {
     const base = normalizeName(f.replace(/\.[^.]+$/, ''));
     return base ? [base.split(' ')] : [];
   });
-  const phraseAt = (i: number, n: number) => {
-    const parts: string[] = [];
-    for (let k = 0; k < n; k++) {
-      const tok = t[i + k];
-      if (!tok || tok.w === ',') return null;
-      parts.push(tok.w);
-    }
-    return parts.join(' ');
-  };
   const matchWords = (i: number, key: string[]) => key.length > 0 && key.every((k, n) => w(i + n) === k);
 
   /** A count for "top N": a positive whole number, else null. */
@@ -104,101 +45,9 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     return num && Number.isInteger(num[0]) && num[0] >= 1 ? num : null;
   }
 
-  /** Number at i (digits or a number word) with an optional multiplier: [value, tokens used]. */
-  function numberAt(i: number, allowMultiplier: boolean): [number, number] | null {
-    let v: number;
-    if (/^\d/.test(w(i))) v = Number(w(i));
-    else if (NUMBER_WORDS[w(i)] !== undefined) v = NUMBER_WORDS[w(i)]!;
-    else return null;
-    if (allowMultiplier && MULTIPLIER[w(i + 1)] !== undefined) return [v * MULTIPLIER[w(i + 1)]!, 2];
-    return [v, 1];
-  }
+  const numberAt = (i: number, allowMultiplier: boolean) => numberOf(t, i, allowMultiplier);
 
-  type Place =
-    | { type: 'country'; idx: number; len: number }
-    | { type: 'region'; name: string; countries: string[]; len: number }
-    | { type: 'city'; idx: number; len: number }
-    | { type: 'coord'; point: RefPoint; len: number };
-
-  function cityPlace(i: number, n: number, candidates: number[]): Place {
-    let list = candidates;
-    let len = n;
-    // "Paris, Texas" / "Paris, US": a qualifier after a comma narrows the candidates.
-    if (w(i + n) === ',' && t[i + n + 1]) {
-      for (let q = 3; q >= 1; q--) {
-        const phrase = phraseAt(i + n + 1, q);
-        if (!phrase) continue;
-        const tok = t[i + n + 1]!;
-        const cIdx =
-          catalog.countryByName.get(phrase) ??
-          (q === 1 && tok.raw === tok.raw.toUpperCase() ? catalog.countryByCode.get(tok.raw) : undefined);
-        const cc = cIdx !== undefined ? catalog.countries.rows[cIdx]!.cca2 : null;
-        const narrowed = list.filter(
-          (c) =>
-            (cc && catalog.cities.cols.country[c] === cc) ||
-            (q === 1 && catalog.cities.cols.admin[c]!.toLowerCase() === phrase),
-        );
-        if (narrowed.length) {
-          list = narrowed;
-          len = n + 1 + q;
-          break;
-        }
-      }
-    }
-    const best = list[0]!;
-    if (list.length > 1) {
-      const others = list
-        .slice(1, 4)
-        .map((c) => `${cityLabel(c)} (pop ${fmt(catalog.cities.pop[c]!)})`)
-        .join(', ');
-      warn(
-        'ambiguous_place',
-        `"${t.slice(i, i + n).map((x) => x.raw).join(' ')}" matched ${list.length} places; used ${cityLabel(best)} ` +
-          `(pop ${fmt(catalog.cities.pop[best]!)}), the most populous; others: ${others}${list.length > 4 ? ', …' : ''}`,
-        { candidates: list.length },
-      );
-    }
-    return { type: 'city', idx: best, len };
-  }
-
-  function cityLabel(c: number): string {
-    const cols = catalog.cities.cols;
-    const country = cols.country[c]!;
-    const admin = country === 'US' || country === 'CA' || country === 'AU' ? `${cols.admin[c]}, ` : '';
-    const ci = catalog.countryByCode.get(country);
-    return `${cols.name[c]}, ${admin}${ci !== undefined ? catalog.countries.rows[ci]!.name : country}`;
-  }
-
-  /** A named place at i: request coordinates first, then countries and cities (longest phrase wins). */
-  function placeAt(i: number, preferCity: boolean, citiesToo = true): Place | null {
-    for (const { c, key } of coordNames)
-      if (matchWords(i, key))
-        return { type: 'coord', point: { lon: c.longitude, lat: c.latitude, label: c.name }, len: key.length };
-    for (let n = 4; n >= 1; n--) {
-      const phrase = phraseAt(i, n);
-      if (!phrase) continue;
-      const tok = t[i]!;
-      const region = catalog.regionByName.get(phrase);
-      // "america" alone stays the country; regions are named in full ("North America", "Europe").
-      if (region && !catalog.countryByName.has(phrase)) return { type: 'region', name: region.name, countries: region.countries, len: n };
-      let country = catalog.countryByName.get(phrase);
-      if (country === undefined && n === 1 && tok.raw.length <= 3 && /^[A-Z]+$/.test(tok.raw))
-        country = catalog.countryByCode.get(tok.raw);
-      // One-word cities named like everyday words ("Me", "Here") are not places in a question.
-      const cities = !citiesToo || (n === 1 && NOT_PLACES.has(phrase)) ? undefined : catalog.cityByName.get(phrase);
-      if (country !== undefined && cities?.length) {
-        const big = cities[0]!;
-        const other = preferCity ? catalog.countries.rows[country]!.name : cityLabel(big);
-        if (catalog.cities.pop[big]! >= 50_000)
-          warn('ambiguous_place', `"${phrase}" is both a country and a city; read as the ${preferCity ? 'city' : 'country'}, not ${other}`);
-        if (preferCity) return cityPlace(i, n, cities);
-        return { type: 'country', idx: country, len: n };
-      }
-      if (country !== undefined) return { type: 'country', idx: country, len: n };
-      if (cities?.length) return cityPlace(i, n, cities);
-    }
-    return null;
-  }
+  const { placeAt, placePoint } = createPlaceReader({ t, catalog, coordinates: ctx.coordinates, warn, unread: plan.unread });
 
   /** Countries or regions become country filters: [label] when p was one, else null. */
   function areaFilter(p: Place): string | null {
@@ -214,16 +63,9 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     return null;
   }
 
-  function placePoint(p: Exclude<Place, { type: 'region' }>): RefPoint {
-    if (p.type === 'coord') return p.point;
-    if (p.type === 'city')
-      return { lon: catalog.cities.lon[p.idx]!, lat: catalog.cities.lat[p.idx]!, label: cityLabel(p.idx) };
-    const r = catalog.countries.rows[p.idx]!;
-    return { lon: r.lon, lat: r.lat, label: r.name };
-  }
-
   /** Class phrase at i ("an airport", "my sites", "those"): [reference, tokens used]. */
   function classAt(i: number): [Reference, number] | null {
+    classStart = i;
     let j = i;
     while (DETERMINERS.has(w(j))) j++;
     let large: boolean | undefined;
@@ -260,11 +102,15 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
    */
   function referenceAt(i: number, phrase: string): [Reference | null, number] | null {
     const cls = classAt(i);
-    if (cls) return cls;
+    if (cls) return withClassFilter(cls);
     let j = i;
     while (w(j) === 'the') j++;
     const p = placeAt(j, true);
-    if (!p) return null;
+    if (!p) {
+      const unknown = unknownPlaceAt(j);
+      if (!unknown) return null;
+      return [null, j - i + unknown];
+    }
     if (p.type === 'country' || p.type === 'region') {
       const area = areaFilter(p);
       warn('reading', `read "${phrase} ${area}" as "in ${area}": distances to a whole country or region are not measured`);
@@ -272,6 +118,63 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     }
     const pt = placePoint(p);
     return [{ type: 'points', points: [pt], label: pt.label }, j - i + p.len];
+  }
+
+  /**
+   * A filter phrase belongs to the noun phrase it follows: "near a city over 1 million people"
+   * filters the reference cities, not the subject.
+   */
+  function withClassFilter(cls: [Reference, number]): [Reference, number] {
+    const [ref, len] = cls;
+    const f = trailingPopulationFilter(t, classEnd(cls));
+    if (!f) return cls;
+    if (ref.type !== 'class' || (ref.kind !== 'city' && ref.kind !== 'country')) {
+      warn('ignored', `population filters apply to cities and countries; "${t.slice(classEnd(cls), classEnd(cls) + f[1]).map((x) => x.raw).join(' ')}" ignored for ${ref.label}`);
+      return [ref, len + f[1]];
+    }
+    const label = `${ref.label} ${populationText(f[0])}`;
+    return [{ ...ref, popMin: f[0].min, popMax: f[0].max, label }, len + f[1]];
+  }
+  let classStart = 0;
+  const classEnd = (cls: [Reference, number]) => classStart + cls[1];
+  const populationText = (f: { min?: number; max?: number }) =>
+    f.min !== undefined && f.max !== undefined
+      ? `of ${fmt(f.min)} to ${fmt(f.max)} people`
+      : f.min !== undefined
+        ? `over ${fmt(f.min)} people`
+        : `under ${fmt(f.max!)} people`;
+
+  /**
+   * Words after "in", "near" or "of" that name no known place ("in Atlantis"): kept as unread so
+   * the answer is empty with a warning instead of every item. Returns tokens used, or 0.
+   */
+  function unknownPlaceAt(i: number): number {
+    let j = i;
+    while (t[j] && t[j]!.w !== ',' && !SILENT.has(w(j)) && !RULE_WORDS.has(w(j)) && !/^-?\d/.test(w(j)) && !UNIT_KM[w(j)]) j++;
+    if (j === i || NOT_PLACES.has(w(i))) return 0;
+    const said = t.slice(i, j).map((x) => x.raw).join(' ');
+    plan.unread.push(said);
+    warn('unknown_place', `"${said}" is not a place the catalog knows (countries, regions, cities and request coordinates); nothing was searched there`, { words: said });
+    return j - i;
+  }
+
+  /**
+   * "nearest airport" (one noun, singular) asks for the single nearest; "nearest airports" ranks
+   * them all; "the 3 nearest" takes 3. The noun is the next subject word or the one before.
+   */
+  let subjectWordAt = -1;
+  function singularNearest(i: number) {
+    let j = i + 1;
+    while (DETERMINERS.has(w(j)) || LARGE_WORDS.has(w(j)) || MEDIUM_WORDS.has(w(j)) || w(j) === 'my' || w(j) === 'our') j++;
+    const noun = SUBJECT_WORDS[w(j)] || UPLOAD_NOUNS.has(w(j)) ? j : subjectWordAt;
+    if (noun < 0) return;
+    const said = t.slice(Math.min(i, noun), Math.max(i, noun) + 1).map((x) => x.raw).join(' ');
+    if (isPlural(w(noun))) {
+      warn('reading', `read "${said}" as every match ranked by distance; "the 3 nearest" takes the first 3`);
+      return;
+    }
+    plan.top = 1;
+    warn('reading', `read "${said}" as the single nearest; "nearest ${w(noun)}s" ranks them all, "the 3 nearest" takes 3`);
   }
 
   function addCountry(cca2: string) {
@@ -300,10 +203,12 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     const said = t.slice(i, j).map((x) => x.raw).join(' ');
     const ref = referenceAt(j, `within ${said}`);
     if (!ref) {
-      warn('unknown_place', `no place or class found after "${said}"`);
+      warn('unknown_place', `no place or class found after "${said}"; nothing was searched`);
+      plan.unread.push(said);
       return j - i;
     }
-    if (ref[0]) plan.within = { reference: ref[0], radiusKm: num[0] * unit };
+    const radiusKm = num[0] * unit;
+    if (ref[0]) plan.within = { reference: ref[0], radiusKm, said: { value: num[0], unit: t[i + num[1]]!.raw, km: radiusKm } };
     return j - i + ref[1];
   }
 
@@ -357,13 +262,17 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       if (!ref[0]) return j - i + ref[1];
       plan.within = { reference: ref[0], radiusKm: NEAR_KM };
       plan.order ??= 'distance';
-      warn('reading', `read "${t.slice(i, j + ref[1]).map((x) => x.raw).join(' ')}" as within ${NEAR_KM} km`);
+      warn('reading', `read "${t.slice(i, j + ref[1]).map((x) => x.raw).join(' ')}" as within ${NEAR_KM} km, nearest first`);
       return j - i + ref[1];
     },
     (i) => {
       if (w(i) !== 'in' && w(i) !== 'inside') return 0;
       const p = placeAt(i + 1 + (w(i + 1) === 'the' ? 1 : 0), false);
-      if (!p) return 0;
+      if (!p) {
+        const skip = 1 + (w(i + 1) === 'the' ? 1 : 0);
+        const n = /^\p{Lu}/u.test(t[i + skip]?.raw ?? '') ? unknownPlaceAt(i + skip) : 0;
+        return n ? skip + n : 0;
+      }
       const used = 1 + (w(i + 1) === 'the' ? 1 : 0) + p.len;
       if (p.type === 'country' || p.type === 'region') areaFilter(p);
       else {
@@ -381,12 +290,24 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       areaFilter(p);
       return 1 + p.len;
     },
-    // order
+    // area
     (i) => {
-      if (!['sort', 'sorted', 'order', 'ordered', 'rank', 'ranked'].includes(w(i)) || w(i + 1) !== 'by') return 0;
-      if (w(i + 2) === 'population' || w(i + 2) === 'size') return (plan.order = 'population_desc'), 3;
-      if (w(i + 2) !== 'distance') return 0;
-      let j = i + 3;
+      const b = bboxAt(t, i);
+      if (!b) return 0;
+      if ('error' in b) plan.invalid ??= `could not read the area: ${b.error}`;
+      else {
+        plan.bbox = b.box;
+        warn('reading', `read an area of ${boxText(b.box)}`);
+      }
+      return b.len;
+    },
+    // order: "sort my sites by distance to Paris" reads like "my sites sorted by distance to Paris".
+    (i) => (['sort', 'sorted', 'order', 'ordered', 'rank', 'ranked', 'arrange', 'arranged'].includes(w(i)) ? 1 : 0),
+    (i) => {
+      if (w(i) !== 'by') return 0;
+      if (w(i + 1) === 'population' || w(i + 1) === 'size') return (plan.order = 'population_desc'), 2;
+      if (w(i + 1) !== 'distance' && w(i + 1) !== 'proximity') return 0;
+      let j = i + 2;
       if (['to', 'from'].includes(w(j))) j++;
       const ref = referenceAt(j, 'sort by distance to');
       plan.order = 'distance';
@@ -401,7 +322,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       if (num && distanceUnit(j + num[1]) === undefined) {
         plan.top = num[0];
         j += num[1];
-      }
+      } else if (plan.top === undefined) singularNearest(i);
       return j - i;
     },
     (i) => {
@@ -437,48 +358,11 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     },
     // population filters
     (i) => {
-      let j = i;
-      let kind: 'min' | 'max' | 'range' | null = null;
-      if (['over', 'above', 'exceeding', '>'].includes(w(j))) {
-        kind = 'min';
-        j++;
-      } else if ((w(j) === 'more' || w(j) === 'greater') && w(j + 1) === 'than') {
-        kind = 'min';
-        j += 2;
-      } else if (w(j) === 'at' && w(j + 1) === 'least') {
-        kind = 'min';
-        j += 2;
-      } else if (['under', 'below', '<'].includes(w(j))) {
-        kind = 'max';
-        j++;
-      } else if ((w(j) === 'less' || w(j) === 'fewer') && w(j + 1) === 'than') {
-        kind = 'max';
-        j += 2;
-      } else if (w(j) === 'at' && w(j + 1) === 'most') {
-        kind = 'max';
-        j += 2;
-      } else if (w(j) === 'between') {
-        kind = 'range';
-        j++;
-      }
-      if (!kind) return 0;
-      const a = numberAt(j, true);
-      if (!a) return 0;
-      j += a[1];
-      if (kind === 'range') {
-        if (!['and', 'to', '-'].includes(w(j))) return 0;
-        const b = numberAt(j + 1, true);
-        if (!b) return 0;
-        j += 1 + b[1];
-        // "between 100k and 500k": a multiplier on the second figure applies to a bare first one.
-        let lo = a[0];
-        const hi = b[0];
-        if (a[1] === 1 && b[1] === 2 && lo < hi / 1000) lo *= hi / numberAt(j - b[1], false)![0];
-        plan.popMin = Math.min(lo, hi);
-        plan.popMax = Math.max(lo, hi);
-      } else if (kind === 'min') plan.popMin = a[0];
-      else plan.popMax = a[0];
-      return j - i;
+      const f = populationFilterAt(t, i);
+      if (!f) return 0;
+      if (f[0].min !== undefined) plan.popMin = f[0].min;
+      if (f[0].max !== undefined) plan.popMax = f[0].max;
+      return f[1];
     },
     // subject and class words
     (i) => {
@@ -494,6 +378,7 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       const kind = SUBJECT_WORDS[w(i)];
       if (!kind) return 0;
       const capital = w(i).startsWith('capital');
+      subjectWordAt = i;
       if (!setSubject(kind, kind === 'airport' ? pendingSize : undefined, capital)) {
         warn('ignored', `"${t[i]!.raw}" ignored: the question is already about ${plan.subject}s`);
       } else if (pendingSize !== undefined && kind !== 'airport') {
@@ -546,6 +431,10 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     i++;
   }
   if (pendingSize !== undefined) warn('ignored', `"${pendingSize ? 'large' : 'medium'}" named no airports; ignored`);
+  // A box word left unread means an area was meant and not understood: never answer for everywhere.
+  const areaWord = plan.ignored.find((x) => AREA_WORDS.has(x.toLowerCase()));
+  if (areaWord && !plan.invalid && !plan.bbox)
+    plan.invalid = `could not read the area after "${areaWord}"; write a box as "bbox west,south,east,north" or "between latitude 45.5 and 46 and longitude 4.5 and 5.5"`;
   if (plan.ignored.length) warn('ignored_words', `words not used: ${plan.ignored.join(', ')}`, { words: plan.ignored });
   return plan;
 }

@@ -1,4 +1,6 @@
 import type { Kind } from '../catalog/catalog';
+import type { BBox } from './bbox';
+import type { SaidDistance } from './units';
 
 /** A point that distances are measured from, with how it was named. */
 export interface RefPoint {
@@ -10,7 +12,7 @@ export interface RefPoint {
 /** What a reference phrase pointed at: fixed places, or every item of a class. */
 export type Reference =
   | { type: 'points'; points: RefPoint[]; label: string }
-  | { type: 'class'; kind: Kind; large?: boolean; capital?: boolean; label: string }
+  | { type: 'class'; kind: Kind; large?: boolean; capital?: boolean; popMin?: number; popMax?: number; label: string }
   | { type: 'saved'; label: string };
 
 export type Measurement = 'count' | 'per_capita' | 'per_area';
@@ -25,7 +27,9 @@ export interface Plan {
   /** Country filters (alpha-2), ORed. */
   countries: string[];
   /** Items within radiusKm of the reference. */
-  within?: { reference: Reference; radiusKm: number };
+  within?: { reference: Reference; radiusKm: number; said?: SaidDistance };
+  /** Items inside a latitude/longitude box. */
+  bbox?: BBox;
   /** Distance reference for distance_meters and "nearest" when no radius was given. */
   distanceRef?: Reference;
   popMin?: number;
@@ -34,6 +38,10 @@ export interface Plan {
   top?: number;
   measurement?: Measurement;
   byCountry?: boolean;
+  /** Place names the question gave that name no known place: the answer is then empty. */
+  unread: string[];
+  /** Why the question cannot be answered as asked (HTTP 400), e.g. a box with impossible edges. */
+  invalid?: string;
   /** Words of the question that took part in no rule. */
   ignored: string[];
   warnings: Warning[];

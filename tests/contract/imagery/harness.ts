@@ -36,6 +36,7 @@ export interface Harness {
 export async function startHarness(
   opts: Partial<ImageryPluginOptions> & { photoDirs: string[] },
   prepareDb?: (db: Database.Database) => void,
+  catalog?: ServiceContext['catalog'],
 ): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fl-imagery-data-'));
   const db = new Database(join(dataDir, 'service.sqlite'));
@@ -48,6 +49,7 @@ export async function startHarness(
     clock: () => new Date(),
     baseUrl: () => BASE_URL,
     searchBaseUrl: () => SEARCH_URL,
+    catalog,
   };
   const plugin = createImageryPlugin({ watch: false, ...opts });
   const base = Fastify();

@@ -68,10 +68,19 @@ describe('POST /search over a folder of photos with known EXIF', () => {
     expect(body.region_id).toBeNull();
   });
 
-  it('returns an empty page when nothing matches', async () => {
+  it('11. returns one empty page when nothing matches: page 1 of 1, not of 0', async () => {
     const body = success(await h.searchReq({ query: 'xylophone' }));
     expect(body.data).toEqual([]);
-    expect(body.pageTotal).toBe(0);
+    expect(body.page).toBe(1);
+    expect(body.pageTotal).toBe(1);
+  });
+
+  it('11. the page count matches the records', async () => {
+    const all = success(await h.searchReq({ query: '*', limit: 2 }));
+    const withGps = KNOWN.length;
+    expect(all.pageTotal).toBe(Math.ceil(withGps / 2));
+    const last = success(await h.searchReq({ query: '*', limit: 2, page: all.pageTotal }));
+    expect(last.data).toHaveLength(withGps - 2 * (all.pageTotal - 1));
   });
 
   it('serves the image bytes and a JPEG thumbnail at signed URLs only', async () => {

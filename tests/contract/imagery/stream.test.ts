@@ -11,6 +11,13 @@ function success(res: { status: number; json: unknown }) {
   return StreamResponseSuccess.parse(res.json);
 }
 
+/** Great-circle distance in km (haversine, mean earth radius). */
+function haversineKm(lon1: number, lat1: number, lon2: number, lat2: number): number {
+  const rad = Math.PI / 180;
+  const h = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+}
+
 /** A point `m` metres north of a position. */
 const north = (lat: number, lon: number, m: number) => ({ latitude: lat + m / 111_320, longitude: lon });
 
@@ -66,12 +73,30 @@ describe('POST /v1/stream over a folder of photos with known EXIF', () => {
   it.each(KNOWN)('finds $file first by position, ranked by distance', async (k) => {
     const body = success(await h.stream({ query: 'captures nearby', position: { points: [north(k.lat, k.lon, 150)] } }));
     const feats = body.data.geojson.features;
-    expect(feats).toHaveLength(KNOWN.length);
+    // Words that match nothing: only captures within the stated radius of the position.
+    const p = north(k.lat, k.lon, 150);
+    expect(feats).toHaveLength(KNOWN.filter((o) => haversineKm(o.lon, o.lat, p.longitude, p.latitude) <= 50).length);
     expect(feats[0]!.properties.address).toBe(`${k.city}, ${k.country}`);
     expect(feats[0]!.properties['distance_meters']).toBeGreaterThan(100);
     expect(feats[0]!.properties['distance_meters']).toBeLessThan(200);
     const d = feats.map((f) => f.properties['distance_meters'] as number);
     expect([...d].sort((a, b) => a - b)).toEqual(d);
+  });
+
+  it('10. a query matching nothing returns only observations within the stated radius of the position, nearest first', async () => {
+    const lisbon = KNOWN[0];
+    // 30 km north of the Lisbon photo: inside 50 km; every other photo is thousands of km away.
+    const p = north(lisbon.lat, lisbon.lon, 30_000);
+    const body = success(await h.stream({ query: 'xylophone', position: { points: [p] } }));
+    const feats = body.data.geojson.features;
+    const want = KNOWN.filter((o) => haversineKm(o.lon, o.lat, p.longitude, p.latitude) <= 50);
+    expect(want).toHaveLength(1);
+    expect(feats.map((f) => f.properties.address)).toEqual(want.map((o) => `${o.city}, ${o.country}`));
+    expect(feats[0]!.properties.distance_meters! / 1000).toBeCloseTo(haversineKm(lisbon.lon, lisbon.lat, p.longitude, p.latitude), 1);
+    expect(body.data['radius_meters']).toBe(50_000);
+    expect(body.regions).toContainEqual(expect.objectContaining({ type: 'radius', radius_meters: 50_000, count: 1 }));
+    const far = success(await h.stream({ query: 'xylophone', position: { points: [{ latitude: 0, longitude: -30 }] } }));
+    expect(far.data.geojson.features).toEqual([]);
   });
 
   it('ranks by the nearest of several points', async () => {

@@ -103,3 +103,62 @@ describe('ordering', () => {
     expect(items).toEqual(want);
   });
 });
+
+describe('readings of issues 15 and 18', () => {
+  it('1. "nearest" with a singular noun takes one, with a plural ranks all, with a count takes that many', () => {
+    expect(read('nearest airport to Cusco')).toMatchObject({ order: 'distance', top: 1 });
+    expect(read('which airport is closest to Cusco')).toMatchObject({ order: 'distance', top: 1 });
+    expect(read('nearest airports to Cusco').top).toBeUndefined();
+    expect(read('nearest airports to Cusco').order).toBe('distance');
+    expect(read('the 3 nearest airports to Cusco')).toMatchObject({ order: 'distance', top: 3 });
+    expect(read('airports near Cusco')).toMatchObject({ order: 'distance', within: { radiusKm: 50 } });
+  });
+
+  it('2. city names match ASCII spellings and alternate names, most important first', () => {
+    expect(read('cities near Lodz').within?.reference.label).toBe('Łódź, Poland');
+    expect(read('cities near Geneva').within?.reference.label).toBe('Genève, Switzerland');
+    expect(read('cities near Nuremberg').within?.reference.label).toBe('Nürnberg, Germany');
+  });
+
+  it('3. keeps the unit the question used next to the radius in km', () => {
+    expect(read('cities within 300 miles of Lyon').within).toMatchObject({ said: { value: 300, unit: 'miles' } });
+    expect(read('cities within 300 miles of Lyon').within?.radiusKm).toBeCloseTo(300 * 1.609344, 9);
+  });
+
+  it('5. a population filter after a reference class belongs to that class', () => {
+    const p = read('which of my sites are near a city over 1 million people', { fileNames: ['sites.csv'] });
+    expect(p).toMatchObject({ subject: 'upload', within: { reference: { type: 'class', kind: 'city', popMin: 1e6 } } });
+    expect(p.popMin).toBeUndefined();
+    const q = read('my sites within 20 km of a city with over 1 million people', { fileNames: ['sites.csv'] });
+    expect(q.within?.reference).toMatchObject({ kind: 'city', popMin: 1e6 });
+    // A filter after the subject stays with the subject.
+    expect(read('cities over 1 million near an airport')).toMatchObject({ popMin: 1e6, within: { reference: { kind: 'airport' } } });
+  });
+
+  it('6. reads boxes, keeps thousands separators apart from box lists, and flags unreadable areas', () => {
+    const box = { west: 4.5, south: 45.5, east: 5.5, north: 46 };
+    expect(read('airports bbox 4.5,45.5,5.5,46').bbox).toEqual(box);
+    expect(read('airports between latitude 45.5 and 46 and longitude 4.5 and 5.5').bbox).toEqual(box);
+    expect(read('airports 45.5N to 46N, 4.5E to 5.5E').bbox).toEqual(box);
+    expect(read('airports 33S to 34S, 18E to 19E').bbox).toEqual({ west: 18, south: -34, east: 19, north: -33 });
+    expect(read('airports bbox 10,100,20,110').invalid).toMatch(/latitudes must lie between -90 and 90/);
+    expect(read('cities over 1,000,000 people')).toMatchObject({ popMin: 1e6 });
+    expect(read('airports bbox 4.5,45.5').invalid).toMatch(/four numbers/);
+    expect(read('airports in Narnia').unread).toEqual(['Narnia']);
+  });
+
+  it('7. "sort X by distance to Y" reads like "X sorted by distance to Y"', () => {
+    const files = { fileNames: ['sites.csv'] };
+    const a = read('sort my sites by distance to Paris', files);
+    const b = read('my sites sorted by distance to Paris', files);
+    expect(a).toMatchObject({ subject: 'upload', order: 'distance', distanceRef: { label: 'Paris, France' }, ignored: [] });
+    expect({ ...a, warnings: [] }).toEqual({ ...b, warnings: [] });
+  });
+
+  it('8. a country or division after a city name chooses among namesakes', () => {
+    expect(read('airports near Geneva, Switzerland').within?.reference.label).toBe('Genève, Switzerland');
+    expect(read('airports near Paris, Texas').within?.reference.label).toBe('Paris, TX, United States');
+    expect(read('airports near Paris Texas').within?.reference.label).toBe('Paris, TX, United States');
+    expect(read('airports near Springfield, France').unread).toEqual(['Springfield, France']);
+  });
+});

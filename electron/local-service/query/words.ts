@@ -1,0 +1,96 @@
+import type { Kind } from '../catalog/catalog';
+import { foldLetters } from '../catalog/text';
+
+/** Vocabulary and tokens of questions: the words the reading rules look for. */
+export interface Token {
+  raw: string;
+  w: string;
+}
+
+/** Default radii, said in a warning whenever one is used. */
+export const NEAR_KM = 50;
+export const IN_CITY_KM = 20;
+
+export const UNIT_KM: Record<string, number> = {
+  km: 1, kms: 1, kilometer: 1, kilometers: 1, kilometre: 1, kilometres: 1,
+  mi: 1.609344, mile: 1.609344, miles: 1.609344,
+  m: 0.001, meter: 0.001, meters: 0.001, metre: 0.001, metres: 0.001,
+};
+export const MULTIPLIER: Record<string, number> = {
+  k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
+};
+export const NUMBER_WORDS: Record<string, number> = {
+  one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, fifty: 50, hundred: 100,
+};
+export const SUBJECT_WORDS: Record<string, Kind> = {
+  airport: 'airport', airports: 'airport', airfield: 'airport', airfields: 'airport', airstrip: 'airport',
+  airstrips: 'airport', aerodrome: 'airport', aerodromes: 'airport',
+  city: 'city', cities: 'city', town: 'city', towns: 'city', settlement: 'city', settlements: 'city',
+  capital: 'city', capitals: 'city',
+  country: 'country', countries: 'country', nation: 'country', nations: 'country',
+};
+export const UPLOAD_NOUNS = new Set([
+  'site', 'sites', 'point', 'points', 'location', 'locations', 'place', 'places', 'feature', 'features', 'data',
+  'file', 'files', 'record', 'records', 'store', 'stores', 'asset', 'assets', 'facility', 'facilities', 'upload',
+  'uploads', 'rows', 'stations', 'offices', 'properties', 'targets',
+]);
+export const LARGE_WORDS = new Set(['large', 'major', 'big']);
+export const MEDIUM_WORDS = new Set(['medium', 'regional', 'mid', 'midsize']);
+export const DETERMINERS = new Set(['a', 'an', 'any', 'the', 'some', 'one', 'each', 'every']);
+/** Words that carry no meaning for the reading: dropped silently. */
+export const SILENT = new Set([
+  'a', 'an', 'the', 'of', 'which', 'what', 'whats', 'are', 'is', 'show', 'me', 'find', 'list', 'all', 'with', 'that',
+  'there', 'and', 'for', 'please', 'give', 'where', 'do', 'does', 'have', 'has', 'to', 'from', 'than', 'get', 'return',
+  'population', 'people', 'inhabitants', 'residents', 'persons', 'only', 'those', 'them', 'ones', 'these', 'results',
+  'just', 'located', 'situated', 'lie', 'lies', 'any', 'by', 'in', 'world', 'on', 'map', 'can', 'you', 'i', 'see',
+  'want', 'need', 'how', 'many', 'number', 'total', 'it', 'they', 'their', 'its', 'be', 'or', 'at', 'each', 'every',
+  'now', 'then', 'also', 'whose', 'having', 'more', 'less', 'most', 'least', 'sized', 'size', ',',
+]);
+
+export const NOT_PLACES = new Set([...SILENT, 'me', 'us', 'here', 'home', 'you', 'my', 'our', 'we', 'this', 'that']);
+
+export function tokenize(query: string): Token[] {
+  const text = query
+    // "1,000,000" is one number; "10,100,20,110" (a box) is four.
+    .replace(/(?<![.\d]|\d,)\d{1,3}(?:,\d{3})+\b(?![,.]\d)/g, (m) => m.replace(/,/g, ''))
+    .replace(/['\u2019`]/g, '');
+  const out: Token[] = [];
+  // A minus sign counts only before a number that follows no letter or digit ("-122.5", not "100-500").
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}])-\d+(?:\.\d+)?|\d+(?:\.\d+)?|[\p{L}\p{N}\p{M}]+|[,<>]/gu)) {
+    const raw = m[0].normalize('NFC');
+    out.push({ raw, w: foldLetters(raw) });
+  }
+  return out;
+}
+
+/** Number at i (digits or a number word) with an optional multiplier: [value, tokens used]. */
+export function numberAt(t: Token[], i: number, allowMultiplier: boolean): [number, number] | null {
+  const w = (k: number) => t[k]?.w ?? '';
+  let v: number;
+  if (/^\d/.test(w(i))) v = Number(w(i));
+  else if (NUMBER_WORDS[w(i)] !== undefined) v = NUMBER_WORDS[w(i)]!;
+  else return null;
+  if (allowMultiplier && MULTIPLIER[w(i + 1)] !== undefined) return [v * MULTIPLIER[w(i + 1)]!, 2];
+  return [v, 1];
+}
+
+/** A signed decimal number at i ("-122.5", "45"): its value, else null. */
+export function signedAt(t: Token[], i: number): number | null {
+  const w = t[i]?.w ?? '';
+  return /^-?\d+(?:\.\d+)?$/.test(w) ? Number(w) : null;
+}
+
+/** A word written in the plural ("airports", "cities"): "nearest airport" asks for one. */
+export const isPlural = (word: string) => /s$/.test(word);
+
+/**
+ * Words the reading rules act on besides the vocabulary above: a word after "in" or "near" that
+ * is none of these and no place is an unknown place, not an ignorable word.
+ */
+export const RULE_WORDS = new Set([
+  ...Object.keys(SUBJECT_WORDS), ...UPLOAD_NOUNS, ...LARGE_WORDS, ...MEDIUM_WORDS, ...DETERMINERS,
+  'my', 'our', 'uploaded', 'previous', 'earlier', 'per', 'over', 'under', 'above', 'below', 'between', 'within', 'inside',
+  'near', 'around', 'nearby', 'close', 'next', 'nearest', 'closest', 'top', 'largest', 'biggest', 'smallest', 'sort',
+  'sorted', 'order', 'ordered', 'rank', 'ranked', 'distance', 'less', 'fewer', 'more', 'greater', 'exceeding', 'least',
+  'most', 'capita', 'density', 'count', 'tally', 'country', 'countries', 'total', 'first', 'order', 'terms',
+]);

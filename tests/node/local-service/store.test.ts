@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,13 +31,13 @@ describe('search store', () => {
     const db = openDatabase(dir);
     const version = db.prepare('SELECT version FROM migrations WHERE scope = ?').pluck();
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(version.get('compute')).toBe(2);
+    expect(version.get('compute')).toBe(3);
     const plugin = ['CREATE TABLE imagery (id TEXT PRIMARY KEY)', 'ALTER TABLE imagery ADD COLUMN date TEXT'];
     expect(applyMigrations(db, 'imagery', plugin.slice(0, 1))).toBe(1);
     expect(applyMigrations(db, 'imagery', plugin)).toBe(2);
     db.close();
     const again = openDatabase(dir);
-    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(2);
+    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(3);
     expect(applyMigrations(again, 'imagery', plugin)).toBe(2);
     expect(() => applyMigrations(again, 'imagery', plugin.slice(0, 1))).toThrow(/newer/);
     // A failing migration leaves nothing half done.
@@ -91,5 +93,47 @@ describe('search store', () => {
     store.close();
     await cp.close();
     expect(errors).toEqual([]);
+  });
+
+  it('stores an upload once per content hash and expires it with the last saved result using it', async () => {
+    const dir = tempDir();
+    const store = createSearchStore(openDatabase(dir));
+    const bytes = Buffer.from('name,lat,lon\n' + 'site,1.5,2.5\n'.repeat(10_000));
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const ids = [1, 2, 3].map((n) => `6a3c1d2e-0000-4000-8000-00000000010${n}`);
+    for (const [n, id] of ids.entries()) {
+      await store.keepUpload(hash, bytes);
+      store.save({ ...saved(id), files: [{ hash, name: `sites-${n}.csv` }] });
+    }
+    store.close();
+    const db = openDatabase(dir);
+    const rows = db.prepare('SELECT hash, size, data FROM uploads').all() as { hash: string; size: number; data: Buffer }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.size).toBe(bytes.length);
+    expect(gunzipSync(rows[0]!.data).equals(bytes)).toBe(true);
+    expect(rows[0]!.data.length).toBeLessThan(bytes.length / 10);
+    const reopened = createSearchStore(db);
+    expect(reopened.get(ids[1]!)?.files).toEqual([{ hash, name: 'sites-1.csv' }]);
+    expect(reopened.get(ids[1]!)?.set.uploads).toEqual([]);
+    expect((await reopened.readUpload(hash))?.equals(bytes)).toBe(true);
+    // Deleting saved results removes their links; the file goes with the last one.
+    db.prepare('DELETE FROM searches WHERE id IN (?, ?)').run(ids[0], ids[1]);
+    expect(db.prepare('SELECT count(*) FROM uploads').pluck().get()).toBe(1);
+    db.prepare('DELETE FROM searches WHERE id = ?').run(ids[2]);
+    expect(db.prepare('SELECT count(*) FROM search_uploads').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM uploads').pluck().get()).toBe(0);
+    expect(await reopened.readUpload(hash)).toBeNull();
+    reopened.close();
+  });
+
+  it('sweeps uploads no saved result refers to when the store opens', () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    db.prepare("INSERT INTO uploads (hash, size, created_at, data) VALUES ('orphan', 1, '2026-01-01', x'00')").run();
+    const store = createSearchStore(db);
+    expect(db.prepare('SELECT count(*) FROM uploads').pluck().get()).toBe(0);
+    db.prepare("INSERT INTO uploads (hash, size, created_at, data) VALUES ('orphan2', 1, '2026-01-01', x'00')").run();
+    expect(store.sweepUploads()).toBe(1);
+    store.close();
   });
 });

@@ -72,34 +72,30 @@ async function readBody(req: FastifyRequest): Promise<Body> {
       throw new Invalid(400, 'Bad Request', 'The body must be a JSON object.');
     return { fields: (b ?? {}) as Record<string, unknown>, files: [], longNames: 0, images: 0, multipart: false };
   }
-  const fields: Record<string, string | string[]> = {};
-  const files: Body['files'] = [];
-  let images = 0;
+  const body: Body = { fields: {}, files: [], longNames: 0, images: 0, multipart: true };
+  try {
+    await readParts(req, body);
+  } catch (e) {
+    throw tooLarge(e) ?? e;
+  }
+  return body;
+}
+
+async function readParts(req: FastifyRequest, body: Body): Promise<void> {
+  const fields = body.fields as Record<string, string | string[]>;
   let fileParts = 0;
-  let longNames = 0;
   // One file part more than the limit is let through so the refusal can name it.
   for await (const part of req.parts({ limits: { ...UPLOAD_LIMITS, files: UPLOAD_LIMITS.files + 1 } })) {
     if (part.type === 'file') {
-      let name = part.filename || `file${files.length + 1}`;
-      const short = name.length > MAX_FILE_NAME ? name.slice(0, MAX_FILE_NAME - 1) + '…' : null;
-      if (short) {
-        name = short;
-        longNames++;
-      }
+      const name = shortName(part.filename || `file${body.files.length + 1}`);
+      if (part.filename && name !== part.filename) body.longNames++;
       if (++fileParts > UPLOAD_LIMITS.files) {
         const detail = `${name}: too many files: at most ${UPLOAD_LIMITS.files} files (uploads and images together) per request`;
         throw new Invalid(413, 'Payload Too Large', detail, [{ field: part.fieldname, message: detail }], 'files_limit');
       }
-      let bytes: Buffer;
-      try {
-        bytes = await part.toBuffer();
-      } catch (e) {
-        if ((e as { code?: string }).code !== 'FST_REQ_FILE_TOO_LARGE') throw e;
-        const detail = `${name}: file too large: at most ${UPLOAD_LIMITS.fileSize / MIB} MiB per file`;
-        throw new Invalid(413, 'Payload Too Large', detail, [{ field: part.fieldname, message: detail }], 'file_too_large');
-      }
-      if (part.fieldname === 'files') files.push({ name, bytes });
-      else if (part.fieldname === 'images') images++;
+      const bytes = await part.toBuffer();
+      if (part.fieldname === 'files') body.files.push({ name, bytes });
+      else if (part.fieldname === 'images') body.images++;
       else fields[part.fieldname] = '(file)';
     } else {
       const v = String(part.value);
@@ -107,8 +103,18 @@ async function readBody(req: FastifyRequest): Promise<Body> {
       fields[part.fieldname] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
     }
   }
-  return { fields, files, longNames, images, multipart: true };
 }
+
+/** The multipart size error (from the part or from the iterator) as a 413 naming the file and the limit. */
+function tooLarge(e: unknown): Invalid | null {
+  const err = e as { code?: string; part?: { filename?: string; fieldname?: string } };
+  if (err?.code !== 'FST_REQ_FILE_TOO_LARGE') return null;
+  const name = shortName(err.part?.filename || 'a file');
+  const detail = `${name}: file too large: at most ${UPLOAD_LIMITS.fileSize / MIB} MiB per file`;
+  return new Invalid(413, 'Payload Too Large', detail, [{ field: err.part?.fieldname ?? 'files', message: detail }], 'file_too_large');
+}
+
+const shortName = (name: string) => (name.length > MAX_FILE_NAME ? name.slice(0, MAX_FILE_NAME - 1) + '…' : name);
 
 function validate(body: Body): { req: ComputeRequest; extra: string[] } {
   const extra = Object.keys(body.fields).filter((k) => !KNOWN_FIELDS.has(k));

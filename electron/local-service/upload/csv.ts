@@ -23,7 +23,7 @@ export const norm = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_'
 /** Rows read before the coordinate columns are chosen (by header, else by their values). */
 const HEAD_ROWS = 50;
 /** Characters parsed per slice of work. */
-const CHUNK = 16 * 1024;
+const CHUNK = 8 * 1024;
 /** Out-of-range positions kept to guess a projected CRS. */
 const CRS_SAMPLES = 1000;
 
@@ -252,7 +252,8 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
   };
 
   for await (const recs of records(text, delimiter, ctx)) {
-    for (const r of recs) {
+    for (let k = 0; k < recs.length; k++) {
+      const r = recs[k]!;
       if (!header) {
         header = r;
         continue;
@@ -260,6 +261,7 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
       r.n = ++dataRows;
       if (cols) row(r);
       else if (head.push(r) >= HEAD_ROWS) start();
+      if ((k & 63) === 63 && ctx.slice.due()) await ctx.slice.pause();
     }
   }
   if (!header) throw new UploadError(file, null, 'file is empty', 'empty');

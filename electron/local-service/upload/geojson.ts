@@ -82,7 +82,7 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
   const outOfRange: [number, number][] = [];
   let unlocated = 0;
   for (let n = 0; n < features.length; n++) {
-    if (ctx.slice.due()) await ctx.slice.pause();
+    if ((n & 63) === 63 && ctx.slice.due()) await ctx.slice.pause();
     const f = features[n] as { type?: unknown; geometry?: unknown; properties?: unknown; id?: unknown } | null;
     const bad = (reason: string) => report.badRow(file, lineOfFeature(n), `feature ${n + 1}: ${reason}`);
     if (f === null || typeof f !== 'object' || Array.isArray(f) || f.type !== 'Feature') {

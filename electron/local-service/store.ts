@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { gunzip, gzip } from 'node:zlib';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { Kind } from './catalog/catalog';
 import type { Item, SavedSet } from './query/execute';
@@ -24,14 +25,22 @@ const MIGRATIONS: string[] = [
    CREATE INDEX searches_user ON searches(user_id, created_at);`,
   // Result sets as packed arrays (see packItems); `items` then holds only per-item figures.
   `ALTER TABLE searches ADD COLUMN items_bin BLOB;`,
-  // Uploaded files once per content hash (gzipped bytes), linked to the saved results that use
-  // them; a file no saved result refers to any more is deleted with its last link. Saved results
-  // with links keep '[]' in `uploads` and read the files again on continuation.
+  // Uploaded files once per content hash, gzipped, in chunks (each written in its own short
+  // transaction, so a 10 MB file never holds the request thread), linked to the saved results
+  // that use them. The `uploads` row is written after its chunks: it marks the file complete.
+  // A file no saved result refers to any more is deleted with its last link. Saved results with
+  // links keep '[]' in `uploads` and read the files again on continuation.
   `CREATE TABLE uploads (
      hash TEXT PRIMARY KEY,
      size INTEGER NOT NULL,
      created_at TEXT NOT NULL,
-     data BLOB NOT NULL
+     chunks INTEGER NOT NULL
+   );
+   CREATE TABLE upload_chunks (
+     hash TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     data BLOB NOT NULL,
+     PRIMARY KEY (hash, seq)
    );
    CREATE TABLE search_uploads (
      search_id TEXT NOT NULL,
@@ -45,7 +54,9 @@ const MIGRATIONS: string[] = [
    BEGIN DELETE FROM search_uploads WHERE search_id = old.id; END;
    CREATE TRIGGER search_uploads_gone AFTER DELETE ON search_uploads
    WHEN NOT EXISTS (SELECT 1 FROM search_uploads WHERE hash = old.hash)
-   BEGIN DELETE FROM uploads WHERE hash = old.hash; END;`,
+   BEGIN DELETE FROM uploads WHERE hash = old.hash; END;
+   CREATE TRIGGER uploads_gone AFTER DELETE ON uploads
+   BEGIN DELETE FROM upload_chunks WHERE hash = old.hash; END;`,
 ];
 
 const KIND_CODES: Kind[] = ['city', 'airport', 'country', 'upload'];
@@ -163,7 +174,8 @@ export function openDatabase(dataDir: string): Database.Database {
 }
 
 type Row = [string, string, string | null, string, string | null, string, string, string, Buffer, string];
-type Kept = { hash: string; size: number; createdAt: string; data: Buffer };
+/** Bytes of gzipped upload per row (and per write): about 10 ms of SQLite work each. */
+const UPLOAD_CHUNK = 512 * 1024;
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
@@ -236,26 +248,20 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
   const select = db.prepare(`SELECT * FROM searches WHERE id = ?`);
   const insertLink = db.prepare(`INSERT INTO search_uploads (search_id, position, hash, name) VALUES (?, ?, ?, ?)`);
   const selectLinks = db.prepare(`SELECT hash, name FROM search_uploads WHERE search_id = ? ORDER BY position`);
-  const insertUpload = db.prepare(`INSERT OR IGNORE INTO uploads (hash, size, created_at, data) VALUES (?, ?, ?, ?)`);
+  const insertUpload = db.prepare(`INSERT OR IGNORE INTO uploads (hash, size, created_at, chunks) VALUES (?, ?, ?, ?)`);
+  const insertChunk = db.prepare(`INSERT OR IGNORE INTO upload_chunks (hash, seq, data) VALUES (?, ?, ?)`);
   const hasUpload = db.prepare(`SELECT 1 FROM uploads WHERE hash = ?`).pluck();
-  const selectUpload = db.prepare(`SELECT data FROM uploads WHERE hash = ?`).pluck();
-  const sweep = db.prepare(`DELETE FROM uploads WHERE hash NOT IN (SELECT hash FROM search_uploads)`);
+  const selectChunks = db.prepare(`SELECT data FROM upload_chunks WHERE hash = ? ORDER BY seq`).pluck();
+  const sweepUploads = db.prepare(`DELETE FROM uploads WHERE hash NOT IN (SELECT hash FROM search_uploads)`);
+  const sweepChunks = db.prepare(`DELETE FROM upload_chunks WHERE hash NOT IN (SELECT hash FROM uploads)`);
+  const sweep = () => sweepUploads.run().changes + sweepChunks.run().changes;
   const pending = new Map<string, SavedSearch>();
-  // Uploads are written in the same transaction as the first result that links them, so no
-  // stored file is ever without a reference.
-  const kept = new Map<string, Kept>();
   let rows: Row[] = [];
   let links: [string, number, string, string][] = [];
   let scheduled: NodeJS.Immediate | null = null;
   const writeAll = db.transaction((batch: Row[], batchLinks: typeof links) => {
-    const used = new Set(batchLinks.map((l) => l[2]));
-    for (const hash of used) {
-      const k = kept.get(hash);
-      if (k) insertUpload.run(k.hash, k.size, k.createdAt, k.data);
-    }
     for (const r of batch) insert.run(...r);
     for (const l of batchLinks) insertLink.run(...l);
-    return used;
   });
   const flush = () => {
     scheduled = null;
@@ -264,7 +270,7 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
     rows = [];
     links = [];
     try {
-      if (batch.length) for (const hash of writeAll(batch, batchLinks)) kept.delete(hash);
+      if (batch.length) writeAll(batch, batchLinks);
       for (const r of batch) pending.delete(r[0]);
     } catch (e) {
       // A failed write (disk full, locked file) must not take the server down: the sets stay
@@ -272,7 +278,8 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
       onError(e);
     }
   };
-  sweep.run();
+  // Files of a run that stopped before linking them.
+  sweep();
   return {
     db,
     save(s) {
@@ -328,17 +335,22 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
       };
     },
     async keepUpload(hash, bytes) {
-      if (kept.has(hash) || hasUpload.get(hash)) return;
+      if (hasUpload.get(hash)) return;
       // Compressed on the thread pool: a 10 MB CSV takes about half a second at level 1.
       const data = await gzipAsync(bytes, { level: 1 });
-      kept.set(hash, { hash, size: bytes.length, createdAt: new Date().toISOString(), data });
+      let seq = 0;
+      for (let at = 0; at < data.length; at += UPLOAD_CHUNK) {
+        insertChunk.run(hash, seq++, data.subarray(at, at + UPLOAD_CHUNK));
+        await nextTurn();
+      }
+      insertUpload.run(hash, bytes.length, new Date().toISOString(), seq);
     },
     async readUpload(hash) {
-      const data = kept.get(hash)?.data ?? (selectUpload.get(hash) as Buffer | undefined);
-      return data ? gunzipAsync(data) : null;
+      if (!hasUpload.get(hash)) return null;
+      return gunzipAsync(Buffer.concat(selectChunks.all(hash) as Buffer[]));
     },
     sweepUploads() {
-      return sweep.run().changes;
+      return sweep();
     },
     close() {
       if (scheduled) clearImmediate(scheduled);

@@ -59,8 +59,8 @@ export function meters(matched: number, uploads: number, answered: boolean): num
 interface Body {
   fields: Record<string, unknown>;
   files: { name: string; bytes: Buffer }[];
-  /** File names that were too long and were shortened. */
-  longNames: number;
+  /** File names that were too long and were shortened, with their full length. */
+  longNames: { name: string; length: number }[];
   images: number;
   multipart: boolean;
 }
@@ -70,9 +70,9 @@ async function readBody(req: FastifyRequest): Promise<Body> {
     const b = req.body;
     if (b !== undefined && (b === null || typeof b !== 'object' || Array.isArray(b)))
       throw new Invalid(400, 'Bad Request', 'The body must be a JSON object.');
-    return { fields: (b ?? {}) as Record<string, unknown>, files: [], longNames: 0, images: 0, multipart: false };
+    return { fields: (b ?? {}) as Record<string, unknown>, files: [], longNames: [], images: 0, multipart: false };
   }
-  const body: Body = { fields: {}, files: [], longNames: 0, images: 0, multipart: true };
+  const body: Body = { fields: {}, files: [], longNames: [], images: 0, multipart: true };
   try {
     await readParts(req, body);
   } catch (e) {
@@ -88,7 +88,7 @@ async function readParts(req: FastifyRequest, body: Body): Promise<void> {
   for await (const part of req.parts({ limits: { ...UPLOAD_LIMITS, files: UPLOAD_LIMITS.files + 1 } })) {
     if (part.type === 'file') {
       const name = shortName(part.filename || `file${body.files.length + 1}`);
-      if (part.filename && name !== part.filename) body.longNames++;
+      if (part.filename && name !== part.filename) body.longNames.push({ name, length: part.filename.length });
       if (++fileParts > UPLOAD_LIMITS.files) {
         const detail = `${name}: too many files: at most ${UPLOAD_LIMITS.files} files (uploads and images together) per request`;
         throw new Invalid(413, 'Payload Too Large', detail, [{ field: part.fieldname, message: detail }], 'files_limit');
@@ -202,8 +202,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         sent.push({ hash: createHash('sha256').update(f.bytes).digest('hex'), name: f.name });
         uploads = uploads.concat(await readFile(f.name, f.bytes, report));
       }
-      if (body.longNames)
-        warnings.push({ code: 'truncated_values', message: `${body.longNames} file name(s) over ${MAX_FILE_NAME} characters were shortened`, values: [], more: 0 });
+      for (const n of body.longNames) report.truncated({ file: n.name, line: null, column: '(file name)', length: n.length });
       warnings.push(...report.warnings());
       // A saved set read back from the database names its files; their features are read again.
       if (parent?.files?.length && !parent.set.uploads.length) parent.set.uploads = await readSaved(parent.files);

@@ -12,7 +12,8 @@ const UTM_NORTHING = [0, 10_000_000] as const;
  */
 export function guessProjected(samples: readonly [number, number][]): string | null {
   if (!samples.length) return null;
-  const metres = samples.every(([x, y]) => Math.abs(x) > 180 || Math.abs(y) > 90);
+  // Projected positions run to thousands of metres; a stray 400 is a typo, not a CRS.
+  const metres = samples.every(([x, y]) => Math.max(Math.abs(x), Math.abs(y)) >= 1000);
   if (!metres) return null;
   const mercator = samples.every(([x, y]) => Math.abs(x) <= MERCATOR_MAX && Math.abs(y) <= MERCATOR_MAX);
   const utm = samples.every(

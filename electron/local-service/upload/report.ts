@@ -11,7 +11,8 @@ export interface BadRow {
 
 export interface TruncatedValue {
   file: string;
-  line: number;
+  /** Null for the file name itself. */
+  line: number | null;
   column: string;
   length: number;
 }
@@ -58,7 +59,7 @@ export class UploadReport {
       const first = this.cut[0]!;
       out.push({
         code: 'truncated_values',
-        message: `${this.cutCount} long value(s) were shortened in the results (first: ${first.file} line ${first.line}, column "${first.column}", ${first.length.toLocaleString('en')} characters)`,
+        message: `${this.cutCount} long value(s) were shortened in the results (first: ${first.file}${first.line !== null ? ` line ${first.line}` : ''}, ${first.column === '(file name)' ? 'its name' : `column "${first.column}"`}, ${first.length.toLocaleString('en')} characters)`,
         values: this.cut,
         more: this.cutCount - this.cut.length,
       });

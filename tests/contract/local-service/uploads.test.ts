@@ -142,6 +142,18 @@ describe('uploads through POST /v1/compute', () => {
   });
 });
 
+describe('long file names', () => {
+  it('cuts a 10 kB file name in results and says so', async () => {
+    const long = 'n'.repeat(10_000) + '.csv';
+    const res = await send([{ name: long, text: 'name,lat,lon\nA,1,2\n' }]);
+    const f = res.results.features[0]!;
+    expect(f.properties.source.name).toBe('n'.repeat(199) + '…');
+    expect(f.properties.source.name.length).toBe(200);
+    expect(warning(res.warnings, 'truncated_values')!.values).toEqual([{ file: 'n'.repeat(199) + '…', line: null, column: '(file name)', length: 10_004 }]);
+    expect(JSON.stringify(res).length).toBeLessThan(5_000);
+  });
+});
+
 describe('upload limits', () => {
   it('413 for a file over 20 MiB names the file and the limit', async () => {
     const p = await refused([{ name: 'huge.csv', text: 'lat,lon\n' + '1,1\n'.repeat(5_300_000) }], 413);

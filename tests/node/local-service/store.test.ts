@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -107,11 +107,11 @@ describe('search store', () => {
     }
     store.close();
     const db = openDatabase(dir);
-    const rows = db.prepare('SELECT hash, size, data FROM uploads').all() as { hash: string; size: number; data: Buffer }[];
-    expect(rows).toHaveLength(1);
-    expect(rows[0]!.size).toBe(bytes.length);
-    expect(gunzipSync(rows[0]!.data).equals(bytes)).toBe(true);
-    expect(rows[0]!.data.length).toBeLessThan(bytes.length / 10);
+    const rows = db.prepare('SELECT hash, size, chunks FROM uploads').all() as { hash: string; size: number; chunks: number }[];
+    expect(rows).toEqual([{ hash, size: bytes.length, chunks: 1 }]);
+    const data = Buffer.concat(db.prepare('SELECT data FROM upload_chunks WHERE hash = ? ORDER BY seq').pluck().all(hash) as Buffer[]);
+    expect(gunzipSync(data).equals(bytes)).toBe(true);
+    expect(data.length).toBeLessThan(bytes.length / 10);
     const reopened = createSearchStore(db);
     expect(reopened.get(ids[1]!)?.files).toEqual([{ hash, name: 'sites-1.csv' }]);
     expect(reopened.get(ids[1]!)?.set.uploads).toEqual([]);
@@ -122,18 +122,31 @@ describe('search store', () => {
     db.prepare('DELETE FROM searches WHERE id = ?').run(ids[2]);
     expect(db.prepare('SELECT count(*) FROM search_uploads').pluck().get()).toBe(0);
     expect(db.prepare('SELECT count(*) FROM uploads').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM upload_chunks').pluck().get()).toBe(0);
     expect(await reopened.readUpload(hash)).toBeNull();
     reopened.close();
   });
 
-  it('sweeps uploads no saved result refers to when the store opens', () => {
+  it('writes a large upload in chunks and sweeps files no saved result refers to', async () => {
     const dir = tempDir();
     const db = openDatabase(dir);
-    db.prepare("INSERT INTO uploads (hash, size, created_at, data) VALUES ('orphan', 1, '2026-01-01', x'00')").run();
     const store = createSearchStore(db);
-    expect(db.prepare('SELECT count(*) FROM uploads').pluck().get()).toBe(0);
-    db.prepare("INSERT INTO uploads (hash, size, created_at, data) VALUES ('orphan2', 1, '2026-01-01', x'00')").run();
+    // Random bytes do not compress: about 1.5 MB of gzip, written as three 512 KiB chunks.
+    const bytes = Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 2654435761) >>> 24));
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    await store.keepUpload(hash, bytes);
+    const chunks = db.prepare('SELECT chunks FROM uploads WHERE hash = ?').pluck().get(hash) as number;
+    expect(chunks).toBe(Math.ceil(gzipSync(bytes, { level: 1 }).length / (512 * 1024)));
+    expect((await store.readUpload(hash))?.equals(bytes)).toBe(true);
+    // Never linked (as when a run stops between writing the file and the result): swept.
     expect(store.sweepUploads()).toBe(1);
+    expect(db.prepare('SELECT count(*) FROM upload_chunks').pluck().get()).toBe(0);
+    // Chunks without their completing row (a run stopped mid-write) go when the store opens.
+    db.prepare("INSERT INTO upload_chunks (hash, seq, data) VALUES ('partial', 0, x'00')").run();
     store.close();
+    const again = openDatabase(dir);
+    createSearchStore(again);
+    expect(again.prepare('SELECT count(*) FROM upload_chunks').pluck().get()).toBe(0);
+    again.close();
   });
 });

@@ -189,6 +189,13 @@ describe('projected coordinates', () => {
     expect(warning(warnings, 'crs')!.message).toMatch(/^mix\.csv: 1 row\(s\) out of range: coordinates look like Web Mercator/);
   });
 
+  it('does not take a stray out-of-range degree for a projected CRS', async () => {
+    const { features, warnings } = await read('typo.csv', 'name,lat,lon\nA,45.7,4.8\nB,45.7,400\n');
+    expect(features.map((f) => f.name)).toEqual(['A']);
+    expect(warning(warnings, 'bad_rows')!.rows).toEqual([{ file: 'typo.csv', line: 3, reason: 'longitude 400 is outside -180..180' }]);
+    expect(warning(warnings, 'crs')).toBeUndefined();
+  });
+
   it('reads the GeoJSON crs member', async () => {
     const [x, y] = mercator(2.35, 48.85);
     const fc = (name: string, coordinates: number[]) => ({

@@ -1,30 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLogger } from '../core/logger';
 import { defaultDataDir } from '../core/paths';
 import { join } from 'node:path';
 import { resourcesDir } from '../core/paths';
+import { fileMode, HELP, resolveKeys } from './cli-options';
 import { createImageryPlugin } from './imagery';
 import { createLocalService } from './server';
-
-const HELP = `Usage: npm run service -- [options]     (or: npx tsx electron/local-service/cli.ts [options])
-
-Runs the bundled Fieldlens service alone on 127.0.0.1: POST {base_url}/v1/compute and the
-POST {base_url}/v1/stream and the imagery-search host {search_base_url}, over the bundled
-open-data catalog and geotagged photos.
-"npm run service" builds first and runs out/main/service.js.
-
-  --port N            compute/stream port (default 0: any free port)
-  --search-port N     imagery-search port (default 0: any free port)
-  --data-dir DIR      folder of the service database (default: <app data>/local-service)
-  --key KEY           Bearer key for compute/stream (or env FIELDLENS_SERVICE_KEY)
-  --search-key KEY    x-api-key for imagery search (or env FIELDLENS_SERVICE_SEARCH_KEY)
-  --photos DIR        a folder of geotagged photos for stream and imagery search (repeatable)
-  --no-sample         leave the bundled sample photos out of the imagery catalog
-  --answer-fault      make every answer generation fail (status "failed", results intact)
-  --json              print {"baseUrl","searchBaseUrl"} as one JSON line once listening
-  -h, --help          this text
-`;
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +15,7 @@ const { values } = parseArgs({
     'search-port': { type: 'string', default: '0' },
     'data-dir': { type: 'string' },
     key: { type: 'string' },
+    'key-file': { type: 'string' },
     'search-key': { type: 'string' },
     'answer-fault': { type: 'boolean', default: false },
     photos: { type: 'string', multiple: true, default: [] },
@@ -45,12 +29,20 @@ if (values.help) {
   process.stdout.write(HELP);
   process.exit(0);
 }
-const bearer = values.key ?? process.env['FIELDLENS_SERVICE_KEY'];
-const search = values['search-key'] ?? process.env['FIELDLENS_SERVICE_SEARCH_KEY'];
-if (!bearer || !search) {
-  process.stderr.write('Both keys are required: --key and --search-key (or FIELDLENS_SERVICE_KEY and FIELDLENS_SERVICE_SEARCH_KEY).\n');
+const keys = resolveKeys({
+  key: values.key,
+  searchKey: values['search-key'],
+  keyFile: values['key-file'],
+  env: process.env,
+  readFile: (p) => readFileSync(p, 'utf8'),
+  modeOf: fileMode,
+});
+if (!keys.ok) {
+  process.stderr.write(keys.error + '\n');
   process.exit(2);
 }
+for (const w of keys.warnings) process.stderr.write(w + '\n');
+const { bearer, search } = keys;
 const dataDir = resolve(values['data-dir'] ?? resolve(defaultDataDir(), 'local-service'));
 const logger = createLogger({ secrets: () => [bearer, search] });
 const service = createLocalService({

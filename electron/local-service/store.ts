@@ -1,7 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { gunzip, gzip } from 'node:zlib';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import type { Kind } from './catalog/catalog';
 import type { Item, SavedSet } from './query/execute';
@@ -22,6 +25,38 @@ const MIGRATIONS: string[] = [
    CREATE INDEX searches_user ON searches(user_id, created_at);`,
   // Result sets as packed arrays (see packItems); `items` then holds only per-item figures.
   `ALTER TABLE searches ADD COLUMN items_bin BLOB;`,
+  // Uploaded files once per content hash, gzipped, in chunks (each written in its own short
+  // transaction, so a 10 MB file never holds the request thread), linked to the saved results
+  // that use them. The `uploads` row is written after its chunks: it marks the file complete.
+  // A file no saved result refers to any more is deleted with its last link. Saved results with
+  // links keep '[]' in `uploads` and read the files again on continuation.
+  `CREATE TABLE uploads (
+     hash TEXT PRIMARY KEY,
+     size INTEGER NOT NULL,
+     created_at TEXT NOT NULL,
+     chunks INTEGER NOT NULL
+   );
+   CREATE TABLE upload_chunks (
+     hash TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     data BLOB NOT NULL,
+     PRIMARY KEY (hash, seq)
+   );
+   CREATE TABLE search_uploads (
+     search_id TEXT NOT NULL,
+     position INTEGER NOT NULL,
+     hash TEXT NOT NULL,
+     name TEXT NOT NULL,
+     PRIMARY KEY (search_id, position)
+   );
+   CREATE INDEX search_uploads_hash ON search_uploads(hash);
+   CREATE TRIGGER searches_gone AFTER DELETE ON searches
+   BEGIN DELETE FROM search_uploads WHERE search_id = old.id; END;
+   CREATE TRIGGER search_uploads_gone AFTER DELETE ON search_uploads
+   WHEN NOT EXISTS (SELECT 1 FROM search_uploads WHERE hash = old.hash)
+   BEGIN DELETE FROM uploads WHERE hash = old.hash; END;
+   CREATE TRIGGER uploads_gone AFTER DELETE ON uploads
+   BEGIN DELETE FROM upload_chunks WHERE hash = old.hash; END;`,
 ];
 
 const KIND_CODES: Kind[] = ['city', 'airport', 'country', 'upload'];
@@ -93,6 +128,12 @@ export function applyMigrations(db: Database.Database, scope: string, migrations
   return migrations.length;
 }
 
+/** An uploaded file a saved result was computed from: its content hash and the name it was sent as. */
+export interface StoredFile {
+  hash: string;
+  name: string;
+}
+
 export interface SavedSearch {
   id: string;
   createdAt: string;
@@ -100,12 +141,23 @@ export interface SavedSearch {
   query: string;
   catalogVersion: string;
   set: SavedSet;
+  /**
+   * Files whose features `set.uploads` holds. A set read back from the database has them and an
+   * empty `set.uploads`: the caller reads the files again (readUpload) to rebuild it.
+   */
+  files?: StoredFile[];
 }
 
 export interface SearchStore {
   db: Database.Database;
   save(s: SavedSearch & { parentId?: string | null }): void;
   get(id: string): SavedSearch | null;
+  /** Keeps an uploaded file (once per content hash) until the saved results using it are gone. */
+  keepUpload(hash: string, bytes: Buffer): Promise<void>;
+  /** The bytes of a kept upload, or null when none is stored under that hash. */
+  readUpload(hash: string): Promise<Buffer | null>;
+  /** Deletes uploads no saved result refers to; returns how many. */
+  sweepUploads(): number;
   close(): void;
 }
 
@@ -122,6 +174,10 @@ export function openDatabase(dataDir: string): Database.Database {
 }
 
 type Row = [string, string, string | null, string, string | null, string, string, string, Buffer, string];
+/** Bytes of gzipped upload per row (and per write): about 10 ms of SQLite work each. */
+const UPLOAD_CHUNK = 512 * 1024;
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
 
 /**
  * Saves are written behind: a request's result set is kept in memory and written with the
@@ -190,18 +246,31 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const select = db.prepare(`SELECT * FROM searches WHERE id = ?`);
+  const insertLink = db.prepare(`INSERT INTO search_uploads (search_id, position, hash, name) VALUES (?, ?, ?, ?)`);
+  const selectLinks = db.prepare(`SELECT hash, name FROM search_uploads WHERE search_id = ? ORDER BY position`);
+  const insertUpload = db.prepare(`INSERT OR IGNORE INTO uploads (hash, size, created_at, chunks) VALUES (?, ?, ?, ?)`);
+  const insertChunk = db.prepare(`INSERT OR IGNORE INTO upload_chunks (hash, seq, data) VALUES (?, ?, ?)`);
+  const hasUpload = db.prepare(`SELECT 1 FROM uploads WHERE hash = ?`).pluck();
+  const selectChunks = db.prepare(`SELECT data FROM upload_chunks WHERE hash = ? ORDER BY seq`).pluck();
+  const sweepUploads = db.prepare(`DELETE FROM uploads WHERE hash NOT IN (SELECT hash FROM search_uploads)`);
+  const sweepChunks = db.prepare(`DELETE FROM upload_chunks WHERE hash NOT IN (SELECT hash FROM uploads)`);
+  const sweep = () => sweepUploads.run().changes + sweepChunks.run().changes;
   const pending = new Map<string, SavedSearch>();
   let rows: Row[] = [];
+  let links: [string, number, string, string][] = [];
   let scheduled: NodeJS.Immediate | null = null;
-  const writeAll = db.transaction((batch: Row[]) => {
+  const writeAll = db.transaction((batch: Row[], batchLinks: typeof links) => {
     for (const r of batch) insert.run(...r);
+    for (const l of batchLinks) insertLink.run(...l);
   });
   const flush = () => {
     scheduled = null;
     const batch = rows;
+    const batchLinks = links;
     rows = [];
+    links = [];
     try {
-      if (batch.length) writeAll(batch);
+      if (batch.length) writeAll(batch, batchLinks);
       for (const r of batch) pending.delete(r[0]);
     } catch (e) {
       // A failed write (disk full, locked file) must not take the server down: the sets stay
@@ -209,11 +278,15 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
       onError(e);
     }
   };
+  // Files of a run that stopped before linking them.
+  sweep();
   return {
     db,
     save(s) {
       pending.set(s.id, s);
       const packed = packItems(s.set.items);
+      const files = s.files ?? [];
+      files.forEach((f, i) => links.push([s.id, i, f.hash, f.name]));
       rows.push([
         s.id,
         s.createdAt,
@@ -224,7 +297,7 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
         s.set.subject,
         packed.figures,
         packed.bin,
-        JSON.stringify(s.set.uploads),
+        files.length ? '[]' : JSON.stringify(s.set.uploads),
       ]);
       scheduled ??= setImmediate(flush);
     },
@@ -246,7 +319,9 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
           }
         | undefined;
       if (!row) return null;
+      const files = selectLinks.all(key) as StoredFile[];
       return {
+        files,
         id: row.id,
         createdAt: row.created_at,
         userId: row.user_id,
@@ -258,6 +333,24 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
           uploads: JSON.parse(row.uploads),
         },
       };
+    },
+    async keepUpload(hash, bytes) {
+      if (hasUpload.get(hash)) return;
+      // Compressed on the thread pool: a 10 MB CSV takes about half a second at level 1.
+      const data = await gzipAsync(bytes, { level: 1 });
+      let seq = 0;
+      for (let at = 0; at < data.length; at += UPLOAD_CHUNK) {
+        insertChunk.run(hash, seq++, data.subarray(at, at + UPLOAD_CHUNK));
+        await nextTurn();
+      }
+      insertUpload.run(hash, bytes.length, new Date().toISOString(), seq);
+    },
+    async readUpload(hash) {
+      if (!hasUpload.get(hash)) return null;
+      return gunzipAsync(Buffer.concat(selectChunks.all(hash) as Buffer[]));
+    },
+    sweepUploads() {
+      return sweep();
     },
     close() {
       if (scheduled) clearImmediate(scheduled);

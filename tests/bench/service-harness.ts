@@ -18,6 +18,7 @@ export const QUESTIONS = [
 
 export interface ServiceProcess {
   baseUrl: string;
+  dataDir: string;
   child: ChildProcess;
   rssKb(): number;
   stop(): Promise<void>;
@@ -43,6 +44,7 @@ export async function spawnService(): Promise<ServiceProcess> {
   const { baseUrl } = JSON.parse(line) as { baseUrl: string };
   return {
     baseUrl,
+    dataDir,
     child,
     rssKb() {
       const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'));

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidCell } from 'h3-js';
 import { ComputeFormFields, ComputeRequest, type ComputeResponse } from '../../../shared/service/compute';
@@ -9,8 +9,8 @@ import { execute, makeUploadLayer, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import { parseQuery } from '../query/parse';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
-import type { SearchStore } from '../store';
-import { parseUpload, UploadError, type UploadFeature } from '../uploads';
+import type { SearchStore, StoredFile } from '../store';
+import { createSlicer, readUpload, UploadError, UploadReport, type UploadFeature } from '../uploads';
 import { fieldErrors, sendProblem, type FieldError } from './problem';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
@@ -37,10 +37,16 @@ class Invalid extends Error {
     readonly title: string,
     readonly detail: string,
     readonly errors?: FieldError[],
+    /** Problem extension member saying which kind of problem it is (uploads). */
+    readonly code?: string,
   ) {
     super(detail);
   }
 }
+
+/** Longest file name echoed in results and messages. */
+const MAX_FILE_NAME = 200;
+const MIB = 1024 * 1024;
 
 /**
  * usage.meters: 1 per request, plus 1 per 1,000 matched features, plus 0.1 per uploaded file or
@@ -53,6 +59,8 @@ export function meters(matched: number, uploads: number, answered: boolean): num
 interface Body {
   fields: Record<string, unknown>;
   files: { name: string; bytes: Buffer }[];
+  /** File names that were too long and were shortened, with their full length. */
+  longNames: { name: string; length: number }[];
   images: number;
   multipart: boolean;
 }
@@ -62,16 +70,32 @@ async function readBody(req: FastifyRequest): Promise<Body> {
     const b = req.body;
     if (b !== undefined && (b === null || typeof b !== 'object' || Array.isArray(b)))
       throw new Invalid(400, 'Bad Request', 'The body must be a JSON object.');
-    return { fields: (b ?? {}) as Record<string, unknown>, files: [], images: 0, multipart: false };
+    return { fields: (b ?? {}) as Record<string, unknown>, files: [], longNames: [], images: 0, multipart: false };
   }
-  const fields: Record<string, string | string[]> = {};
-  const files: Body['files'] = [];
-  let images = 0;
-  for await (const part of req.parts({ limits: UPLOAD_LIMITS })) {
+  const body: Body = { fields: {}, files: [], longNames: [], images: 0, multipart: true };
+  try {
+    await readParts(req, body);
+  } catch (e) {
+    throw tooLarge(e) ?? e;
+  }
+  return body;
+}
+
+async function readParts(req: FastifyRequest, body: Body): Promise<void> {
+  const fields = body.fields as Record<string, string | string[]>;
+  let fileParts = 0;
+  // One file part more than the limit is let through so the refusal can name it.
+  for await (const part of req.parts({ limits: { ...UPLOAD_LIMITS, files: UPLOAD_LIMITS.files + 1 } })) {
     if (part.type === 'file') {
+      const name = shortName(part.filename || `file${body.files.length + 1}`);
+      if (part.filename && name !== part.filename) body.longNames.push({ name, length: part.filename.length });
+      if (++fileParts > UPLOAD_LIMITS.files) {
+        const detail = `${name}: too many files: at most ${UPLOAD_LIMITS.files} files (uploads and images together) per request`;
+        throw new Invalid(413, 'Payload Too Large', detail, [{ field: part.fieldname, message: detail }], 'files_limit');
+      }
       const bytes = await part.toBuffer();
-      if (part.fieldname === 'files') files.push({ name: part.filename || `file${files.length + 1}`, bytes });
-      else if (part.fieldname === 'images') images++;
+      if (part.fieldname === 'files') body.files.push({ name, bytes });
+      else if (part.fieldname === 'images') body.images++;
       else fields[part.fieldname] = '(file)';
     } else {
       const v = String(part.value);
@@ -79,8 +103,18 @@ async function readBody(req: FastifyRequest): Promise<Body> {
       fields[part.fieldname] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
     }
   }
-  return { fields, files, images, multipart: true };
 }
+
+/** The multipart size error (from the part or from the iterator) as a 413 naming the file and the limit. */
+function tooLarge(e: unknown): Invalid | null {
+  const err = e as { code?: string; part?: { filename?: string; fieldname?: string } };
+  if (err?.code !== 'FST_REQ_FILE_TOO_LARGE') return null;
+  const name = shortName(err.part?.filename || 'a file');
+  const detail = `${name}: file too large: at most ${UPLOAD_LIMITS.fileSize / MIB} MiB per file`;
+  return new Invalid(413, 'Payload Too Large', detail, [{ field: err.part?.fieldname ?? 'files', message: detail }], 'file_too_large');
+}
+
+const shortName = (name: string) => (name.length > MAX_FILE_NAME ? name.slice(0, MAX_FILE_NAME - 1) + '…' : name);
 
 function validate(body: Body): { req: ComputeRequest; extra: string[] } {
   const extra = Object.keys(body.fields).filter((k) => !KNOWN_FIELDS.has(k));
@@ -111,6 +145,32 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
     return i >= 0 ? catalog.countries.rows[i]!.cca2 : '';
   };
 
+  /** One uploaded file's features; a file that cannot be used at all becomes a 400 naming it. */
+  const readFile = async (name: string, bytes: Buffer, report: UploadReport) => {
+    try {
+      return await readUpload(name, bytes, { countryAt: countryCode, report, slice: createSlicer() });
+    } catch (e) {
+      if (e instanceof UploadError) throw new Invalid(400, 'Bad Request', e.message, [{ field: 'files', message: e.message }], e.code);
+      // Any other failure while reading a file is still about that file, not the server.
+      deps.logger.error(`local service: reading upload ${name} failed`, e);
+      throw new Invalid(400, 'Bad Request', `${name}: could not be read`, [{ field: 'files', message: `${name}: could not be read` }]);
+    }
+  };
+
+  /** The uploads of a saved result, read again from the stored files. */
+  const readSaved = async (files: StoredFile[]) => {
+    let out: UploadFeature[] = [];
+    for (const f of files) {
+      const bytes = await store.readUpload(f.hash);
+      if (!bytes)
+        throw new Invalid(409, 'Conflict', `The files of that saved query are no longer stored (${f.name}); send them again.`, [
+          { field: 'search_id', message: 'uploaded files expired' },
+        ]);
+      out = out.concat(await readFile(f.name, bytes, new UploadReport()));
+    }
+    return out;
+  };
+
   app.post('/v1/compute', async (request: FastifyRequest, reply: FastifyReply) => {
     try {
       const body = await readBody(request);
@@ -135,17 +195,17 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         areaCountry = catalog.countries.rows[ci]!.cca2;
       }
 
+      const report = new UploadReport();
       let uploads: UploadFeature[] = [];
+      const sent: StoredFile[] = [];
       for (const f of body.files) {
-        try {
-          uploads = uploads.concat(parseUpload(f.name, f.bytes, countryCode));
-        } catch (e) {
-          if (e instanceof UploadError) throw new Invalid(400, 'Bad Request', e.message, [{ field: 'files', message: e.message }]);
-          // Any other failure while reading a file is still about that file, not the server.
-          deps.logger.error(`local service: reading upload ${f.name} failed`, e);
-          throw new Invalid(400, 'Bad Request', `${f.name}: could not be read`, [{ field: 'files', message: `${f.name}: could not be read` }]);
-        }
+        sent.push({ hash: createHash('sha256').update(f.bytes).digest('hex'), name: f.name });
+        uploads = uploads.concat(await readFile(f.name, f.bytes, report));
       }
+      for (const n of body.longNames) report.truncated({ file: n.name, line: null, column: '(file name)', length: n.length });
+      warnings.push(...report.warnings());
+      // A saved set read back from the database names its files; their features are read again.
+      if (parent?.files?.length && !parent.set.uploads.length) parent.set.uploads = await readSaved(parent.files);
       if (!body.files.length && parent) uploads = parent.set.uploads;
 
       const plan = parseQuery(req.query, {
@@ -178,7 +238,17 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
 
       const id = randomUUID();
       const set: SavedSet = { subject: ex.subject, items: ex.items, uploads: ex.uploads };
+      // The saved set refers to the files its uploads came from; each is stored once per content.
+      const files = !ex.uploads.length
+        ? []
+        : body.files.length && ex.uploads === uploads
+          ? sent
+          : ex.uploads === parent?.set.uploads
+            ? (parent.files ?? [])
+            : [];
+      if (files === sent) for (let k = 0; k < sent.length; k++) await store.keepUpload(sent[k]!.hash, body.files[k]!.bytes);
       store.save({
+        files,
         id,
         createdAt: deps.clock().toISOString(),
         userId: req.user_id ?? null,
@@ -207,7 +277,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       };
       return reply.code(200).send(response);
     } catch (e) {
-      if (e instanceof Invalid) return sendProblem(reply, e.status, e.title, e.detail, e.errors);
+      if (e instanceof Invalid) return sendProblem(reply, e.status, e.title, e.detail, e.errors, e.code ? { code: e.code } : undefined);
       throw e;
     }
   });

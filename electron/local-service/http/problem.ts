@@ -16,8 +16,10 @@ export function sendProblem(
   title: string,
   detail?: string,
   errors?: FieldError[],
+  /** Extension members (RFC 9457 section 3.2), such as a machine-readable `code`. */
+  extra?: Record<string, unknown>,
 ): FastifyReply {
-  const body: Problem = { type: 'about:blank', title, status };
+  const body: Problem = { type: 'about:blank', title, status, ...extra };
   if (detail) body.detail = detail;
   if (errors?.length) body.errors = errors;
   return reply.code(status).type(PROBLEM_CONTENT_TYPE).send(body);

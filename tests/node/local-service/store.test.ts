@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,13 +31,13 @@ describe('search store', () => {
     const db = openDatabase(dir);
     const version = db.prepare('SELECT version FROM migrations WHERE scope = ?').pluck();
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(version.get('compute')).toBe(2);
+    expect(version.get('compute')).toBe(3);
     const plugin = ['CREATE TABLE imagery (id TEXT PRIMARY KEY)', 'ALTER TABLE imagery ADD COLUMN date TEXT'];
     expect(applyMigrations(db, 'imagery', plugin.slice(0, 1))).toBe(1);
     expect(applyMigrations(db, 'imagery', plugin)).toBe(2);
     db.close();
     const again = openDatabase(dir);
-    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(2);
+    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(3);
     expect(applyMigrations(again, 'imagery', plugin)).toBe(2);
     expect(() => applyMigrations(again, 'imagery', plugin.slice(0, 1))).toThrow(/newer/);
     // A failing migration leaves nothing half done.
@@ -91,5 +93,60 @@ describe('search store', () => {
     store.close();
     await cp.close();
     expect(errors).toEqual([]);
+  });
+
+  it('stores an upload once per content hash and expires it with the last saved result using it', async () => {
+    const dir = tempDir();
+    const store = createSearchStore(openDatabase(dir));
+    const bytes = Buffer.from('name,lat,lon\n' + 'site,1.5,2.5\n'.repeat(10_000));
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    const ids = [1, 2, 3].map((n) => `6a3c1d2e-0000-4000-8000-00000000010${n}`);
+    for (const [n, id] of ids.entries()) {
+      await store.keepUpload(hash, bytes);
+      store.save({ ...saved(id), files: [{ hash, name: `sites-${n}.csv` }] });
+    }
+    store.close();
+    const db = openDatabase(dir);
+    const rows = db.prepare('SELECT hash, size, chunks FROM uploads').all() as { hash: string; size: number; chunks: number }[];
+    expect(rows).toEqual([{ hash, size: bytes.length, chunks: 1 }]);
+    const data = Buffer.concat(db.prepare('SELECT data FROM upload_chunks WHERE hash = ? ORDER BY seq').pluck().all(hash) as Buffer[]);
+    expect(gunzipSync(data).equals(bytes)).toBe(true);
+    expect(data.length).toBeLessThan(bytes.length / 10);
+    const reopened = createSearchStore(db);
+    expect(reopened.get(ids[1]!)?.files).toEqual([{ hash, name: 'sites-1.csv' }]);
+    expect(reopened.get(ids[1]!)?.set.uploads).toEqual([]);
+    expect((await reopened.readUpload(hash))?.equals(bytes)).toBe(true);
+    // Deleting saved results removes their links; the file goes with the last one.
+    db.prepare('DELETE FROM searches WHERE id IN (?, ?)').run(ids[0], ids[1]);
+    expect(db.prepare('SELECT count(*) FROM uploads').pluck().get()).toBe(1);
+    db.prepare('DELETE FROM searches WHERE id = ?').run(ids[2]);
+    expect(db.prepare('SELECT count(*) FROM search_uploads').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM uploads').pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM upload_chunks').pluck().get()).toBe(0);
+    expect(await reopened.readUpload(hash)).toBeNull();
+    reopened.close();
+  });
+
+  it('writes a large upload in chunks and sweeps files no saved result refers to', async () => {
+    const dir = tempDir();
+    const db = openDatabase(dir);
+    const store = createSearchStore(db);
+    // Random bytes do not compress: about 1.5 MB of gzip, written as three 512 KiB chunks.
+    const bytes = Buffer.from(Array.from({ length: 1_500_000 }, (_, i) => (i * 2654435761) >>> 24));
+    const hash = createHash('sha256').update(bytes).digest('hex');
+    await store.keepUpload(hash, bytes);
+    const chunks = db.prepare('SELECT chunks FROM uploads WHERE hash = ?').pluck().get(hash) as number;
+    expect(chunks).toBe(Math.ceil(gzipSync(bytes, { level: 1 }).length / (512 * 1024)));
+    expect((await store.readUpload(hash))?.equals(bytes)).toBe(true);
+    // Never linked (as when a run stops between writing the file and the result): swept.
+    expect(store.sweepUploads()).toBe(1);
+    expect(db.prepare('SELECT count(*) FROM upload_chunks').pluck().get()).toBe(0);
+    // Chunks without their completing row (a run stopped mid-write) go when the store opens.
+    db.prepare("INSERT INTO upload_chunks (hash, seq, data) VALUES ('partial', 0, x'00')").run();
+    store.close();
+    const again = openDatabase(dir);
+    createSearchStore(again);
+    expect(again.prepare('SELECT count(*) FROM upload_chunks').pluck().get()).toBe(0);
+    again.close();
   });
 });

@@ -1,0 +1,93 @@
+import { statSync } from 'node:fs';
+
+export const HELP = `Usage: npm run service -- [options]     (or: npx tsx electron/local-service/cli.ts [options])
+
+Runs the bundled Fieldlens service alone on 127.0.0.1: POST {base_url}/v1/compute and the
+POST {base_url}/v1/stream and the imagery-search host {search_base_url}, over the bundled
+open-data catalog and geotagged photos.
+"npm run service" builds first and runs out/main/service.js.
+
+Keys: give them in the environment (FIELDLENS_SERVICE_KEY, FIELDLENS_SERVICE_SEARCH_KEY) or in
+a key file (--key-file). Keys on the command line are visible to every user of this machine
+(ps, /proc) and npm echoes them into its logs.
+
+  --port N            compute/stream port (default 0: any free port)
+  --search-port N     imagery-search port (default 0: any free port)
+  --data-dir DIR      folder of the service database (default: <app data>/local-service)
+  --key-file FILE     read the keys from FILE, one NAME=value a line:
+                        FIELDLENS_SERVICE_KEY=...
+                        FIELDLENS_SERVICE_SEARCH_KEY=...
+                      (make it readable by you only: chmod 600 FILE)
+  --key KEY           Bearer key for compute/stream; visible to other users of this machine,
+                      prefer FIELDLENS_SERVICE_KEY or --key-file
+  --search-key KEY    x-api-key for imagery search; visible to other users of this machine,
+                      prefer FIELDLENS_SERVICE_SEARCH_KEY or --key-file
+  --photos DIR        a folder of geotagged photos for stream and imagery search (repeatable)
+  --no-sample         leave the bundled sample photos out of the imagery catalog
+  --answer-fault      make every answer generation fail (status "failed", results intact)
+  --json              print {"baseUrl","searchBaseUrl"} as one JSON line once listening
+  -h, --help          this text
+`;
+
+const BEARER = 'FIELDLENS_SERVICE_KEY';
+const SEARCH = 'FIELDLENS_SERVICE_SEARCH_KEY';
+
+export interface KeySources {
+  key?: string;
+  searchKey?: string;
+  keyFile?: string;
+  env: Record<string, string | undefined>;
+  readFile: (path: string) => string;
+  /** File mode bits, to warn about key files others can read (null where unknown). */
+  modeOf?: (path: string) => number | null;
+}
+
+export type Keys = { ok: true; bearer: string; search: string; warnings: string[] } | { ok: false; error: string };
+
+/** Reads `NAME=value` lines (blank lines and # comments skipped; optional quotes around the value). */
+export function parseKeyFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const m = /^(?:export\s+)?([A-Z0-9_]+)\s*=\s*(.*)$/.exec(line);
+    if (m) out[m[1]!] = m[2]!.replace(/^(["'])(.*)\1$/, '$2');
+  }
+  return out;
+}
+
+export const fileMode = (path: string): number | null => {
+  try {
+    return statSync(path).mode;
+  } catch {
+    return null;
+  }
+};
+
+/** The two keys: flags first, then the key file, then the environment. */
+export function resolveKeys(s: KeySources): Keys {
+  const warnings: string[] = [];
+  let file: Record<string, string> = {};
+  if (s.keyFile) {
+    let text: string;
+    try {
+      text = s.readFile(s.keyFile);
+    } catch (e) {
+      return { ok: false, error: `Cannot read the key file ${s.keyFile}: ${(e as Error).message}` };
+    }
+    file = parseKeyFile(text);
+    const mode = s.modeOf?.(s.keyFile) ?? null;
+    if (mode !== null && process.platform !== 'win32' && (mode & 0o077) !== 0)
+      warnings.push(`The key file ${s.keyFile} can be read by other users; make it private with: chmod 600 ${s.keyFile}`);
+  }
+  if (s.key !== undefined || s.searchKey !== undefined)
+    warnings.push(`Keys given with --key/--search-key are visible to other users of this machine; prefer ${BEARER}/${SEARCH} or --key-file.`);
+  const bearer = s.key ?? file[BEARER] ?? s.env[BEARER];
+  const search = s.searchKey ?? file[SEARCH] ?? s.env[SEARCH];
+  if (!bearer || !search)
+    return {
+      ok: false,
+      error: `Both keys are required: set ${BEARER} and ${SEARCH} in the environment or in a --key-file (or give --key and --search-key).`,
+    };
+  return { ok: true, bearer, search, warnings };
+}

@@ -1,0 +1,56 @@
+import type { Geometry } from 'geojson';
+
+/** One feature of an uploaded file, with a representative point for distances. */
+export interface UploadFeature {
+  id: string;
+  file: string;
+  name: string;
+  address: string;
+  geometry: Geometry;
+  lon: number;
+  lat: number;
+  /** ISO alpha-2 of the country holding the representative point ('' if none). */
+  country: string;
+  attributes: Record<string, unknown>;
+}
+
+/**
+ * An upload that cannot be used at all: the route answers 400 naming the file (and the line
+ * when one is to blame), with `code` saying which kind of problem it is.
+ */
+export class UploadError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number | null,
+    message: string,
+    readonly code: UploadErrorCode = 'unreadable',
+  ) {
+    super(`${file}${line !== null ? ` line ${line}` : ''}: ${message}`);
+  }
+}
+
+export type UploadErrorCode =
+  | 'unreadable'
+  | 'binary'
+  | 'empty'
+  | 'header_only'
+  | 'no_coordinate_columns'
+  | 'no_usable_rows'
+  | 'crs'
+  | 'invalid_json'
+  | 'not_geojson'
+  | 'features_not_array';
+
+export interface UploadWarning {
+  code: string;
+  message: string;
+  [extra: string]: unknown;
+}
+
+/** What a reader needs besides the bytes: the country lookup and where to report. */
+export interface ReadContext {
+  countryAt: (lon: number, lat: number) => string;
+  report: import('./report').UploadReport;
+  /** Awaited between slices of work so other requests keep being answered. */
+  slice: import('./slice').Slicer;
+}

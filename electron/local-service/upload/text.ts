@@ -2,10 +2,14 @@ import { UploadError } from './types';
 
 /** Longest quoted excerpt of a file's content in an error or warning. */
 export const EXCERPT = 40;
-/** Longest text value of an attribute in the results; longer ones are cut (and reported). */
-export const MAX_TEXT = 1000;
-/** Longest name, address or id in the results. */
-export const MAX_LABEL = 200;
+/**
+ * Longest text value of an attribute in the results; longer ones are cut (and reported). Large
+ * enough that real data (a 10 kB description or name) arrives whole for the details view, small
+ * enough that a runaway cell cannot swell a response by megabytes.
+ */
+export const MAX_TEXT = 16_384;
+/** Longest name, address or id in the results (the workspace shortens them for lists). */
+export const MAX_LABEL = 16_384;
 
 /** A short, printable excerpt: control characters become "?", long text ends with "…". */
 export function excerpt(s: string, max = EXCERPT): string {

@@ -1,7 +1,9 @@
-/** Which key an operation sends (spec 5): Bearer for compute/stream, x-api-key for imagery search. */
-export type KeyKind = 'bearer' | 'search';
+import type { KeyKind } from '../../shared/rpc/methods/keys';
 
-/** The only way services read API keys; implemented over the OS keychain (electron/keys). */
+/**
+ * The only way the client reads API keys. The root passes the key service (electron/keys),
+ * which meets this shape; the client never imports the keychain code.
+ */
 export interface KeyProvider {
   getKey(profileId: string, kind: KeyKind): Promise<string | null>;
 }

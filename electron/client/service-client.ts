@@ -4,8 +4,9 @@ import type { ConnectionInfo } from '../../shared/rpc/methods/app';
 import { ComputeRequest, ComputeResponse, type ComputeRequestInput } from '../../shared/service/compute';
 import { StreamRequest, StreamResponse, type StreamRequestInput } from '../../shared/service/stream';
 import { ImageryRequest, ImageryResponse } from '../../shared/service/imagery';
-import type { Logger } from '../core/logger';
-import type { KeyKind, KeyProvider } from '../core/secrets';
+import type { Logger } from '../ground/logger';
+import type { KeyKind } from '../../shared/rpc/methods/keys';
+import type { KeyProvider } from './key-provider';
 import {
   ServiceError,
   codeForStatus,

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAppServices } from '../core/app-services';
-import { createLogger } from '../core/logger';
-import { defaultDataDir } from '../core/paths';
+import { createAppServices } from '../root/app-services';
+import { createLogger } from '../ground/logger';
+import { defaultDataDir } from '../ground/paths';
 import { startBrowserHost } from './browser-host';
 
 // Built to out/main/host.js: the renderer sits in out/renderer, package.json two levels up.

@@ -12,14 +12,15 @@ import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
 import { createImageryPlugin, type ImageryPlugin } from '../local-service/imagery';
 import type { LocalServicePlugin } from '../local-service/plugin';
-import { createLocalService, type LocalService, type LocalServiceKeys } from '../local-service/server';
-import { PhotoFolders } from '../photos/photo-folders';
-import { createConnections } from '../profiles/connections';
+import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
+import { createLocalService, type LocalService } from '../local-service/server';
+import { PhotoFolders } from './photo-folders';
+import { createConnections } from './connections';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import { EventBus } from '../rpc/events';
 import { createRouter, type Handlers, type Router } from '../rpc/router';
-import type { Logger } from './logger';
-import { resourcesDir } from './paths';
+import type { Logger } from '../ground/logger';
+import { resourcesDir } from '../ground/paths';
 
 export interface AppDeps {
   dataDir: string;

@@ -7,7 +7,7 @@ import {
   type MethodParsedInput,
 } from '../../shared/rpc/contract';
 import { RpcError, err, ok, type Result } from '../../shared/rpc/errors';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../ground/logger';
 
 /** Who is calling: used by handlers that stream events back to one caller (exports, jobs). */
 export interface CallContext {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRouter, type Handlers } from '../../../electron/rpc/router';
-import { createMemoryLogger } from '../../../electron/core/logger';
+import { createMemoryLogger } from '../../../electron/ground/logger';
 import { RpcError } from '../../../shared/rpc/errors';
 import { METHOD_NAMES, EVENT_NAMES } from '../../../shared/rpc/names';
 import { methodNames, eventNames } from '../../../shared/rpc/contract';

@@ -4,9 +4,7 @@ import type { ConnectionInfo } from '../../shared/rpc/methods/app';
 import { ComputeRequest, ComputeResponse, type ComputeRequestInput } from '../../shared/service/compute';
 import { StreamRequest, StreamResponse, type StreamRequestInput } from '../../shared/service/stream';
 import { ImageryRequest, ImageryResponse } from '../../shared/service/imagery';
-import type { Logger } from '../ground/logger';
 import type { KeyKind } from '../../shared/rpc/methods/keys';
-import type { KeyProvider } from './key-provider';
 import {
   ServiceError,
   codeForStatus,
@@ -15,89 +13,22 @@ import {
   isUnreachable,
   retryAfterMs,
 } from './errors';
+import {
+  DEFAULT_RETRY,
+  DEFAULT_TIMEOUTS,
+  type Attachment,
+  type Connectivity,
+  type Exchange,
+  type RetryPolicy,
+  type ServiceClientOptions,
+  type Timeouts,
+} from './options';
+import { defaultSleep, describeCause, join, parseRequest, toFormData, utf8 } from './wire';
 
-export interface Attachment {
-  field: 'files' | 'images';
-  name: string;
-  contentType?: string;
-  content: Uint8Array;
-}
-
-export interface Timeouts {
-  /** Compute waits for the written answer: minutes, not seconds. */
-  compute: number;
-  stream: number;
-  search: number;
-  media: number;
-  /** Reachability probe while offline. */
-  probe: number;
-}
-
-export interface RetryPolicy {
-  /** Further attempts after the first (bounded). */
-  max: number;
-  /** Wait when a 429/503 carries no Retry-After, doubled per attempt; also for refused connections. */
-  baseDelayMs: number;
-  /** A Retry-After longer than this is not waited for: the error goes back to the caller. */
-  maxDelayMs: number;
-}
-
-export interface Connectivity {
-  online: boolean;
-  base: boolean;
-  search: boolean;
-  message: string | null;
-}
-
-export interface ServiceClientOptions {
-  /** The active connection, read at every call so a profile switch takes effect at once. */
-  connection: () => ConnectionInfo;
-  keys: KeyProvider;
-  logger: Logger;
-  fetch?: typeof globalThis.fetch;
-  timeouts?: Partial<Timeouts>;
-  retry?: Partial<RetryPolicy>;
-  /** How often an unreachable service is probed again (ms); 0 disables the background probe. */
-  probeIntervalMs?: number;
-  onConnectivity?: (state: Connectivity) => void;
-  now?: () => number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-}
-
-/** One completed exchange: the validated body, the body text exactly as received, and timings. */
-export interface Exchange<T> {
-  body: T;
-  /** The body bytes exactly as received, and the same decoded as UTF-8 text. */
-  bytes: Uint8Array;
-  raw: string;
-  status: number;
-  /** The request as sent (JSON fields; attachments are listed by name only). */
-  request: Record<string, unknown>;
-  startedAt: number;
-  finishedAt: number;
-}
-
-export const DEFAULT_TIMEOUTS: Timeouts = { compute: 10 * 60_000, stream: 120_000, search: 60_000, media: 60_000, probe: 5_000 };
-export const DEFAULT_RETRY: RetryPolicy = { max: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
+export * from './options';
+export { toFormData } from './wire';
 
 type Host = 'base' | 'search';
-
-const defaultSleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-
-const utf8 = new TextDecoder();
-const join = (base: string, path: string) => base.replace(/\/+$/, '') + path;
 
 /**
  * HTTP client of the query service (spec 4): compute and stream on the base URL with a Bearer
@@ -408,40 +339,4 @@ export class ServiceClient {
       throw new ServiceError('TIMEOUT', `No answer from the service within ${Math.round(timeoutMs / 1000)} s`);
     }
   }
-}
-
-function describeCause(e: unknown): string {
-  const parts: string[] = [];
-  for (let c: unknown = e, depth = 0; c && depth < 4; depth++) {
-    const code = (c as { code?: unknown }).code;
-    const msg = (c as { message?: unknown }).message;
-    if (typeof code === 'string') parts.push(code);
-    else if (typeof msg === 'string' && msg && !/^\[/.test(msg)) parts.push(msg);
-    c = (c as { cause?: unknown }).cause;
-  }
-  return parts.at(-1) ?? 'unknown error';
-}
-
-function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
-  const r = schema.safeParse(input);
-  if (!r.success)
-    throw new ServiceError('VALIDATION', `Invalid request: ${z.prettifyError(r.error)}`, {
-      fieldErrors: r.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
-      sent: false,
-    });
-  return r.data;
-}
-
-/** Spec 4.1 multipart form: the same field names as JSON, values as text, files repeated. */
-export function toFormData(fields: Record<string, unknown>, attachments: Attachment[]): FormData {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) {
-    if (v === undefined || v === null) continue;
-    if (k === 'h3_ids' && Array.isArray(v)) for (const cell of v) form.append(k, String(cell));
-    else if (typeof v === 'object') form.append(k, JSON.stringify(v));
-    else form.append(k, String(v));
-  }
-  for (const a of attachments)
-    form.append(a.field, new Blob([a.content], { type: a.contentType ?? 'application/octet-stream' }), a.name);
-  return form;
 }

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { ServiceError } from './errors';
+import type { Attachment } from './options';
+
+// Small pieces of the client's HTTP exchange: request checks, multipart bodies, causes, waits.
+
+export const defaultSleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+export const utf8 = new TextDecoder();
+export const join = (base: string, path: string) => base.replace(/\/+$/, '') + path;
+
+export function describeCause(e: unknown): string {
+  const parts: string[] = [];
+  for (let c: unknown = e, depth = 0; c && depth < 4; depth++) {
+    const code = (c as { code?: unknown }).code;
+    const msg = (c as { message?: unknown }).message;
+    if (typeof code === 'string') parts.push(code);
+    else if (typeof msg === 'string' && msg && !/^\[/.test(msg)) parts.push(msg);
+    c = (c as { cause?: unknown }).cause;
+  }
+  return parts.at(-1) ?? 'unknown error';
+}
+
+export function parseRequest<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success)
+    throw new ServiceError('VALIDATION', `Invalid request: ${z.prettifyError(r.error)}`, {
+      fieldErrors: r.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })),
+      sent: false,
+    });
+  return r.data;
+}
+
+/** Spec 4.1 multipart form: the same field names as JSON, values as text, files repeated. */
+export function toFormData(fields: Record<string, unknown>, attachments: Attachment[]): FormData {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) {
+    if (v === undefined || v === null) continue;
+    if (k === 'h3_ids' && Array.isArray(v)) for (const cell of v) form.append(k, String(cell));
+    else if (typeof v === 'object') form.append(k, JSON.stringify(v));
+    else form.append(k, String(v));
+  }
+  for (const a of attachments)
+    form.append(a.field, new Blob([a.content], { type: a.contentType ?? 'application/octet-stream' }), a.name);
+  return form;
+}

@@ -172,7 +172,10 @@ export class Cache {
 
   // ---------------------------------------------------------------- threads and diffs (threads.ts)
 
-  /** The continuation tree around a query (see threads.ts). */
+  /**
+   * The continuation tree around a query: up the search_id links to the root, then every query
+   * that continued any node, breadth first. Parents are found by remote id.
+   */
   thread(id: number): ThreadNode[] {
     return thread(this.c, id);
   }

@@ -75,7 +75,9 @@ setTimeout(startLocal, LOCAL_START_FALLBACK_MS).unref();
 
 const stop = async () => {
   await host.close();
-  await services.close();
+  const closed = services.close();
+  startLocal(); // after close() began: lets it settle, and a start not yet begun is skipped
+  await closed;
   process.exit(0);
 };
 process.on('SIGINT', stop);

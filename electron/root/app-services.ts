@@ -96,6 +96,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   let imagery: ImageryPlugin | null = null;
   let localService: RunningService | null = null;
   let localStarted: Promise<void> = Promise.resolve();
+  let closing = false;
   if (deps.startLocalService !== false) {
     imagery = createImageryPlugin({
       photoDirs: [...new Set([...photoFolders.list(), ...(deps.photoDirs ?? [])])],
@@ -107,10 +108,13 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     localStarted = Promise.resolve(deps.startLocalServiceAfter)
       .catch(() => undefined)
       .then(() =>
-        startBundledService(deps, plugins, {
-          fromKeychain: () => connections.localServiceKeys(),
-          holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
-        }),
+        // Closed before the start began (a shell stopped at once): nothing to start.
+        closing
+          ? null
+          : startBundledService(deps, plugins, {
+              fromKeychain: () => connections.localServiceKeys(),
+              holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
+            }),
       )
       .then((started) => {
         localService = started;
@@ -118,7 +122,9 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         localUrls = started.urls;
         // Local's URLs exist only now; tell the status bar what the active connection really is.
         bus.emit('connection.changed', connection());
-      });
+      })
+      // Settles either way: waiting handlers then answer as with the service stopped.
+      .catch((e: unknown) => deps.logger.error('The bundled local service did not start', e));
   }
 
   const cache = Cache.open(join(deps.dataDir, 'cache.db'));
@@ -174,6 +180,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     localEndpoint: () => localUrls,
     exports,
     async close() {
+      closing = true;
       await exports.close();
       client.dispose();
       cache.close();

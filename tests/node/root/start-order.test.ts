@@ -54,4 +54,22 @@ describe('the app opens before the bundled service is up', () => {
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('closes without starting the bundled service when closed before its start began', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-start-order-'));
+    let go!: () => void;
+    const startLocalServiceAfter = new Promise<void>((resolve) => (go = resolve));
+    let registered = 0;
+    const probe: LocalServicePlugin = { name: 'probe', registerBase: () => void registered++ };
+    const { services } = await bootTestApp(dataDir, { localServicePlugins: [probe], startLocalServiceAfter });
+    try {
+      const closed = services.close();
+      go();
+      await closed;
+      expect(registered).toBe(0);
+      expect(services.localEndpoint()).toBeNull();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
 });

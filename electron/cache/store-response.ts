@@ -5,7 +5,8 @@ import { responseItems } from '../../shared/service/items';
 import type { StreamResponse } from '../../shared/service/stream';
 import type { CacheDb } from './db';
 import { FEATURE_ID_SPAN } from './migrations';
-import { bool, itemId, json, num, rawValue, rec, str, type QueryInsert } from './rows';
+import { itemColumns } from './item-columns';
+import { itemId, json, num, rawValue, rec, str, type QueryInsert } from './rows';
 import { geometryBoxes, zOrder, type BBox } from './spatial';
 import type { Outcome, QueryKind, QueryMeta, RawBody, StoredError, UploadInput } from './types';
 
@@ -201,17 +202,9 @@ function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record
   );
   // NaN (no geometry) binds as NULL.
   const box = (v: number) => (v === v ? v : null);
-  const insObs =
-    kind === 'stream'
-      ? c.stmt(
-          `INSERT INTO observations (id, date, year, month, source, owner, image_url, is_video, video_id, video_url,
-             duration, interactive) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-      : null;
-  const insImg =
-    kind === 'imagery'
-      ? c.stmt('INSERT INTO imagery_records (id, date, compass, interactive, image) VALUES (?, ?, ?, ?, ?)')
-      : null;
+  // Stream and imagery items keep their own fields in a table of their kind (see item-columns.ts).
+  const own = itemColumns(c.db, kind);
+  const insOwn = own ? c.stmt(own.sql) : null;
   for (let r = 0; r < n; r++) {
     const seq = order[r]!;
     const item = items[seq]!;
@@ -225,13 +218,7 @@ function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record
       box(boxes[o]!), box(boxes[o + 1]!), box(boxes[o + 2]!), box(boxes[o + 3]!),
       kind === 'compute' ? num(p['score']) : null,
     );
-    if (insObs)
-      insObs.run(
-        rowId, str(p['date']), str(p['year']), str(p['month']), str(p['source']), str(p['owner']),
-        str(p['image_url']), bool(p['is_video']), str(p['video_id']), str(p['video_url']),
-        num(p['duration']), bool(p['interactive']),
-      );
-    if (insImg) insImg.run(rowId, str(p['date']), str(p['compass']), bool(p['interactive']), str(p['image']));
+    if (insOwn) insOwn.run(own!.values(rowId, p));
   }
   const insRun = c.stmt('INSERT INTO features_rtree (id, minx, maxx, miny, maxy, last_id) VALUES (?, ?, ?, ?, ?, ?)');
   for (let start = 0; start < n; start += RUN) {

@@ -39,7 +39,10 @@ test('the page is served and usable while the bundled service is still starting'
       description: `URL ${urlAt - started} ms after launch; page usable ${usableAt - urlAt} ms after the URL`,
     });
   } finally {
+    // Let the host finish closing before its data folder goes.
+    const exited = new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
     child.kill('SIGTERM');
+    await exited;
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

@@ -13,6 +13,68 @@ const group = (patterns, message) => ({ group: patterns, message });
 // Relative paths (../../electron/x) are matched by regex: gitignore-style globs skip `..` segments.
 const regex = (source, message) => ({ regex: source, message });
 
+/**
+ * The floors of the Node side (ARCHITECTURE "Inside the Node side: floors"): which folders of
+ * electron/ each folder of electron/ may import. Everything else of electron/ is refused. Every
+ * folder may import shared/ (the preload only shared/rpc/names) and its own files.
+ */
+export const electronFolders = {
+  // ground floor: imports nothing else of electron/
+  ground: [],
+  // the bundled service: runs alone for a team, so only the ground floor
+  'local-service': ['ground'],
+  // services
+  rpc: ['ground'],
+  cache: ['ground'],
+  keys: ['ground', 'rpc'],
+  profiles: ['ground', 'rpc'],
+  client: ['ground', 'rpc', 'cache'],
+  export: ['ground', 'cache'],
+  // composition root: builds every service; only the shells import it
+  root: ['ground', 'rpc', 'cache', 'keys', 'profiles', 'client', 'export', 'local-service'],
+  // shells
+  host: ['ground', 'rpc', 'root'],
+  main: ['ground', 'root'],
+  preload: [],
+};
+
+const folders = Object.keys(electronFolders);
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// `../x` or `../../x` from inside electron/<folder>/, or any path through electron/x. Sub-folders
+// never share a top-level folder's name (the lint test checks), so `../x` is never ambiguous.
+const folderImport = (target) => `(^|/)electron/${escapeRe(target)}(/|$)|^(\\.\\./)+${escapeRe(target)}(/|$)`;
+
+const notElectron = names(['electron'], 'Services are plain Node: no electron import (only electron/main and electron/preload).');
+const notRenderer = (who) => regex('(^|/)renderer/', `${who} must not import the renderer.`);
+
+/** One entry per folder: in flat config a later matching entry would replace an earlier one's options. */
+function electronFolderRule(folder) {
+  const allowed = electronFolders[folder];
+  const refused = folders
+    .filter((f) => f !== folder && !allowed.includes(f))
+    .map((f) =>
+      regex(
+        folderImport(f),
+        `electron/${folder} must not import electron/${f}: it may import ${allowed.length ? allowed.map((a) => `electron/${a}`).join(', ') + ' and ' : ''}shared/ only.`,
+      ),
+    );
+  const options =
+    folder === 'preload'
+      ? {
+          paths: names(['zod'], 'The preload carries names only: no zod.'),
+          patterns: [
+            group(['zod/*'], 'The preload carries names only: no zod.'),
+            regex('(^|/)shared/(?!rpc/names$)', 'The preload imports only shared/rpc/names.'),
+            regex('^\\.\\./(?!\\.\\./shared/)|(^|/)renderer/', 'The preload must not import services or the renderer.'),
+          ],
+        }
+      : {
+          ...(folder === 'main' ? {} : { paths: notElectron }),
+          patterns: [notRenderer(folder === 'main' ? 'electron/main' : 'Services'), ...refused],
+        };
+  return { files: [`electron/${folder}/**/*.ts`], rules: { 'no-restricted-imports': ['error', options] } };
+}
+
 export const layerRules = [
   {
     files: ['shared/**/*.ts'],
@@ -53,45 +115,5 @@ export const layerRules = [
       ],
     },
   },
-  {
-    files: ['electron/**/*.ts'],
-    ignores: ['electron/main/**', 'electron/preload/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: names(['electron'], 'Services are plain Node: no electron import (only electron/main and electron/preload).'),
-          patterns: [
-            regex('(^|/)renderer/', 'Services must not import the renderer.'),
-            regex('(^|/)electron/(main|preload)/|^(\\.\\./)+(main|preload)/', 'Services must not import the Electron shell.'),
-          ],
-        },
-      ],
-    },
-  },
-  {
-    files: ['electron/main/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [regex('(^|/)renderer/', 'electron/main must not import the renderer.')] },
-      ],
-    },
-  },
-  {
-    files: ['electron/preload/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: names(['zod'], 'The preload carries names only: no zod.'),
-          patterns: [
-            group(['zod/*'], 'The preload carries names only: no zod.'),
-            regex('(^|/)shared/(?!rpc/names$)', 'The preload imports only shared/rpc/names.'),
-            regex('^\\.\\./(?!\\.\\./shared/)|(^|/)renderer/', 'The preload must not import services or the renderer.'),
-          ],
-        },
-      ],
-    },
-  },
+  ...folders.map(electronFolderRule),
 ];

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { runMigrations, userVersion } from '../ground/migrations';
 
 export interface Migration {
   version: number;
@@ -129,14 +130,11 @@ export const migrations: Migration[] = [
   },
 ];
 
+/** Applies the pending cache migrations (user_version) with the one runner of the ground floor. */
 export function migrate(db: Database, list: Migration[] = migrations): { from: number; to: number } {
-  const from = db.pragma('user_version', { simple: true }) as number;
-  const pending = list.filter((m) => m.version > from).sort((a, b) => a.version - b.version);
-  const last = pending.at(-1);
-  if (!last) return { from, to: from };
-  db.transaction(() => {
-    for (const m of pending) m.up(db);
-    db.pragma(`user_version = ${last.version}`);
-  }).immediate();
-  return { from, to: last.version };
+  const sorted = [...list].sort((a, b) => a.version - b.version);
+  sorted.forEach((m, i) => {
+    if (m.version !== i + 1) throw new Error(`cache migrations must be numbered 1..n (found ${m.version} at ${i + 1})`);
+  });
+  return runMigrations(db, sorted.map((m) => m.up), userVersion, { label: 'the query cache', onNewer: 'accept' });
 }

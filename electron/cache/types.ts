@@ -1,6 +1,7 @@
 import type { BBox } from './spatial';
 
-export type QueryKind = 'compute' | 'stream' | 'imagery';
+import type { QueryKind } from '../../shared/rpc/methods/history';
+export type { QueryKind };
 export type Outcome = 'ok' | 'failed' | 'error';
 
 /**

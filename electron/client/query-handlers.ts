@@ -5,7 +5,7 @@ import type { ComputeRequestInput } from '../../shared/service/compute';
 import type { StreamRequestInput } from '../../shared/service/stream';
 import type { ImageryRequest } from '../../shared/service/imagery';
 import type { Cache, QueryKind, QueryMeta } from '../cache';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../ground/logger';
 import type { Handlers } from '../rpc/router';
 import { ServiceError } from './errors';
 import type { Attachment, Exchange, ServiceClient } from './service-client';

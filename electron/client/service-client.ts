@@ -5,7 +5,7 @@ import { ComputeRequest, ComputeResponse, type ComputeRequestInput } from '../..
 import { StreamRequest, StreamResponse, type StreamRequestInput } from '../../shared/service/stream';
 import { ImageryRequest, ImageryResponse } from '../../shared/service/imagery';
 import { ServiceError, codeForStatus, describeErrorBody, isUnreachable, retryAfterMs } from './errors';
-import type { KeyKind } from '../core/secrets';
+import type { KeyKind } from '../../shared/rpc/methods/keys';
 import {
   DEFAULT_RETRY,
   DEFAULT_TIMEOUTS,
@@ -17,10 +17,10 @@ import {
   type RetryPolicy,
   type ServiceClientOptions,
   type Timeouts,
-} from './client-types';
-import { defaultSleep, describeCause, joinUrl, parseRequest, toFormData } from './http-util';
+} from './options';
+import { defaultSleep, describeCause, joinUrl, parseRequest, toFormData } from './wire';
 
-export * from './client-types';
+export * from './options';
 export { toFormData };
 
 /** Aborts a request whose host a probe found unreachable while it was pending. */

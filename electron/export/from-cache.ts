@@ -1,4 +1,5 @@
 import { RpcError } from '../../shared/rpc/errors';
+import { responseItems } from '../../shared/service/items';
 import type { Cache } from '../cache';
 import type { ExportLayer, LayerProvenance } from './types';
 import type { LoadLayers } from './service';
@@ -32,20 +33,14 @@ export function createCacheLayerLoader(cache: Cache, profile: ProfileLookup): Lo
         searchBaseUrl: p?.searchBaseUrl ?? '',
       };
       const name = record.queryText;
+      const features = responseItems(record.kind, body) as never[];
       switch (record.kind) {
-        case 'compute': {
-          const features = ((body['results'] as { features?: unknown[] } | undefined)?.features ?? []) as never[];
+        case 'compute':
           return { kind: 'compute', name, provenance, count: features.length, features };
-        }
-        case 'stream': {
-          const data = body['data'] as { geojson?: { features?: unknown[] } } | undefined;
-          const features = (data?.geojson?.features ?? []) as never[];
+        case 'stream':
           return { kind: 'stream', name, provenance, count: features.length, features };
-        }
-        default: {
-          const features = ((body['data'] as unknown[] | undefined) ?? []) as never[];
+        default:
           return { kind: 'imagery', name, provenance, count: features.length, features };
-        }
       }
     });
 }

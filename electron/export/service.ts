@@ -8,7 +8,7 @@ import {
   type ExportSelection,
 } from '../../shared/rpc/methods/export';
 import type { MethodOutput, MethodParsedInput } from '../../shared/rpc/contract';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../ground/logger';
 import { ExportCancelledError, startExport } from './job';
 import { FORMAT_EXTENSION, type ExportFormat, type ExportLayer } from './types';
 

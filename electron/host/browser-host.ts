@@ -6,7 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import type { WsEvent, WsReply, WsRequest } from '../../shared/rpc/ws-protocol';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../ground/logger';
 import type { EventBus } from '../rpc/events';
 import type { Router } from '../rpc/router';
 

@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createAppServices } from '../core/app-services';
-import { createLogger } from '../core/logger';
-import { defaultDataDir } from '../core/paths';
+import { createAppServices } from '../root/app-services';
+import { createLogger } from '../ground/logger';
+import { defaultDataDir } from '../ground/paths';
 import { startBrowserHost } from './browser-host';
 
 // Built to out/main/host.js: the renderer sits in out/renderer, package.json two levels up.
@@ -38,6 +38,12 @@ const pkg = JSON.parse(readFileSync(join(here, '../../package.json'), 'utf8')) a
 const dataDir = resolve(values['data-dir'] ?? defaultDataDir());
 // Set once the services exist: the key values they know are redacted from every log line.
 let secretValues: () => Iterable<string> = () => [];
+// Loading the bundled service's catalog holds the event loop for a moment: it begins when the
+// page first asks for anything (so the page itself is already served), or shortly after the URL
+// is out when no browser comes.
+let startLocal!: () => void;
+const startLocalServiceAfter = new Promise<void>((resolve) => (startLocal = resolve));
+const LOCAL_START_FALLBACK_MS = 2000;
 const logger = createLogger({ file: join(dataDir, 'logs', 'host.log'), secrets: () => secretValues() });
 const services = await createAppServices({
   dataDir,
@@ -46,10 +52,16 @@ const services = await createAppServices({
   version: pkg.version,
   clock: () => new Date(),
   photoDirs: values.photos.map((d) => resolve(d)),
+  startLocalServiceAfter,
 });
 secretValues = services.secretValues;
 const host = await startBrowserHost({
-  router: services.router,
+  router: {
+    dispatch: (...args) => {
+      startLocal();
+      return services.router.dispatch(...args);
+    },
+  },
   bus: services.bus,
   logger,
   rendererDir,
@@ -59,10 +71,13 @@ const host = await startBrowserHost({
 
 if (values.json) process.stdout.write(JSON.stringify({ url: host.url, launchUrl: host.launchUrl, dataDir }) + '\n');
 else process.stdout.write(`Fieldlens is running at ${host.launchUrl}\n(data: ${dataDir}; Ctrl+C to stop)\n`);
+setTimeout(startLocal, LOCAL_START_FALLBACK_MS).unref();
 
 const stop = async () => {
   await host.close();
-  await services.close();
+  const closed = services.close();
+  startLocal(); // after close() began: lets it settle, and a start not yet begun is skipped
+  await closed;
   process.exit(0);
 };
 process.on('SIGINT', stop);

@@ -1,16 +1,21 @@
 import { RpcError } from '../../shared/rpc/errors';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import type { Handlers } from '../rpc/router';
-import type { Logger } from '../core/logger';
-import type { ProfileService } from '../profiles/profile-service';
+import type { Logger } from '../ground/logger';
 import type { KeyService } from './key-service';
 import { runKeyTest, type FetchFn } from './key-test';
 
 export type KeyHandlers = Pick<Handlers, 'keys.set' | 'keys.delete' | 'keys.status' | 'keys.test'>;
 
+/** What key handlers need to know of a profile; the profile service meets it (wired in the root). */
+export interface ProfileLookup {
+  /** Throws NOT_FOUND for an unknown id. */
+  get(id: string): { kind: 'local' | 'remote'; baseUrl: string; searchBaseUrl: string };
+}
+
 export interface KeyHandlerDeps {
   keys: KeyService;
-  profiles: ProfileService;
+  profiles: ProfileLookup;
   fetch: FetchFn;
   logger: Logger;
   testTimeoutMs?: number;

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { KeyState } from '../../shared/rpc/methods/keys';
-import type { Logger } from '../core/logger';
-import type { KeyKind, KeyProvider } from '../core/secrets';
+import type { KeyKind, KeyState, LocalServiceKeys } from '../../shared/rpc/methods/keys';
+import type { Logger } from '../ground/logger';
 import type { SecretStore } from './secret-store';
 
 export const KEY_KINDS: readonly KeyKind[] = ['bearer', 'search'];
@@ -9,16 +8,10 @@ export const KEY_KINDS: readonly KeyKind[] = ['bearer', 'search'];
 /** One keychain account per profile and key kind. */
 export const accountOf = (profileId: string, kind: KeyKind) => `${profileId}:${kind}`;
 
-export interface LocalServiceKeys {
-  bearer: string;
-  search: string;
-}
-
 /**
- * Keys per connection profile over a SecretStore. Implements the KeyProvider the service client
- * reads, keeps the set of known key values for log redaction, and owns the bundled service's keys.
+ * Keys per connection profile over a SecretStore. Meets the client's KeyProvider (getKey), keeps the set of known key values for log redaction, and owns the bundled service's keys.
  */
-export class KeyService implements KeyProvider {
+export class KeyService {
   // Every key value seen in this run, replaced and deleted ones included: requests in flight
   // and errors about an old key may still be logged after it changed.
   private readonly known = new Set<string>();

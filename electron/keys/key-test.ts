@@ -1,5 +1,4 @@
-import type { KeyTestResult } from '../../shared/rpc/methods/keys';
-import type { KeyKind } from '../core/secrets';
+import type { KeyKind, KeyTestResult } from '../../shared/rpc/methods/keys';
 
 export type FetchFn = typeof fetch;
 

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createLogger } from '../core/logger';
-import { defaultDataDir } from '../core/paths';
-import { join } from 'node:path';
-import { resourcesDir } from '../core/paths';
+import { createLogger } from '../ground/logger';
+import { defaultDataDir, resourcesDir } from '../ground/paths';
 import { fileMode, HELP, resolveKeys } from './cli-options';
 import { createImageryPlugin } from './imagery';
 import { createLocalService } from './server';

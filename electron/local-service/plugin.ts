@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../ground/logger';
 import type { Catalog } from './catalog/catalog';
 
 /** What every plugin of the local service gets: its data folder, database and addresses. */

@@ -1,16 +1,13 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from '../core/logger';
+import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
+import type { Logger } from '../ground/logger';
 import { defaultCatalogDir, loadCatalog, type Catalog } from './catalog/catalog';
 import { registerCompute, UPLOAD_LIMITS } from './http/compute';
 import { createHost } from './http/host';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
 import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
 
-export interface LocalServiceKeys {
-  bearer: string;
-  search: string;
-}
 
 export interface LocalServiceOptions {
   dataDir: string;

@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import { gunzip, gzip } from 'node:zlib';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
+import { applyMigrations } from '../ground/migrations';
 import type { Kind } from './catalog/catalog';
 import type { Item, SavedSet } from './query/execute';
 
@@ -107,26 +108,8 @@ export function unpackItems(bin: Buffer, figuresJson: string): Item[] {
   return items;
 }
 
-/**
- * Applies numbered migrations for one scope ("compute", or a plugin's name) in one transaction.
- * Each scope keeps its own version in the `migrations` table, so plugins sharing the service
- * database never step on each other's numbering (PRAGMA user_version is left unused).
- */
-export function applyMigrations(db: Database.Database, scope: string, migrations: readonly string[]): number {
-  db.exec('CREATE TABLE IF NOT EXISTS migrations (scope TEXT PRIMARY KEY, version INTEGER NOT NULL)');
-  const row = db.prepare('SELECT version FROM migrations WHERE scope = ?').get(scope) as { version: number } | undefined;
-  const from = row?.version ?? 0;
-  if (from > migrations.length) throw new Error(`database of scope "${scope}" is newer (v${from}) than this build (v${migrations.length})`);
-  if (from === migrations.length) return from;
-  db.transaction(() => {
-    for (let v = from; v < migrations.length; v++) db.exec(migrations[v]!);
-    db.prepare('INSERT INTO migrations (scope, version) VALUES (?, ?) ON CONFLICT(scope) DO UPDATE SET version = excluded.version').run(
-      scope,
-      migrations.length,
-    );
-  })();
-  return migrations.length;
-}
+// One migration runner for both SQLite databases (this one and the app's query cache).
+export { applyMigrations };
 
 /** An uploaded file a saved result was computed from: its content hash and the name it was sent as. */
 export interface StoredFile {

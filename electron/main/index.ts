@@ -1,8 +1,8 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
-import { createAppServices, type AppServices } from '../core/app-services';
-import { createLogger } from '../core/logger';
+import { createAppServices, type AppServices } from '../root/app-services';
+import { createLogger } from '../ground/logger';
 import { err } from '../../shared/rpc/errors';
 
 // One window per user session: a second launch focuses the first.

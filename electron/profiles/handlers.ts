@@ -1,11 +1,15 @@
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import type { Handlers } from '../rpc/router';
-import type { KeyService } from '../keys/key-service';
 import type { ProfileService } from './profile-service';
 
 export type ProfileHandlers = Pick<Handlers, 'profiles.list' | 'profiles.save' | 'profiles.delete' | 'profiles.select'>;
 
-export function createProfileHandlers(profiles: ProfileService, keys: KeyService): ProfileHandlers {
+/** The one thing profile handlers ask of the key store; the key service meets it (wired in the root). */
+export interface ProfileKeys {
+  deleteAll(profileId: string): Promise<void>;
+}
+
+export function createProfileHandlers(profiles: ProfileService, keys: ProfileKeys): ProfileHandlers {
   return {
     'profiles.list': () => profiles.list(),
     'profiles.save': (input) => profiles.save(input),

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { RpcError } from '../../shared/rpc/errors';
 import type { ConnectionInfo } from '../../shared/rpc/methods/app';
 import { LOCAL_PROFILE_ID, type Profile, type ProfileList, type ProfileSaveInput } from '../../shared/rpc/methods/profiles';
-import type { Logger } from '../core/logger';
-import { writeFileAtomic } from './atomic-file';
+import type { Logger } from '../ground/logger';
+import { writeFileAtomic } from '../ground/atomic-file';
 
 export const PROFILES_FILE = 'profiles.json';
 export const LOCAL_LABEL = 'Local (bundled)';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createMemoryLogger } from '../../electron/core/logger';
+import { createMemoryLogger } from '../../electron/ground/logger';
 import { createImageryPlugin } from '../../electron/local-service/imagery';
 import { createDefaultGeocoder, RegionTable } from '../../electron/local-service/imagery/geocoder';
 import { drawJpeg, tagJpeg } from '../../electron/local-service/imagery/photo-writer';

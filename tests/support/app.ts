@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createAppServices, type AppDeps, type AppServices } from '../../electron/core/app-services';
-import { createMemoryLogger } from '../../electron/core/logger';
+import { createAppServices, type AppDeps, type AppServices } from '../../electron/root/app-services';
+import { createMemoryLogger } from '../../electron/ground/logger';
 import { createMemorySecretStore } from '../../electron/keys/memory-store';
 import { createMemoryTransport } from '../../electron/rpc/memory-transport';
 import { createRpcClient, type RpcClient } from '../../shared/rpc/client';

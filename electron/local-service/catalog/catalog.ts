@@ -1,4 +1,4 @@
-import { resourcesDir } from '../../core/paths';
+import { resourcesDir } from '../../ground/paths';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

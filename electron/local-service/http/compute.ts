@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidCell } from 'h3-js';
 import { ComputeFormFields, ComputeRequest, type ComputeResponse } from '../../../shared/service/compute';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../ground/logger';
 import type { Catalog } from '../catalog/catalog';
 import { writeAnswer } from '../query/answer';
 import { execute, makeUploadLayer, type SavedSet } from '../query/execute';

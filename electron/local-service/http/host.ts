@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../ground/logger';
 import { sendProblem } from './problem';
 
 export interface HostOptions {

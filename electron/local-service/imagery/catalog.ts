@@ -4,7 +4,7 @@ import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import KDBush from 'kdbush';
 import { captureDateText } from '../../../shared/service/imagery';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../ground/logger';
 import { readPhoto, photoMime } from './exif';
 import { findSidecar, readVideo, videoMime } from './video';
 import { addressText, normalizeRegionId, type Geocoder, type RegionTable } from './geocoder';

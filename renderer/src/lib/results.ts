@@ -1,6 +1,7 @@
 import type { QueryRecord } from '../../../shared/rpc/methods/history';
 import type { ComputeFeature } from '../../../shared/service/compute';
 import type { ImageryRecord } from '../../../shared/service/imagery';
+import { responseItems } from '../../../shared/service/items';
 import type { Observation } from '../../../shared/service/stream';
 import { formatCaptureDate } from './format';
 
@@ -86,7 +87,6 @@ export interface CachedView {
   answer: string | null;
 }
 
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
 
 export function viewOfRecord(rec: QueryRecord): CachedView {
@@ -98,15 +98,16 @@ export function viewOfRecord(rec: QueryRecord): CachedView {
   } catch {
     return empty;
   }
+  const items = responseItems(rec.kind, body);
   if (rec.kind === 'compute') {
-    const features = arr(obj(body['results'])['features']) as ComputeFeature[];
+    const features = items as ComputeFeature[];
     return { ...empty, rows: computeRows(features), collection: collectionOf(features) };
   }
   if (rec.kind === 'stream') {
-    const features = arr(obj(obj(body['data'])['geojson'])['features']) as Observation[];
+    const features = items as Observation[];
     return { ...empty, rows: observationRows(features), collection: collectionOf(features) };
   }
-  const records = arr(body['data']) as ImageryRecord[];
+  const records = items as ImageryRecord[];
   return { ...empty, rows: imageryRows(records), collection: imageryCollection(records) };
 }
 

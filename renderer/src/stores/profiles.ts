@@ -1,11 +1,11 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import type { KeyState, KeyTestResult } from '../../../shared/rpc/methods/keys';
+import type { KeyKind, KeyState, KeyTestResult } from '../../../shared/rpc/methods/keys';
 import type { ProfileList, ProfileSaveInput } from '../../../shared/rpc/methods/profiles';
 import { useRpc } from '../api/rpc';
 
-export type KeyKind = KeyState['kind'];
+export type { KeyKind };
 
 /**
  * Connection profiles and the state of their keys. Key values pass through `setKey` to the

@@ -28,6 +28,13 @@ const CancelInput = z.object({ runId: RunId }).strict();
 /** cancelled: false when no run of that kind was pending under that id. */
 const CancelOutput = z.object({ cancelled: z.boolean() });
 
+/**
+ * What the router checks of a run's output. The service client validated the response as it
+ * came over HTTP (up to 2,000 features); checking it again in the same process would only
+ * double the cost, so the router checks the envelope around it.
+ */
+const RunOutputCheck = z.object({ queryId: z.number().int(), response: z.unknown() });
+
 /** Every run is stored in the offline cache; queryId is its id there. */
 export const computeMethods = {
   'compute.run': {
@@ -35,15 +42,18 @@ export const computeMethods = {
       .object({ request: ComputeRequest, attachments: z.array(Attachment).max(20).optional(), runId: RunId.optional() })
       .strict(),
     output: z.object({ queryId: z.number().int(), response: ComputeResponse }),
+    outputCheck: RunOutputCheck,
   },
   'stream.run': {
     input: z.object({ request: StreamRequest, runId: RunId.optional() }).strict(),
     output: z.object({ queryId: z.number().int(), response: StreamResponse }),
+    outputCheck: RunOutputCheck,
   },
   /** Paging uses the request's `page` (1-based); the response carries page and pageTotal. */
   'imagery.search': {
     input: z.object({ request: ImageryRequest, runId: RunId.optional() }).strict(),
     output: z.object({ queryId: z.number().int(), response: ImageryResponse }),
+    outputCheck: RunOutputCheck,
   },
   /** Cancels a pending compute.run by its runId; the run fails with CANCELLED. */
   'compute.cancel': { input: CancelInput, output: CancelOutput },

@@ -3,6 +3,9 @@ import { ProfileId } from './profiles';
 
 /** Bearer: compute and stream (Authorization header). search: imagery search (x-api-key header). */
 export const KeyKindSchema = z.enum(['bearer', 'search']);
+export type KeyKind = z.infer<typeof KeyKindSchema>;
+/** One key of each kind: what the bundled service runs with. */
+export type LocalServiceKeys = Record<KeyKind, string>;
 
 /** What may be said about a key: whether it is set and since when. Never its value. */
 export const KeyState = z.object({

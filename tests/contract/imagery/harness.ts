@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { createMemoryLogger } from '../../../electron/core/logger';
+import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createImageryPlugin, type ImageryPluginOptions, type ImageryPlugin } from '../../../electron/local-service/imagery';
 import type { ServiceContext } from '../../../electron/local-service/imagery/plugin-types';
 

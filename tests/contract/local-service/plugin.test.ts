@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../electron/core/logger';
+import { createMemoryLogger } from '../../../electron/ground/logger';
 import type { LocalServicePlugin, ServiceContext } from '../../../electron/local-service/plugin';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { PROBLEM_CONTENT_TYPE } from '../../../shared/service/problem';

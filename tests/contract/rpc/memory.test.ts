@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { RpcClient } from '../../../shared/rpc/client';
-import type { AppServices } from '../../../electron/core/app-services';
+import type { AppServices } from '../../../electron/root/app-services';
 import { bootTestApp } from '../../support/app';
 import { rpcContractSuite } from './suite';
 

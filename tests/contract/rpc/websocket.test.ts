@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createRpcClient, type RpcClient } from '../../../shared/rpc/client';
 import { createWsTransport, type WebSocketLike } from '../../../shared/rpc/ws-protocol';
-import type { AppServices } from '../../../electron/core/app-services';
+import type { AppServices } from '../../../electron/root/app-services';
 import { bootTestApp } from '../../support/app';
-import { createMemoryLogger } from '../../../electron/core/logger';
+import { createMemoryLogger } from '../../../electron/ground/logger';
 import { startBrowserHost, type BrowserHost } from '../../../electron/host/browser-host';
 import { rpcContractSuite } from './suite';
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceClient, ServiceError, describeErrorBody, retryAfterMs, type Connectivity, type ServiceClientOptions } from '../../../electron/client';
-import { createMemoryLogger } from '../../../electron/core/logger';
-import type { KeyKind } from '../../../electron/core/secrets';
+import { createMemoryLogger } from '../../../electron/ground/logger';
+import type { KeyKind } from '../../../shared/rpc/methods/keys';
 import { FakeService } from './fake-service';
 
 const KEYS: Record<KeyKind, string> = { bearer: 'sk-bearer-123456', search: 'sk-search-654321' };

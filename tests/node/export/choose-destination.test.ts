@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { AppDeps, AppServices } from '../../../electron/core/app-services';
+import type { AppDeps, AppServices } from '../../../electron/root/app-services';
 import { bootTestApp } from '../../support/app';
 
 let app: AppServices | undefined;

@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAppServices, type AppServices } from '../../../electron/core/app-services';
-import { createMemoryLogger } from '../../../electron/core/logger';
+import { createAppServices, type AppServices } from '../../../electron/root/app-services';
+import { createMemoryLogger } from '../../../electron/ground/logger';
 import type { LoadLayers } from '../../../electron/export/service';
 import { startBrowserHost } from '../../../electron/host/browser-host';
 import { RpcError } from '../../../shared/rpc/errors';

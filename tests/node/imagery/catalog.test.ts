@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../electron/core/logger';
+import { createMemoryLogger } from '../../../electron/ground/logger';
 import { ImageryCatalog } from '../../../electron/local-service/imagery/catalog';
 import { RegionTable, type Geocoder } from '../../../electron/local-service/imagery/geocoder';
 import { writeGeotaggedJpeg } from '../../../electron/local-service/imagery/photo-writer';

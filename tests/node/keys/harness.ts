@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { createAppServices, type AppServices } from '../../../electron/core/app-services';
-import { createLogger, type Logger } from '../../../electron/core/logger';
+import { createAppServices, type AppServices } from '../../../electron/root/app-services';
+import { createLogger, type Logger } from '../../../electron/ground/logger';
 import { createKeytarStore } from '../../../electron/keys/keytar-store';
 import type { EventName } from '../../../shared/rpc/contract';
 import type { Result } from '../../../shared/rpc/errors';

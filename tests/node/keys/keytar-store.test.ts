@@ -1,6 +1,6 @@
 import keytar from 'keytar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemoryLogger } from '../../../electron/core/logger';
+import { createMemoryLogger } from '../../../electron/ground/logger';
 import { accountOf, KeyService } from '../../../electron/keys/key-service';
 import { createKeytarStore, type KeytarApi } from '../../../electron/keys/keytar-store';
 import { createMemorySecretStore } from '../../../electron/keys/memory-store';

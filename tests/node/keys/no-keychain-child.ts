@@ -1,8 +1,8 @@
 // Run by no-keychain.test.ts in a child process whose D-Bus session address points nowhere:
 // builds the app as a shell would and prints every RPC envelope as one JSON line.
 import { join } from 'node:path';
-import { createAppServices } from '../../../electron/core/app-services';
-import { createLogger } from '../../../electron/core/logger';
+import { createAppServices } from '../../../electron/root/app-services';
+import { createLogger } from '../../../electron/ground/logger';
 
 const dataDir = process.env['CHILD_DATA_DIR'] ?? '';
 const key = process.env['CHILD_KEY'] ?? '';

@@ -1,6 +1,9 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
+import { electronFolders } from '../../../eslint.layers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const eslint = new ESLint({ cwd: root });
@@ -17,7 +20,7 @@ describe('layer rules of ARCHITECTURE.md', () => {
     ['renderer/src/bad.ts', "import fs from 'fs';\nvoid fs;\n", /no Node built-ins/],
     ['renderer/src/bad.ts', "import { ipcRenderer } from 'electron';\nvoid ipcRenderer;\n", /over RPC only/],
     ['renderer/src/bad.ts', "import Database from 'better-sqlite3';\nvoid Database;\n", /over RPC only/],
-    ['renderer/src/bad.ts', "import { x } from '../../electron/core/app-services';\nvoid x;\n", /must not import services/],
+    ['renderer/src/bad.ts', "import { x } from '../../electron/root/app-services';\nvoid x;\n", /must not import services/],
     ['shared/bad.ts', "import { join } from 'node:path';\nvoid join;\n", /no Node built-ins/],
     ['shared/bad.ts', "import { x } from '../electron/rpc/router';\nvoid x;\n", /other project folders/],
     ['electron/cache/bad.ts', "import { app } from 'electron';\nvoid app;\n", /plain Node/],
@@ -41,6 +44,68 @@ describe('layer rules of ARCHITECTURE.md', () => {
     ['electron/cache/ok.ts', "import { join } from 'node:path';\nimport Database from 'better-sqlite3';\nvoid join; void Database;\n"],
     ['electron/main/ok.ts', "import { app } from 'electron';\nvoid app;\n"],
     ['electron/preload/ok.ts', "import { METHOD_NAMES } from '../../shared/rpc/names';\nvoid METHOD_NAMES;\n"],
+  ];
+  for (const [file, code] of allowed) {
+    it(`allows ${file}`, async () => {
+      expect(await layerErrors(file, code)).toEqual([]);
+    });
+  }
+});
+
+describe('floors of the Node side: one row per folder of electron/', () => {
+  const dirs = (dir: string) =>
+    readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const top = dirs(join(root, 'electron'));
+
+  it('has a row for every folder of electron/ and none for a folder that is gone', () => {
+    expect(Object.keys(electronFolders).sort()).toEqual([...top].sort());
+  });
+
+  it('has no sub-folder named like a top-level folder, so a relative ../name is never ambiguous', () => {
+    const nested = (dir: string): string[] => dirs(dir).flatMap((d) => [d, ...nested(join(dir, d))]);
+    const clashes = top.flatMap((t) => nested(join(root, 'electron', t)).filter((n) => top.includes(n)).map((n) => `${t}/…/${n}`));
+    expect(clashes).toEqual([]);
+  });
+
+  // One deliberate violation per folder: each proves that folder's own entry is the one applied.
+  const violations: Array<[string, string, RegExp]> = [
+    ['electron/ground/bad.ts', "import { x } from '../rpc/router';\nvoid x;\n", /electron\/ground must not import electron\/rpc/],
+    ['electron/local-service/catalog/bad.ts', "import { x } from '../../root/app-services';\nvoid x;\n", /electron\/local-service must not import electron\/root/],
+    ['electron/local-service/bad.ts', "import { x } from '../cache';\nvoid x;\n", /electron\/local-service must not import electron\/cache/],
+    ['electron/rpc/bad.ts', "import { x } from '../cache';\nvoid x;\n", /electron\/rpc must not import electron\/cache/],
+    ['electron/cache/bad.ts', "import { x } from '../client';\nvoid x;\n", /electron\/cache must not import electron\/client/],
+    ['electron/cache/bad.ts', "import { x } from '../../electron/root/app-services';\nvoid x;\n", /electron\/cache must not import electron\/root/],
+    ['electron/keys/bad.ts', "import { x } from '../profiles/profile-service';\nvoid x;\n", /electron\/keys must not import electron\/profiles/],
+    ['electron/profiles/bad.ts', "import { x } from '../keys/key-service';\nvoid x;\n", /electron\/profiles must not import electron\/keys/],
+    ['electron/client/bad.ts', "import { x } from '../keys/key-service';\nvoid x;\n", /electron\/client must not import electron\/keys/],
+    ['electron/export/bad.ts', "import { x } from '../client';\nvoid x;\n", /electron\/export must not import electron\/client/],
+    ['electron/root/bad.ts', "import { x } from '../host/browser-host';\nvoid x;\n", /electron\/root must not import electron\/host/],
+    ['electron/host/bad.ts', "import { x } from '../cache';\nvoid x;\n", /electron\/host must not import electron\/cache/],
+    ['electron/main/bad.ts', "import { x } from '../keys/keytar-store';\nvoid x;\n", /electron\/main must not import electron\/keys/],
+    ['electron/preload/bad.ts', "import { x } from '../root/app-services';\nvoid x;\n", /must not import services/],
+  ];
+  for (const [file, code, message] of violations) {
+    it(`fails ${file}: ${code.split('\n')[0]}`, async () => {
+      const errors = await layerErrors(file, code);
+      expect(errors.length).toBe(1);
+      expect(errors[0]).toMatch(message);
+    });
+  }
+
+  it('names every folder of electron/ in at least one violation above', () => {
+    const proven = new Set(violations.map(([file]) => file.split('/')[1]));
+    expect([...top].filter((t) => !proven.has(t))).toEqual([]);
+  });
+
+  const allowed: Array<[string, string]> = [
+    ['electron/ground/ok.ts', "import { x } from './logger';\nimport { y } from '../../shared/rpc/errors';\nvoid x; void y;\n"],
+    ['electron/local-service/http/ok.ts', "import { a } from '../../ground/logger';\nimport { b } from '../store';\nimport { c } from '../catalog/catalog';\nvoid a; void b; void c;\n"],
+    ['electron/keys/ok.ts', "import { a } from '../rpc/router';\nimport { b } from '../ground/logger';\nvoid a; void b;\n"],
+    ['electron/client/ok.ts', "import { a } from '../cache';\nimport { b } from '../rpc/router';\nvoid a; void b;\n"],
+    ['electron/export/ok.ts', "import { a } from '../cache';\nvoid a;\n"],
+    ['electron/root/ok.ts', "import { a } from '../local-service/server';\nimport { b } from '../keys/key-service';\nimport { c } from '../profiles/profile-service';\nvoid a; void b; void c;\n"],
+    ['electron/host/ok.ts', "import { a } from '../root/app-services';\nimport { b } from '../rpc/router';\nvoid a; void b;\n"],
+    ['electron/main/ok.ts', "import { app } from 'electron';\nimport { a } from '../root/app-services';\nvoid app; void a;\n"],
   ];
   for (const [file, code] of allowed) {
     it(`allows ${file}`, async () => {

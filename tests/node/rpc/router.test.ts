@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRouter, type Handlers } from '../../../electron/rpc/router';
-import { createMemoryLogger } from '../../../electron/core/logger';
+import { createMemoryLogger } from '../../../electron/ground/logger';
 import { RpcError } from '../../../shared/rpc/errors';
 import { METHOD_NAMES, EVENT_NAMES } from '../../../shared/rpc/names';
 import { methodNames, eventNames } from '../../../shared/rpc/contract';
@@ -73,5 +73,39 @@ describe('router', () => {
   it('the preload allowlist names exactly the contract', () => {
     expect([...METHOD_NAMES].sort()).toEqual([...methodNames].sort());
     expect([...EVENT_NAMES].sort()).toEqual([...eventNames].sort());
+  });
+});
+
+describe('one validation per boundary', () => {
+  // A response as the service client hands it over: already checked when it came over HTTP.
+  const response = {
+    id: 'r1',
+    query: 'q',
+    status: 'completed',
+    answer: { status: 'completed', content: null },
+    results: { type: 'FeatureCollection', features: [], numberMatched: 0, numberReturned: 0 },
+    warnings: [],
+    usage: { meters: 1 },
+  };
+
+  it('hands a run response over as the client validated it, without parsing it again', async () => {
+    const router = createRouter(handlers({ 'compute.run': () => ({ queryId: 7, response }) as never }), createMemoryLogger());
+    const r = await router.dispatch('compute.run', { request: { query: 'q' } });
+    expect(r.ok).toBe(true);
+    // The very object, not a parsed copy: zod builds a new object for every object it parses.
+    if (r.ok) expect((r.value as { response: unknown }).response).toBe(response);
+  });
+
+  it('still checks the envelope of a run', async () => {
+    const router = createRouter(handlers({ 'stream.run': () => ({ queryId: 'x', response }) as never }), createMemoryLogger());
+    const r = await router.dispatch('stream.run', { request: { query: 'q' } });
+    expect(r.ok ? null : r.error.code).toBe('INTERNAL');
+  });
+
+  it('parses the output of other methods (a copy comes back)', async () => {
+    const router = createRouter(handlers({ 'connection.active': () => connection }), createMemoryLogger());
+    const r = await router.dispatch('connection.active', {});
+    expect(r.ok && r.value).toEqual(connection);
+    expect(r.ok && r.value).not.toBe(connection);
   });
 });

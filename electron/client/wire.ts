@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ServiceError } from './errors';
-import type { Attachment } from './client-types';
+import type { Attachment } from './options';
+
+// Small pieces of the client's HTTP exchange: request checks, multipart bodies, causes, waits.
 
 /** A wait that ends early, rejecting with the signal's reason, when the signal aborts. */
 export const defaultSleep = (ms: number, signal?: AbortSignal) =>

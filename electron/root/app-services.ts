@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppInfo, ConnectionInfo } from '../../shared/rpc/methods/app';
+import type { MethodName } from '../../shared/rpc/contract';
 import { EXPORT_EXTENSION } from '../../shared/rpc/methods/export';
 import { RpcError } from '../../shared/rpc/errors';
 import { Cache } from '../cache';
@@ -12,14 +13,15 @@ import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
 import { createImageryPlugin, type ImageryPlugin } from '../local-service/imagery';
 import type { LocalServicePlugin } from '../local-service/plugin';
-import { createLocalService, type LocalService, type LocalServiceKeys } from '../local-service/server';
-import { PhotoFolders } from '../photos/photo-folders';
-import { createConnections } from '../profiles/connections';
+import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
+import { createLocalService, type LocalService } from '../local-service/server';
+import { PhotoFolders } from './photo-folders';
+import { createConnections } from './connections';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import { EventBus } from '../rpc/events';
 import { createRouter, type Handlers, type Router } from '../rpc/router';
-import type { Logger } from './logger';
-import { resourcesDir } from './paths';
+import type { Logger } from '../ground/logger';
+import { resourcesDir } from '../ground/paths';
 
 export interface AppDeps {
   dataDir: string;
@@ -37,6 +39,12 @@ export interface AppDeps {
   client?: Partial<Pick<ServiceClientOptions, 'fetch' | 'timeouts' | 'retry' | 'probeIntervalMs'>>;
   /** false: do not start the bundled local service (tests that need no connection). */
   startLocalService?: boolean;
+  /**
+   * The bundled service starts once this settles (at once when absent). Loading its catalog
+   * holds the event loop for a moment, so the browser host lets it begin only after it printed
+   * its URL.
+   */
+  startLocalServiceAfter?: Promise<unknown>;
   /** Photo folders given at start (a flag); they join the folders saved in the app's settings. */
   photoDirs?: string[];
   /** Extra routes for the bundled service, beside stream and imagery search. */
@@ -77,13 +85,18 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     localEndpoint: () => localUrls,
     onActiveChanged: (c: ConnectionInfo) => bus.emit('connection.changed', c),
   });
+  const connection = () => connections.profiles.active();
   // Learn stored key values early so the log redacts them from the first line on.
   connections.keys.warm().catch((e: unknown) => deps.logger.warn('Keychain not readable at start', String(e)));
 
-  // The default connection: the bundled service on loopback, in this process.
+  // The default connection: the bundled service on loopback, in this process. It starts in the
+  // background (loading its catalog takes seconds), so a shell can serve its window at once;
+  // handlers that need its address wait for the start to settle (see waitForLocal).
   const photoFolders = new PhotoFolders(deps.dataDir, deps.logger);
   let imagery: ImageryPlugin | null = null;
   let localService: RunningService | null = null;
+  let localStarted: Promise<void> = Promise.resolve();
+  let closing = false;
   if (deps.startLocalService !== false) {
     imagery = createImageryPlugin({
       photoDirs: [...new Set([...photoFolders.list(), ...(deps.photoDirs ?? [])])],
@@ -91,14 +104,29 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       sampleDir: join(resourcesDir(), 'sample-photos'),
       watch: deps.watchPhotos ?? true,
     });
-    localService = await startBundledService(deps, [imagery, ...(deps.localServicePlugins ?? [])], {
-      fromKeychain: () => connections.localServiceKeys(),
-      holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
-    });
-    if (localService) localUrls = localService.urls;
+    const plugins = [imagery, ...(deps.localServicePlugins ?? [])];
+    localStarted = Promise.resolve(deps.startLocalServiceAfter)
+      .catch(() => undefined)
+      .then(() =>
+        // Closed before the start began (a shell stopped at once): nothing to start.
+        closing
+          ? null
+          : startBundledService(deps, plugins, {
+              fromKeychain: () => connections.localServiceKeys(),
+              holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
+            }),
+      )
+      .then((started) => {
+        localService = started;
+        if (!started) return;
+        localUrls = started.urls;
+        // Local's URLs exist only now; tell the status bar what the active connection really is.
+        bus.emit('connection.changed', connection());
+      })
+      // Settles either way: waiting handlers then answer as with the service stopped.
+      .catch((e: unknown) => deps.logger.error('The bundled local service did not start', e));
   }
 
-  const connection = () => connections.profiles.active();
   const cache = Cache.open(join(deps.dataDir, 'cache.db'));
   const client = new ServiceClient({
     ...deps.client,
@@ -151,22 +179,48 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       return photoFolders.status(imagery);
     },
   };
-  // Local's URLs exist only now; tell the status bar what the active connection really is.
-  if (localUrls) bus.emit('connection.changed', connection());
 
   return {
-    router: createRouter(handlers, deps.logger),
+    router: createRouter(waitForLocal(handlers, () => localStarted), deps.logger),
     bus,
     secretValues: connections.keys.secretValues,
     localEndpoint: () => localUrls,
     exports,
     async close() {
+      closing = true;
       await exports.close();
       client.dispose();
       cache.close();
+      await localStarted;
       await localService?.close();
     },
   };
+}
+
+/**
+ * Methods that read the bundled service's address or catalog, or send to it. compute.cancel
+ * waits too, so it is queued behind a run that is waiting (and finds it).
+ */
+const NEEDS_LOCAL = new Set<MethodName>([
+  'connection.active', 'profiles.list', 'profiles.save', 'profiles.select', 'profiles.delete',
+  'keys.test', 'compute.run', 'compute.cancel', 'stream.run', 'imagery.search', 'history.rerun',
+  'media.get', 'photos.status', 'photos.setFolders',
+]);
+
+/**
+ * Makes the NEEDS_LOCAL handlers wait until the bundled service's start settled (started or
+ * failed); history, cache, exports, keys and app info answer at once.
+ */
+function waitForLocal(handlers: Handlers, started: () => Promise<void>): Handlers {
+  const out: Record<string, unknown> = { ...handlers };
+  for (const [method, handler] of Object.entries(handlers) as [string, (input: never, ctx: never) => unknown][]) {
+    if (!NEEDS_LOCAL.has(method as MethodName)) continue;
+    out[method] = async (input: never, ctx: never) => {
+      await started();
+      return handler(input, ctx);
+    };
+  }
+  return out as Handlers;
 }
 
 type RunningService = LocalService & { urls: { baseUrl: string; searchBaseUrl: string } };

@@ -1,12 +1,13 @@
 import type { ConnectionInfo } from '../../shared/rpc/methods/app';
+import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../ground/logger';
 import { createKeyHandlers, type KeyHandlers } from '../keys/handlers';
-import { KeyService, type LocalServiceKeys } from '../keys/key-service';
+import { KeyService } from '../keys/key-service';
 import type { FetchFn } from '../keys/key-test';
 import type { SecretStore } from '../keys/secret-store';
-import { createProfileHandlers, type ProfileHandlers } from './handlers';
-import { ProfileService } from './profile-service';
+import { createProfileHandlers, type ProfileHandlers } from '../profiles/handlers';
+import { ProfileService } from '../profiles/profile-service';
 
 export interface ConnectionsDeps {
   dataDir: string;

@@ -2,9 +2,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { PhotoStatus } from '../../shared/rpc/methods/photos';
 import { RpcError } from '../../shared/rpc/errors';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../ground/logger';
 import type { ImageryPlugin } from '../local-service/imagery';
-import { writeFileAtomic } from '../profiles/atomic-file';
+import { writeFileAtomic } from '../ground/atomic-file';
 
 const SKIPPED_SHOWN = 200;
 

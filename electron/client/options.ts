@@ -1,6 +1,8 @@
 import type { ConnectionInfo } from '../../shared/rpc/methods/app';
-import type { Logger } from '../core/logger';
-import type { KeyProvider } from '../core/secrets';
+import type { Logger } from '../ground/logger';
+import type { KeyProvider } from './key-provider';
+
+// What the service client is built with and hands back: options, timeouts, retries, exchanges.
 
 export interface Attachment {
   field: 'files' | 'images';

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppServices } from '../../../electron/core/app-services';
+import type { AppServices } from '../../../electron/root/app-services';
 import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import { drawJpeg, tagJpeg } from '../../../electron/local-service/imagery/photo-writer';
 import type { RpcClient } from '../../../shared/rpc/client';

@@ -7,7 +7,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { applyMigrations } from '../ground/migrations';
-import type { Kind } from './catalog/catalog';
+import { BUILTIN_CODES, type KindCodes } from './catalog/kinds/registry';
 import type { Item, SavedSet } from './query/execute';
 
 /** Numbered migrations of the compute routes, applied in order inside one transaction at open. */
@@ -60,14 +60,13 @@ const MIGRATIONS: string[] = [
    BEGIN DELETE FROM upload_chunks WHERE hash = old.hash; END;`,
 ];
 
-const KIND_CODES: Kind[] = ['city', 'airport', 'country', 'upload'];
-
 /**
  * A result set as packed arrays: item count, distances (f64, NaN for none), item numbers (u32)
  * and kind bytes, plus a JSON map of the few items that carry figures. 135,000 items pack into
  * 1.8 MB in a few milliseconds, where JSON text took 3-6 MB and 20-100 ms on the request thread.
+ * Kind bytes are the storage codes of the kinds' vocabulary entries.
  */
-export function packItems(items: Item[]): { bin: Buffer; figures: string } {
+export function packItems(items: Item[], codes: KindCodes = BUILTIN_CODES): { bin: Buffer; figures: string } {
   const n = items.length;
   const buf = new ArrayBuffer(8 + n * 13);
   new Uint32Array(buf, 0, 1)[0] = n;
@@ -80,7 +79,7 @@ export function packItems(items: Item[]): { bin: Buffer; figures: string } {
     const x = items[j]!;
     d[j] = x.d ?? NaN;
     idx[j] = x.i;
-    kind[j] = KIND_CODES.indexOf(x.k);
+    kind[j] = codes.codeOf(x.k);
     if (x.a) {
       figures[j] = x.a;
       hasFigures = true;
@@ -89,7 +88,7 @@ export function packItems(items: Item[]): { bin: Buffer; figures: string } {
   return { bin: Buffer.from(buf), figures: hasFigures ? JSON.stringify(figures) : '{}' };
 }
 
-export function unpackItems(bin: Buffer, figuresJson: string): Item[] {
+export function unpackItems(bin: Buffer, figuresJson: string, codes: KindCodes = BUILTIN_CODES): Item[] {
   // Copied into a fresh buffer: typed views need aligned offsets, a driver Buffer may not be.
   const buf = new Uint8Array(bin).buffer;
   const n = new Uint32Array(buf, 0, 1)[0]!;
@@ -99,7 +98,7 @@ export function unpackItems(bin: Buffer, figuresJson: string): Item[] {
   const figures = JSON.parse(figuresJson) as Record<string, Item['a']>;
   const items: Item[] = new Array(n);
   for (let j = 0; j < n; j++) {
-    const x: Item = { k: KIND_CODES[kind[j]!]!, i: idx[j]! };
+    const x: Item = { k: codes.kindOf(kind[j]!), i: idx[j]! };
     if (!Number.isNaN(d[j]!)) x.d = d[j]!;
     const a = figures[j];
     if (a) x.a = a;
@@ -223,7 +222,12 @@ export function startCheckpointer(db: Database.Database, onError: (e: unknown) =
   };
 }
 
-export function createSearchStore(db: Database.Database, onError: (e: unknown) => void = () => {}): SearchStore {
+/** `codes`: the storage codes of the catalog's kinds (the built-in ones by default). */
+export function createSearchStore(
+  db: Database.Database,
+  onError: (e: unknown) => void = () => {},
+  codes: KindCodes = BUILTIN_CODES,
+): SearchStore {
   const insert = db.prepare(
     `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, items_bin, uploads)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -267,7 +271,7 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
     db,
     save(s) {
       pending.set(s.id, s);
-      const packed = packItems(s.set.items);
+      const packed = packItems(s.set.items, codes);
       const files = s.files ?? [];
       files.forEach((f, i) => links.push([s.id, i, f.hash, f.name]));
       rows.push([
@@ -312,7 +316,7 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
         catalogVersion: row.catalog_version,
         set: {
           subject: row.subject as SavedSet['subject'],
-          items: row.items_bin ? unpackItems(row.items_bin, row.items) : (JSON.parse(row.items) as Item[]),
+          items: row.items_bin ? unpackItems(row.items_bin, row.items, codes) : (JSON.parse(row.items) as Item[]),
           uploads: JSON.parse(row.uploads),
         },
       };

@@ -8,8 +8,14 @@ import KDBush from 'kdbush';
 import pointInPolygon from 'point-in-polygon-hao';
 import type { Geometry } from 'geojson';
 import { normalizeName } from './text';
+import { airports as airportsEntry } from './kinds/airports';
+import { cities as citiesEntry } from './kinds/cities';
+import { countries as countriesEntry } from './kinds/countries';
+import type { Cell, Columns, KindEntry } from './kinds/entry';
+import { BUILTIN_KINDS, buildKinds, checkColumns, rowsToColumns, type KindLayer, type Kinds } from './kinds/registry';
 
-export type Kind = 'city' | 'airport' | 'country' | 'upload';
+/** Name of a kind of feature: a vocabulary entry's `name`, or uploads. */
+export type Kind = string;
 
 /** Points of one kind with a geodesic index; every query runs over layers of this shape. */
 export interface Layer {
@@ -70,9 +76,12 @@ export interface CountryRow {
 export interface Catalog {
   /** Short hash of the catalog files: saved result sets refer to item numbers of one version. */
   version: string;
-  cities: Layer & { cols: CityColumns };
-  airports: Layer & { cols: AirportColumns };
-  countries: Layer & { rows: CountryRow[] };
+  /** Every kind of the catalog, from its vocabulary entry: lexicon, lookup, storage codes. */
+  kinds: Kinds;
+  /** The gazetteer: place names are read from the cities and countries. */
+  cities: KindLayer<CityColumns>;
+  airports: KindLayer<AirportColumns>;
+  countries: KindLayer & { rows: CountryRow[] };
   countryByCode: Map<string, number>;
   /** Normalized country names, official names, alternative spellings and demonyms. */
   countryByName: Map<string, number>;
@@ -106,7 +115,14 @@ function readGz<T>(dir: string, file: string, hash: ReturnType<typeof createHash
   return JSON.parse(gunzipSync(bytes).toString('utf8')) as T;
 }
 
-function makeLayer(kind: Kind, lon: number[], lat: number[], country: string[], pop: number[] | null, scale = 1): Layer {
+function makeLayer(
+  kind: Kind,
+  lon: readonly number[],
+  lat: readonly number[],
+  country: string[],
+  pop: readonly number[] | null,
+  scale = 1,
+): Layer {
   const size = lon.length;
   const L: Layer = {
     kind,
@@ -176,25 +192,43 @@ export function defaultCatalogDir(): string {
   return join(resourcesDir(import.meta.dirname), 'catalog');
 }
 
-export function loadCatalog(dir: string): Catalog {
-  const hash = createHash('sha256');
-  const c = readGz<CityColumns & { lon: number[]; lat: number[] }>(dir, 'cities.json.gz', hash);
-  const a = readGz<AirportColumns & { lon: number[]; lat: number[] }>(dir, 'airports.json.gz', hash);
-  const k = readGz<{ rows: CountryRow[] }>(dir, 'countries.json.gz', hash);
+/** A kind given with its data: an extra kind beside the built-in ones (tests, later data layers). */
+export interface KindSource {
+  entry: KindEntry;
+  columns: Columns;
+}
 
-  const cities = Object.assign(makeLayer('city', c.lon, c.lat, c.country, c.pop, 1e5), { cols: c });
-  const airports = Object.assign(makeLayer('airport', a.lon, a.lat, a.country, null, 1e5), { cols: a });
-  const rows = k.rows;
-  const countries = Object.assign(
-    makeLayer(
-      'country',
-      rows.map((r) => r.lon),
-      rows.map((r) => r.lat),
-      rows.map((r) => r.cca2),
-      rows.map((r) => r.population ?? NaN),
-    ),
-    { rows },
-  );
+/** A kind's point layer from its columns, as its entry names them. */
+export function kindLayer({ entry, columns: cols }: KindSource): KindLayer {
+  checkColumns(entry, cols);
+  const c = entry.columns;
+  const popCol = c.population ? cols[c.population]! : null;
+  const pop = popCol ? popCol.map((v) => (v === null ? NaN : Number(v))) : null;
+  const layer = makeLayer(entry.name, cols[c.lon] as number[], cols[c.lat] as number[], cols[c.country] as string[], pop, c.scale ?? 1);
+  return Object.assign(layer, { entry, cols });
+}
+
+/** The catalog folder's file of a built-in kind, as columns (row-wise files keep their rows). */
+function readKind(dir: string, entry: KindEntry, hash: ReturnType<typeof createHash>): KindSource & { rows?: unknown[] } {
+  const data = readGz<Columns & { rows?: Record<string, Cell>[] }>(dir, entry.source.file!, hash);
+  if (entry.source.layout !== 'rows') return { entry, columns: data };
+  return { entry, columns: rowsToColumns(data.rows ?? []), rows: data.rows };
+}
+
+/**
+ * The catalog of the folder's files, one kind per built-in vocabulary entry, and any extra kinds
+ * given with their data.
+ */
+export function loadCatalog(dir: string, extra: KindSource[] = []): Catalog {
+  const hash = createHash('sha256');
+  const read = BUILTIN_KINDS.map((e) => readKind(dir, e, hash));
+  for (const x of extra) hash.update(JSON.stringify(x));
+  const kinds = buildKinds([...read, ...extra].map(kindLayer));
+  const cities = kinds.get(citiesEntry.name) as KindLayer<unknown> as KindLayer<CityColumns>;
+  const c = cities.cols;
+  const airports = kinds.get(airportsEntry.name) as KindLayer<unknown> as KindLayer<AirportColumns>;
+  const rows = read[BUILTIN_KINDS.indexOf(countriesEntry)]!.rows as CountryRow[];
+  const countries = Object.assign(kinds.get(countriesEntry.name), { rows });
 
   const countryByCode = new Map<string, number>();
   const countryByName = new Map<string, number>();
@@ -317,6 +351,7 @@ export function loadCatalog(dir: string): Catalog {
 
   return {
     version: hash.digest('hex').slice(0, 12),
+    kinds,
     cities,
     airports,
     countries,

@@ -1,9 +1,17 @@
 import { around, distance } from 'geokdbush';
-import { cellToBoundary, getResolution, latLngToCell } from 'h3-js';
 import { pointLayer, type Catalog, type Kind, type Layer } from '../catalog/catalog';
+import type { KindLayer } from '../catalog/kinds/registry';
+import { UPLOADS } from '../catalog/kinds/uploads';
 import type { UploadFeature } from '../uploads';
 import { inBox } from './bbox';
-import type { Measurement, Plan, RefPoint, Reference, Warning } from './plan';
+import { h3Filter } from './h3';
+import { aggregateByCountry, measure, type MeasurementResult } from './measure';
+import { modifierTest } from './modifiers';
+import type { Plan, RefPoint, Reference, Warning } from './plan';
+import { defaultOrder, sortByDistance } from './sort';
+
+export { sortByDistance } from './sort';
+export { PER_AREA_UNIT_KM2, PER_CAPITA_UNIT, type MeasurementResult } from './measure';
 
 /** One result: an item of a layer, its distance to the reference and any computed figures. */
 export interface Item {
@@ -33,13 +41,6 @@ export interface ExecuteInput {
   saved?: SavedSet;
 }
 
-export interface MeasurementResult {
-  kind: Measurement;
-  value: number | null;
-  unit: string;
-  scope: string;
-}
-
 export interface Execution {
   subject: Kind;
   items: Item[];
@@ -57,32 +58,32 @@ export interface Execution {
   warnings: Warning[];
 }
 
-export const PER_CAPITA_UNIT = 1e6;
-export const PER_AREA_UNIT_KM2 = 1e4;
-
 export function execute(input: ExecuteInput): Execution {
   const { plan, catalog, saved } = input;
   const warnings: Warning[] = [];
   const warn = (code: string, message: string) => warnings.push({ code, message });
+  const { kinds } = catalog;
 
   let subject: Kind | null = plan.subject;
   if (saved && (subject === null || subject === saved.subject)) subject = saved.subject;
   else if (saved && subject !== saved.subject)
-    warn('context', `the earlier results are ${saved.subject}s; this question asks for ${subject}s, so it searched anew`);
+    warn('context', `the earlier results are ${kinds.label(saved.subject).many}; this question asks for ${kinds.label(subject!).many}, so it searched anew`);
   const useSaved = saved && subject === saved.subject ? saved : undefined;
   if (subject === null) {
-    subject = input.uploads.features.length ? 'upload' : 'city';
-    warn('reading', `no subject named; searched ${subject === 'upload' ? 'the uploaded features' : 'cities'}`);
+    subject = input.uploads.features.length ? UPLOADS.name : kinds.fallback;
+    warn('reading', `no subject named; searched ${subject === UPLOADS.name ? 'the uploaded features' : kinds.label(subject).many}`);
   }
-  if (subject === 'upload' && !useSaved && !input.uploads.features.length)
+  const isUploads = subject === UPLOADS.name;
+  if (isUploads && !useSaved && !input.uploads.features.length)
     warn('no_uploads', 'the question is about uploaded features but no files were sent');
 
-  const layerOf = (k: Kind): Layer =>
-    k === 'city' ? catalog.cities : k === 'airport' ? catalog.airports : k === 'country' ? catalog.countries : uploadsLayer;
+  // Uploads are their own source; any other name must be a kind of the catalog (else an error).
+  const layerOf = (k: Kind): Layer => (k === UPLOADS.name ? uploadsLayer : kinds.get(k));
   const savedUploads = useSaved?.uploads ?? [];
   const uploadFeatures = useSaved ? savedUploads : input.uploads.features;
   const uploadsLayer = useSaved ? savedLayer(savedUploads, input.uploads.layer) : input.uploads.layer;
   const L = layerOf(subject);
+  const K: KindLayer | null = isUploads ? null : kinds.get(subject);
 
   // Reference points for distances.
   let reference: Reference | undefined = plan.within?.reference ?? plan.distanceRef;
@@ -117,7 +118,7 @@ export function execute(input: ExecuteInput): Execution {
   // A place the question named and the catalog does not know: nothing, never everything.
   if (plan.unread.length) ids = [];
   else if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
-  else if (subject === 'upload') ids = uploadFeatures.map((_, i) => i);
+  else if (isUploads) ids = uploadFeatures.map((_, i) => i);
   else if (plan.countries.length || input.areaCountry) {
     const codes = input.areaCountry ? [input.areaCountry] : plan.countries;
     ids = codes.length === 1 ? (L.byCountry.get(codes[0]!) ?? []) : codes.flatMap((c) => L.byCountry.get(c) ?? []);
@@ -164,11 +165,12 @@ export function execute(input: ExecuteInput): Execution {
   const distFn = distTo(reference);
   const h3 = h3Filter(input.h3Cells);
   const cc = (i: number) => L.country[i] ?? '';
-  if (plan.popMin !== undefined || plan.popMax !== undefined) {
-    if (subject === 'airport' || subject === 'upload')
-      warn('ignored', `population filters apply to cities and countries; ignored for ${subject}s`);
-  }
-  const popFilter = subject === 'city' || subject === 'country';
+  const popFilter = !!K?.entry.columns.population;
+  const populatedLabels = () => kinds.labels((k) => !!k.entry.columns.population);
+  if ((plan.popMin !== undefined || plan.popMax !== undefined) && !popFilter)
+    warn('ignored', `population filters apply to ${populatedLabels()}; ignored for ${kinds.label(subject).many}`);
+  // The subject's modifiers the question chose ("large", "capital"), as one test per item.
+  const keep = K ? modifierTest(K, plan) : undefined;
   const items: Item[] = [];
   // Figures of a saved aggregate (per-country counts) stay with their items in follow-ups.
   const savedFigures = useSaved?.items.some((x) => x.a) ? new Map(useSaved.items.map((x) => [x.i, x.a])) : null;
@@ -183,8 +185,7 @@ export function execute(input: ExecuteInput): Execution {
     const lat = L.lat[i]!;
     if (plan.countries.length && !plan.countries.includes(cc(i))) continue;
     if (input.areaCountry && cc(i) !== input.areaCountry) continue;
-    if (subject === 'airport' && plan.large !== undefined && (catalog.airports.cols.large[i] === 1) !== plan.large) continue;
-    if (subject === 'city' && plan.capital && catalog.cities.cols.code[i] !== 'PPLC') continue;
+    if (keep && !keep(i)) continue;
     if (popFilter) {
       const pop = L.pop[i]!;
       if (plan.popMin !== undefined && !(pop >= plan.popMin)) continue;
@@ -224,12 +225,11 @@ export function execute(input: ExecuteInput): Execution {
   };
   if (order === 'distance') sortByDistance(items);
   else if (order === 'population_desc' || order === 'population_asc') {
-    if (!popFilter) warn('ignored', `population order applies to cities and countries; ${subject}s kept in their order`);
+    if (!popFilter) warn('ignored', `population order applies to ${populatedLabels()}; ${kinds.label(subject).many} kept in their order`);
     else if (order === 'population_desc') items.sort((a, b) => popOf(b, -1) - popOf(a, -1) || a.i - b.i);
     else items.sort((a, b) => popOf(a, Infinity) - popOf(b, Infinity) || a.i - b.i);
-  } else if (subject === 'airport' && !useSaved) {
-    const cols = catalog.airports.cols;
-    items.sort((a, b) => cols.large[b.i]! - cols.large[a.i]! || (cols.name[a.i]! < cols.name[b.i]! ? -1 : 1));
+  } else if (K?.entry.order && !useSaved) {
+    items.sort(defaultOrder(K));
   }
   const matched = items.length;
   const top = plan.top;
@@ -242,8 +242,8 @@ export function execute(input: ExecuteInput): Execution {
   const m = plan.measurement;
   const scopeCountries = input.areaCountry ? [input.areaCountry] : plan.countries;
   const wantsAggregate =
-    plan.byCountry || ((m === 'per_capita' || m === 'per_area') && scopeCountries.length === 0 && subject !== 'country' && !within);
-  if (wantsAggregate && subject !== 'country') {
+    plan.byCountry || ((m === 'per_capita' || m === 'per_area') && scopeCountries.length === 0 && subject !== catalog.countries.kind && !within);
+  if (wantsAggregate && subject !== catalog.countries.kind) {
     if (!plan.byCountry) warn('reading', `${m} has no single area here; figures given per country`);
     out = aggregateByCountry(items, L, catalog, m ?? 'count');
     aggregated = true;
@@ -253,7 +253,7 @@ export function execute(input: ExecuteInput): Execution {
   }
 
   return {
-    subject: aggregated ? 'country' : subject,
+    subject: aggregated ? catalog.countries.kind : subject,
     items: out,
     reference,
     radiusKm: within?.radiusKm,
@@ -261,56 +261,22 @@ export function execute(input: ExecuteInput): Execution {
     nearestFirst: order === 'distance' && !aggregated,
     measurement,
     aggregated,
-    uploads: subject === 'upload' ? uploadFeatures : input.uploads.features,
+    uploads: isUploads ? uploadFeatures : input.uploads.features,
     warnings,
   };
 }
 
-const I_BITS = 2 ** 18;
-const MAX_MM = 2 ** 35 - 1;
-
-/**
- * Nearest first, ties by item number. Large sets sort one packed number per item
- * (millimetres * 2^18 + item number) with the native numeric sort, several times faster than
- * a comparator over objects; sets whose numbers do not fit use the comparator.
- */
-export function sortByDistance(items: Item[]): void {
-  const n = items.length;
-  let maxI = 0;
-  for (let j = 0; j < n; j++) if (items[j]!.i > maxI) maxI = items[j]!.i;
-  if (n < 2000 || maxI >= I_BITS) {
-    items.sort((a, b) => (a.d ?? Infinity) - (b.d ?? Infinity) || a.i - b.i);
-    return;
-  }
-  const keys = new Float64Array(n);
-  const at = new Int32Array(maxI + 1);
-  for (let j = 0; j < n; j++) {
-    const x = items[j]!;
-    const mm = x.d === undefined ? MAX_MM : Math.min(MAX_MM, Math.round(x.d * 1000));
-    keys[j] = mm * I_BITS + x.i;
-    at[x.i] = j;
-  }
-  keys.sort();
-  const copy = items.slice();
-  for (let j = 0; j < n; j++) items[j] = copy[at[keys[j]! % I_BITS]!]!;
-}
-
-/** Which items of a reference class count: size, capitals and the class's own population filter. */
+/** Which items of a reference class count: its modifiers ("a large airport") and its own population filter. */
 function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {
-  const tests: ((i: number) => boolean)[] = [];
-  if (ref.kind === 'airport' && ref.large !== undefined) {
-    const want = ref.large ? 1 : 0;
-    tests.push((i) => catalog.airports.cols.large[i] === want);
-  }
-  if (ref.kind === 'city' && ref.capital) tests.push((i) => catalog.cities.cols.code[i] === 'PPLC');
-  if ((ref.kind === 'city' || ref.kind === 'country') && (ref.popMin !== undefined || ref.popMax !== undefined)) {
-    const pop = (ref.kind === 'city' ? catalog.cities : catalog.countries).pop;
-    const lo = ref.popMin ?? -Infinity;
-    const hi = ref.popMax ?? Infinity;
-    tests.push((i) => pop[i]! >= lo && pop[i]! <= hi);
-  }
-  if (!tests.length) return undefined;
-  return tests.length === 1 ? tests[0] : (i) => tests.every((f) => f(i));
+  if (ref.kind === UPLOADS.name) return undefined;
+  const K = catalog.kinds.get(ref.kind);
+  const byModifiers = modifierTest(K, ref);
+  if (!K.entry.columns.population || (ref.popMin === undefined && ref.popMax === undefined)) return byModifiers;
+  const pop = K.pop;
+  const lo = ref.popMin ?? -Infinity;
+  const hi = ref.popMax ?? Infinity;
+  const byPop = (i: number) => pop[i]! >= lo && pop[i]! <= hi;
+  return byModifiers ? (i) => byModifiers(i) && byPop(i) : byPop;
 }
 
 /** A point layer over saved uploads (their positions were kept with them). */
@@ -320,7 +286,7 @@ function savedLayer(features: UploadFeature[], fallback: Layer): Layer {
 
 export function makeUploadLayer(features: UploadFeature[]): Layer {
   return pointLayer(
-    'upload',
+    UPLOADS.name,
     features.map((f) => f.lon),
     features.map((f) => f.lat),
     features.map((f) => f.country),
@@ -334,102 +300,11 @@ function savedAsLayer(saved: SavedSet, layerOf: (k: Kind) => Layer): Layer {
   const lat: number[] = [];
   const country: string[] = [];
   for (const x of saved.items) {
-    const L = x.k === 'upload' ? uploadsL : layerOf(x.k);
+    const L = x.k === UPLOADS.name ? uploadsL : layerOf(x.k);
     lon.push(L.lon[x.i]!);
     lat.push(L.lat[x.i]!);
     country.push(L.country[x.i] ?? '');
   }
   return pointLayer(saved.subject, lon, lat, country);
-}
-
-/** H3 restriction: a point passes when its cell at a given cell's resolution is that cell. */
-function h3Filter(cells: string[]): { has(lon: number, lat: number): boolean } | null {
-  if (!cells.length) return null;
-  const byRes = new Map<number, Set<string>>();
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-  for (const c of cells) {
-    const r = getResolution(c);
-    let s = byRes.get(r);
-    if (!s) byRes.set(r, (s = new Set()));
-    s.add(c);
-    for (const [lat, lon] of cellToBoundary(c)) {
-      x0 = Math.min(x0, lon!);
-      x1 = Math.max(x1, lon!);
-      y0 = Math.min(y0, lat!);
-      y1 = Math.max(y1, lat!);
-    }
-  }
-  // A bounding box prefilter skips the cell computation for most points (not across the antimeridian).
-  const boxed = x1 - x0 < 180;
-  return {
-    has(lon, lat) {
-      if (boxed && (lon < x0 - 0.01 || lon > x1 + 0.01 || lat < y0 - 0.01 || lat > y1 + 0.01)) return false;
-      for (const [r, s] of byRes) if (s.has(latLngToCell(lat, lon, r))) return true;
-      return false;
-    },
-  };
-}
-
-function countryFigures(catalog: Catalog, cca2: string) {
-  const ci = catalog.countryByCode.get(cca2);
-  const row = ci !== undefined ? catalog.countries.rows[ci] : undefined;
-  return { ci, population: row?.population ?? null, area: row?.area ?? null, name: row?.name ?? cca2 };
-}
-
-function ratio(count: number, denom: number | null, unit: number): number | null {
-  return denom && denom > 0 ? Math.round((count / denom) * unit * 1000) / 1000 : null;
-}
-
-function aggregateByCountry(items: Item[], L: Layer, catalog: Catalog, m: Measurement): Item[] {
-  const counts = new Map<string, number>();
-  for (const x of items) {
-    const c = L.country[x.i] ?? '';
-    counts.set(c, (counts.get(c) ?? 0) + 1);
-  }
-  const out: Item[] = [];
-  for (const [cca2, count] of counts) {
-    const f = countryFigures(catalog, cca2);
-    if (f.ci === undefined) continue;
-    out.push({
-      k: 'country',
-      i: f.ci,
-      a: {
-        count,
-        population: f.population,
-        area_km2: f.area,
-        per_capita: ratio(count, f.population, PER_CAPITA_UNIT),
-        per_area: ratio(count, f.area, PER_AREA_UNIT_KM2),
-      },
-    });
-  }
-  const key = (x: Item) => x.a?.[m] ?? -1;
-  out.sort((a, b) => key(b)! - key(a)! || a.i - b.i);
-  return out;
-}
-
-function measure(
-  m: Measurement,
-  count: number,
-  countries: string[],
-  within: Plan['within'],
-  catalog: Catalog,
-  warn: (code: string, message: string) => void,
-): MeasurementResult {
-  if (m === 'count') return { kind: m, value: count, unit: 'features', scope: 'all matches' };
-  const figs = countries.map((c) => countryFigures(catalog, c));
-  const scope = figs.map((f) => f.name).join(', ');
-  if (m === 'per_capita') {
-    const pop = figs.length && figs.every((f) => f.population) ? figs.reduce((s, f) => s + f.population!, 0) : null;
-    if (pop === null) warn('measurement', 'per_capita needs the population of a country; none known here');
-    return { kind: m, value: ratio(count, pop, PER_CAPITA_UNIT), unit: 'per million people', scope };
-  }
-  let area: number | null = figs.length && figs.every((f) => f.area) ? figs.reduce((s, f) => s + f.area!, 0) : null;
-  let areaScope = scope;
-  if (area === null && within && within.reference.type === 'points' && within.reference.points.length === 1) {
-    area = Math.PI * within.radiusKm ** 2;
-    areaScope = `${within.radiusKm} km around ${within.reference.label}`;
-  }
-  if (area === null) warn('measurement', 'per_area needs a country or a radius around one place; none here');
-  return { kind: m, value: ratio(count, area, PER_AREA_UNIT_KM2), unit: 'per 10,000 km²', scope: areaScope };
 }
 

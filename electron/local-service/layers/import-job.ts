@@ -60,7 +60,8 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
   const id = `layer-import-${++jobCounter}`;
   const events = new EventEmitter<ImportJobEvents>();
   const controller = new AbortController();
-  opts.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  if (opts.signal?.aborted) controller.abort();
+  else opts.signal?.addEventListener('abort', () => controller.abort(), { once: true });
   const batchSize = opts.batchSize ?? 5000;
   const warnings: string[] = [];
 

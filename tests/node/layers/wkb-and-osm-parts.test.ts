@@ -92,7 +92,7 @@ describe('XML tag scanner', () => {
     expect(tags[2]!.attrs).toEqual({ k: 'name', v: 'A & B > C é' });
     expect(tags[3]!.attrs).toEqual({ k: 'note', v: 'x > y' });
     const cut = new XmlTagScanner();
-    [...cut.push('<osm><node id="1" lat')];
+    expect([...cut.push('<osm><node id="1" lat')].map((t) => t.name)).toEqual(['osm']);
     expect(() => cut.end()).toThrow(/ends inside a tag/);
   });
 });

@@ -5,6 +5,7 @@ import { defaultDataDir } from '../core/paths';
 import { join } from 'node:path';
 import { resourcesDir } from '../core/paths';
 import { createImageryPlugin } from './imagery';
+import { importLayerFiles } from './layers/cli-import';
 import { createLocalService } from './server';
 
 const HELP = `Usage: npm run service -- [options]     (or: npx tsx electron/local-service/cli.ts [options])
@@ -21,6 +22,8 @@ open-data catalog and geotagged photos.
   --search-key KEY    x-api-key for imagery search (or env FIELDLENS_SERVICE_SEARCH_KEY)
   --photos DIR        a folder of geotagged photos for stream and imagery search (repeatable)
   --no-sample         leave the bundled sample photos out of the imagery catalog
+  --layer FILE        import a data layer (.osm.pbf, .osm, .gpkg, .shp, .kml, .gpx, .fgb, .geojson)
+                      into the data folder before starting (repeatable; kept across restarts)
   --answer-fault      make every answer generation fail (status "failed", results intact)
   --json              print {"baseUrl","searchBaseUrl"} as one JSON line once listening
   -h, --help          this text
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     'answer-fault': { type: 'boolean', default: false },
     photos: { type: 'string', multiple: true, default: [] },
     'no-sample': { type: 'boolean', default: false },
+    layer: { type: 'string', multiple: true, default: [] },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -53,6 +57,9 @@ if (!bearer || !search) {
 }
 const dataDir = resolve(values['data-dir'] ?? resolve(defaultDataDir(), 'local-service'));
 const logger = createLogger({ secrets: () => [bearer, search] });
+if (values.layer.length) {
+  await importLayerFiles({ dataDir, files: values.layer.map((f) => resolve(f)), log: (line) => process.stderr.write(line + '\n') });
+}
 const service = createLocalService({
   dataDir,
   keys: { bearer, search },

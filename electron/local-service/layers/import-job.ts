@@ -62,7 +62,7 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
   const controller = new AbortController();
   if (opts.signal?.aborted) controller.abort();
   else opts.signal?.addEventListener('abort', () => controller.abort(), { once: true });
-  const batchSize = opts.batchSize ?? 5000;
+  const batchSize = opts.batchSize ?? 10_000;
   const warnings: string[] = [];
 
   const run = async (): Promise<LayerInfo> => {

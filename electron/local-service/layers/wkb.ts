@@ -36,158 +36,167 @@ function size(g: Geometry): number {
   }
 }
 
-export function encodeWkb(g: Geometry): Buffer {
-  const buf = Buffer.allocUnsafe(size(g));
-  let o = 0;
-  const header = (type: number, count?: number) => {
-    buf[o] = 1;
-    buf.writeUInt32LE(type, o + 1);
-    o += 5;
+/** Writes WKB into one buffer; a class rather than closures, as encoding runs once per imported feature. */
+class WkbWriter {
+  o = 0;
+  constructor(readonly buf: Buffer) {}
+  header(type: number, count?: number): void {
+    this.buf[this.o] = 1;
+    this.buf.writeUInt32LE(type, this.o + 1);
+    this.o += 5;
     if (count !== undefined) {
-      buf.writeUInt32LE(count, o);
-      o += 4;
+      this.buf.writeUInt32LE(count, this.o);
+      this.o += 4;
     }
-  };
-  const pos = (p: Position) => {
-    buf.writeDoubleLE(p[0]!, o);
-    buf.writeDoubleLE(p[1]!, o + 8);
-    o += 16;
-  };
-  const ring = (r: Position[]) => {
-    buf.writeUInt32LE(r.length, o);
-    o += 4;
-    for (const p of r) pos(p);
-  };
-  const write = (x: Geometry) => {
+  }
+  pos(p: Position): void {
+    this.buf.writeDoubleLE(p.length < 2 ? NaN : p[0]!, this.o);
+    this.buf.writeDoubleLE(p.length < 2 ? NaN : p[1]!, this.o + 8);
+    this.o += 16;
+  }
+  ring(r: Position[]): void {
+    this.buf.writeUInt32LE(r.length, this.o);
+    this.o += 4;
+    for (let i = 0; i < r.length; i++) this.pos(r[i]!);
+  }
+  polygon(rings: Position[][]): void {
+    this.header(3, rings.length);
+    for (let i = 0; i < rings.length; i++) this.ring(rings[i]!);
+  }
+  write(x: Geometry): void {
     switch (x.type) {
       case 'Point':
-        if (x.coordinates.length < 2) {
-          header(1);
-          buf.writeDoubleLE(NaN, o);
-          buf.writeDoubleLE(NaN, o + 8);
-          o += 16;
-        } else {
-          header(1);
-          pos(x.coordinates);
-        }
+        this.header(1);
+        this.pos(x.coordinates);
         return;
       case 'LineString':
-        header(2);
-        ring(x.coordinates);
+        this.header(2);
+        this.ring(x.coordinates);
         return;
       case 'Polygon':
-        header(3, x.coordinates.length);
-        for (const r of x.coordinates) ring(r);
+        this.polygon(x.coordinates);
         return;
       case 'MultiPoint':
-        header(4, x.coordinates.length);
-        for (const p of x.coordinates) write({ type: 'Point', coordinates: p });
+        this.header(4, x.coordinates.length);
+        for (const p of x.coordinates) {
+          this.header(1);
+          this.pos(p);
+        }
         return;
       case 'MultiLineString':
-        header(5, x.coordinates.length);
-        for (const l of x.coordinates) write({ type: 'LineString', coordinates: l });
+        this.header(5, x.coordinates.length);
+        for (const l of x.coordinates) {
+          this.header(2);
+          this.ring(l);
+        }
         return;
       case 'MultiPolygon':
-        header(6, x.coordinates.length);
-        for (const p of x.coordinates) write({ type: 'Polygon', coordinates: p });
+        this.header(6, x.coordinates.length);
+        for (const p of x.coordinates) this.polygon(p);
         return;
       case 'GeometryCollection':
-        header(7, x.geometries.length);
-        for (const c of x.geometries) write(c);
+        this.header(7, x.geometries.length);
+        for (const c of x.geometries) this.write(c);
         return;
     }
-  };
-  write(g);
-  return buf;
+  }
+}
+
+export function encodeWkb(g: Geometry): Buffer {
+  const w = new WkbWriter(Buffer.allocUnsafe(size(g)));
+  w.write(g);
+  return w.buf;
 }
 
 export class WkbError extends Error {}
 
-/** Decodes WKB starting at `start` of `buf`; throws WkbError on a short or unknown blob. */
-export function decodeWkb(buf: Uint8Array, start = 0): Geometry {
-  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-  let o = start;
-  const need = (n: number) => {
-    if (o + n > buf.byteLength) throw new WkbError('geometry blob is truncated');
-  };
-  const read = (): Geometry => {
-    need(5);
-    const le = buf[o] === 1;
-    let code = view.getUint32(o + 1, le);
-    o += 5;
+/** Reads WKB; a class rather than closures, as decoding runs once per feature read or queried. */
+class WkbReader {
+  private readonly view: DataView;
+  constructor(
+    private readonly buf: Uint8Array,
+    private o: number,
+  ) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+  private need(n: number): void {
+    if (this.o + n > this.buf.byteLength) throw new WkbError('geometry blob is truncated');
+  }
+  private u32(le: boolean): number {
+    this.need(4);
+    const n = this.view.getUint32(this.o, le);
+    this.o += 4;
+    return n;
+  }
+  private pos(le: boolean, dims: number): Position {
+    this.need(8 * dims);
+    const p = [this.view.getFloat64(this.o, le), this.view.getFloat64(this.o + 8, le)];
+    this.o += 8 * dims;
+    return p;
+  }
+  private line(le: boolean, dims: number): Position[] {
+    const n = this.u32(le);
+    const out: Position[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = this.pos(le, dims);
+    return out;
+  }
+  private rings(le: boolean, dims: number): Position[][] {
+    const n = this.u32(le);
+    const out: Position[][] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = this.line(le, dims);
+    return out;
+  }
+  private parts(le: boolean, want: Geometry['type'] | null): Geometry[] {
+    const n = this.u32(le);
+    const out: Geometry[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const g = this.read();
+      if (want && g.type !== want) throw new WkbError(`a ${want} collection holds a ${g.type}`);
+      out[i] = g;
+    }
+    return out;
+  }
+  read(): Geometry {
+    this.need(5);
+    const le = this.buf[this.o] === 1;
+    let code = this.view.getUint32(this.o + 1, le);
+    this.o += 5;
     // EWKB: high bits flag Z, M and an SRID that follows the type.
     const ewkbZ = (code & 0x80000000) !== 0;
     const ewkbM = (code & 0x40000000) !== 0;
     if (code & 0x20000000) {
-      need(4);
-      o += 4;
+      this.need(4);
+      this.o += 4;
     }
     code &= 0x0fffffff;
     let dims = 2 + (ewkbZ ? 1 : 0) + (ewkbM ? 1 : 0);
     const iso = Math.floor(code / 1000);
     if (iso === 1 || iso === 2) dims = 3;
     else if (iso === 3) dims = 4;
-    const type = code % 1000;
-    const u32 = () => {
-      need(4);
-      const n = view.getUint32(o, le);
-      o += 4;
-      return n;
-    };
-    const pos = (): Position => {
-      need(8 * dims);
-      const p = [view.getFloat64(o, le), view.getFloat64(o + 8, le)];
-      o += 8 * dims;
-      return p;
-    };
-    const line = () => {
-      const n = u32();
-      const out: Position[] = new Array(n);
-      for (let i = 0; i < n; i++) out[i] = pos();
-      return out;
-    };
-    const poly = () => {
-      const n = u32();
-      const out: Position[][] = new Array(n);
-      for (let i = 0; i < n; i++) out[i] = line();
-      return out;
-    };
-    const parts = <T extends Geometry>(want: string): T[] => {
-      const n = u32();
-      const out: T[] = [];
-      for (let i = 0; i < n; i++) {
-        const g = read();
-        if (want && g.type !== want) throw new WkbError(`a ${want} collection holds a ${g.type}`);
-        out.push(g as T);
-      }
-      return out;
-    };
-    switch (type) {
+    switch (code % 1000) {
       case 1:
-        return { type: 'Point', coordinates: pos() };
+        return { type: 'Point', coordinates: this.pos(le, dims) };
       case 2:
-        return { type: 'LineString', coordinates: line() };
+        return { type: 'LineString', coordinates: this.line(le, dims) };
       case 3:
-        return { type: 'Polygon', coordinates: poly() };
+        return { type: 'Polygon', coordinates: this.rings(le, dims) };
       case 4:
-        return { type: 'MultiPoint', coordinates: parts<{ type: 'Point'; coordinates: Position }>('Point').map((p) => p.coordinates) };
+        return { type: 'MultiPoint', coordinates: this.parts(le, 'Point').map((g) => (g as { coordinates: Position }).coordinates) };
       case 5:
-        return {
-          type: 'MultiLineString',
-          coordinates: parts<{ type: 'LineString'; coordinates: Position[] }>('LineString').map((p) => p.coordinates),
-        };
+        return { type: 'MultiLineString', coordinates: this.parts(le, 'LineString').map((g) => (g as { coordinates: Position[] }).coordinates) };
       case 6:
-        return {
-          type: 'MultiPolygon',
-          coordinates: parts<{ type: 'Polygon'; coordinates: Position[][] }>('Polygon').map((p) => p.coordinates),
-        };
+        return { type: 'MultiPolygon', coordinates: this.parts(le, 'Polygon').map((g) => (g as { coordinates: Position[][] }).coordinates) };
       case 7:
-        return { type: 'GeometryCollection', geometries: parts('') };
+        return { type: 'GeometryCollection', geometries: this.parts(le, null) };
       default:
         throw new WkbError(`unsupported WKB geometry type ${code}`);
     }
-  };
-  return read();
+  }
+}
+
+/** Decodes WKB starting at `start` of `buf`; throws WkbError on a short or unknown blob. */
+export function decodeWkb(buf: Uint8Array, start = 0): Geometry {
+  return new WkbReader(buf, start).read();
 }
 
 export const wkbTypeCode = (g: Geometry): number => TYPE_CODE[g.type];

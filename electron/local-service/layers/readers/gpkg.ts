@@ -77,14 +77,17 @@ export const gpkgReader: LayerReader = {
       let empty = 0;
       for (const t of tables) {
         const pk = (db.prepare(`SELECT name FROM pragma_table_info(?) WHERE pk > 0`).pluck().get(t.table) as string | undefined) ?? 'rowid';
-        const rows = db.prepare(`SELECT ${pk === 'rowid' ? 'rowid AS rowid, ' : ''}* FROM ${quote(t.table)}`).iterate() as IterableIterator<Record<string, unknown>>;
-        for (const row of rows) {
+        const stmt = db.prepare(`SELECT ${pk === 'rowid' ? 'rowid, ' : ''}* FROM ${quote(t.table)}`).raw(true);
+        const cols = stmt.columns().map((c) => c.name);
+        const geomAt = cols.indexOf(t.column);
+        const pkAt = cols.indexOf(pk);
+        for (const row of stmt.iterate() as IterableIterator<unknown[]>) {
           if ((++done & 1023) === 0) {
             throwIfAborted(opts.signal, file);
             opts.onProgress?.({ done, total, unit: 'items' });
           }
-          const blob = row[t.column] as Uint8Array | null;
-          const fid = row[pk];
+          const blob = row[geomAt] as Uint8Array | null;
+          const fid = row[pkAt];
           let geometry;
           try {
             const off = blob ? gpkgBlobToWkbOffset(blob) : null;
@@ -97,9 +100,10 @@ export const gpkgReader: LayerReader = {
             continue;
           }
           const properties: Record<string, unknown> = {};
-          for (const [k, v] of Object.entries(row)) {
-            if (k === t.column || k === pk || (pk === 'rowid' && k === 'rowid')) continue;
-            properties[k] = v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v;
+          for (let i = 0; i < cols.length; i++) {
+            if (i === geomAt || i === pkAt) continue;
+            const v = row[i];
+            properties[cols[i]!] = v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v;
           }
           yield { sourceId: `${t.table}/${String(fid)}`, sublayer: t.table, geometry, properties };
         }

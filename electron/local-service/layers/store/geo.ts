@@ -47,29 +47,44 @@ export function containsPoint(g: Geometry, p: Position): boolean {
   return false;
 }
 
-/** The bounding box of any geometry; null for an empty one. */
+/** The bounding box of any geometry; null for an empty one. Loops, not recursion: it runs once per imported feature. */
 export function bboxOf(g: Geometry): BBox | null {
-  let x0 = Infinity;
-  let y0 = Infinity;
-  let x1 = -Infinity;
-  let y1 = -Infinity;
-  const visit = (c: unknown): void => {
-    if (typeof (c as number[])[0] === 'number') {
-      const [x, y] = c as number[];
-      if (x! < x0) x0 = x!;
-      if (x! > x1) x1 = x!;
-      if (y! < y0) y0 = y!;
-      if (y! > y1) y1 = y!;
-      return;
-    }
-    for (const d of c as unknown[]) visit(d);
-  };
-  if (g.type === 'GeometryCollection') for (const c of g.geometries) {
-    const b = bboxOf(c);
-    if (b) visit([[b[0], b[1]], [b[2], b[3]]]);
+  const b: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+  addToBox(b, g);
+  return b[0] <= b[2] && b[1] <= b[3] && Number.isFinite(b[0]) && Number.isFinite(b[1]) ? b : null;
+}
+
+function addPositions(b: BBox, ps: Position[]): void {
+  for (let i = 0; i < ps.length; i++) {
+    const x = ps[i]![0]!;
+    const y = ps[i]![1]!;
+    if (x < b[0]) b[0] = x;
+    if (y < b[1]) b[1] = y;
+    if (x > b[2]) b[2] = x;
+    if (y > b[3]) b[3] = y;
   }
-  else if ((g.coordinates as unknown[]).length) visit(g.coordinates);
-  return x0 <= x1 && Number.isFinite(x0) && Number.isFinite(y0) ? [x0, y0, x1, y1] : null;
+}
+
+function addToBox(b: BBox, g: Geometry): void {
+  switch (g.type) {
+    case 'Point':
+      if (g.coordinates.length >= 2) addPositions(b, [g.coordinates]);
+      return;
+    case 'MultiPoint':
+    case 'LineString':
+      addPositions(b, g.coordinates);
+      return;
+    case 'MultiLineString':
+    case 'Polygon':
+      for (const r of g.coordinates) addPositions(b, r);
+      return;
+    case 'MultiPolygon':
+      for (const p of g.coordinates) for (const r of p) addPositions(b, r);
+      return;
+    case 'GeometryCollection':
+      for (const c of g.geometries) addToBox(b, c);
+      return;
+  }
 }
 
 /**

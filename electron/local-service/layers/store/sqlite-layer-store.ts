@@ -25,7 +25,10 @@ import { LAYER_MIGRATIONS } from './migrations';
  */
 
 export const LAYERS_DATABASE_FILE = 'layers.sqlite';
-const BATCH_ROWS = 5000;
+const BATCH_ROWS = 20_000;
+// Boxes enter the R*Tree in the order of a coarse grid (about 1 km cells, row by row), so
+// neighbours are inserted together: fewer node splits and a warm page cache while building.
+const SPATIAL_ORDER = 'CAST((y0 + 90) * 100 AS INTEGER), CAST((x0 + 180) * 100 AS INTEGER)';
 
 interface Row {
   fid: number;
@@ -94,6 +97,11 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 2000');
+  // 32 MB of page cache: the R*Tree build and bbox queries over large layers mostly stay in memory.
+  db.pragma('cache_size = -32768');
+  db.pragma('temp_store = FILE');
+  // Checkpoints (each an fsync) every 64 MB of WAL rather than every 4 MB: imports write a lot.
+  db.pragma('wal_autocheckpoint = 16384');
   applyMigrations(db, 'layers', LAYER_MIGRATIONS);
 
   // An import cut short by a crash left its tables and an 'importing' row: nothing of it is kept.
@@ -200,7 +208,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       const finish = db.transaction((warnings: string[]) => {
         db.exec(
           `CREATE VIRTUAL TABLE lr_${n} USING rtree(fid, x0, x1, y0, y1);
-           INSERT INTO lr_${n} SELECT fid, x0, x1, y0, y1 FROM temp.bb_${n};
+           INSERT INTO lr_${n} SELECT fid, x0, x1, y0, y1 FROM temp.bb_${n} ORDER BY ${SPATIAL_ORDER};
            DROP TABLE temp.bb_${n};`,
         );
         const size = db

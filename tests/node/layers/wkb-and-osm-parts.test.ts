@@ -94,5 +94,7 @@ describe('XML tag scanner', () => {
     const cut = new XmlTagScanner();
     expect([...cut.push('<osm><node id="1" lat')].map((t) => t.name)).toEqual(['osm']);
     expect(() => cut.end()).toThrow(/ends inside a tag/);
+    const runaway = new XmlTagScanner();
+    expect(() => [...runaway.push('<osm ' + 'x'.repeat(2 << 20))]).toThrow(/without closing/);
   });
 });

@@ -27,6 +27,8 @@ const ATTR = /([\w:.-]+)\s*=\s*("([^"]*)"|'([^']*)')/g;
 
 export class XmlSyntaxError extends Error {}
 
+const MAX_TAG_CHARS = 1 << 20;
+
 export class XmlTagScanner {
   private rest = '';
 
@@ -79,6 +81,8 @@ export class XmlTagScanner {
       yield { name: m[0], attrs, close, selfClosing: s[gt - 1] === '/' };
     }
     this.rest = s.slice(i);
+    // No OSM element is anywhere near this long: the input is not XML (or a tag never closes).
+    if (this.rest.length > MAX_TAG_CHARS) throw new XmlSyntaxError(`a tag runs over ${MAX_TAG_CHARS} characters without closing`);
   }
 
   /** Throws when the input stopped inside a tag. */

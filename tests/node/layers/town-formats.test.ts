@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as turf from '@turf/turf';
@@ -198,6 +198,19 @@ describe('format details', () => {
     const points = town.features.filter(pointsOnly).length;
     expect(found.filter((f) => f.sublayer === 'points')).toHaveLength(points);
     expect(found.filter((f) => f.sublayer === 'shapes')).toHaveLength(town.features.length - points);
+  });
+
+  it('newline-delimited GeoJSON streams feature by feature, with a record separator or without', async () => {
+    const file = join(dir, 'files', 'town.geojsonl');
+    const lines = town.features.map(({ osm: _o, outerParts: _p, ...f }, i) => (i % 2 ? '\u001e' : '') + JSON.stringify(f));
+    writeFileSync(file, lines.join('\n') + '\n');
+    const layer = await importFile(file);
+    expect(layer.format).toBe('geojson');
+    expect(layer.geometryTypes).toEqual(typeCounts(town.features));
+    const got = store.inBBox(layer.id, [-180, -90, 180, 90]);
+    expect(got.map((f) => f.tags).sort((a, b) => String(a['name']).localeCompare(String(b['name'])))).toEqual(
+      town.features.map((f) => f.properties).sort((a, b) => String(a['name']).localeCompare(String(b['name']))),
+    );
   });
 
   it('Shapefile and GPX: attribute names as the formats write them', async () => {

@@ -81,6 +81,11 @@ describe('layer files that cannot be imported give a clear error and leave nothi
     await expectRefused(bad('mercator.gpkg'), /EPSG:3857.*not WGS84.*reproject/);
   });
 
+  it('a FlatGeobuf in a projected CRS', async () => {
+    ogr(['-f', 'FlatGeobuf', bad('mercator.fgb'), town.geojson, '-t_srs', 'EPSG:3857']);
+    await expectRefused(bad('mercator.fgb'), /3857.*not WGS84.*reproject/);
+  });
+
   it('a file with a .gpkg name that is not SQLite', async () => {
     writeFileSync(bad('fake.gpkg'), 'not a database');
     await expectRefused(bad('fake.gpkg'), /not a GeoPackage/);

@@ -66,6 +66,10 @@ describe('OSM node store', () => {
     expect(store.size).toBe(5001);
     expect(store.spilledCount).toBe(4001);
     for (const [id, p] of want) expect(store.get(id)).toEqual(p);
+    // A way's nodes at once: close ids on disk (one range read), far apart, in memory and missing.
+    const ids = [4500 * 3, 4501 * 3, 4502 * 3, 7, 30, 4, 4999 * 3];
+    expect(store.getMany(ids)).toEqual(ids.map((id) => want.get(id) ?? null));
+    expect(store.getMany([4000 * 3, 4001 * 3])).toEqual([want.get(12000), want.get(12003)]);
     expect(store.get(4)).toBeNull();
     expect(store.get(10 ** 9)).toBeNull();
     (db as Database.Database | null)?.close();

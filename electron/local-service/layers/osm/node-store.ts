@@ -31,6 +31,7 @@ export class NodeStore {
   private spilled = 0;
   private insert: Database.Statement | null = null;
   private select: Database.Statement | null = null;
+  private range: Database.Statement | null = null;
   private db: Database.Database | null = null;
   private pending: [number, number, number][] = [];
 
@@ -71,6 +72,7 @@ export class NodeStore {
     this.db.exec('CREATE TABLE IF NOT EXISTS nodes (id INTEGER PRIMARY KEY, lon INTEGER NOT NULL, lat INTEGER NOT NULL)');
     this.insert = this.db.prepare('INSERT OR REPLACE INTO nodes (id, lon, lat) VALUES (?, ?, ?)');
     this.select = this.db.prepare('SELECT lon, lat FROM nodes WHERE id = ?').raw(true);
+    this.range = this.db.prepare('SELECT id, lon, lat FROM nodes WHERE id BETWEEN ? AND ?').raw(true);
   }
 
   /** Writes spilled nodes out; called before lookups and in batches while adding. */
@@ -84,8 +86,51 @@ export class NodeStore {
     })();
   }
 
+  /**
+   * [lon, lat] of each node of a way (null where the file lacks one). Nodes on disk are read
+   * with one range query when the way's ids are close together, as they usually are, instead
+   * of one lookup per node.
+   */
+  getMany(ids: readonly number[]): ([number, number] | null)[] {
+    const out: ([number, number] | null)[] = new Array(ids.length);
+    let lo = Infinity;
+    let hi = -Infinity;
+    let missing = 0;
+    for (let i = 0; i < ids.length; i++) {
+      const p = this.fromMemory(ids[i]!);
+      out[i] = p;
+      if (!p) {
+        missing++;
+        if (ids[i]! < lo) lo = ids[i]!;
+        if (ids[i]! > hi) hi = ids[i]!;
+      }
+    }
+    if (!missing || !this.spilled) return out;
+    this.flush();
+    if (hi - lo < 8 * missing + 64) {
+      const found = new Map<number, [number, number]>();
+      for (const [id, lon, lat] of this.range!.all(lo, hi) as [number, number, number][]) found.set(id, [lon / SCALE, lat / SCALE]);
+      for (let i = 0; i < ids.length; i++) if (!out[i]) out[i] = found.get(ids[i]!) ?? null;
+    } else {
+      for (let i = 0; i < ids.length; i++) if (!out[i]) out[i] = this.fromDisk(ids[i]!);
+    }
+    return out;
+  }
+
   /** [lon, lat] of a node, or null when the file does not hold it. */
   get(id: number): [number, number] | null {
+    const p = this.fromMemory(id);
+    if (p || !this.spilled) return p;
+    this.flush();
+    return this.fromDisk(id);
+  }
+
+  private fromDisk(id: number): [number, number] | null {
+    const row = this.select!.get(id) as [number, number] | undefined;
+    return row ? [row[0] / SCALE, row[1] / SCALE] : null;
+  }
+
+  private fromMemory(id: number): [number, number] | null {
     if (this.count && id <= this.lastId) {
       let lo = 0;
       let hi = this.count - 1;
@@ -101,9 +146,6 @@ export class NodeStore {
         else hi = mid - 1;
       }
     }
-    if (!this.spilled) return null;
-    this.flush();
-    const row = this.select!.get(id) as [number, number] | undefined;
-    return row ? [row[0] / SCALE, row[1] / SCALE] : null;
+    return null;
   }
 }

@@ -16,8 +16,9 @@ export const flatgeobufReader: LayerReader = {
     const onHeader = (h: HeaderMeta) => {
       total = Number(h.featuresCount) || 0;
       const crs = h.crs;
-      if (!crs) return;
-      const v = crs.org?.toUpperCase() === 'EPSG' || !crs.org ? judgeEpsg(crs.code, crs.name ?? undefined) : crs.wkt ? judgeWkt(crs.wkt) : judgeEpsg(crs.code);
+      // No CRS or code 0 is "unknown": read as given; the store refuses non-lon/lat coordinates.
+      if (!crs || (!crs.code && !crs.wkt)) return;
+      const v = crs.org?.toUpperCase() === 'EPSG' || !crs.org ? judgeEpsg(crs.code, `EPSG:${crs.code}${crs.name ? ` (${crs.name})` : ''}`) : crs.wkt ? judgeWkt(crs.wkt) : judgeEpsg(crs.code);
       if (!v.ok) crsError = `${v.reason}; ${REPROJECT_HINT}`;
     };
     let n = 0;

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
-import { OsmAssembler, type OsmMember } from '../osm/assembler';
+import { OSM_MEMORY_NODES, OsmAssembler, type OsmMember } from '../osm/assembler';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerReader, type ReadOptions } from '../types';
 import { FileBytes, TruncatedError } from './file-bytes';
 import { scratchDatabase } from './scratch';
@@ -63,7 +63,7 @@ export const osmPbfReader: LayerReader = {
     const total = (await stat(file)).size;
     const bytes = await FileBytes.open(file);
     const scratch = scratchDatabase(opts.tempDir);
-    const osm = new OsmAssembler({ memoryNodes: 8_000_000, scratch: scratch.get });
+    const osm = new OsmAssembler({ memoryNodes: OSM_MEMORY_NODES, scratch: scratch.get });
     const decoder = new PrimitivesParser();
     let items: Item[] = [];
     decoder.push = (x) => {

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { OsmAssembler, type OsmMember } from '../osm/assembler';
+import { OSM_MEMORY_NODES, OsmAssembler, type OsmMember } from '../osm/assembler';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerReader, type ReadOptions } from '../types';
 import { scratchDatabase } from './scratch';
 import { XmlSyntaxError, XmlTagScanner } from './xml-tags';
@@ -12,7 +12,7 @@ export const osmXmlReader: LayerReader = {
   async *read(file: string, opts: ReadOptions): AsyncGenerator<LayerFeature> {
     const total = (await stat(file)).size;
     const scratch = scratchDatabase(opts.tempDir);
-    const osm = new OsmAssembler({ memoryNodes: 8_000_000, scratch: scratch.get });
+    const osm = new OsmAssembler({ memoryNodes: OSM_MEMORY_NODES, scratch: scratch.get });
     const scanner = new XmlTagScanner();
     let done = 0;
     let root = false;

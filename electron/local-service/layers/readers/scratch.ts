@@ -18,7 +18,7 @@ export function scratchDatabase(tempDir: string): { get: () => Database.Database
         db = new Database(file);
         db.pragma('journal_mode = OFF');
         db.pragma('synchronous = OFF');
-        db.pragma('cache_size = -32768');
+        db.pragma('cache_size = -16384');
       }
       return db;
     },

@@ -97,8 +97,8 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 2000');
-  // 32 MB of page cache: the R*Tree build and bbox queries over large layers mostly stay in memory.
-  db.pragma('cache_size = -32768');
+  // 16 MB of page cache: R*Tree upper levels and recent pages stay in memory, within the import's memory budget.
+  db.pragma('cache_size = -16384');
   db.pragma('temp_store = FILE');
   // Checkpoints (each an fsync) every 64 MB of WAL rather than every 4 MB: imports write a lot.
   db.pragma('wal_autocheckpoint = 16384');

@@ -17,6 +17,7 @@ export interface CliImportResult {
   failed: { file: string; message: string }[];
 }
 
+const size = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`);
 const pct = (p: ImportProgress) => (p.total ? `${Math.floor((100 * p.done) / p.total)} %` : `${p.done} ${p.unit}`);
 
 /**
@@ -41,7 +42,7 @@ export async function importLayerFiles(opts: CliImportOptions): Promise<CliImpor
       try {
         const info = await job.done;
         result.imported.push(info);
-        opts.log(`layer ${job.file}: imported "${info.name}", ${info.featureCount} features, ${(info.sizeBytes / 1e6).toFixed(1)} MB`);
+        opts.log(`layer ${job.file}: imported "${info.name}", ${info.featureCount} features, ${size(info.sizeBytes)}`);
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         result.failed.push({ file, message });

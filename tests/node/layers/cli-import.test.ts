@@ -26,7 +26,7 @@ describe('--layer FILE', () => {
     expect(r.imported.map((l) => [l.name, l.featureCount])).toEqual([['town', town.features.length]]);
     expect(lines).toContain('layer empty.gpkg: the file is empty (0 bytes)');
     expect(lines.some((l) => /^layer town\.osm\.pbf: \d+ %, \d+ features$/.test(l))).toBe(true);
-    expect(lines.at(-1)).toMatch(new RegExp(`^layer town\\.osm\\.pbf: imported "town", ${town.features.length} features, [0-9.]+ MB$`));
+    expect(lines.at(-1)).toMatch(new RegExp(`^layer town\\.osm\\.pbf: imported "town", ${town.features.length} features, [0-9.]+ (MB|kB)$`));
     const store = openSqliteLayerStore({ dataDir });
     expect(store.list().map((l) => l.id)).toEqual([r.imported[0]!.id]);
     store.close();

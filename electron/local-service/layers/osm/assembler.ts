@@ -167,7 +167,7 @@ export class OsmAssembler {
     return { sourceId: `relation/${r.id}`, geometry, properties: r.tags };
   }
 
-  /** What could not be built, in words, for the import's warnings. */
+  /** What could not be built, in words, for the warnings of the import. */
   summary(): string[] {
     const out: string[] = [];
     const s = this.skipped;

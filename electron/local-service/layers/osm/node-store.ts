@@ -6,8 +6,8 @@ import Database from 'better-sqlite3';
  * Nodes arrive sorted by id in PBF files (and in what osmium writes), so the first
  * `memoryNodes` of them go into fixed-size chunks of typed arrays (f64 id, i32 lon and lat in
  * 1e-7 degrees: 16 bytes a node, no per-node objects) searched by binary search. Past that
- * budget, and for any node that arrives out of order, locations go to a table of the import's
- * scratch SQLite file (rowid = node id, so inserts in id order append and lookups are one
+ * budget, and for any node that arrives out of order, locations go to a table in the scratch
+ * SQLite file of the import (rowid = node id, so inserts in id order append and lookups are one
  * B-tree probe). A direct-indexed array by id would need 12 billion slots for planet ids; a
  * JS Map costs ~80 bytes a node; both break the memory bound on a 1 GB extract (~100M nodes).
  */

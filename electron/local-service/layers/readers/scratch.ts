@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 
 /**
- * A throw-away SQLite file for one import's spilled OSM nodes and way geometries. Opened on
+ * A throw-away SQLite file for the spilled OSM nodes and way geometries of one import. Opened on
  * first use, deleted when the import ends whatever happened. No journal and no fsync: nothing
  * in it outlives the import.
  */

@@ -97,7 +97,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 2000');
-  // 16 MB of page cache: R*Tree upper levels and recent pages stay in memory, within the import's memory budget.
+  // 16 MB of page cache: R*Tree upper levels and recent pages stay in memory, within the memory budget of imports.
   db.pragma('cache_size = -16384');
   db.pragma('temp_store = FILE');
   // Checkpoints (each an fsync) every 64 MB of WAL rather than every 4 MB: imports write a lot.

@@ -113,6 +113,10 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
       }
       if (controller.signal.aborted) throw new ImportCancelledError(shown);
       writer.add(batch);
+      if (writer.count === 0) {
+        warnings.push('the file holds no features');
+        events.emit('warning', 'the file holds no features');
+      }
       emit('indexing', true);
       const info = writer.commit(warnings);
       last = { ...last, done: last.total };
@@ -127,5 +131,8 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
     }
   };
 
-  return { id, file: shown, events, done: run(), cancel: () => controller.abort() };
+  const done = run();
+  // A caller that only follows events must not get an unhandled rejection; awaiting still throws.
+  done.catch(() => {});
+  return { id, file: shown, events, done, cancel: () => controller.abort() };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +82,22 @@ describe('layer import jobs', () => {
     expect(store.remove(a.id)).toBe(false);
     expect(() => store.nearest(a.id, station.coordinates, 1)).toThrow(/no layer/);
     expect(store.list().map((l) => l.id)).toEqual([b.id]);
+    store.close();
+  });
+
+  it('an empty collection becomes an empty layer with a warning; an unawaited failure is no unhandled rejection', async () => {
+    const store = openSqliteLayerStore({ dataDir: join(dir, 'empty') });
+    const file = join(dir, 'nothing.geojson');
+    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [] }));
+    const job = startLayerImport({ store, file, tempDir: tempDir() });
+    const warned: string[] = [];
+    job.events.on('warning', (w) => warned.push(w));
+    const info = await job.done;
+    expect([info.featureCount, info.bbox, info.warnings, warned]).toEqual([0, null, ['the file holds no features'], ['the file holds no features']]);
+    expect(store.nearest(info.id, [0, 0], 3)).toEqual([]);
+    const ignored = startLayerImport({ store, file: join(dir, 'missing.gpkg'), tempDir: tempDir() });
+    await new Promise((ok) => setTimeout(ok, 50));
+    await expect(ignored.done).rejects.toThrow('missing.gpkg: file not found');
     store.close();
   });
 

@@ -6,10 +6,11 @@ import { LayerFileError, throwIfAborted, type LayerFeature, type LayerFormat, ty
 
 /**
  * KML and GPX through @tmcw/togeojson over an @xmldom document. Both need the whole document
- * in memory, so files are capped; these formats carry tracks and placemarks, rarely more than a
- * few megabytes (a larger collection belongs in GeoPackage or FlatGeobuf).
+ * in memory, and an @xmldom tree takes 10-20 times the file's size, so files are capped at 32 MB
+ * (a few hundred MB of heap); these formats carry tracks and placemarks, rarely more than a few
+ * megabytes, and a larger collection belongs in GeoPackage or FlatGeobuf.
  */
-export const XML_DOCUMENT_MAX_BYTES = 100 * 1024 * 1024;
+export const XML_DOCUMENT_MAX_BYTES = 32 * 1024 * 1024;
 
 function xmlReader(format: Extract<LayerFormat, 'kml' | 'gpx'>): LayerReader {
   return {

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as turf from '@turf/turf';
+import Database from 'better-sqlite3';
 import type { Geometry, Position } from 'geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
@@ -198,6 +199,23 @@ describe('format details', () => {
     const points = town.features.filter(pointsOnly).length;
     expect(found.filter((f) => f.sublayer === 'points')).toHaveLength(points);
     expect(found.filter((f) => f.sublayer === 'shapes')).toHaveLength(town.features.length - points);
+  });
+
+  it('GeoPackage: a view registered as a feature table is read too', async () => {
+    const file = join(dir, 'files', 'with-view.gpkg');
+    copyFileSync(town.gpkg, file);
+    const db = new Database(file);
+    db.exec(`CREATE VIEW pharmacies AS SELECT geom, name, opening_hours FROM points WHERE amenity = 'pharmacy';
+      INSERT INTO gpkg_contents (table_name, data_type, identifier, srs_id) VALUES ('pharmacies', 'features', 'pharmacies', 4326);
+      INSERT INTO gpkg_geometry_columns (table_name, column_name, geometry_type_name, srs_id, z, m) VALUES ('pharmacies', 'geom', 'POINT', 4326, 0, 0);`);
+    db.close();
+    const layer = await importFile(file);
+    const views = store.inBBox(layer.id, [-180, -90, 180, 90]).filter((f) => f.sublayer === 'pharmacies');
+    const want = town.features.filter((f) => f.properties['amenity'] === 'pharmacy');
+    expect(views.map((f) => f.tags).sort((a, b) => String(a['name']).localeCompare(String(b['name'])))).toEqual(
+      want.map((f) => ({ name: f.properties['name'], opening_hours: f.properties['opening_hours'] })).sort((a, b) => a.name!.localeCompare(b.name!)),
+    );
+    expect(layer.featureCount).toBe(town.features.length + want.length);
   });
 
   it('newline-delimited GeoJSON streams feature by feature, with a record separator or without', async () => {

@@ -57,6 +57,16 @@ function checkSrs(db: Database.Database, file: string, t: VectorTable): void {
 
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
+/** All columns of a feature table, with its key first when it has no declared primary key (views have no rowid). */
+function selectRows(db: Database.Database, table: string, pk: string): Database.Statement {
+  if (pk !== 'rowid') return db.prepare(`SELECT * FROM ${quote(table)}`).raw(true);
+  try {
+    return db.prepare(`SELECT rowid, * FROM ${quote(table)}`).raw(true);
+  } catch {
+    return db.prepare(`SELECT * FROM ${quote(table)}`).raw(true);
+  }
+}
+
 export const gpkgReader: LayerReader = {
   format: 'gpkg',
   licence: null,
@@ -77,7 +87,7 @@ export const gpkgReader: LayerReader = {
       let empty = 0;
       for (const t of tables) {
         const pk = (db.prepare(`SELECT name FROM pragma_table_info(?) WHERE pk > 0`).pluck().get(t.table) as string | undefined) ?? 'rowid';
-        const stmt = db.prepare(`SELECT ${pk === 'rowid' ? 'rowid, ' : ''}* FROM ${quote(t.table)}`).raw(true);
+        const stmt = selectRows(db, t.table, pk);
         const cols = stmt.columns().map((c) => c.name);
         const geomAt = cols.indexOf(t.column);
         const pkAt = cols.indexOf(pk);
@@ -87,7 +97,8 @@ export const gpkgReader: LayerReader = {
             opts.onProgress?.({ done, total, unit: 'items' });
           }
           const blob = row[geomAt] as Uint8Array | null;
-          const fid = row[pkAt];
+          // A view registered as a feature table may have no key at all: number its rows.
+          const fid = pkAt >= 0 ? row[pkAt] : done;
           let geometry;
           try {
             const off = blob ? gpkgBlobToWkbOffset(blob) : null;

@@ -59,6 +59,16 @@ describe('layer files that cannot be imported give a clear error and leave nothi
     await expectRefused(bad('cut.osm.pbf'), /truncated OSM PBF/);
   });
 
+  it('an OSM history file', async () => {
+    execFileSync('osmium', ['cat', '--overwrite', '-o', bad('history.osh.pbf'), '-f', 'osh.pbf', town.osm]);
+    await expectRefused(bad('history.osh.pbf'), /requires HistoricalInformation, which this reader does not support/);
+  });
+
+  it('a PBF cut right after a block size', async () => {
+    writeFileSync(bad('cut-size.osm.pbf'), readFileSync(town.pbf).subarray(0, 4));
+    await expectRefused(bad('cut-size.osm.pbf'), /truncated OSM PBF: file ends after a block size/);
+  });
+
   it('a file named .osm.pbf that is not one', async () => {
     writeFileSync(bad('text.osm.pbf'), 'this is not a protocol buffer at all, just words\n'.repeat(20));
     await expectRefused(bad('text.osm.pbf'), /not an OSM PBF file/);

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,6 +179,16 @@ describe('format details', () => {
     expect(found.find((f) => f.tags['name'] === 'Rathaus')!.geometry.type).toBe('Polygon');
     expect(found.find((f) => f.tags['name'] === 'Nordviertel')!.sourceId).toMatch(/^relation\/\d+$/);
     expect(layer.warnings).toEqual(['1 relation(s) of other types (routes, restrictions, ...) not imported']);
+  });
+
+  it('OSM PBF with plain (not dense) nodes reads the same town', async () => {
+    const plain = join(dir, 'files', 'plain-nodes.osm.pbf');
+    execFileSync('osmium', ['cat', '--overwrite', '-o', plain, '-f', 'pbf,pbf_dense_nodes=false', town.osm]);
+    const dense = store.inBBox((await importFile(town.pbf)).id, [-180, -90, 180, 90]);
+    const got = store.inBBox((await importFile(plain)).id, [-180, -90, 180, 90]);
+    const strip = (fs: typeof got) => fs.map((f) => [f.sourceId, f.geometry, f.tags]);
+    expect(strip(got)).toEqual(strip(dense));
+    expect(got.filter((f) => f.geometry.type === 'Point')).toHaveLength(town.features.filter(pointsOnly).length);
   });
 
   it('OSM: pharmacies keep opening_hours, wheelchair and operator; the cafe its brand', async () => {

@@ -2,35 +2,26 @@ import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
-import { OSM_MEMORY_NODES, OsmAssembler, type OsmMember } from '../osm/assembler';
+import { OSM_MEMORY_NODES, OsmAssembler } from '../osm/assembler';
+import { decodeBlock, unsupportedFeatures, type OsmSink } from '../osm/pbf-block';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerReader, type ReadOptions } from '../types';
 import { FileBytes, TruncatedError } from './file-bytes';
 import { scratchDatabase } from './scratch';
 
 /**
- * OpenStreetMap PBF through osm-pbf-parser's protobuf schemas and its PrimitivesParser (block
- * decoding). The file framing (size, BlobHeader, Blob) is read here rather than through the
- * package's stream pipeline: its BlobParser throws from inside the stream on a damaged file
- * (an uncaught exception, not a stream error) and says nothing when a file ends mid-block.
- * Reading the frames ourselves gives a clear "truncated" error and real backpressure; the
- * next block inflates on the thread pool while this one is decoded.
+ * OpenStreetMap PBF, block by block: the file framing (size, BlobHeader, Blob) is read here and
+ * each block decoded with osm-pbf-parser's protobuf schemas (osm/pbf-block.ts). Not the
+ * package's stream pipeline: its BlobParser throws from inside the stream on a damaged file (an
+ * uncaught exception, not a stream error), says nothing when a file ends mid-block, and its
+ * block parser drops plain (non-dense) nodes. Reading the frames here gives a clear
+ * "truncated" error and real backpressure; the next block inflates on the thread pool while
+ * this one is decoded.
  */
 
 const require = createRequire(import.meta.url);
 const parsers = require('osm-pbf-parser/lib/parsers.js') as {
   file: { BlobHeader: { decode(b: Buffer): { type: string; datasize: number } }; Blob: { decode(b: Buffer): { raw?: Buffer; zlib_data?: Buffer } } };
 };
-const { PrimitivesParser } = require('osm-pbf-parser') as { PrimitivesParser: new () => PrimitivesParserLike };
-
-interface PrimitivesParserLike {
-  push(items: unknown): boolean;
-  _transform(chunk: { type: string; data: Buffer }, enc: null, cb: (err?: unknown) => void): void;
-}
-
-type Item =
-  | { type: 'node'; id: number; lat: number; lon: number; tags: Record<string, string> }
-  | { type: 'way'; id: number; tags: Record<string, string>; refs: number[] }
-  | { type: 'relation'; id: number; tags: Record<string, string>; members: OsmMember[] };
 
 const inflateAsync = promisify(inflate);
 const MAX_HEADER = 64 * 1024;
@@ -46,7 +37,9 @@ async function nextFrame(bytes: FileBytes, file: string): Promise<Frame | null> 
   if (!size) return null;
   const headerLen = size.readUInt32BE(0);
   if (headerLen === 0 || headerLen > MAX_HEADER) throw new LayerFileError(file, `not an OSM PBF file (block header of ${headerLen} bytes)`);
-  const header = parsers.file.BlobHeader.decode(Buffer.from((await bytes.exact(headerLen))!));
+  const headerBytes = await bytes.exact(headerLen);
+  if (!headerBytes) throw new TruncatedError('file ends after a block size');
+  const header = parsers.file.BlobHeader.decode(Buffer.from(headerBytes));
   if (header.datasize > MAX_BLOB) throw new LayerFileError(file, `not an OSM PBF file (block of ${header.datasize} bytes)`);
   const raw = await bytes.exact(header.datasize);
   if (!raw) throw new TruncatedError('file ends after a block header');
@@ -64,12 +57,11 @@ export const osmPbfReader: LayerReader = {
     const bytes = await FileBytes.open(file);
     const scratch = scratchDatabase(opts.tempDir);
     const osm = new OsmAssembler({ memoryNodes: OSM_MEMORY_NODES, scratch: scratch.get });
-    const decoder = new PrimitivesParser();
-    let items: Item[] = [];
-    decoder.push = (x) => {
-      items = x as Item[];
-      return true;
+    let features: LayerFeature[] = [];
+    const keep = (f: LayerFeature | null) => {
+      if (f) features.push(f);
     };
+    const sink: OsmSink = { node: (n) => keep(osm.node(n)), way: (w) => keep(osm.way(w)), relation: (r) => keep(osm.relation(r)) };
     let sawHeader = false;
     try {
       let frame = await nextFrame(bytes, file);
@@ -80,18 +72,16 @@ export const osmPbfReader: LayerReader = {
         const next = nextFrame(bytes, file);
         next.catch(() => {});
         const data = await current.data;
-        if (current.type === 'OSMHeader') sawHeader = true;
-        else if (!sawHeader) throw new LayerFileError(file, 'not an OSM PBF file (no OSMHeader block first)');
-        items = [];
-        let failure: unknown = null;
-        decoder._transform({ type: current.type, data }, null, (err) => (failure = err ?? null));
-        if (failure) throw failure;
-        for (const it of items) {
-          let f: LayerFeature | null;
-          if (it.type === 'node') f = osm.node({ id: it.id, lon: it.lon, lat: it.lat, tags: it.tags });
-          else if (it.type === 'way') f = osm.way(it);
-          else f = osm.relation(it);
-          if (f) yield f;
+        if (current.type === 'OSMHeader') {
+          sawHeader = true;
+          const missing = unsupportedFeatures(data);
+          if (missing.length) throw new LayerFileError(file, `the file requires ${missing.join(', ')}, which this reader does not support (history and change files are not layers)`);
+        } else if (current.type === 'OSMData') {
+          if (!sawHeader) throw new LayerFileError(file, 'not an OSM PBF file (no OSMHeader block first)');
+          decodeBlock(data, sink);
+          const out = features;
+          features = [];
+          for (const f of out) yield f;
         }
         opts.onProgress?.({ done: bytes.consumed, total, unit: 'bytes' });
         frame = await next;

@@ -153,6 +153,15 @@ describe.each(CASES)('the generated town as $format', ({ key, format, holds, ful
     expectNearestFirst(got, want);
   });
 
+  it('answers a map-window (bbox) question with what meets the box, lines and polygons by their shape', () => {
+    const sw = at(-200, 100);
+    const ne = at(300, 450);
+    const box: [number, number, number, number] = [sw[0]!, sw[1]!, ne[0]!, ne[1]!];
+    const want = expected.filter((f) => turf.booleanIntersects(turf.bboxPolygon(box), f.geometry)).map((f) => f.properties['name']);
+    expect(names(store.inBBox(layer.id, box)).sort()).toEqual(want.sort());
+    expect(want.length).toBeGreaterThan(3);
+  });
+
   it('finds the polygons that hold a point, holes excluded, and what crosses the river', () => {
     const holders = (p: Position) =>
       expected.filter((f) => f.geometry.type === 'Polygon' && turf.booleanPointInPolygon(p, f.geometry as never)).map((f) => f.properties['name']);

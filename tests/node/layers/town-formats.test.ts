@@ -200,6 +200,21 @@ describe('format details', () => {
     expect(got.filter((f) => f.geometry.type === 'Point')).toHaveLength(town.features.filter(pointsOnly).length);
   });
 
+  it('OSM XML saved by an editor: deleted objects are left out', async () => {
+    const file = join(dir, 'files', 'edited.osm');
+    writeFileSync(
+      file,
+      `<?xml version='1.0' encoding='UTF-8'?>
+<osm version='0.6' generator='JOSM'>
+  <node id='-1' action='modify' visible='true' lat='47.3' lon='8.5'><tag k='amenity' v='pharmacy'/></node>
+  <node id='5' action='delete' visible='true' lat='47.31' lon='8.51'><tag k='amenity' v='cafe'/></node>
+  <node id='6' visible='false' version='3'/>
+</osm>`,
+    );
+    const layer = await importFile(file);
+    expect(store.inBBox(layer.id, [-180, -90, 180, 90]).map((f) => [f.sourceId, f.tags])).toEqual([['node/-1', { amenity: 'pharmacy' }]]);
+  });
+
   it('OSM: pharmacies keep opening_hours, wheelchair and operator; the cafe its brand', async () => {
     const layer = await importFile(town.pbf);
     const found = store.inBBox(layer.id, [-180, -90, 180, 90]);

@@ -18,10 +18,20 @@ export const osmXmlReader: LayerReader = {
     let root = false;
     let closed = false;
     // The element being read: its tags, node refs and members arrive as child elements.
-    let cur: { kind: 'node' | 'way' | 'relation'; id: number; lon: number; lat: number; tags: Record<string, string>; refs: number[]; members: OsmMember[] } | null = null;
+    let cur: {
+      kind: 'node' | 'way' | 'relation';
+      id: number;
+      lon: number;
+      lat: number;
+      tags: Record<string, string>;
+      refs: number[];
+      members: OsmMember[];
+      deleted: boolean;
+    } | null = null;
     const finish = (): LayerFeature | null => {
       const c = cur!;
       cur = null;
+      if (c.deleted) return null;
       if (c.kind === 'node') return osm.node(c);
       if (c.kind === 'way') return osm.way(c);
       return osm.relation(c);
@@ -50,10 +60,12 @@ export const osmXmlReader: LayerReader = {
             if (!Number.isFinite(id)) throw new LayerFileError(file, `a <${t.name}> without a numeric id near byte ${done}`);
             const lon = Number(t.attrs['lon']);
             const lat = Number(t.attrs['lat']);
-            if (t.name === 'node' && !(Math.abs(lon) <= 180 && Math.abs(lat) <= 90)) {
+            if (t.name === 'node' && !(Math.abs(lon) <= 180 && Math.abs(lat) <= 90) && t.attrs['visible'] !== 'false' && t.attrs['action'] !== 'delete') {
               throw new LayerFileError(file, `node ${id} has no valid lat/lon`);
             }
-            cur = { kind: t.name, id, lon, lat, tags: {}, refs: [], members: [] };
+            // Files saved by editors (JOSM) keep deleted objects, marked: they are not data.
+            const deleted = t.attrs['action'] === 'delete' || t.attrs['visible'] === 'false';
+            cur = { kind: t.name, id, lon, lat, tags: {}, refs: [], members: [], deleted };
             if (t.selfClosing) {
               const f = finish();
               if (f) yield f;

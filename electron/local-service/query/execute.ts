@@ -1,7 +1,8 @@
 import { around, distance } from 'geokdbush';
 import { cellToBoundary, getResolution, latLngToCell } from 'h3-js';
-import { pointLayer, type Catalog, type Kind, type Layer } from '../catalog/catalog';
-import type { UploadFeature } from '../uploads';
+import { pointLayer, pointLayerOf, type Catalog, type Kind, type Layer, type PointSource } from '../catalog/catalog';
+import type { PointIndexer } from '../catalog/index-worker';
+import type { Slicer, UploadFeature } from '../uploads';
 import { inBox } from './bbox';
 import type { Measurement, Plan, RefPoint, Reference, Warning } from './plan';
 
@@ -31,6 +32,11 @@ export interface ExecuteInput {
   h3Cells: string[];
   areaCountry?: string;
   saved?: SavedSet;
+  /**
+   * Where long work goes: loops over many candidates pause between slices, large layers are
+   * indexed by the worker. Without it everything runs at once (small sets, tests).
+   */
+  work?: { slice: Slicer; indexer: PointIndexer };
 }
 
 export interface MeasurementResult {
@@ -60,8 +66,13 @@ export interface Execution {
 export const PER_CAPITA_UNIT = 1e6;
 export const PER_AREA_UNIT_KM2 = 1e4;
 
-export function execute(input: ExecuteInput): Execution {
-  const { plan, catalog, saved } = input;
+/** Candidates filtered between two looks at the slicer's clock. */
+const SLICE_STEP = 1024;
+
+export async function execute(input: ExecuteInput): Promise<Execution> {
+  const { plan, catalog, saved, work } = input;
+  const layerFrom = (kind: Kind, points: readonly PointSource[]): Promise<Layer> | Layer =>
+    work ? pointLayerOf(kind, points, work) : pointLayer(kind, points.map((p) => p.lon), points.map((p) => p.lat), points.map((p) => p.country));
   const warnings: Warning[] = [];
   const warn = (code: string, message: string) => warnings.push({ code, message });
 
@@ -81,7 +92,8 @@ export function execute(input: ExecuteInput): Execution {
     k === 'city' ? catalog.cities : k === 'airport' ? catalog.airports : k === 'country' ? catalog.countries : uploadsLayer;
   const savedUploads = useSaved?.uploads ?? [];
   const uploadFeatures = useSaved ? savedUploads : input.uploads.features;
-  const uploadsLayer = useSaved ? savedLayer(savedUploads, input.uploads.layer) : input.uploads.layer;
+  // Saved uploads are read back without a layer: theirs is built here.
+  const uploadsLayer = useSaved && savedUploads.length ? await layerFrom('upload', savedUploads) : input.uploads.layer;
   const L = layerOf(subject);
 
   // Reference points for distances.
@@ -91,7 +103,11 @@ export function execute(input: ExecuteInput): Execution {
     reference = { type: 'points', points: input.coordinates, label: input.coordinates.map((c) => c.label).join(', ') };
     if (!plan.within) warn('reading', `distances measured from the request coordinates (${reference.label})`);
   }
-  let savedRefLayer: Layer | null = null;
+  // "near those": the saved items as one layer, built before any distance is asked of it.
+  const savedRefLayer =
+    saved && [plan.within?.reference, reference].some((r) => r?.type === 'saved')
+      ? await savedAsLayer(saved, layerOf, layerFrom)
+      : null;
   const distTo = (ref: Reference | undefined): ((lon: number, lat: number, maxKm: number) => number) | null => {
     if (!ref) return null;
     if (ref.type === 'points')
@@ -100,7 +116,6 @@ export function execute(input: ExecuteInput): Execution {
         for (const p of ref.points) best = Math.min(best, distance(lon, lat, p.lon, p.lat));
         return best;
       };
-    if (ref.type === 'saved' && saved) savedRefLayer ??= savedAsLayer(saved, layerOf);
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     if (!RL) return null;
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
@@ -142,7 +157,6 @@ export function execute(input: ExecuteInput): Execution {
   let nearMap: Map<number, number> | null = null;
   if (within && within.reference.type !== 'points') {
     const ref = within.reference;
-    if (ref.type === 'saved' && saved) savedRefLayer ??= savedAsLayer(saved, layerOf);
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
     let refCount = 0;
@@ -176,7 +190,9 @@ export function execute(input: ExecuteInput): Execution {
   // Largest-first ranking with a top N and nothing else reordering: the first N matches are the answer.
   const stopAt =
     popFilter && popSorted && plan.top !== undefined && plan.order === 'population_desc' ? plan.top : Infinity;
+  let seen = 0;
   for (const i of ids) {
+    if (work && ++seen % SLICE_STEP === 0 && work.slice.due()) await work.slice.pause();
     if (popCutoff !== undefined && !(L.pop[i]! >= popCutoff)) break;
     if (items.length >= stopAt) break;
     const lon = L.lon[i]!;
@@ -266,33 +282,50 @@ export function execute(input: ExecuteInput): Execution {
   };
 }
 
-const I_BITS = 2 ** 18;
-const MAX_MM = 2 ** 35 - 1;
+/** Millimetres up to 2^35 (34,000 km) cover every great-circle distance. */
+const MM_BITS = 35;
+const byDistance = (a: Item, b: Item) => (a.d ?? Infinity) - (b.d ?? Infinity) || a.i - b.i;
 
 /**
- * Nearest first, ties by item number. Large sets sort one packed number per item
- * (millimetres * 2^18 + item number) with the native numeric sort, several times faster than
- * a comparator over objects; sets whose numbers do not fit use the comparator.
+ * Nearest first, ties by item number. Large sets sort one packed number per item (distance in
+ * steps of 1 mm, or coarser when item numbers need more than 18 of the 53 bits, times 2^bits
+ * plus the item number) with the native numeric sort, several times faster than a comparator
+ * over objects; one insertion pass then orders the items that share a step exactly.
  */
 export function sortByDistance(items: Item[]): void {
   const n = items.length;
   let maxI = 0;
   for (let j = 0; j < n; j++) if (items[j]!.i > maxI) maxI = items[j]!.i;
-  if (n < 2000 || maxI >= I_BITS) {
-    items.sort((a, b) => (a.d ?? Infinity) - (b.d ?? Infinity) || a.i - b.i);
+  const iBits = Math.max(18, Math.ceil(Math.log2(maxI + 1)));
+  if (n < 2000 || iBits > 24) {
+    items.sort(byDistance);
     return;
   }
+  const scale = 2 ** iBits;
+  const stepMm = 2 ** Math.max(0, MM_BITS - (53 - iBits));
+  const maxStep = 2 ** (53 - iBits) - 1;
   const keys = new Float64Array(n);
   const at = new Int32Array(maxI + 1);
   for (let j = 0; j < n; j++) {
     const x = items[j]!;
-    const mm = x.d === undefined ? MAX_MM : Math.min(MAX_MM, Math.round(x.d * 1000));
-    keys[j] = mm * I_BITS + x.i;
+    const step = x.d === undefined ? maxStep : Math.min(maxStep, Math.floor((x.d * 1000) / stepMm));
+    keys[j] = step * scale + x.i;
     at[x.i] = j;
   }
   keys.sort();
   const copy = items.slice();
-  for (let j = 0; j < n; j++) items[j] = copy[at[keys[j]! % I_BITS]!]!;
+  for (let j = 0; j < n; j++) items[j] = copy[at[keys[j]! % scale]!]!;
+  // Within one step the packed order is by item number; the exact distances decide.
+  for (let j = 1; j < n; j++) {
+    const x = items[j]!;
+    let k = j - 1;
+    if (byDistance(items[k]!, x) <= 0) continue;
+    while (k >= 0 && byDistance(items[k]!, x) > 0) {
+      items[k + 1] = items[k]!;
+      k--;
+    }
+    items[k + 1] = x;
+  }
 }
 
 /** Which items of a reference class count: size, capitals and the class's own population filter. */
@@ -313,33 +346,21 @@ function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Cat
   return tests.length === 1 ? tests[0] : (i) => tests.every((f) => f(i));
 }
 
-/** A point layer over saved uploads (their positions were kept with them). */
-function savedLayer(features: UploadFeature[], fallback: Layer): Layer {
-  return features.length ? makeUploadLayer(features) : fallback;
-}
-
-export function makeUploadLayer(features: UploadFeature[]): Layer {
-  return pointLayer(
-    'upload',
-    features.map((f) => f.lon),
-    features.map((f) => f.lat),
-    features.map((f) => f.country),
-  );
-}
-
-/** The saved items as one point layer, for "near those". */
-function savedAsLayer(saved: SavedSet, layerOf: (k: Kind) => Layer): Layer {
-  const uploadsL = makeUploadLayer(saved.uploads);
-  const lon: number[] = [];
-  const lat: number[] = [];
-  const country: string[] = [];
-  for (const x of saved.items) {
-    const L = x.k === 'upload' ? uploadsL : layerOf(x.k);
-    lon.push(L.lon[x.i]!);
-    lat.push(L.lat[x.i]!);
-    country.push(L.country[x.i] ?? '');
-  }
-  return pointLayer(saved.subject, lon, lat, country);
+/** The saved items as one point layer, for "near those" (uploads from their kept positions). */
+async function savedAsLayer(
+  saved: SavedSet,
+  layerOf: (k: Kind) => Layer,
+  layerFrom: (kind: Kind, points: readonly PointSource[]) => Promise<Layer> | Layer,
+): Promise<Layer> {
+  const points = saved.items.map((x): PointSource => {
+    if (x.k === 'upload') {
+      const f = saved.uploads[x.i]!;
+      return { lon: f.lon, lat: f.lat, country: f.country };
+    }
+    const L = layerOf(x.k);
+    return { lon: L.lon[x.i]!, lat: L.lat[x.i]!, country: L.country[x.i] ?? '' };
+  });
+  return layerFrom(saved.subject, points);
 }
 
 /** H3 restriction: a point passes when its cell at a given cell's resolution is that cell. */

@@ -5,6 +5,7 @@ import { createLogger } from '../ground/logger';
 import { defaultDataDir, resourcesDir } from '../ground/paths';
 import { fileMode, HELP, resolveKeys } from './cli-options';
 import { createImageryPlugin } from './imagery';
+import { importLayerFiles } from './layers/cli-import';
 import { createLocalService } from './server';
 
 const { values } = parseArgs({
@@ -18,6 +19,7 @@ const { values } = parseArgs({
     'answer-fault': { type: 'boolean', default: false },
     photos: { type: 'string', multiple: true, default: [] },
     'no-sample': { type: 'boolean', default: false },
+    layer: { type: 'string', multiple: true, default: [] },
     json: { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -43,6 +45,9 @@ for (const w of keys.warnings) process.stderr.write(w + '\n');
 const { bearer, search } = keys;
 const dataDir = resolve(values['data-dir'] ?? resolve(defaultDataDir(), 'local-service'));
 const logger = createLogger({ secrets: () => [bearer, search] });
+if (values.layer.length) {
+  await importLayerFiles({ dataDir, files: values.layer.map((f) => resolve(f)), log: (line) => process.stderr.write(line + '\n') });
+}
 const service = createLocalService({
   dataDir,
   keys: { bearer, search },

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import type { Logger } from '../ground/logger';
 import { defaultCatalogDir, loadCatalog, type Catalog } from './catalog/catalog';
+import { createPointIndexer, type PointIndexer } from './catalog/index-worker';
 import { registerCompute, UPLOAD_LIMITS } from './http/compute';
 import { createHost } from './http/host';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
@@ -44,6 +45,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let search: FastifyInstance | null = null;
   let closeDb: (() => void) | null = null;
   let checkpointer: Checkpointer | null = null;
+  let indexer: PointIndexer | null = null;
   const plugins = opts.plugins ?? [];
 
   return {
@@ -54,6 +56,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       const store = createSearchStore(db, (e) => opts.logger.error('local service: saving results failed', e), catalog.kinds.codes);
       checkpointer = startCheckpointer(db, (e) => opts.logger.error('local service: checkpoint failed', e));
       closeDb = () => store.close();
+      indexer = createPointIndexer((e) => opts.logger.error('local service: index worker failed; indexing on the request thread', e));
       const ctx: ServiceContext = {
         dataDir: opts.dataDir,
         db,
@@ -67,7 +70,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       search = createHost({ logger: opts.logger, auth: 'x-api-key', key: () => keys.search, bodyLimit: JSON_BODY_LIMIT });
       await base.register(multipart, { limits: UPLOAD_LIMITS });
       for (const app of [base, search]) app.get('/health', { config: { auth: false } }, async () => ({ status: 'ok' }));
-      registerCompute(base, { catalog, logger: opts.logger, store, clock: opts.clock, answerFault: () => opts.answerFault === true });
+      registerCompute(base, { catalog, logger: opts.logger, store, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer });
       // Process figures for soak runs and support: memory in MiB, saved query count.
       const countSaved = db.prepare('SELECT count(*) AS n FROM searches');
       base.get('/v1/status', async () => {
@@ -105,7 +108,9 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       // Pending saves first (they are written on close), then the last checkpoint.
       closeDb?.();
       await checkpointer?.close();
+      await indexer?.close();
       checkpointer = null;
+      indexer = null;
       closeDb = null;
     },
     setKeys(next) {

@@ -6,7 +6,7 @@ import type { ReadContext, UploadFeature } from './upload/types';
 
 export { representativePoint } from './upload/geometry';
 export { UploadReport } from './upload/report';
-export { createSlicer } from './upload/slice';
+export { createSlicer, type Slicer } from './upload/slice';
 export { UploadError, type ReadContext, type UploadErrorCode, type UploadFeature, type UploadWarning } from './upload/types';
 
 /**

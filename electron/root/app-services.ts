@@ -198,13 +198,14 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
 }
 
 /**
- * Methods that read the bundled service's address or catalog, or send to it. compute.cancel
- * waits too, so it is queued behind a run that is waiting (and finds it).
+ * Methods that read the bundled service's address or catalog, or send to it. The cancels wait
+ * too, so each is queued behind a run that is waiting (and finds it); the health probe waits so
+ * that a service still starting reads as "checking", not offline.
  */
 const NEEDS_LOCAL = new Set<MethodName>([
   'connection.active', 'profiles.list', 'profiles.save', 'profiles.select', 'profiles.delete',
-  'keys.test', 'compute.run', 'compute.cancel', 'stream.run', 'imagery.search', 'history.rerun',
-  'media.get', 'photos.status', 'photos.setFolders',
+  'keys.test', 'compute.run', 'compute.cancel', 'stream.run', 'stream.cancel', 'imagery.search',
+  'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'service.health',
 ]);
 
 /**

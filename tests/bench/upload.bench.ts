@@ -4,7 +4,7 @@
  * the worst /health latency during it, the service's peak RSS and the database size after each
  * upload; last line one JSON object.
  *
- *   npx tsx tests/bench/upload.bench.ts
+ *   npm run bench:upload
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

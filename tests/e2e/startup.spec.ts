@@ -26,6 +26,10 @@ test('the page is served and usable while the bundled service is still starting'
     await page.getByTestId('tab-ask').click();
     await page.getByTestId('ask-query').fill('airports within 50 km of Lyon');
     const usableAt = Date.now();
+    // The version is read from the app itself, so it shows without waiting for the service.
+    // A service still starting is not reported offline.
+    await expect(page.getByTestId('connectivity')).not.toHaveAttribute('data-state', 'offline');
+    await expect(page.getByTestId('app-version')).toHaveText(/Fieldlens \d+\.\d+\.\d+/, { timeout: 5_000 });
     await page.screenshot({ path: 'test-results/startup-usable.png' });
 
     // The status bar names the bundled connection once it listens, and a question is answered.

@@ -223,5 +223,9 @@ test('a 200-entry history and a selected result keep the app in one fixed viewpo
   // The panel scrolled inside itself, and the status bar sits at the bottom of the window.
   expect(m.panelScroll).toBeGreaterThan(1000);
   expect(Math.round(m.statusBottom)).toBe(m.innerHeight);
+  // The wheel also zoomed the map (OpenLayers gathers wheel steps for 80 ms, then animates for
+  // 250 ms): picture it once the zoom has begun and everything has drawn again.
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('map')).toHaveAttribute('data-settled', 'yes', { timeout: 10_000 });
   await page.screenshot({ path: 'test-results/history-200-scrolled.png' });
 });

@@ -277,6 +277,8 @@ test('imagery results page through the whole catalog once', async ({ page, host 
 
 test('a street-level search finds observations of a year near the map centre, with images', async ({ page, host }) => {
   const csp = await openApp(page, host.launchUrl);
+  // Bring the map to Paris (where a sample capture of 2024 is): the search lists only what is near.
+  await ask(page, 'airports within 20 km of Paris');
   await page.getByTestId('tab-street').click();
   await page.getByTestId('street-query').fill('street');
   await page.getByTestId('street-year').fill('2024');
@@ -284,7 +286,11 @@ test('a street-level search finds observations of a year near the map centre, wi
   await page.getByTestId('street-run').click();
   const rows = page.getByTestId('result-row');
   await expect(rows.first()).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('street-count')).toContainText('near');
+  await expect(page.getByTestId('street-count')).toContainText('within 50 km of');
+  for (const d of await rows.getByTestId('result-distance').allTextContents()) {
+    const m = /([\d.,]+) (k?m)/.exec(d)!;
+    expect(Number(m[1]!.replace(/,/g, '')) * (m[2] === 'km' ? 1000 : 1)).toBeLessThanOrEqual(50_000);
+  }
   for (const meta of await page.getByTestId('result-meta').allTextContents()) expect(meta).toContain('2024');
   const thumb = rows.first().getByTestId('media-image');
   await expect(thumb).toHaveAttribute('src', /^data:image\//, { timeout: 15_000 });

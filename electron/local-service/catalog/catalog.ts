@@ -7,6 +7,8 @@ import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
 import pointInPolygon from 'point-in-polygon-hao';
 import type { Geometry } from 'geojson';
+import type { Slicer } from '../upload/slice';
+import type { PointIndexer } from './index-worker';
 import { normalizeName } from './text';
 import { airports as airportsEntry } from './kinds/airports';
 import { cities as citiesEntry } from './kinds/cities';
@@ -166,6 +168,49 @@ function makeLayer(
 /** Builds a layer from arbitrary points (uploaded features). */
 export function pointLayer(kind: Kind, lon: number[], lat: number[], country: string[]): Layer {
   return makeLayer(kind, lon, lat, country, null);
+}
+
+/** Points from which pointLayerOf builds a layer in slices. */
+export interface PointSource {
+  lon: number;
+  lat: number;
+  country: string;
+}
+
+/** Point count from which layers are built in slices with the index on a worker thread. */
+export const LARGE_LAYER = 20_000;
+
+/**
+ * pointLayer for requests: small sets on this thread at once (a worker round trip costs more
+ * than their whole build); large ones copied in slices between which other requests are
+ * answered, and indexed by the worker.
+ */
+export async function pointLayerOf(
+  kind: Kind,
+  points: readonly PointSource[],
+  tools: { slice: Slicer; indexer: PointIndexer },
+): Promise<Layer> {
+  const size = points.length;
+  if (size < LARGE_LAYER)
+    return pointLayer(kind, points.map((p) => p.lon), points.map((p) => p.lat), points.map((p) => p.country));
+  const lon = new Float64Array(size);
+  const lat = new Float64Array(size);
+  const country: string[] = new Array(size);
+  const byCountry = new Map<string, number[]>();
+  for (let i = 0; i < size; i++) {
+    const p = points[i]!;
+    lon[i] = p.lon;
+    lat[i] = p.lat;
+    const c = (country[i] = p.country);
+    let list = byCountry.get(c);
+    if (!list) byCountry.set(c, (list = []));
+    list.push(i);
+    if ((i & 4095) === 4095 && tools.slice.due()) await tools.slice.pause();
+  }
+  const index = await tools.indexer.build(lon, lat);
+  const byPopulation = new Uint32Array(size);
+  for (let i = 0; i < size; i++) byPopulation[i] = i;
+  return { kind, size, lon, lat, country, pop: new Float64Array(size).fill(NaN), index, byCountry, byPopulation };
 }
 
 // RFC 4122 name-based UUID (v5); node:crypto has only v4, and one function is not worth a dependency.

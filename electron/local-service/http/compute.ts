@@ -3,14 +3,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidCell } from 'h3-js';
 import { ComputeFormFields, ComputeRequest, type ComputeResponse } from '../../../shared/service/compute';
 import type { Logger } from '../../ground/logger';
-import type { Catalog } from '../catalog/catalog';
+import { pointLayerOf, type Catalog } from '../catalog/catalog';
+import { UPLOADS } from '../catalog/kinds/uploads';
+import type { PointIndexer } from '../catalog/index-worker';
 import { writeAnswer } from '../query/answer';
-import { execute, makeUploadLayer, type SavedSet } from '../query/execute';
+import { execute, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import { parseQuery } from '../query/parse';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
-import type { SearchStore, StoredFile } from '../store';
-import { createSlicer, readUpload, UploadError, UploadReport, type UploadFeature } from '../uploads';
+import { packItemsSliced, type SearchStore, type StoredFile } from '../store';
+import { createSlicer, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
 import { fieldErrors, sendProblem, type FieldError } from './problem';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
@@ -23,6 +25,8 @@ export interface ComputeDeps {
   store: SearchStore;
   clock: () => Date;
   answerFault: () => boolean;
+  /** Builds the indexes of large uploads off the request thread. */
+  indexer: PointIndexer;
 }
 
 /** Fields of spec 2.1 (anything else is reported in warnings and ignored). */
@@ -114,6 +118,19 @@ function tooLarge(e: unknown): Invalid | null {
   return new Invalid(413, 'Payload Too Large', detail, [{ field: err.part?.fieldname ?? 'files', message: detail }], 'file_too_large');
 }
 
+/** Hash bytes per slice: SHA-256 of a 20 MiB file at once holds the thread for 40-80 ms. */
+const HASH_STEP = 1024 * 1024;
+
+/** SHA-256 (hex) of an upload, one megabyte at a time between slices. */
+async function contentHash(bytes: Buffer, slice: Slicer): Promise<string> {
+  const h = createHash('sha256');
+  for (let at = 0; at < bytes.length; at += HASH_STEP) {
+    h.update(bytes.subarray(at, at + HASH_STEP));
+    if (slice.due()) await slice.pause();
+  }
+  return h.digest('hex');
+}
+
 const shortName = (name: string) => (name.length > MAX_FILE_NAME ? name.slice(0, MAX_FILE_NAME - 1) + '…' : name);
 
 function validate(body: Body): { req: ComputeRequest; extra: string[] } {
@@ -146,9 +163,9 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   };
 
   /** One uploaded file's features; a file that cannot be used at all becomes a 400 naming it. */
-  const readFile = async (name: string, bytes: Buffer, report: UploadReport) => {
+  const readFile = async (name: string, bytes: Buffer, report: UploadReport, slice: Slicer) => {
     try {
-      return await readUpload(name, bytes, { countryAt: countryCode, report, slice: createSlicer() });
+      return await readUpload(name, bytes, { countryAt: countryCode, report, slice });
     } catch (e) {
       if (e instanceof UploadError) throw new Invalid(400, 'Bad Request', e.message, [{ field: 'files', message: e.message }], e.code);
       // Any other failure while reading a file is still about that file, not the server.
@@ -158,7 +175,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   };
 
   /** The uploads of a saved result, read again from the stored files. */
-  const readSaved = async (files: StoredFile[]) => {
+  const readSaved = async (files: StoredFile[], slice: Slicer) => {
     let out: UploadFeature[] = [];
     for (const f of files) {
       const bytes = await store.readUpload(f.hash);
@@ -166,7 +183,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         throw new Invalid(409, 'Conflict', `The files of that saved query are no longer stored (${f.name}); send them again.`, [
           { field: 'search_id', message: 'uploaded files expired' },
         ]);
-      out = out.concat(await readFile(f.name, bytes, new UploadReport()));
+      out = out.concat(await readFile(f.name, bytes, new UploadReport(), slice));
     }
     return out;
   };
@@ -196,16 +213,18 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       }
 
       const report = new UploadReport();
+      // One clock for the whole request: every long step below pauses on it.
+      const slice = createSlicer();
       let uploads: UploadFeature[] = [];
       const sent: StoredFile[] = [];
       for (const f of body.files) {
-        sent.push({ hash: createHash('sha256').update(f.bytes).digest('hex'), name: f.name });
-        uploads = uploads.concat(await readFile(f.name, f.bytes, report));
+        sent.push({ hash: await contentHash(f.bytes, slice), name: f.name });
+        uploads = uploads.concat(await readFile(f.name, f.bytes, report, slice));
       }
       for (const n of body.longNames) report.truncated({ file: n.name, line: null, column: '(file name)', length: n.length });
       warnings.push(...report.warnings());
       // A saved set read back from the database names its files; their features are read again.
-      if (parent?.files?.length && !parent.set.uploads.length) parent.set.uploads = await readSaved(parent.files);
+      if (parent?.files?.length && !parent.set.uploads.length) parent.set.uploads = await readSaved(parent.files, slice);
       if (!body.files.length && parent) uploads = parent.set.uploads;
 
       const plan = parseQuery(req.query, {
@@ -224,14 +243,16 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         .map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name }));
       const cells = req.h3_ids === undefined ? [] : Array.isArray(req.h3_ids) ? req.h3_ids : [req.h3_ids];
 
-      const ex = execute({
+      const work = { slice, indexer: deps.indexer };
+      const ex = await execute({
         plan,
         catalog,
-        uploads: { features: uploads, layer: makeUploadLayer(uploads) },
+        uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, work) },
         coordinates,
         h3Cells: cells,
         areaCountry,
         saved: parent?.set,
+        work,
       });
       warnings.push(...plan.warnings, ...ex.warnings);
       if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
@@ -247,16 +268,20 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             ? (parent.files ?? [])
             : [];
       if (files === sent) for (let k = 0; k < sent.length; k++) await store.keepUpload(sent[k]!.hash, body.files[k]!.bytes);
-      store.save({
-        files,
-        id,
-        createdAt: deps.clock().toISOString(),
-        userId: req.user_id ?? null,
-        query: req.query,
-        parentId: parent?.id ?? null,
-        catalogVersion: catalog.version,
-        set,
-      });
+      const packed = await packItemsSliced(set.items, slice, catalog.kinds.codes);
+      store.save(
+        {
+          files,
+          id,
+          createdAt: deps.clock().toISOString(),
+          userId: req.user_id ?? null,
+          query: req.query,
+          parentId: parent?.id ?? null,
+          catalogVersion: catalog.version,
+          set,
+        },
+        packed,
+      );
 
       const page = ex.items.slice(0, req.limit);
       const features = page.map((x) => toFeature(x, ex, catalog, ex.uploads));

@@ -160,7 +160,7 @@ export function searchPhotos(
   return { total: candidates.length, rows: store.rows(pageIdx.map((i) => snap.rowids[i]!)), region, distances };
 }
 
-/** Radius around the asked positions when the query words name nothing there. */
+/** Radius around the asked positions: observations farther away are not listed. */
 export const STREAM_RADIUS_KM = 50;
 
 export interface StreamParams {
@@ -189,9 +189,9 @@ export const SCOPE_FEATURE_NAME = 'photo';
 
 /**
  * POST /v1/stream. Year and region_id filter; a capture matches when its text holds at least one
- * query word. When no word matches anything in scope, a region alone lists its captures, and
- * positions list the captures within STREAM_RADIUS_KM of them (never every photo on earth).
- * Positions rank by great-circle distance to the nearest point.
+ * query word. When no word matches anything in scope, a region or positions alone list their
+ * captures. Positions always limit the list to STREAM_RADIUS_KM around them (never every photo on
+ * earth) and rank by great-circle distance to the nearest point.
  */
 export function streamPhotos(store: ImageryStore, snap: Snapshot, p: StreamParams): StreamResult {
   const n = snap.rowids.length;
@@ -205,7 +205,8 @@ export function streamPhotos(store: ImageryStore, snap: Snapshot, p: StreamParam
   const nameOf = (i: number) => (byScope ? SCOPE_FEATURE_NAME : matchedText(parsed.words, mask.get(i) ?? 0));
 
   let picked: { i: number; km: number | null }[];
-  const radiusKm = byScope && !parsed.all && p.points?.length ? STREAM_RADIUS_KM : null;
+  // Positions mean "near here": whatever the words, nothing beyond the radius is listed.
+  const radiusKm = p.points?.length ? STREAM_RADIUS_KM : null;
   if (p.points?.length && snap.kd) {
     // The global top-k by nearest point is within the union of each point's own top-k.
     const best = new Map<number, number>();

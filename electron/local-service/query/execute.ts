@@ -1,8 +1,9 @@
 import { around, distance } from 'geokdbush';
-import { pointLayer, type Catalog, type Kind, type Layer } from '../catalog/catalog';
+import { pointLayer, pointLayerOf, type Catalog, type Kind, type Layer, type PointSource } from '../catalog/catalog';
+import type { PointIndexer } from '../catalog/index-worker';
 import type { KindLayer } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
-import type { UploadFeature } from '../uploads';
+import type { Slicer, UploadFeature } from '../uploads';
 import { inBox } from './bbox';
 import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
@@ -39,6 +40,11 @@ export interface ExecuteInput {
   h3Cells: string[];
   areaCountry?: string;
   saved?: SavedSet;
+  /**
+   * Where long work goes: loops over many candidates pause between slices, large layers are
+   * indexed by the worker. Without it everything runs at once (small sets, tests).
+   */
+  work?: { slice: Slicer; indexer: PointIndexer };
 }
 
 export interface Execution {
@@ -58,8 +64,13 @@ export interface Execution {
   warnings: Warning[];
 }
 
-export function execute(input: ExecuteInput): Execution {
-  const { plan, catalog, saved } = input;
+/** Candidates filtered between two looks at the slicer's clock. */
+const SLICE_STEP = 1024;
+
+export async function execute(input: ExecuteInput): Promise<Execution> {
+  const { plan, catalog, saved, work } = input;
+  const layerFrom = (kind: Kind, points: readonly PointSource[]): Promise<Layer> | Layer =>
+    work ? pointLayerOf(kind, points, work) : pointLayer(kind, points.map((p) => p.lon), points.map((p) => p.lat), points.map((p) => p.country));
   const warnings: Warning[] = [];
   const warn = (code: string, message: string) => warnings.push({ code, message });
   const { kinds } = catalog;
@@ -81,7 +92,8 @@ export function execute(input: ExecuteInput): Execution {
   const layerOf = (k: Kind): Layer => (k === UPLOADS.name ? uploadsLayer : kinds.get(k));
   const savedUploads = useSaved?.uploads ?? [];
   const uploadFeatures = useSaved ? savedUploads : input.uploads.features;
-  const uploadsLayer = useSaved ? savedLayer(savedUploads, input.uploads.layer) : input.uploads.layer;
+  // Saved uploads are read back without a layer: theirs is built here.
+  const uploadsLayer = useSaved && savedUploads.length ? await layerFrom(UPLOADS.name, savedUploads) : input.uploads.layer;
   const L = layerOf(subject);
   const K: KindLayer | null = isUploads ? null : kinds.get(subject);
 
@@ -92,7 +104,11 @@ export function execute(input: ExecuteInput): Execution {
     reference = { type: 'points', points: input.coordinates, label: input.coordinates.map((c) => c.label).join(', ') };
     if (!plan.within) warn('reading', `distances measured from the request coordinates (${reference.label})`);
   }
-  let savedRefLayer: Layer | null = null;
+  // "near those": the saved items as one layer, built before any distance is asked of it.
+  const savedRefLayer =
+    saved && [plan.within?.reference, reference].some((r) => r?.type === 'saved')
+      ? await savedAsLayer(saved, layerOf, layerFrom)
+      : null;
   const distTo = (ref: Reference | undefined): ((lon: number, lat: number, maxKm: number) => number) | null => {
     if (!ref) return null;
     if (ref.type === 'points')
@@ -101,7 +117,6 @@ export function execute(input: ExecuteInput): Execution {
         for (const p of ref.points) best = Math.min(best, distance(lon, lat, p.lon, p.lat));
         return best;
       };
-    if (ref.type === 'saved' && saved) savedRefLayer ??= savedAsLayer(saved, layerOf);
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     if (!RL) return null;
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
@@ -143,7 +158,6 @@ export function execute(input: ExecuteInput): Execution {
   let nearMap: Map<number, number> | null = null;
   if (within && within.reference.type !== 'points') {
     const ref = within.reference;
-    if (ref.type === 'saved' && saved) savedRefLayer ??= savedAsLayer(saved, layerOf);
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
     let refCount = 0;
@@ -178,7 +192,9 @@ export function execute(input: ExecuteInput): Execution {
   // Largest-first ranking with a top N and nothing else reordering: the first N matches are the answer.
   const stopAt =
     popFilter && popSorted && plan.top !== undefined && plan.order === 'population_desc' ? plan.top : Infinity;
+  let seen = 0;
   for (const i of ids) {
+    if (work && ++seen % SLICE_STEP === 0 && work.slice.due()) await work.slice.pause();
     if (popCutoff !== undefined && !(L.pop[i]! >= popCutoff)) break;
     if (items.length >= stopAt) break;
     const lon = L.lon[i]!;
@@ -279,32 +295,20 @@ function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Cat
   return byModifiers ? (i) => byModifiers(i) && byPop(i) : byPop;
 }
 
-/** A point layer over saved uploads (their positions were kept with them). */
-function savedLayer(features: UploadFeature[], fallback: Layer): Layer {
-  return features.length ? makeUploadLayer(features) : fallback;
-}
-
-export function makeUploadLayer(features: UploadFeature[]): Layer {
-  return pointLayer(
-    UPLOADS.name,
-    features.map((f) => f.lon),
-    features.map((f) => f.lat),
-    features.map((f) => f.country),
-  );
-}
-
-/** The saved items as one point layer, for "near those". */
-function savedAsLayer(saved: SavedSet, layerOf: (k: Kind) => Layer): Layer {
-  const uploadsL = makeUploadLayer(saved.uploads);
-  const lon: number[] = [];
-  const lat: number[] = [];
-  const country: string[] = [];
-  for (const x of saved.items) {
-    const L = x.k === UPLOADS.name ? uploadsL : layerOf(x.k);
-    lon.push(L.lon[x.i]!);
-    lat.push(L.lat[x.i]!);
-    country.push(L.country[x.i] ?? '');
-  }
-  return pointLayer(saved.subject, lon, lat, country);
+/** The saved items as one point layer, for "near those" (uploads from their kept positions). */
+async function savedAsLayer(
+  saved: SavedSet,
+  layerOf: (k: Kind) => Layer,
+  layerFrom: (kind: Kind, points: readonly PointSource[]) => Promise<Layer> | Layer,
+): Promise<Layer> {
+  const points = saved.items.map((x): PointSource => {
+    if (x.k === UPLOADS.name) {
+      const f = saved.uploads[x.i]!;
+      return { lon: f.lon, lat: f.lat, country: f.country };
+    }
+    const L = layerOf(x.k);
+    return { lon: L.lon[x.i]!, lat: L.lat[x.i]!, country: L.country[x.i] ?? '' };
+  });
+  return layerFrom(saved.subject, points);
 }
 

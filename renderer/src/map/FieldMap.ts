@@ -29,6 +29,15 @@ export default class FieldMap {
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
   }
 
+  /**
+   * Calls back with false when the view starts moving and true once everything is drawn again,
+   * so callers (and tests) can tell a settled map from one caught mid-animation.
+   */
+  onSettledChange(cb: (settled: boolean) => void): void {
+    this.map.on('movestart', () => cb(false));
+    this.map.on('rendercomplete', () => cb(true));
+  }
+
   addLayer(layer: BaseLayer): void {
     this.map.addLayer(layer);
   }

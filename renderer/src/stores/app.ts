@@ -39,11 +39,11 @@ export const useAppStore = defineStore('app', () => {
   async function load(): Promise<void> {
     loading.value = true;
     try {
-      const [i, c] = await Promise.all([rpc.call('app.info', {}), rpc.call('connection.active', {})]);
-      if (i.ok) info.value = i.value;
-      else error.value = i.error;
-      if (c.ok) connection.value = c.value;
-      else error.value = c.error;
+      // Each fills in as it answers: the version shows at once even while the bundled service starts.
+      await Promise.all([
+        rpc.call('app.info', {}).then((i) => (i.ok ? (info.value = i.value) : (error.value = i.error))),
+        rpc.call('connection.active', {}).then((c) => (c.ok ? (connection.value = c.value) : (error.value = c.error))),
+      ]);
     } finally {
       loading.value = false;
     }

@@ -83,6 +83,20 @@ describe('POST /v1/stream over a folder of photos with known EXIF', () => {
     expect([...d].sort((a, b) => a - b)).toEqual(d);
   });
 
+  it('positions limit matching words too: captures beyond the stated radius are not listed', async () => {
+    // Words that name every photo's city, asked 10 km north of the first photo.
+    const query = KNOWN.map((o) => o.city).join(' ');
+    const p = north(KNOWN[0].lat, KNOWN[0].lon, 10_000);
+    const everywhere = success(await h.stream({ query }));
+    expect(everywhere.data.geojson.features.length).toBe(KNOWN.length);
+    const body = success(await h.stream({ query, position: { points: [p] } }));
+    const want = KNOWN.filter((o) => haversineKm(o.lon, o.lat, p.longitude, p.latitude) <= 50);
+    expect(want.length).toBeLessThan(KNOWN.length);
+    expect(body.data.geojson.features.map((f) => f.properties.address).sort()).toEqual(want.map((o) => `${o.city}, ${o.country}`).sort());
+    expect(body.data['radius_meters']).toBe(50_000);
+    for (const f of body.data.geojson.features) expect(f.properties.distance_meters!).toBeLessThanOrEqual(50_000);
+  });
+
   it('10. a query matching nothing returns only observations within the stated radius of the position, nearest first', async () => {
     const lisbon = KNOWN[0];
     // 30 km north of the Lisbon photo: inside 50 km; every other photo is thousands of km away.

@@ -26,32 +26,46 @@ function databaseBytes(dir: string): number {
 }
 
 describe('large uploads', () => {
-  it('keeps /health answering while a 10 MB CSV is read', { timeout: 120_000 }, async () => {
+  it('keeps /health answering within 100 ms while a 10 MB CSV is read, queried and saved', { timeout: 180_000 }, async () => {
     const csv = sitesCsv(300_000);
     expect(csv.length).toBeGreaterThan(10_000_000);
-    const latencies: number[] = [];
-    let done = false;
-    const probe = (async () => {
-      while (!done) {
+    // Built before probing: the test's own client shares the service's thread here.
+    const form = fileForm({ query: 'my sites', limit: '10', answer: 'false' }, [{ name: 'sites.csv', text: csv }]);
+    const probe = async (until: () => boolean) => {
+      const latencies: number[] = [];
+      while (!until()) {
         const t = performance.now();
         const res = await fetch(`${r.baseUrl}/health`);
         await res.arrayBuffer();
         latencies.push(performance.now() - t);
         await new Promise((ok) => setTimeout(ok, 20));
       }
-    })();
+      return latencies.sort((a, b) => a - b);
+    };
+    const stats = (l: number[]) => ({ n: l.length, p99: l[Math.floor((l.length - 1) * 0.99)]!, max: l.at(-1)! });
+
+    let done = false;
+    const during = probe(() => done);
     const t0 = performance.now();
-    const res = await computeForm(r, fileForm({ query: 'my sites', limit: '10', answer: 'false' }, [{ name: 'sites.csv', text: csv }]));
+    const res = await computeForm(r, form);
     const ms = performance.now() - t0;
     done = true;
-    await probe;
+    const loaded = stats(await during);
+    // The same probes with no upload: on a shared machine the scheduler alone stalls a probe now
+    // and then, and such a stall is not the service's doing.
+    let budget = loaded.n;
+    const control = stats(await probe(() => budget-- <= 0));
     expect(res.results.numberMatched).toBe(300_000);
-    latencies.sort((a, b) => a - b);
-    const p95 = latencies[Math.floor(latencies.length * 0.95)]!;
-    process.stdout.write(`10 MB CSV: ${Math.round(ms)} ms, ${latencies.length} /health probes, median ${latencies[latencies.length >> 1]!.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, worst ${latencies.at(-1)!.toFixed(1)} ms\n`);
+    const f = (x: number) => x.toFixed(1);
+    process.stdout.write(
+      `10 MB CSV: ${Math.round(ms)} ms; /health during it: ${loaded.n} probes, p99 ${f(loaded.p99)} ms, max ${f(loaded.max)} ms; control: p99 ${f(control.p99)} ms, max ${f(control.max)} ms\n`,
+    );
     // A probe every 20 ms or so throughout: the request thread was never held for long.
-    expect(latencies.length).toBeGreaterThan(ms / 200);
-    expect(p95).toBeLessThan(100);
+    expect(loaded.n).toBeGreaterThan(ms / 200);
+    expect(loaded.p99).toBeLessThan(100);
+    // Every probe within 100 ms of the worst the machine gives with no upload (on a quiet machine
+    // a few ms): parse, layer, query and save all answer other requests in between.
+    expect(loaded.max).toBeLessThan(control.max + 100);
   });
 
   it('stores six identical uploads once', { timeout: 120_000 }, async () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defaultCatalogDir, kindLayer, loadCatalog } from '../../../electron/local-service/catalog/catalog';
+import { defaultCatalogDir, kindLayer, loadCatalog, pointLayer } from '../../../electron/local-service/catalog/catalog';
 import type { KindEntry } from '../../../electron/local-service/catalog/kinds/entry';
+import { UPLOADS } from '../../../electron/local-service/catalog/kinds/uploads';
 import { BUILTIN_KINDS, buildKinds, kindCodes, UnknownKindError } from '../../../electron/local-service/catalog/kinds/registry';
-import { execute, makeUploadLayer, type Execution } from '../../../electron/local-service/query/execute';
+import { execute, type Execution } from '../../../electron/local-service/query/execute';
 import { toFeature } from '../../../electron/local-service/query/features';
 import { parseQuery } from '../../../electron/local-service/query/parse';
 import { packItems, unpackItems } from '../../../electron/local-service/store';
@@ -43,10 +44,10 @@ describe('kinds as vocabulary entries', () => {
           for (const word of group.words) expect(read(`${word} ${e.nouns[0]!.many[0]}`)[m.key], word).toBe(group.value);
   });
 
-  it('an unknown kind is an error, never uploads', () => {
+  it('an unknown kind is an error, never uploads', async () => {
     const plan = { ...read('wells in Peru'), subject: 'well' };
-    const uploads = { features: [], layer: makeUploadLayer([]) };
-    expect(() => execute({ plan, catalog, uploads, coordinates: [], h3Cells: [] })).toThrow(UnknownKindError);
+    const uploads = { features: [], layer: pointLayer(UPLOADS.name, [], [], []) };
+    await expect(execute({ plan, catalog, uploads, coordinates: [], h3Cells: [] })).rejects.toThrow(UnknownKindError);
     const ex = { items: [], radiusKm: undefined } as unknown as Execution;
     expect(() => toFeature({ k: 'well', i: 0 }, ex, catalog, [])).toThrow('unknown kind "well"');
     expect(() => catalog.kinds.get('well')).toThrow(UnknownKindError);

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { startLayerImport, type ImportProgress } from './import-job';
+import type { LayerInfo } from './store/layer-store';
+import { openSqliteLayerStore } from './store/sqlite-layer-store';
+
+export interface CliImportOptions {
+  /** The service's data folder: layers go to its layers.sqlite, scratch files to its tmp/. */
+  dataDir: string;
+  files: string[];
+  /** One line of text per call (progress, results, errors). */
+  log: (line: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface CliImportResult {
+  imported: LayerInfo[];
+  failed: { file: string; message: string }[];
+}
+
+const size = (bytes: number) => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} kB`);
+const pct = (p: ImportProgress) => (p.total ? `${Math.floor((100 * p.done) / p.total)} %` : `${p.done} ${p.unit}`);
+
+/**
+ * Imports layer files one after the other for the stand-alone service's `--layer FILE`. A file
+ * that fails is reported and skipped; the others still import and the service still starts.
+ */
+export async function importLayerFiles(opts: CliImportOptions): Promise<CliImportResult> {
+  const store = openSqliteLayerStore({ dataDir: opts.dataDir });
+  const result: CliImportResult = { imported: [], failed: [] };
+  try {
+    for (const file of opts.files) {
+      const job = startLayerImport({ store, file, tempDir: join(opts.dataDir, 'tmp'), signal: opts.signal });
+      let shownTenth = -1;
+      job.events.on('progress', (p) => {
+        const tenth = p.total ? Math.floor((10 * p.done) / p.total) : -1;
+        if (p.phase === 'reading' && tenth > shownTenth) {
+          shownTenth = tenth;
+          opts.log(`layer ${job.file}: ${pct(p)}, ${p.features} features`);
+        }
+      });
+      job.events.on('warning', (w) => opts.log(`layer ${job.file}: warning: ${w}`));
+      try {
+        const info = await job.done;
+        result.imported.push(info);
+        opts.log(`layer ${job.file}: imported "${info.name}", ${info.featureCount} features, ${size(info.sizeBytes)}`);
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        result.failed.push({ file, message });
+        opts.log(`layer ${message}`);
+      }
+    }
+  } finally {
+    store.close();
+  }
+  return result;
+}

@@ -1,0 +1,31 @@
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+
+/**
+ * A throw-away SQLite file for the spilled OSM nodes and way geometries of one import. Opened on
+ * first use, deleted when the import ends whatever happened. No journal and no fsync: nothing
+ * in it outlives the import.
+ */
+export function scratchDatabase(tempDir: string): { get: () => Database.Database; dispose: () => void } {
+  let db: Database.Database | null = null;
+  const file = join(tempDir, `osm-scratch-${randomUUID()}.sqlite`);
+  return {
+    get() {
+      if (!db) {
+        mkdirSync(tempDir, { recursive: true });
+        db = new Database(file);
+        db.pragma('journal_mode = OFF');
+        db.pragma('synchronous = OFF');
+        db.pragma('cache_size = -16384');
+      }
+      return db;
+    },
+    dispose() {
+      db?.close();
+      db = null;
+      rmSync(file, { force: true });
+    },
+  };
+}

@@ -1,0 +1,329 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { bboxPolygon, booleanIntersects } from '@turf/turf';
+import Database from 'better-sqlite3';
+import type { Geometry, Position } from 'geojson';
+import { applyMigrations } from '../../store';
+import type { LayerFeature } from '../types';
+import { decodeWkb, encodeWkb } from '../wkb';
+import { bboxOf, boxesAround, containsPoint, distanceToGeometry, EARTH_RADIUS_M, type BBox } from './geo';
+import { LayerNotFoundError, type LayerInfo, type LayerStore, type LayerWriter, type NearFeature, type NewLayer, type StoredFeature } from './layer-store';
+import { LAYER_MIGRATIONS } from './migrations';
+
+/**
+ * Layers in their own SQLite file (`layers.sqlite` in the service's data folder, WAL): a large
+ * import writes gigabytes and a removed layer leaves free pages, which should not bloat or lock
+ * the service database the compute routes save searches in.
+ *
+ * Per layer: `lf_<n>` holds features (geometry as WKB, tags as JSON text) and `lr_<n>` is an
+ * R*Tree of their boxes. R*Tree rather than flatbush/kdbush: it is stored in the same file, so
+ * a layer opens instantly after a restart with nothing to rebuild or hold in memory (a packed
+ * flatbush index of 10M features is ~300 MB to keep or re-create at every start), it indexes
+ * lines and polygons by extent (kdbush is points only), and a query reads only the pages it
+ * touches. It is filled once, after the features, from a temporary table of boxes.
+ */
+
+export const LAYERS_DATABASE_FILE = 'layers.sqlite';
+const BATCH_ROWS = 20_000;
+// Boxes enter the R*Tree in the order of a coarse grid (about 1 km cells, row by row), so
+// neighbours are inserted together: fewer node splits and a warm page cache while building.
+const SPATIAL_ORDER = 'CAST((y0 + 90) * 100 AS INTEGER), CAST((x0 + 180) * 100 AS INTEGER)';
+
+interface Row {
+  fid: number;
+  source_id: string;
+  sublayer: string | null;
+  geom: Buffer;
+  tags: string;
+}
+
+interface LayerRow {
+  id: number;
+  uid: string;
+  name: string;
+  source_file: string;
+  format: LayerInfo['format'];
+  licence: string | null;
+  source_text: string | null;
+  feature_count: number;
+  geometry_types: string;
+  min_lon: number | null;
+  min_lat: number | null;
+  max_lon: number | null;
+  max_lat: number | null;
+  size_bytes: number;
+  warnings: string;
+  created_at: string;
+}
+
+const toInfo = (r: LayerRow): LayerInfo => ({
+  id: r.uid,
+  name: r.name,
+  sourceFile: r.source_file,
+  format: r.format,
+  featureCount: r.feature_count,
+  geometryTypes: JSON.parse(r.geometry_types) as Record<string, number>,
+  bbox: r.min_lon === null ? null : [r.min_lon, r.min_lat!, r.max_lon!, r.max_lat!],
+  sizeBytes: r.size_bytes,
+  licence: r.licence,
+  sourceText: r.source_text ?? r.source_file,
+  warnings: JSON.parse(r.warnings) as string[],
+  createdAt: r.created_at,
+});
+
+/** Tags as JSON text; empty cells (null) of tabular sources are not values and are left out. */
+function tagsJson(props: Record<string, unknown>): string {
+  let hasNull = false;
+  for (const k in props) if (props[k] === null || props[k] === undefined) hasNull = true;
+  if (!hasNull) return JSON.stringify(props);
+  const out: Record<string, unknown> = {};
+  for (const k in props) if (props[k] !== null && props[k] !== undefined) out[k] = props[k];
+  return JSON.stringify(out);
+}
+
+function dropLayerTables(db: Database.Database, n: number): void {
+  db.exec(`DROP TABLE IF EXISTS lr_${n}; DROP TABLE IF EXISTS lf_${n}; DROP TABLE IF EXISTS temp.bb_${n};`);
+}
+
+export interface SqliteLayerStoreOptions {
+  dataDir: string;
+  clock?: () => Date;
+}
+
+export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: SqliteLayerStoreOptions): LayerStore {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, LAYERS_DATABASE_FILE));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 2000');
+  // 16 MB of page cache: R*Tree upper levels and recent pages stay in memory, within the memory budget of imports.
+  db.pragma('cache_size = -16384');
+  db.pragma('temp_store = FILE');
+  // Checkpoints (each an fsync) every 64 MB of WAL rather than every 4 MB: imports write a lot.
+  db.pragma('wal_autocheckpoint = 16384');
+  applyMigrations(db, 'layers', LAYER_MIGRATIONS);
+
+  // An import cut short by a crash left its tables and an 'importing' row: nothing of it is kept.
+  for (const { id } of db.prepare("SELECT id FROM layers WHERE state = 'importing'").all() as { id: number }[]) {
+    dropLayerTables(db, id);
+    db.prepare('DELETE FROM layers WHERE id = ?').run(id);
+  }
+
+  const byUid = db.prepare("SELECT * FROM layers WHERE uid = ? AND state = 'ready'");
+  const queries = new Map<number, { candidates: Database.Statement; one: Database.Statement }>();
+
+  const layerNumber = (uid: string): number => {
+    const r = byUid.get(uid) as LayerRow | undefined;
+    if (!r) throw new LayerNotFoundError(uid);
+    return r.id;
+  };
+
+  const statementsFor = (n: number) => {
+    let q = queries.get(n);
+    if (!q) {
+      q = {
+        candidates: db.prepare(
+          `SELECT f.fid, f.source_id, f.sublayer, f.geom, f.tags FROM lr_${n} r JOIN lf_${n} f ON f.fid = r.fid
+           WHERE r.x1 >= ? AND r.x0 <= ? AND r.y1 >= ? AND r.y0 <= ?`,
+        ),
+        one: db.prepare(`SELECT fid, source_id, sublayer, geom, tags FROM lf_${n} WHERE fid = ?`),
+      };
+      queries.set(n, q);
+    }
+    return q;
+  };
+
+  /** Rows whose boxes meet any of the boxes, each with its decoded geometry. */
+  const candidates = (n: number, boxes: BBox[]): { row: Row; geometry: Geometry }[] => {
+    const { candidates: stmt } = statementsFor(n);
+    const seen = new Set<number>();
+    const out: { row: Row; geometry: Geometry }[] = [];
+    for (const [x0, y0, x1, y1] of boxes) {
+      for (const row of stmt.all(x0, x1, y0, y1) as Row[]) {
+        if (seen.has(row.fid)) continue;
+        seen.add(row.fid);
+        out.push({ row, geometry: decodeWkb(row.geom) });
+      }
+    }
+    return out;
+  };
+
+  const stored = (uid: string, row: Row, geometry: Geometry): StoredFeature => ({
+    layerId: uid,
+    fid: row.fid,
+    sourceId: row.source_id,
+    sublayer: row.sublayer,
+    geometry,
+    tags: JSON.parse(row.tags) as Record<string, unknown>,
+  });
+
+  const withinRaw = (n: number, p: Position, metres: number) =>
+    candidates(n, boxesAround(p, metres))
+      .map((c) => ({ ...c, d: distanceToGeometry(p, c.geometry) }))
+      .filter((c) => c.d <= metres)
+      .sort((a, b) => a.d - b.d || a.row.fid - b.row.fid);
+
+  const near = (uid: string, list: { row: Row; geometry: Geometry; d: number }[], limit: number): NearFeature[] =>
+    list.slice(0, limit).map((c) => ({ ...stored(uid, c.row, c.geometry), distanceMeters: c.d }));
+
+  return {
+    create(layer: NewLayer): LayerWriter {
+      const uid = randomUUID();
+      const n = Number(
+        db
+          .prepare(
+            `INSERT INTO layers (uid, name, source_file, format, licence, source_text, state, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, 'importing', ?)`,
+          )
+          .run(uid, layer.name, layer.sourceFile, layer.format, layer.licence, layer.sourceText, clock().toISOString()).lastInsertRowid,
+      );
+      db.exec(
+        `CREATE TABLE lf_${n} (fid INTEGER PRIMARY KEY, source_id TEXT NOT NULL, sublayer TEXT, geom BLOB NOT NULL, tags TEXT NOT NULL);
+         CREATE TEMP TABLE bb_${n} (fid INTEGER PRIMARY KEY, x0 REAL, x1 REAL, y0 REAL, y1 REAL);`,
+      );
+      const insertFeature = db.prepare(`INSERT INTO lf_${n} (fid, source_id, sublayer, geom, tags) VALUES (?, ?, ?, ?, ?)`);
+      const insertBox = db.prepare(`INSERT INTO temp.bb_${n} (fid, x0, x1, y0, y1) VALUES (?, ?, ?, ?, ?)`);
+      let count = 0;
+      let done = false;
+      const types: Record<string, number> = {};
+      const ext: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+      const addBatch = db.transaction((features: readonly LayerFeature[]) => {
+        for (const f of features) {
+          const b = bboxOf(f.geometry);
+          if (!b) continue;
+          if (b[0] < -180 || b[2] > 180 || b[1] < -90 || b[3] > 90) {
+            throw new RangeError(`feature ${f.sourceId} has coordinates outside longitude/latitude (${b.map((x) => x.toFixed(1)).join(', ')}): a projected CRS? Reproject it to WGS84 first`);
+          }
+          const fid = ++count;
+          insertFeature.run(fid, f.sourceId, f.sublayer ?? null, encodeWkb(f.geometry), tagsJson(f.properties));
+          insertBox.run(fid, b[0], b[2], b[1], b[3]);
+          types[f.geometry.type] = (types[f.geometry.type] ?? 0) + 1;
+          if (b[0] < ext[0]) ext[0] = b[0];
+          if (b[1] < ext[1]) ext[1] = b[1];
+          if (b[2] > ext[2]) ext[2] = b[2];
+          if (b[3] > ext[3]) ext[3] = b[3];
+        }
+      });
+      const finish = db.transaction((warnings: string[]) => {
+        db.exec(
+          `CREATE VIRTUAL TABLE lr_${n} USING rtree(fid, x0, x1, y0, y1);
+           INSERT INTO lr_${n} SELECT fid, x0, x1, y0, y1 FROM temp.bb_${n} ORDER BY ${SPATIAL_ORDER};
+           DROP TABLE temp.bb_${n};`,
+        );
+        const size = db
+          .prepare(`SELECT COALESCE(SUM(pgsize), 0) AS s FROM dbstat WHERE name IN (?, ?, ?, ?)`)
+          .get(`lf_${n}`, `lr_${n}_node`, `lr_${n}_rowid`, `lr_${n}_parent`) as { s: number };
+        const has = count > 0;
+        db.prepare(
+          `UPDATE layers SET state = 'ready', feature_count = ?, geometry_types = ?, min_lon = ?, min_lat = ?, max_lon = ?, max_lat = ?,
+             size_bytes = ?, warnings = ? WHERE id = ?`,
+        ).run(count, JSON.stringify(types), has ? ext[0] : null, has ? ext[1] : null, has ? ext[2] : null, has ? ext[3] : null, size.s, JSON.stringify(warnings), n);
+      });
+      return {
+        id: uid,
+        get count() {
+          return count;
+        },
+        add(features) {
+          if (done) throw new Error('layer import already finished');
+          for (let i = 0; i < features.length; i += BATCH_ROWS) addBatch(features.slice(i, i + BATCH_ROWS));
+        },
+        commit(warnings) {
+          if (done) throw new Error('layer import already finished');
+          finish(warnings);
+          done = true;
+          return toInfo(byUid.get(uid) as LayerRow);
+        },
+        abort() {
+          if (done) return;
+          done = true;
+          db.transaction(() => {
+            dropLayerTables(db, n);
+            db.prepare('DELETE FROM layers WHERE id = ?').run(n);
+          })();
+        },
+      };
+    },
+
+    list() {
+      return (db.prepare("SELECT * FROM layers WHERE state = 'ready' ORDER BY created_at, id").all() as LayerRow[]).map(toInfo);
+    },
+
+    get(uid) {
+      const r = byUid.get(uid) as LayerRow | undefined;
+      return r ? toInfo(r) : null;
+    },
+
+    remove(uid) {
+      const r = byUid.get(uid) as LayerRow | undefined;
+      if (!r) return false;
+      queries.delete(r.id);
+      db.transaction(() => {
+        dropLayerTables(db, r.id);
+        db.prepare('DELETE FROM layers WHERE id = ?').run(r.id);
+      })();
+      return true;
+    },
+
+    feature(uid, fid) {
+      const row = statementsFor(layerNumber(uid)).one.get(fid) as Row | undefined;
+      return row ? stored(uid, row, decodeWkb(row.geom)) : null;
+    },
+
+    inBBox(uid, bbox, opts = {}) {
+      const n = layerNumber(uid);
+      const box = bboxPolygon(bbox).geometry;
+      return candidates(n, [bbox])
+        .filter((c) => booleanIntersects(box, c.geometry))
+        .sort((a, b) => a.row.fid - b.row.fid)
+        .slice(0, opts.limit ?? Infinity)
+        .map((c) => stored(uid, c.row, c.geometry));
+    },
+
+    within(uid, point, metres, opts = {}) {
+      return near(uid, withinRaw(layerNumber(uid), point, metres), opts.limit ?? Infinity);
+    },
+
+    nearest(uid, point, k) {
+      const n = layerNumber(uid);
+      const info = toInfo(byUid.get(uid) as LayerRow);
+      if (!info.bbox || k <= 0) return [];
+      // Start from the typical spacing of the layer's features, then widen 4x at a time: every
+      // feature closer than the radius is in its box, so k hits within it are the k nearest.
+      const [x0, y0, x1, y1] = info.bbox;
+      const spanM = Math.max(1, Math.hypot((x1 - x0) * Math.cos(((y0 + y1) / 2) * (Math.PI / 180)), y1 - y0) * 111_195);
+      let r = Math.max(10, (spanM / Math.sqrt(info.featureCount)) * Math.sqrt(k));
+      const halfEarth = Math.PI * EARTH_RADIUS_M;
+      for (;;) {
+        const hits = withinRaw(n, point, r);
+        if (hits.length >= k || r >= halfEarth) return near(uid, hits, k);
+        r = Math.min(halfEarth, r * 4);
+      }
+    },
+
+    containing(uid, point, opts = {}) {
+      const [x, y] = point as [number, number];
+      return candidates(layerNumber(uid), [[x, y, x, y]])
+        .filter((c) => containsPoint(c.geometry, point))
+        .sort((a, b) => a.row.fid - b.row.fid)
+        .slice(0, opts.limit ?? Infinity)
+        .map((c) => stored(uid, c.row, c.geometry));
+    },
+
+    intersecting(uid, geometry, opts = {}) {
+      const b = bboxOf(geometry);
+      if (!b) return [];
+      return candidates(layerNumber(uid), [b])
+        .filter((c) => booleanIntersects(geometry, c.geometry))
+        .sort((a, b2) => a.row.fid - b2.row.fid)
+        .slice(0, opts.limit ?? Infinity)
+        .map((c) => stored(uid, c.row, c.geometry));
+    },
+
+    close() {
+      queries.clear();
+      db.close();
+    },
+  };
+}

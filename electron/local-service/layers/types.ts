@@ -1,0 +1,57 @@
+import type { Geometry } from 'geojson';
+
+/** One feature as every reader hands it out: WGS84 GeoJSON geometry, flat tags, an id in its source. */
+export interface LayerFeature {
+  /** The id in the source: `node/42`, `way/7`, `relation/3`, `<table>/<fid>`, or a running number. */
+  sourceId: string;
+  geometry: Geometry;
+  properties: Record<string, unknown>;
+  /** The table or sub-layer of a multi-table source (GeoPackage); absent otherwise. */
+  sublayer?: string;
+}
+
+export interface ReadProgress {
+  done: number;
+  total: number;
+  unit: 'bytes' | 'items';
+}
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: ReadProgress) => void;
+  /** Something worth telling the user that does not stop the import (no .prj, skipped objects). */
+  warn?: (message: string) => void;
+  /** A folder for scratch files (OSM node and way stores past their memory budget). */
+  tempDir: string;
+}
+
+export type LayerFormat = 'osm-pbf' | 'osm-xml' | 'gpkg' | 'shapefile' | 'kml' | 'gpx' | 'flatgeobuf' | 'geojson';
+
+export interface LayerReader {
+  format: LayerFormat;
+  /** Licence and source text shown with the layer's results and in the credits. */
+  licence: string | null;
+  read(file: string, opts: ReadOptions): AsyncIterable<LayerFeature>;
+}
+
+/** A layer file that cannot be imported; the message names the file and the reason. */
+export class LayerFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file}: ${reason}`);
+    this.name = 'LayerFileError';
+  }
+}
+
+export class ImportCancelledError extends Error {
+  constructor(readonly file: string) {
+    super(`${file}: import cancelled`);
+    this.name = 'ImportCancelledError';
+  }
+}
+
+export function throwIfAborted(signal: AbortSignal | undefined, file: string): void {
+  if (signal?.aborted) throw new ImportCancelledError(file);
+}

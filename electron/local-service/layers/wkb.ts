@@ -1,0 +1,202 @@
+import type { Geometry, Position } from 'geojson';
+
+/**
+ * ISO/OGC WKB, XY only, both ways. Layer features are stored as WKB (compact, and the same
+ * encoding GeoPackage blobs carry), so one decoder serves storage and the GeoPackage reader.
+ * The decoder accepts either byte order, ISO Z/M/ZM type codes (1000/2000/3000 offsets) and
+ * EWKB flag bits, and keeps X and Y.
+ */
+
+const TYPE_CODE: Record<Geometry['type'], number> = {
+  Point: 1,
+  LineString: 2,
+  Polygon: 3,
+  MultiPoint: 4,
+  MultiLineString: 5,
+  MultiPolygon: 6,
+  GeometryCollection: 7,
+};
+
+function size(g: Geometry): number {
+  switch (g.type) {
+    case 'Point':
+      return 21;
+    case 'LineString':
+      return 9 + 16 * g.coordinates.length;
+    case 'Polygon':
+      return 9 + g.coordinates.reduce((s, r) => s + 4 + 16 * r.length, 0);
+    case 'MultiPoint':
+      return 9 + 21 * g.coordinates.length;
+    case 'MultiLineString':
+      return 9 + g.coordinates.reduce((s, l) => s + 9 + 16 * l.length, 0);
+    case 'MultiPolygon':
+      return 9 + g.coordinates.reduce((s, p) => s + 9 + p.reduce((t, r) => t + 4 + 16 * r.length, 0), 0);
+    case 'GeometryCollection':
+      return 9 + g.geometries.reduce((s, c) => s + size(c), 0);
+  }
+}
+
+/** Writes WKB into one buffer; a class rather than closures, as encoding runs once per imported feature. */
+class WkbWriter {
+  o = 0;
+  constructor(readonly buf: Buffer) {}
+  header(type: number, count?: number): void {
+    this.buf[this.o] = 1;
+    this.buf.writeUInt32LE(type, this.o + 1);
+    this.o += 5;
+    if (count !== undefined) {
+      this.buf.writeUInt32LE(count, this.o);
+      this.o += 4;
+    }
+  }
+  pos(p: Position): void {
+    this.buf.writeDoubleLE(p.length < 2 ? NaN : p[0]!, this.o);
+    this.buf.writeDoubleLE(p.length < 2 ? NaN : p[1]!, this.o + 8);
+    this.o += 16;
+  }
+  ring(r: Position[]): void {
+    this.buf.writeUInt32LE(r.length, this.o);
+    this.o += 4;
+    for (let i = 0; i < r.length; i++) this.pos(r[i]!);
+  }
+  polygon(rings: Position[][]): void {
+    this.header(3, rings.length);
+    for (let i = 0; i < rings.length; i++) this.ring(rings[i]!);
+  }
+  write(x: Geometry): void {
+    switch (x.type) {
+      case 'Point':
+        this.header(1);
+        this.pos(x.coordinates);
+        return;
+      case 'LineString':
+        this.header(2);
+        this.ring(x.coordinates);
+        return;
+      case 'Polygon':
+        this.polygon(x.coordinates);
+        return;
+      case 'MultiPoint':
+        this.header(4, x.coordinates.length);
+        for (const p of x.coordinates) {
+          this.header(1);
+          this.pos(p);
+        }
+        return;
+      case 'MultiLineString':
+        this.header(5, x.coordinates.length);
+        for (const l of x.coordinates) {
+          this.header(2);
+          this.ring(l);
+        }
+        return;
+      case 'MultiPolygon':
+        this.header(6, x.coordinates.length);
+        for (const p of x.coordinates) this.polygon(p);
+        return;
+      case 'GeometryCollection':
+        this.header(7, x.geometries.length);
+        for (const c of x.geometries) this.write(c);
+        return;
+    }
+  }
+}
+
+export function encodeWkb(g: Geometry): Buffer {
+  const w = new WkbWriter(Buffer.allocUnsafe(size(g)));
+  w.write(g);
+  return w.buf;
+}
+
+export class WkbError extends Error {}
+
+/** Reads WKB; a class rather than closures, as decoding runs once per feature read or queried. */
+class WkbReader {
+  private readonly view: DataView;
+  constructor(
+    private readonly buf: Uint8Array,
+    private o: number,
+  ) {
+    this.view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  }
+  private need(n: number): void {
+    if (this.o + n > this.buf.byteLength) throw new WkbError('geometry blob is truncated');
+  }
+  private u32(le: boolean): number {
+    this.need(4);
+    const n = this.view.getUint32(this.o, le);
+    this.o += 4;
+    return n;
+  }
+  private pos(le: boolean, dims: number): Position {
+    this.need(8 * dims);
+    const p = [this.view.getFloat64(this.o, le), this.view.getFloat64(this.o + 8, le)];
+    this.o += 8 * dims;
+    return p;
+  }
+  private line(le: boolean, dims: number): Position[] {
+    const n = this.u32(le);
+    const out: Position[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = this.pos(le, dims);
+    return out;
+  }
+  private rings(le: boolean, dims: number): Position[][] {
+    const n = this.u32(le);
+    const out: Position[][] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = this.line(le, dims);
+    return out;
+  }
+  private parts(le: boolean, want: Geometry['type'] | null): Geometry[] {
+    const n = this.u32(le);
+    const out: Geometry[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const g = this.read();
+      if (want && g.type !== want) throw new WkbError(`a ${want} collection holds a ${g.type}`);
+      out[i] = g;
+    }
+    return out;
+  }
+  read(): Geometry {
+    this.need(5);
+    const le = this.buf[this.o] === 1;
+    let code = this.view.getUint32(this.o + 1, le);
+    this.o += 5;
+    // EWKB: high bits flag Z, M and an SRID that follows the type.
+    const ewkbZ = (code & 0x80000000) !== 0;
+    const ewkbM = (code & 0x40000000) !== 0;
+    if (code & 0x20000000) {
+      this.need(4);
+      this.o += 4;
+    }
+    code &= 0x0fffffff;
+    let dims = 2 + (ewkbZ ? 1 : 0) + (ewkbM ? 1 : 0);
+    const iso = Math.floor(code / 1000);
+    if (iso === 1 || iso === 2) dims = 3;
+    else if (iso === 3) dims = 4;
+    switch (code % 1000) {
+      case 1:
+        return { type: 'Point', coordinates: this.pos(le, dims) };
+      case 2:
+        return { type: 'LineString', coordinates: this.line(le, dims) };
+      case 3:
+        return { type: 'Polygon', coordinates: this.rings(le, dims) };
+      case 4:
+        return { type: 'MultiPoint', coordinates: this.parts(le, 'Point').map((g) => (g as { coordinates: Position }).coordinates) };
+      case 5:
+        return { type: 'MultiLineString', coordinates: this.parts(le, 'LineString').map((g) => (g as { coordinates: Position[] }).coordinates) };
+      case 6:
+        return { type: 'MultiPolygon', coordinates: this.parts(le, 'Polygon').map((g) => (g as { coordinates: Position[][] }).coordinates) };
+      case 7:
+        return { type: 'GeometryCollection', geometries: this.parts(le, null) };
+      default:
+        throw new WkbError(`unsupported WKB geometry type ${code}`);
+    }
+  }
+}
+
+/** Decodes WKB starting at `start` of `buf`; throws WkbError on a short or unknown blob. */
+export function decodeWkb(buf: Uint8Array, start = 0): Geometry {
+  return new WkbReader(buf, start).read();
+}
+
+export const wkbTypeCode = (g: Geometry): number => TYPE_CODE[g.type];

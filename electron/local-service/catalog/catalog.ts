@@ -3,12 +3,11 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
-import pointInPolygon from 'point-in-polygon-hao';
 import type { Geometry } from 'geojson';
 import type { Slicer } from '../upload/slice';
 import type { PointIndexer } from './index-worker';
+import { countryLocator } from './country-at';
 import { normalizeName } from './text';
 import { airports as airportsEntry } from './kinds/airports';
 import { cities as citiesEntry } from './kinds/cities';
@@ -225,13 +224,6 @@ export function uuidV5(name: string, namespace = AREA_NAMESPACE): string {
 }
 export const areaIdOf = (cca3: string) => uuidV5('country:' + cca3);
 
-function polygonsOf(g: Geometry | null): number[][][][] {
-  if (!g) return [];
-  if (g.type === 'Polygon') return [g.coordinates];
-  if (g.type === 'MultiPolygon') return g.coordinates;
-  return [];
-}
-
 /** resources/catalog of the app (source tree or built out/main). */
 export function defaultCatalogDir(): string {
   return join(resourcesDir(import.meta.dirname), 'catalog');
@@ -368,31 +360,7 @@ export function loadCatalog(dir: string, extra: KindSource[] = []): Catalog {
     if (prev === undefined || cities.pop[i]! > cities.pop[prev]!) capitalOf.set(c.country[i]!, i);
   }
 
-  // Country polygons: Flatbush over each polygon's box, then an exact point-in-polygon test.
-  const parts: { country: number; poly: number[][][] }[] = [];
-  rows.forEach((r, i) => {
-    for (const poly of polygonsOf(r.geometry)) parts.push({ country: i, poly });
-  });
-  const fb = new Flatbush(Math.max(parts.length, 1));
-  for (const p of parts) {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const [x, y] of p.poly[0]!) {
-      if (x! < x0) x0 = x!;
-      if (y! < y0) y0 = y!;
-      if (x! > x1) x1 = x!;
-      if (y! > y1) y1 = y!;
-    }
-    fb.add(x0, y0, x1, y1);
-  }
-  if (!parts.length) fb.add(0, 0, 0, 0);
-  fb.finish();
-  const countryAt = (lon: number, lat: number): number => {
-    for (const id of fb.search(lon, lat, lon, lat)) {
-      const p = parts[id];
-      if (p && pointInPolygon([lon, lat], p.poly) !== false) return p.country;
-    }
-    return -1;
-  };
+  const countryAt = countryLocator(rows.map((r) => r.geometry));
 
   return {
     version: hash.digest('hex').slice(0, 12),

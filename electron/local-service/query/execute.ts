@@ -179,10 +179,9 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   const distFn = distTo(reference);
   const h3 = h3Filter(input.h3Cells);
   const cc = (i: number) => L.country[i] ?? '';
-  const popFilter = !!K?.entry.columns.population;
-  const populatedLabels = () => kinds.labels((k) => !!k.entry.columns.population);
+  const popFilter = kinds.populated(subject);
   if ((plan.popMin !== undefined || plan.popMax !== undefined) && !popFilter)
-    warn('ignored', `population filters apply to ${populatedLabels()}; ignored for ${kinds.label(subject).many}`);
+    warn('ignored', `population filters apply to ${kinds.populatedLabels}; ignored for ${kinds.label(subject).many}`);
   // The subject's modifiers the question chose ("large", "capital"), as one test per item.
   const keep = K ? modifierTest(K, plan) : undefined;
   const items: Item[] = [];
@@ -241,7 +240,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   };
   if (order === 'distance') sortByDistance(items);
   else if (order === 'population_desc' || order === 'population_asc') {
-    if (!popFilter) warn('ignored', `population order applies to ${populatedLabels()}; ${kinds.label(subject).many} kept in their order`);
+    if (!popFilter) warn('ignored', `population order applies to ${kinds.populatedLabels}; ${kinds.label(subject).many} kept in their order`);
     else if (order === 'population_desc') items.sort((a, b) => popOf(b, -1) - popOf(a, -1) || a.i - b.i);
     else items.sort((a, b) => popOf(a, Infinity) - popOf(b, Infinity) || a.i - b.i);
   } else if (K?.entry.order && !useSaved) {

@@ -46,9 +46,6 @@ export function createReader(query: string, ctx: ParseContext) {
   const matchWords = (i: number, key: string[]) => key.length > 0 && key.every((k, n) => w(i + n) === k);
   const { placeAt, placePoint } = createPlaceReader({ t, catalog, coordinates: ctx.coordinates, warn, unread: plan.unread });
 
-  /** Whether items of a kind have populations (uploads have none). */
-  const populated = (kind: Kind) => kind !== UPLOADS.name && !!catalog.kinds.get(kind).entry.columns.population;
-  const populatedLabels = () => catalog.kinds.labels((k) => !!k.entry.columns.population);
   const isRuleWord = (word: string) => RULE_WORDS.has(word) || lexicon.nouns.has(word) || lexicon.adjectives.has(word);
 
   const r = {
@@ -62,8 +59,6 @@ export function createReader(query: string, ctx: ParseContext) {
     warn,
     placeAt,
     placePoint,
-    populated,
-    populatedLabels,
     /** Token index of the last subject noun ("nearest" may come after it). */
     subjectWordAt: -1,
     /** Modifier adjective read before any subject ("large ... airports"), waiting for its noun. */
@@ -213,8 +208,8 @@ export function createReader(query: string, ctx: ParseContext) {
     const [ref, len] = cls;
     const f = trailingPopulationFilter(t, end);
     if (!f) return cls;
-    if (ref.type !== 'class' || !populated(ref.kind)) {
-      warn('ignored', `population filters apply to ${populatedLabels()}; "${said(end, end + f[1])}" ignored for ${ref.label}`);
+    if (ref.type !== 'class' || !catalog.kinds.populated(ref.kind)) {
+      warn('ignored', `population filters apply to ${catalog.kinds.populatedLabels}; "${said(end, end + f[1])}" ignored for ${ref.label}`);
       return [ref, len + f[1]];
     }
     const label = `${ref.label} ${populationText(f[0])}`;

@@ -56,6 +56,10 @@ export interface Kinds {
   label(name: string): { one: string; many: string };
   /** Labels ("cities and countries") of the kinds that pass a test, for messages. */
   labels(test: (k: KindLayer) => boolean): string;
+  /** Whether items of a kind have populations (uploads have none). */
+  populated(name: string): boolean;
+  /** Labels of the kinds with populations ("cities and countries"), for messages. */
+  populatedLabels: string;
 }
 
 export class UnknownKindError extends Error {
@@ -147,6 +151,10 @@ export function buildKinds(list: KindLayer[]): Kinds {
     byName.set(k.entry.name, k);
   }
   const entries = list.map((k) => k.entry);
+  const labels = (test: (k: KindLayer) => boolean) => {
+    const names = list.filter(test).map((k) => k.entry.label.many);
+    return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+  };
   const fallbacks = entries.filter((e) => e.fallback);
   if (fallbacks.length !== 1) throw new Error(`exactly one kind is the fallback subject; ${fallbacks.length} are`);
   return {
@@ -162,10 +170,11 @@ export function buildKinds(list: KindLayer[]): Kinds {
     label(name) {
       return name === UPLOADS.name ? UPLOADS.label : this.get(name).entry.label;
     },
-    labels(test) {
-      const names = list.filter(test).map((k) => k.entry.label.many);
-      return names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : (names[0] ?? '');
+    labels,
+    populated(name) {
+      return name !== UPLOADS.name && !!this.get(name).entry.columns.population;
     },
+    populatedLabels: labels((k) => !!k.entry.columns.population),
   };
 }
 

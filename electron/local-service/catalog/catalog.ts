@@ -13,6 +13,7 @@ import { airports as airportsEntry } from './kinds/airports';
 import { cities as citiesEntry } from './kinds/cities';
 import { countries as countriesEntry } from './kinds/countries';
 import type { Cell, Columns, KindEntry } from './kinds/entry';
+import { kindMapper } from './kinds/mapper';
 import { BUILTIN_KINDS, buildKinds, checkColumns, rowsToColumns, type KindLayer, type Kinds } from './kinds/registry';
 
 /** Name of a kind of feature: a vocabulary entry's `name`, or uploads. */
@@ -235,14 +236,17 @@ export interface KindSource {
   columns: Columns;
 }
 
-/** A kind's point layer from its columns, as its entry names them. */
-export function kindLayer({ entry, columns: cols }: KindSource): KindLayer {
+/**
+ * A kind's point layer from its columns, as its entry names them, with its feature mapper
+ * (`countryName` writes the country column of addresses).
+ */
+export function kindLayer({ entry, columns: cols }: KindSource, countryName = (cca2: string) => cca2): KindLayer {
   checkColumns(entry, cols);
   const c = entry.columns;
   const popCol = c.population ? cols[c.population]! : null;
   const pop = popCol ? popCol.map((v) => (v === null ? NaN : Number(v))) : null;
   const layer = makeLayer(entry.name, cols[c.lon] as number[], cols[c.lat] as number[], cols[c.country] as string[], pop, c.scale ?? 1);
-  return Object.assign(layer, { entry, cols });
+  return Object.assign(layer, { entry, cols, feature: kindMapper({ entry, cols, lon: layer.lon, lat: layer.lat }, countryName) });
 }
 
 /** The catalog folder's file of a built-in kind, as columns (row-wise files keep their rows). */
@@ -260,14 +264,19 @@ export function loadCatalog(dir: string, extra: KindSource[] = []): Catalog {
   const hash = createHash('sha256');
   const read = BUILTIN_KINDS.map((e) => readKind(dir, e, hash));
   for (const x of extra) hash.update(JSON.stringify(x));
-  const kinds = buildKinds([...read, ...extra].map(kindLayer));
+  const rows = read[BUILTIN_KINDS.indexOf(countriesEntry)]!.rows as CountryRow[];
+  const countryByCode = new Map<string, number>();
+  // Addresses name the country; the codes are read when a feature is made, after the maps are filled.
+  const countryName = (cca2: string) => {
+    const ci = countryByCode.get(cca2);
+    return ci !== undefined ? rows[ci]!.name : cca2;
+  };
+  const kinds = buildKinds([...read, ...extra].map((source) => kindLayer(source, countryName)));
   const cities = kinds.get(citiesEntry.name) as KindLayer<unknown> as KindLayer<CityColumns>;
   const c = cities.cols;
   const airports = kinds.get(airportsEntry.name) as KindLayer<unknown> as KindLayer<AirportColumns>;
-  const rows = read[BUILTIN_KINDS.indexOf(countriesEntry)]!.rows as CountryRow[];
   const countries = Object.assign(kinds.get(countriesEntry.name), { rows });
 
-  const countryByCode = new Map<string, number>();
   const countryByName = new Map<string, number>();
   const countryByDemonym = new Map<string, number>();
   const areaIds = new Map<string, number>();

@@ -1,7 +1,5 @@
 import type { ComputeFeature } from '../../../shared/service/compute';
 import type { Catalog } from '../catalog/catalog';
-import type { Cell, PropertyColumn } from '../catalog/kinds/entry';
-import type { KindLayer } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import type { UploadFeature } from '../uploads';
 import type { Execution, Item } from './execute';
@@ -25,14 +23,6 @@ export function scoreOf(x: Item, ex: Execution, catalog: Catalog): number {
     return pop > 0 ? Math.min(1, Math.round((Math.log10(pop) / 7.5) * 1e4) / 1e4) : 0.1;
   }
   return rule.map[String(K.cols[rule.column]![x.i])] ?? 1;
-}
-
-/** One property of a feature from its column, as the kind's entry says. */
-function propertyOf(p: PropertyColumn, cell: Cell | undefined): unknown {
-  if (p.equals !== undefined) return cell === p.equals;
-  if (p.map) return p.map[String(cell)] ?? null;
-  if (p.emptyIsNull && (cell === '' || cell === null || cell === undefined)) return null;
-  return cell;
 }
 
 export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: UploadFeature[]): ComputeFeature {
@@ -61,34 +51,23 @@ export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: Upl
     };
   }
   // Any other name must be a kind of the catalog: an unknown one is an error, never an upload.
-  const K: KindLayer = catalog.kinds.get(x.k);
-  const { entry: e, cols } = K;
-  const cell = (column: string) => cols[column]![x.i];
-  const countryName = (cca2: string) => {
-    const ci = catalog.countryByCode.get(cca2);
-    return ci !== undefined ? catalog.countries.rows[ci]!.name : cca2;
-  };
-  const id = String(cell(e.id.column));
-  const geometry = e.columns.geometry ? (cell(e.columns.geometry) as ComputeFeature['geometry'] | null) : null;
-  const address = e.address
-    .map((c) => (c === e.columns.country ? countryName(String(cell(c))) : cell(c)))
-    .filter(Boolean)
-    .join(', ');
+  const K = catalog.kinds.get(x.k);
+  const m = K.feature(x.i);
   return {
     type: 'Feature',
-    id: e.id.prefix + id,
-    geometry: geometry ?? { type: 'Point', coordinates: [K.lon[x.i]!, K.lat[x.i]!] },
+    id: m.id,
+    geometry: m.geometry,
     properties: {
-      source_id: id,
-      name: String(cell(e.columns.name)),
-      address,
+      source_id: m.sourceId,
+      name: m.name,
+      address: m.address,
       score,
       distance_meters,
       ...km,
-      source: { name: e.source.name, url: e.source.url.replace(/\{(\w+)\}/g, (_, c: string) => String(cell(c))) },
+      source: { name: K.entry.source.name, url: m.url },
       attributes: x.a ?? {},
-      kind: e.name,
-      ...Object.fromEntries(e.properties.map((p) => [p.name, propertyOf(p, cell(p.column))])),
+      kind: K.entry.name,
+      ...m.properties,
     },
   };
 }

@@ -3,6 +3,7 @@ import { airports } from './airports';
 import { cities } from './cities';
 import { countries } from './countries';
 import type { Cell, Columns, KindEntry } from './entry';
+import type { KindMapper } from './mapper';
 import { UPLOADS } from './uploads';
 
 /** The built-in kinds, in the order their labels are listed in messages. */
@@ -12,6 +13,8 @@ export const BUILTIN_KINDS: readonly KindEntry[] = [cities, airports, countries]
 export interface KindLayer<C = Columns> extends Layer {
   entry: KindEntry;
   cols: C;
+  /** The parts of item i's feature that its entry gives (id, name, address, link, properties). */
+  feature: KindMapper;
 }
 
 /** A noun of the lexicon: which kind, said in the plural or not, and what it implies. */

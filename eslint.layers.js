@@ -1,5 +1,6 @@
-// Layer boundaries of ARCHITECTURE.md, enforced as no-restricted-imports. Kept in their own
-// file so the lint test can assert each rule against a deliberate violation.
+// Layer boundaries of ARCHITECTURE.md, enforced as no-restricted-imports, and the rule that keeps
+// kind names out of the query code. Kept in their own file so the lint test can assert each rule
+// against a deliberate violation.
 // Bare built-in names go in `paths` (exact match): as gitignore-style patterns they would also
 // match our own relative modules of the same name (./stream).
 const builtinNames = ['fs', 'fs/promises', 'path', 'os', 'child_process', 'crypto', 'http', 'https', 'net', 'url', 'util', 'stream', 'worker_threads', 'zlib', 'events'];
@@ -75,6 +76,25 @@ function electronFolderRule(folder) {
   return { files: [`electron/${folder}/**/*.ts`], rules: { 'no-restricted-imports': ['error', options] } };
 }
 
+/**
+ * Feature kinds are data (ARCHITECTURE "Inside the local service: data, not word lists"): the
+ * query code names no kind; its words, columns and labels come from the kinds' vocabulary entries.
+ */
+export const kindNames = ['city', 'airport', 'country'];
+
+const kindLiteralRule = {
+  files: ['electron/local-service/query/**/*.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: `Literal[value=/^(${kindNames.join('|')})$/]`,
+        message: 'No kind literal in the query code: kinds are vocabulary entries (catalog/kinds), read through catalog.kinds.',
+      },
+    ],
+  },
+};
+
 export const layerRules = [
   {
     files: ['shared/**/*.ts'],
@@ -116,4 +136,6 @@ export const layerRules = [
     },
   },
   ...folders.map(electronFolderRule),
+  kindLiteralRule,
 ];
+

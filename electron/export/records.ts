@@ -27,42 +27,6 @@ export interface FlatRecord {
 /** The string feature id column; `fid` stays the integer primary key. */
 export const ID_COLUMN = 'feature_id';
 
-export const COLUMNS: Record<LayerKind, readonly Column[]> = {
-  compute: [
-    { name: 'source_id', type: 'TEXT' },
-    { name: 'name', type: 'TEXT' },
-    { name: 'address', type: 'TEXT' },
-    { name: 'score', type: 'REAL' },
-    { name: 'distance_meters', type: 'REAL' },
-    { name: 'source_name', type: 'TEXT' },
-    { name: 'source_url', type: 'TEXT' },
-  ],
-  stream: [
-    { name: 'feature_name', type: 'TEXT' },
-    { name: 'address', type: 'TEXT' },
-    { name: 'date', type: 'TEXT' },
-    { name: 'year', type: 'TEXT' },
-    { name: 'month', type: 'TEXT' },
-    { name: 'source', type: 'TEXT' },
-    { name: 'owner', type: 'TEXT' },
-    { name: 'image_url', type: 'TEXT' },
-    { name: 'is_video', type: 'BOOLEAN' },
-    { name: 'video_id', type: 'TEXT' },
-    { name: 'video_url', type: 'TEXT' },
-    { name: 'duration', type: 'REAL' },
-    { name: 'interactive', type: 'BOOLEAN' },
-  ],
-  imagery: [
-    { name: 'address', type: 'TEXT' },
-    { name: 'date', type: 'TEXT' },
-    { name: 'capture_date', type: 'DATE' },
-    { name: 'compass', type: 'TEXT' },
-    { name: 'compass_degrees', type: 'REAL' },
-    { name: 'interactive', type: 'BOOLEAN' },
-    { name: 'image_url', type: 'TEXT' },
-  ],
-};
-
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : v == null ? null : String(v));
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const bool = (v: unknown): number | null => (typeof v === 'boolean' ? (v ? 1 : 0) : null);
@@ -91,6 +55,64 @@ export function compassDegrees(text: string): number | null {
   return i < 0 ? null : i * 22.5;
 }
 
+/** A column of a layer's table and how it reads a feature (its properties, or the record itself). */
+interface FieldColumn<T> extends Column {
+  read(x: T): Cell;
+}
+const col = <T>(name: string, type: ColumnType, read: (x: T) => Cell): FieldColumn<T> => ({ name, type, read });
+
+type ComputeProps = ComputeFeature['properties'];
+type StreamProps = Observation['properties'];
+/** An imagery record with the two fields derived from its date and compass text. */
+type ImageryRow = ImageryRecord & { captureDate: string | null; degrees: number | null };
+
+/** Each layer kind's spec fields, in column order: the one list its table and its values come from. */
+const FIELDS = {
+  compute: [
+    col<ComputeProps>('source_id', 'TEXT', (p) => str(p.source_id)),
+    col<ComputeProps>('name', 'TEXT', (p) => str(p.name)),
+    col<ComputeProps>('address', 'TEXT', (p) => str(p.address)),
+    col<ComputeProps>('score', 'REAL', (p) => num(p.score)),
+    col<ComputeProps>('distance_meters', 'REAL', (p) => num(p.distance_meters)),
+    col<ComputeProps>('source_name', 'TEXT', (p) => str(p.source?.name)),
+    col<ComputeProps>('source_url', 'TEXT', (p) => str(p.source?.url)),
+  ],
+  stream: [
+    col<StreamProps>('feature_name', 'TEXT', (p) => str(p.feature_name)),
+    col<StreamProps>('address', 'TEXT', (p) => str(p.address)),
+    col<StreamProps>('date', 'TEXT', (p) => str(p.date)),
+    col<StreamProps>('year', 'TEXT', (p) => str(p.year)),
+    col<StreamProps>('month', 'TEXT', (p) => str(p.month)),
+    col<StreamProps>('source', 'TEXT', (p) => str(p.source)),
+    col<StreamProps>('owner', 'TEXT', (p) => str(p.owner)),
+    col<StreamProps>('image_url', 'TEXT', (p) => str(p.image_url)),
+    col<StreamProps>('is_video', 'BOOLEAN', (p) => bool(p.is_video)),
+    col<StreamProps>('video_id', 'TEXT', (p) => str(p.video_id)),
+    col<StreamProps>('video_url', 'TEXT', (p) => str(p.video_url)),
+    col<StreamProps>('duration', 'REAL', (p) => num(p.duration)),
+    col<StreamProps>('interactive', 'BOOLEAN', (p) => bool(p.interactive)),
+  ],
+  imagery: [
+    col<ImageryRow>('address', 'TEXT', (r) => str(r.address)),
+    col<ImageryRow>('date', 'TEXT', (r) => str(r.date)),
+    col<ImageryRow>('capture_date', 'DATE', (r) => r.captureDate),
+    col<ImageryRow>('compass', 'TEXT', (r) => str(r.compass)),
+    col<ImageryRow>('compass_degrees', 'REAL', (r) => r.degrees),
+    col<ImageryRow>('interactive', 'BOOLEAN', (r) => bool(r.interactive)),
+    col<ImageryRow>('image_url', 'TEXT', (r) => str(r.image)),
+  ],
+};
+
+const columnsOf = (list: readonly Column[]): readonly Column[] => list.map(({ name, type }) => ({ name, type }));
+/** The spec-field columns of each layer kind's table, in order (derived from FIELDS). */
+export const COLUMNS: Record<LayerKind, readonly Column[]> = {
+  compute: columnsOf(FIELDS.compute),
+  stream: columnsOf(FIELDS.stream),
+  imagery: columnsOf(FIELDS.imagery),
+};
+
+const valuesOf = <T>(list: readonly FieldColumn<T>[], x: T): Cell[] => list.map((c) => c.read(x));
+
 const COMPUTE_SPEC = new Set(['source_id', 'name', 'address', 'score', 'distance_meters', 'source', 'attributes']);
 const SOURCE_SPEC = new Set(['name', 'url']);
 const STREAM_SPEC = new Set(COLUMNS.stream.map((c) => c.name));
@@ -116,7 +138,7 @@ function computeRecord(f: ComputeFeature): FlatRecord {
   return {
     id: String(f.id),
     geometry: f.geometry ?? null,
-    values: [str(p.source_id), str(p.name), str(p.address), num(p.score), num(p.distance_meters), str(p.source?.name), str(p.source?.url)],
+    values: valuesOf(FIELDS.compute, p),
     extras,
     attributes,
     properties: p,
@@ -128,21 +150,7 @@ function streamRecord(f: Observation): FlatRecord {
   return {
     id: String(f.id),
     geometry: f.geometry ?? null,
-    values: [
-      str(p.feature_name),
-      str(p.address),
-      str(p.date),
-      str(p.year),
-      str(p.month),
-      str(p.source),
-      str(p.owner),
-      str(p.image_url),
-      bool(p.is_video),
-      str(p.video_id),
-      str(p.video_url),
-      num(p.duration),
-      bool(p.interactive),
-    ],
+    values: valuesOf(FIELDS.stream, p),
     extras: rest(p, STREAM_SPEC),
     attributes: null,
     properties: p,
@@ -155,7 +163,7 @@ function imageryRecord(r: ImageryRecord): FlatRecord {
   return {
     id: String(r.id),
     geometry: r.geometry ?? null,
-    values: [str(r.address), str(r.date), isoCaptureDate(r.date), str(r.compass), degrees, bool(r.interactive), str(r.image)],
+    values: valuesOf(FIELDS.imagery, { ...r, captureDate: isoCaptureDate(r.date), degrees }),
     extras,
     attributes: null,
     properties: {

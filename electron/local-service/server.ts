@@ -53,7 +53,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       if (base) throw new Error('local service already started');
       const catalog = opts.catalog ?? loadCatalog(opts.catalogDir ?? defaultCatalogDir());
       const db = openDatabase(opts.dataDir);
-      const store = createSearchStore(db, (e) => opts.logger.error('local service: saving results failed', e));
+      const store = createSearchStore(db, (e) => opts.logger.error('local service: saving results failed', e), catalog.kinds.codes);
       checkpointer = startCheckpointer(db, (e) => opts.logger.error('local service: checkpoint failed', e));
       closeDb = () => store.close();
       indexer = createPointIndexer((e) => opts.logger.error('local service: index worker failed; indexing on the request thread', e));

@@ -7,7 +7,7 @@ import { gunzip, gzip } from 'node:zlib';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { applyMigrations } from '../ground/migrations';
-import type { Kind } from './catalog/catalog';
+import { BUILTIN_CODES, type KindCodes } from './catalog/kinds/registry';
 import type { Item, SavedSet } from './query/execute';
 
 /** Numbered migrations of the compute routes, applied in order inside one transaction at open. */
@@ -60,8 +60,6 @@ const MIGRATIONS: string[] = [
    BEGIN DELETE FROM upload_chunks WHERE hash = old.hash; END;`,
 ];
 
-const KIND_CODES: Kind[] = ['city', 'airport', 'country', 'upload'];
-
 /** A result set packed for the `searches` row (see packItems). */
 export interface PackedItems {
   bin: Buffer;
@@ -72,7 +70,7 @@ export interface PackedItems {
 const PACK_STEP = 16_384;
 
 /** Packs `items` in blocks of PACK_STEP, yielding after each; returns the packed set. */
-function* packSteps(items: Item[]): Generator<void, PackedItems> {
+function* packSteps(items: Item[], codes: KindCodes): Generator<void, PackedItems> {
   const n = items.length;
   const buf = new ArrayBuffer(8 + n * 13);
   new Uint32Array(buf, 0, 1)[0] = n;
@@ -85,7 +83,7 @@ function* packSteps(items: Item[]): Generator<void, PackedItems> {
     const x = items[j]!;
     d[j] = x.d ?? NaN;
     idx[j] = x.i;
-    kind[j] = KIND_CODES.indexOf(x.k);
+    kind[j] = codes.codeOf(x.k);
     if (x.a) {
       figures[j] = x.a;
       hasFigures = true;
@@ -99,9 +97,10 @@ function* packSteps(items: Item[]): Generator<void, PackedItems> {
  * A result set as packed arrays: item count, distances (f64, NaN for none), item numbers (u32)
  * and kind bytes, plus a JSON map of the few items that carry figures. 135,000 items pack into
  * 1.8 MB in a few milliseconds, where JSON text took 3-6 MB and 20-100 ms on the request thread.
+ * Kind bytes are the storage codes of the kinds' vocabulary entries.
  */
-export function packItems(items: Item[]): PackedItems {
-  const steps = packSteps(items);
+export function packItems(items: Item[], codes: KindCodes = BUILTIN_CODES): PackedItems {
+  const steps = packSteps(items, codes);
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
@@ -109,8 +108,12 @@ export function packItems(items: Item[]): PackedItems {
 }
 
 /** packItems for large sets on the request thread: 300,000 items take 30-80 ms, cut into slices. */
-export async function packItemsSliced(items: Item[], slice: { due(): boolean; pause(): Promise<void> }): Promise<PackedItems> {
-  const steps = packSteps(items);
+export async function packItemsSliced(
+  items: Item[],
+  slice: { due(): boolean; pause(): Promise<void> },
+  codes: KindCodes = BUILTIN_CODES,
+): Promise<PackedItems> {
+  const steps = packSteps(items, codes);
   for (;;) {
     const r = steps.next();
     if (r.done) return r.value;
@@ -118,7 +121,7 @@ export async function packItemsSliced(items: Item[], slice: { due(): boolean; pa
   }
 }
 
-export function unpackItems(bin: Buffer, figuresJson: string): Item[] {
+export function unpackItems(bin: Buffer, figuresJson: string, codes: KindCodes = BUILTIN_CODES): Item[] {
   // Copied into a fresh buffer: typed views need aligned offsets, a driver Buffer may not be.
   const buf = new Uint8Array(bin).buffer;
   const n = new Uint32Array(buf, 0, 1)[0]!;
@@ -128,7 +131,7 @@ export function unpackItems(bin: Buffer, figuresJson: string): Item[] {
   const figures = JSON.parse(figuresJson) as Record<string, Item['a']>;
   const items: Item[] = new Array(n);
   for (let j = 0; j < n; j++) {
-    const x: Item = { k: KIND_CODES[kind[j]!]!, i: idx[j]! };
+    const x: Item = { k: codes.kindOf(kind[j]!), i: idx[j]! };
     if (!Number.isNaN(d[j]!)) x.d = d[j]!;
     const a = figures[j];
     if (a) x.a = a;
@@ -253,7 +256,12 @@ export function startCheckpointer(db: Database.Database, onError: (e: unknown) =
   };
 }
 
-export function createSearchStore(db: Database.Database, onError: (e: unknown) => void = () => {}): SearchStore {
+/** `codes`: the storage codes of the catalog's kinds (the built-in ones by default). */
+export function createSearchStore(
+  db: Database.Database,
+  onError: (e: unknown) => void = () => {},
+  codes: KindCodes = BUILTIN_CODES,
+): SearchStore {
   const insert = db.prepare(
     `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, items_bin, uploads)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -295,7 +303,7 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
   sweep();
   return {
     db,
-    save(s, packed = packItems(s.set.items)) {
+    save(s, packed = packItems(s.set.items, codes)) {
       pending.set(s.id, s);
       const files = s.files ?? [];
       files.forEach((f, i) => links.push([s.id, i, f.hash, f.name]));
@@ -341,7 +349,7 @@ export function createSearchStore(db: Database.Database, onError: (e: unknown) =
         catalogVersion: row.catalog_version,
         set: {
           subject: row.subject as SavedSet['subject'],
-          items: row.items_bin ? unpackItems(row.items_bin, row.items) : (JSON.parse(row.items) as Item[]),
+          items: row.items_bin ? unpackItems(row.items_bin, row.items, codes) : (JSON.parse(row.items) as Item[]),
           uploads: JSON.parse(row.uploads),
         },
       };

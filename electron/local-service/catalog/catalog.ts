@@ -3,15 +3,21 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import Flatbush from 'flatbush';
 import KDBush from 'kdbush';
-import pointInPolygon from 'point-in-polygon-hao';
 import type { Geometry } from 'geojson';
 import type { Slicer } from '../upload/slice';
 import type { PointIndexer } from './index-worker';
+import { countryLocator } from './country-at';
 import { normalizeName } from './text';
+import { airports as airportsEntry } from './kinds/airports';
+import { cities as citiesEntry } from './kinds/cities';
+import { countries as countriesEntry } from './kinds/countries';
+import type { Cell, Columns, KindEntry } from './kinds/entry';
+import { kindMapper } from './kinds/mapper';
+import { BUILTIN_KINDS, buildKinds, checkColumns, rowsToColumns, type KindLayer, type Kinds } from './kinds/registry';
 
-export type Kind = 'city' | 'airport' | 'country' | 'upload';
+/** Name of a kind of feature: a vocabulary entry's `name`, or uploads. */
+export type Kind = string;
 
 /** Points of one kind with a geodesic index; every query runs over layers of this shape. */
 export interface Layer {
@@ -72,9 +78,12 @@ export interface CountryRow {
 export interface Catalog {
   /** Short hash of the catalog files: saved result sets refer to item numbers of one version. */
   version: string;
-  cities: Layer & { cols: CityColumns };
-  airports: Layer & { cols: AirportColumns };
-  countries: Layer & { rows: CountryRow[] };
+  /** Every kind of the catalog, from its vocabulary entry: lexicon, lookup, storage codes. */
+  kinds: Kinds;
+  /** The gazetteer: place names are read from the cities and countries. */
+  cities: KindLayer<CityColumns>;
+  airports: KindLayer<AirportColumns>;
+  countries: KindLayer & { rows: CountryRow[] };
   countryByCode: Map<string, number>;
   /** Normalized country names, official names, alternative spellings and demonyms. */
   countryByName: Map<string, number>;
@@ -108,7 +117,14 @@ function readGz<T>(dir: string, file: string, hash: ReturnType<typeof createHash
   return JSON.parse(gunzipSync(bytes).toString('utf8')) as T;
 }
 
-function makeLayer(kind: Kind, lon: number[], lat: number[], country: string[], pop: number[] | null, scale = 1): Layer {
+function makeLayer(
+  kind: Kind,
+  lon: readonly number[],
+  lat: readonly number[],
+  country: string[],
+  pop: readonly number[] | null,
+  scale = 1,
+): Layer {
   const size = lon.length;
   const L: Layer = {
     kind,
@@ -209,39 +225,58 @@ export function uuidV5(name: string, namespace = AREA_NAMESPACE): string {
 }
 export const areaIdOf = (cca3: string) => uuidV5('country:' + cca3);
 
-function polygonsOf(g: Geometry | null): number[][][][] {
-  if (!g) return [];
-  if (g.type === 'Polygon') return [g.coordinates];
-  if (g.type === 'MultiPolygon') return g.coordinates;
-  return [];
-}
-
 /** resources/catalog of the app (source tree or built out/main). */
 export function defaultCatalogDir(): string {
   return join(resourcesDir(import.meta.dirname), 'catalog');
 }
 
-export function loadCatalog(dir: string): Catalog {
+/** A kind given with its data: an extra kind beside the built-in ones (tests, later data layers). */
+export interface KindSource {
+  entry: KindEntry;
+  columns: Columns;
+}
+
+/**
+ * A kind's point layer from its columns, as its entry names them, with its feature mapper
+ * (`countryName` writes the country column of addresses).
+ */
+export function kindLayer({ entry, columns: cols }: KindSource, countryName = (cca2: string) => cca2): KindLayer {
+  checkColumns(entry, cols);
+  const c = entry.columns;
+  const popCol = c.population ? cols[c.population]! : null;
+  const pop = popCol ? popCol.map((v) => (v === null ? NaN : Number(v))) : null;
+  const layer = makeLayer(entry.name, cols[c.lon] as number[], cols[c.lat] as number[], cols[c.country] as string[], pop, c.scale ?? 1);
+  return Object.assign(layer, { entry, cols, feature: kindMapper({ entry, cols, lon: layer.lon, lat: layer.lat }, countryName) });
+}
+
+/** The catalog folder's file of a built-in kind, as columns (row-wise files keep their rows). */
+function readKind(dir: string, entry: KindEntry, hash: ReturnType<typeof createHash>): KindSource & { rows?: unknown[] } {
+  const data = readGz<Columns & { rows?: Record<string, Cell>[] }>(dir, entry.source.file!, hash);
+  if (entry.source.layout !== 'rows') return { entry, columns: data };
+  return { entry, columns: rowsToColumns(data.rows ?? []), rows: data.rows };
+}
+
+/**
+ * The catalog of the folder's files, one kind per built-in vocabulary entry, and any extra kinds
+ * given with their data.
+ */
+export function loadCatalog(dir: string, extra: KindSource[] = []): Catalog {
   const hash = createHash('sha256');
-  const c = readGz<CityColumns & { lon: number[]; lat: number[] }>(dir, 'cities.json.gz', hash);
-  const a = readGz<AirportColumns & { lon: number[]; lat: number[] }>(dir, 'airports.json.gz', hash);
-  const k = readGz<{ rows: CountryRow[] }>(dir, 'countries.json.gz', hash);
-
-  const cities = Object.assign(makeLayer('city', c.lon, c.lat, c.country, c.pop, 1e5), { cols: c });
-  const airports = Object.assign(makeLayer('airport', a.lon, a.lat, a.country, null, 1e5), { cols: a });
-  const rows = k.rows;
-  const countries = Object.assign(
-    makeLayer(
-      'country',
-      rows.map((r) => r.lon),
-      rows.map((r) => r.lat),
-      rows.map((r) => r.cca2),
-      rows.map((r) => r.population ?? NaN),
-    ),
-    { rows },
-  );
-
+  const read = BUILTIN_KINDS.map((e) => readKind(dir, e, hash));
+  for (const x of extra) hash.update(JSON.stringify(x));
+  const rows = read[BUILTIN_KINDS.indexOf(countriesEntry)]!.rows as CountryRow[];
   const countryByCode = new Map<string, number>();
+  // Addresses name the country; the codes are read when a feature is made, after the maps are filled.
+  const countryName = (cca2: string) => {
+    const ci = countryByCode.get(cca2);
+    return ci !== undefined ? rows[ci]!.name : cca2;
+  };
+  const kinds = buildKinds([...read, ...extra].map((source) => kindLayer(source, countryName)));
+  const cities = kinds.get(citiesEntry.name) as KindLayer<unknown> as KindLayer<CityColumns>;
+  const c = cities.cols;
+  const airports = kinds.get(airportsEntry.name) as KindLayer<unknown> as KindLayer<AirportColumns>;
+  const countries = Object.assign(kinds.get(countriesEntry.name), { rows });
+
   const countryByName = new Map<string, number>();
   const countryByDemonym = new Map<string, number>();
   const areaIds = new Map<string, number>();
@@ -334,34 +369,11 @@ export function loadCatalog(dir: string): Catalog {
     if (prev === undefined || cities.pop[i]! > cities.pop[prev]!) capitalOf.set(c.country[i]!, i);
   }
 
-  // Country polygons: Flatbush over each polygon's box, then an exact point-in-polygon test.
-  const parts: { country: number; poly: number[][][] }[] = [];
-  rows.forEach((r, i) => {
-    for (const poly of polygonsOf(r.geometry)) parts.push({ country: i, poly });
-  });
-  const fb = new Flatbush(Math.max(parts.length, 1));
-  for (const p of parts) {
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const [x, y] of p.poly[0]!) {
-      if (x! < x0) x0 = x!;
-      if (y! < y0) y0 = y!;
-      if (x! > x1) x1 = x!;
-      if (y! > y1) y1 = y!;
-    }
-    fb.add(x0, y0, x1, y1);
-  }
-  if (!parts.length) fb.add(0, 0, 0, 0);
-  fb.finish();
-  const countryAt = (lon: number, lat: number): number => {
-    for (const id of fb.search(lon, lat, lon, lat)) {
-      const p = parts[id];
-      if (p && pointInPolygon([lon, lat], p.poly) !== false) return p.country;
-    }
-    return -1;
-  };
+  const countryAt = countryLocator(rows.map((r) => r.geometry));
 
   return {
     version: hash.digest('hex').slice(0, 12),
+    kinds,
     cities,
     airports,
     countries,

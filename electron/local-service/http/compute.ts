@@ -4,6 +4,7 @@ import { isValidCell } from 'h3-js';
 import { ComputeFormFields, ComputeRequest, type ComputeResponse } from '../../../shared/service/compute';
 import type { Logger } from '../../ground/logger';
 import { pointLayerOf, type Catalog } from '../catalog/catalog';
+import { UPLOADS } from '../catalog/kinds/uploads';
 import type { PointIndexer } from '../catalog/index-worker';
 import { writeAnswer } from '../query/answer';
 import { execute, type SavedSet } from '../query/execute';
@@ -246,7 +247,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       const ex = await execute({
         plan,
         catalog,
-        uploads: { features: uploads, layer: await pointLayerOf('upload', uploads, work) },
+        uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, work) },
         coordinates,
         h3Cells: cells,
         areaCountry,
@@ -267,7 +268,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             ? (parent.files ?? [])
             : [];
       if (files === sent) for (let k = 0; k < sent.length; k++) await store.keepUpload(sent[k]!.hash, body.files[k]!.bytes);
-      const packed = await packItemsSliced(set.items, slice);
+      const packed = await packItemsSliced(set.items, slice, catalog.kinds.codes);
       store.save(
         {
           files,

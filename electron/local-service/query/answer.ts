@@ -6,7 +6,6 @@ import { toFeature } from './features';
 import type { SaidDistance } from './units';
 import { itemDistanceText, radiusText } from './units';
 
-const LABEL = { city: 'cities', airport: 'airports', country: 'countries', upload: 'uploaded features' } as const;
 const fmt = formatNumber;
 
 /**
@@ -28,7 +27,8 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeat
   }
   const name = (x: (typeof ex.items)[number]) => toFeature(x, ex, catalog, uploads).properties.name;
   const dist = (x: (typeof ex.items)[number]) => (x.d !== undefined ? itemDistanceText(x.d / 1000, said) : null);
-  const plural = (k: number) => (k === 1 ? LABEL[ex.subject].replace(/ies$/, 'y').replace(/s$/, '') : LABEL[ex.subject]);
+  const label = catalog.kinds.label(ex.subject);
+  const plural = (k: number) => (k === 1 ? label.one : label.many);
   const where = ex.radiusKm !== undefined && ex.reference ? ` within ${radiusText(ex.radiusKm, said)} of ${ex.reference.label}` : '';
   const first = ex.items[0];
   if (ex.nearestFirst && first && dist(first) !== null) {

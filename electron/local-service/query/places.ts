@@ -7,9 +7,9 @@ import { NOT_PLACES, type Token } from './words';
 const fmt = formatInt;
 
 export type Place =
-  | { type: 'country'; idx: number; len: number }
+  | { type: 'nation'; idx: number; len: number }
   | { type: 'region'; name: string; countries: string[]; len: number }
-  | { type: 'city'; idx: number; len: number }
+  | { type: 'locality'; idx: number; len: number }
   | { type: 'coord'; point: RefPoint; len: number };
 
 export interface PlaceReaderInput {
@@ -39,6 +39,10 @@ export function createPlaceReader({ t, catalog, coordinates, warn, unread }: Pla
     return parts.join(' ');
   };
   const matchWords = (i: number, key: string[]) => key.length > 0 && key.every((k, n) => w(i + n) === k);
+  // Place names come from the gazetteer kinds; their words say which one a name was read as.
+  const cityWord = catalog.cities.entry.label.one;
+  const countryWord = catalog.countries.entry.label.one;
+  const both = `a ${countryWord} and a ${cityWord}`;
 
   /** Candidates in the country or first-level division a qualifier phrase names, else null. */
   function qualified(list: number[], at: number, q: number): number[] | null {
@@ -78,7 +82,7 @@ export function createPlaceReader({ t, catalog, coordinates, warn, unread }: Pla
         const said = t.slice(i, at + q).map((x) => x.raw).join(' ').replace(' , ', ', ');
         warn('unknown_place', `no place called "${t.slice(i, i + n).map((x) => x.raw).join(' ')}" in ${t.slice(at, at + q).map((x) => x.raw).join(' ')}`);
         unread.push(said);
-        return { type: 'city', idx: list[0]!, len: at - i + q };
+        return { type: 'locality', idx: list[0]!, len: at - i + q };
       }
     }
     const best = list[0]!;
@@ -95,7 +99,7 @@ export function createPlaceReader({ t, catalog, coordinates, warn, unread }: Pla
         { candidates: list.length, used: cityLabel(best), others: list.slice(1, 4).map(cityLabel) },
       );
     }
-    return { type: 'city', idx: best, len };
+    return { type: 'locality', idx: best, len };
   }
 
   function cityLabel(c: number): string {
@@ -127,11 +131,11 @@ export function createPlaceReader({ t, catalog, coordinates, warn, unread }: Pla
         const big = cities[0]!;
         const other = preferCity ? catalog.countries.rows[country]!.name : cityLabel(big);
         if (catalog.cities.pop[big]! >= 50_000)
-          warn('ambiguous_place', `"${phrase}" is both a country and a city; read as the ${preferCity ? 'city' : 'country'}, not ${other}`);
+          warn('ambiguous_place', `"${phrase}" is both ${both}; read as the ${preferCity ? cityWord : countryWord}, not ${other}`);
         if (preferCity) return cityPlace(i, n, cities);
-        return { type: 'country', idx: country, len: n };
+        return { type: 'nation', idx: country, len: n };
       }
-      if (country !== undefined) return { type: 'country', idx: country, len: n };
+      if (country !== undefined) return { type: 'nation', idx: country, len: n };
       if (cities?.length) return cityPlace(i, n, cities);
     }
     return null;
@@ -139,7 +143,7 @@ export function createPlaceReader({ t, catalog, coordinates, warn, unread }: Pla
 
   function placePoint(p: Exclude<Place, { type: 'region' }>): RefPoint {
     if (p.type === 'coord') return p.point;
-    if (p.type === 'city')
+    if (p.type === 'locality')
       return { lon: catalog.cities.lon[p.idx]!, lat: catalog.cities.lat[p.idx]!, label: cityLabel(p.idx) };
     const r = catalog.countries.rows[p.idx]!;
     return { lon: r.lon, lat: r.lat, label: r.name };

@@ -12,18 +12,29 @@ export interface RefPoint {
 /** What a reference phrase pointed at: fixed places, or every item of a class. */
 export type Reference =
   | { type: 'points'; points: RefPoint[]; label: string }
-  | { type: 'class'; kind: Kind; large?: boolean; capital?: boolean; popMin?: number; popMax?: number; label: string }
+  | ({ type: 'class'; kind: Kind; popMin?: number; popMax?: number; label: string } & ModifierValues)
   | { type: 'saved'; label: string };
 
 export type Measurement = 'count' | 'per_capita' | 'per_area';
 export const MEASUREMENTS: readonly Measurement[] = ['count', 'per_capita', 'per_area'];
 
+/**
+ * Modifier values a reading chose ("major airports": large true), each under the key its kind's
+ * vocabulary entry gives it: the keys are data, not fields of the reading.
+ */
+export interface ModifierValues {
+  [modifier: string]: unknown;
+}
+
+/** A modifier's value in a reading, if the words chose one. */
+export function modifierValue(v: ModifierValues, key: string): boolean | undefined {
+  const x = v[key];
+  return typeof x === 'boolean' ? x : undefined;
+}
+
 /** The reading of one question: deterministic, and explained item by item in warnings. */
-export interface Plan {
+export interface Plan extends ModifierValues {
   subject: Kind | null;
-  /** Only large (true) or medium (false) airports. */
-  large?: boolean;
-  capital?: boolean;
   /** Country filters (alpha-2), ORed. */
   countries: string[];
   /** Items within radiusKm of the reference. */

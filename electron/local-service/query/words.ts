@@ -1,7 +1,9 @@
-import type { Kind } from '../catalog/catalog';
 import { foldLetters } from '../catalog/text';
 
-/** Vocabulary and tokens of questions: the words the reading rules look for. */
+/**
+ * Grammar words and tokens of questions: the words the reading rules look for. The nouns and
+ * adjectives of kinds come from their vocabulary entries (catalog.kinds.lexicon).
+ */
 export interface Token {
   raw: string;
   w: string;
@@ -22,20 +24,11 @@ export const MULTIPLIER: Record<string, number> = {
 export const NUMBER_WORDS: Record<string, number> = {
   one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, fifty: 50, hundred: 100,
 };
-export const SUBJECT_WORDS: Record<string, Kind> = {
-  airport: 'airport', airports: 'airport', airfield: 'airport', airfields: 'airport', airstrip: 'airport',
-  airstrips: 'airport', aerodrome: 'airport', aerodromes: 'airport',
-  city: 'city', cities: 'city', town: 'city', towns: 'city', settlement: 'city', settlements: 'city',
-  capital: 'city', capitals: 'city',
-  country: 'country', countries: 'country', nation: 'country', nations: 'country',
-};
 export const UPLOAD_NOUNS = new Set([
   'site', 'sites', 'point', 'points', 'location', 'locations', 'place', 'places', 'feature', 'features', 'data',
   'file', 'files', 'record', 'records', 'store', 'stores', 'asset', 'assets', 'facility', 'facilities', 'upload',
   'uploads', 'rows', 'stations', 'offices', 'properties', 'targets',
 ]);
-export const LARGE_WORDS = new Set(['large', 'major', 'big']);
-export const MEDIUM_WORDS = new Set(['medium', 'regional', 'mid', 'midsize']);
 export const DETERMINERS = new Set(['a', 'an', 'any', 'the', 'some', 'one', 'each', 'every']);
 /** Words that carry no meaning for the reading: dropped silently. */
 export const SILENT = new Set([
@@ -80,17 +73,17 @@ export function signedAt(t: Token[], i: number): number | null {
   return /^-?\d+(?:\.\d+)?$/.test(w) ? Number(w) : null;
 }
 
-/** A word written in the plural ("airports", "cities"): "nearest airport" asks for one. */
+/** A word written in the plural ("sites"): "nearest site" asks for one. */
 export const isPlural = (word: string) => /s$/.test(word);
 
 /**
- * Words the reading rules act on besides the vocabulary above: a word after "in" or "near" that
- * is none of these and no place is an unknown place, not an ignorable word.
+ * Words the reading rules act on besides the kinds' nouns and adjectives: a word after "in" or
+ * "near" that is none of these and no place is an unknown place, not an ignorable word.
  */
 export const RULE_WORDS = new Set([
-  ...Object.keys(SUBJECT_WORDS), ...UPLOAD_NOUNS, ...LARGE_WORDS, ...MEDIUM_WORDS, ...DETERMINERS,
+  ...UPLOAD_NOUNS, ...DETERMINERS,
   'my', 'our', 'uploaded', 'previous', 'earlier', 'per', 'over', 'under', 'above', 'below', 'between', 'within', 'inside',
   'near', 'around', 'nearby', 'close', 'next', 'nearest', 'closest', 'top', 'largest', 'biggest', 'smallest', 'sort',
   'sorted', 'order', 'ordered', 'rank', 'ranked', 'distance', 'less', 'fewer', 'more', 'greater', 'exceeding', 'least',
-  'most', 'capita', 'density', 'count', 'tally', 'country', 'countries', 'total', 'first', 'order', 'terms',
+  'most', 'capita', 'density', 'count', 'tally', 'total', 'first', 'order', 'terms',
 ]);

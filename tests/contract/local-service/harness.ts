@@ -23,7 +23,7 @@ export interface Running {
   logger: ReturnType<typeof createMemoryLogger>;
 }
 
-export async function startService(opts: { dataDir?: string; answerFault?: boolean } = {}): Promise<Running> {
+export async function startService(opts: { dataDir?: string; answerFault?: boolean; catalog?: Catalog } = {}): Promise<Running> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'fieldlens-svc-'));
   const logger = createMemoryLogger();
   const service = createLocalService({
@@ -32,7 +32,7 @@ export async function startService(opts: { dataDir?: string; answerFault?: boole
     logger,
     clock: () => new Date('2026-01-02T03:04:05Z'),
     answerFault: opts.answerFault,
-    catalog: catalog(),
+    catalog: opts.catalog ?? catalog(),
   });
   const urls = await service.start();
   return { service, dataDir, logger, ...urls };

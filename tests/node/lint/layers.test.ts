@@ -1,9 +1,9 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-import { electronFolders } from '../../../eslint.layers.js';
+import { electronFolders, kindNames } from '../../../eslint.layers.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const eslint = new ESLint({ cwd: root });
@@ -112,4 +112,52 @@ describe('floors of the Node side: one row per folder of electron/', () => {
       expect(await layerErrors(file, code)).toEqual([]);
     });
   }
+});
+
+describe('no kind literal in the query code (kinds are vocabulary entries)', () => {
+  const QUERY = join(root, 'electron/local-service/query');
+
+  async function kindErrors(filePath: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: `${root}${filePath}` });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  }
+
+  for (const kind of kindNames) {
+    it(`fails electron/local-service/query/rules/bad.ts: a '${kind}' literal`, async () => {
+      const errors = await kindErrors('electron/local-service/query/rules/bad.ts', `export const isIt = (k: string) => k === '${kind}';\n`);
+      expect(errors).toEqual([expect.stringMatching(/No kind literal in the query code/)]);
+    });
+  }
+
+  it('fails a kind in a type, too', async () => {
+    const errors = await kindErrors('electron/local-service/query/bad.ts', `export type K = '${kindNames[0]}' | 'other';\n`);
+    expect(errors.length).toBe(1);
+  });
+
+  it('allows kind names in the vocabulary entries and other words in the query code', async () => {
+    expect(await kindErrors('electron/local-service/catalog/kinds/ok.ts', `export const name = '${kindNames[0]}';\n`)).toEqual([]);
+    expect(await kindErrors('electron/local-service/query/ok.ts', `export const w = ['${kindNames[0]}s', 'upload', 'near'];\n`)).toEqual([]);
+  });
+
+  // Whatever the lint sees or not (strings in comments, template literals): the text has no kind name as a string.
+  const quoted = new RegExp(`(['"\`])(${kindNames.join('|')})\\1`);
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? files(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+
+  it('the grep finds a quoted kind name where there is one', () => {
+    expect(quoted.test(`if (k === "${kindNames[1]}") return;`)).toBe(true);
+    expect(quoted.test(`const label = \`${kindNames[2]}\`;`)).toBe(true);
+    expect(quoted.test(`const w = '${kindNames[2]}s';`)).toBe(false);
+  });
+
+  it('finds no quoted kind name in any file of electron/local-service/query', () => {
+    const list = files(QUERY);
+    expect(list.length).toBeGreaterThan(10);
+    const hits = list.flatMap((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .flatMap((line, n) => (quoted.test(line) ? [`${f.slice(root.length)}:${n + 1}: ${line.trim()}`] : [])),
+    );
+    expect(hits).toEqual([]);
+  });
 });

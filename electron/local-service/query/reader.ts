@@ -1,0 +1,227 @@
+import type { Catalog, Kind } from '../catalog/catalog';
+import { formatInt } from '../catalog/format';
+import type { AdjectiveReading } from '../catalog/kinds/registry';
+import { UPLOADS } from '../catalog/kinds/uploads';
+import { normalizeName } from '../catalog/text';
+import { trailingPopulationFilter } from './filters';
+import { createPlaceReader, type Place } from './places';
+import type { Plan, Reference, Warning } from './plan';
+import {
+  DETERMINERS, isPlural, NOT_PLACES, numberAt, RULE_WORDS, SILENT, tokenize, UNIT_KM, UPLOAD_NOUNS,
+} from './words';
+
+export interface ParseContext {
+  catalog: Catalog;
+  /** Request `coordinates`, by name. */
+  coordinates: { name: string; latitude: number; longitude: number }[];
+  /** Names of uploaded files (with extension). */
+  fileNames: string[];
+  /** Subject of the saved query when continuing one. */
+  savedSubject?: Kind | null;
+}
+
+const fmt = formatInt;
+const UPLOAD_CLASS = { type: 'class', kind: UPLOADS.name, label: UPLOADS.label.many } as const;
+
+export type Reader = ReturnType<typeof createReader>;
+
+/**
+ * The state of reading one question and the phrase readers the rules share: tokens, the plan
+ * being filled, places, classes ("an airport", "my sites") and references.
+ */
+export function createReader(query: string, ctx: ParseContext) {
+  const { catalog } = ctx;
+  const { lexicon } = catalog.kinds;
+  const t = tokenize(query);
+  const plan: Plan = { subject: null, countries: [], unread: [], ignored: [], warnings: [] };
+  const warn = (code: string, message: string, extra: Record<string, unknown> = {}) =>
+    plan.warnings.push({ code, message, ...extra } as Warning);
+  const w = (i: number) => t[i]?.w ?? '';
+  const said = (from: number, to: number) => t.slice(from, to).map((x) => x.raw).join(' ');
+
+  const fileKeys = ctx.fileNames.flatMap((f) => {
+    const base = normalizeName(f.replace(/\.[^.]+$/, ''));
+    return base ? [base.split(' ')] : [];
+  });
+  const matchWords = (i: number, key: string[]) => key.length > 0 && key.every((k, n) => w(i + n) === k);
+  const { placeAt, placePoint } = createPlaceReader({ t, catalog, coordinates: ctx.coordinates, warn, unread: plan.unread });
+
+  const isRuleWord = (word: string) => RULE_WORDS.has(word) || lexicon.nouns.has(word) || lexicon.adjectives.has(word);
+
+  const r = {
+    t,
+    plan,
+    catalog,
+    ctx,
+    lexicon,
+    w,
+    said,
+    warn,
+    placeAt,
+    placePoint,
+    /** Token index of the last subject noun ("nearest" may come after it). */
+    subjectWordAt: -1,
+    /** Modifier adjective read before any subject ("large ... airports"), waiting for its noun. */
+    pending: undefined as AdjectiveReading[] | undefined,
+    numberAt: (i: number, allowMultiplier: boolean) => numberAt(t, i, allowMultiplier),
+    distanceUnit: (i: number) => UNIT_KM[w(i)],
+
+    /** A count for "top N": a positive whole number, else null. */
+    countAt(i: number): [number, number] | null {
+      const num = numberAt(t, i, false);
+      return num && Number.isInteger(num[0]) && num[0] >= 1 ? num : null;
+    },
+
+    addCountry(cca2: string) {
+      if (!plan.countries.includes(cca2)) plan.countries.push(cca2);
+    },
+
+    /** Countries or regions become country filters: [label] when p was one, else null. */
+    areaFilter(p: Place): string | null {
+      if (p.type === 'nation') {
+        const row = catalog.countries.rows[p.idx]!;
+        r.addCountry(row.cca2);
+        return row.name;
+      }
+      if (p.type === 'region') {
+        for (const c of p.countries) r.addCountry(c);
+        return p.name;
+      }
+      return null;
+    },
+
+    /** The subject and the modifier values its words chose: false when another subject was read. */
+    setSubject(kind: Kind, values?: Record<string, boolean>): boolean {
+      if (plan.subject === null) plan.subject = kind;
+      else if (plan.subject !== kind) return false;
+      Object.assign(plan, values);
+      return true;
+    },
+
+    /** Class phrase at i ("an airport", "large airports", "my sites", "those"): [reference, tokens used]. */
+    classAt(i: number): [Reference, number] | null {
+      let j = i;
+      while (DETERMINERS.has(w(j))) j++;
+      const adjective = lexicon.adjectives.get(w(j));
+      if (adjective) j++;
+      const noun = lexicon.nouns.get(w(j));
+      if (noun) {
+        const a = adjective?.find((x) => x.kind === noun.kind);
+        const prefix = adjective ? `${(a ?? adjective[0]!).label} ` : '';
+        const values = { ...noun.sets, ...(a ? { [a.key]: a.value } : {}) };
+        return [{ ...values, type: 'class', kind: noun.kind, label: prefix + noun.label }, j - i + 1];
+      }
+      if (adjective) return null;
+      if (w(j) === 'my' || w(j) === 'our' || w(j) === 'uploaded') {
+        if (UPLOAD_NOUNS.has(w(j + 1))) return [{ ...UPLOAD_CLASS }, j - i + 2];
+      }
+      for (const key of fileKeys) if (matchWords(j, key)) return [{ ...UPLOAD_CLASS }, j - i + key.length];
+      if (ctx.savedSubject !== undefined && ['those', 'them', 'these', 'previous', 'earlier'].includes(w(j)))
+        return [{ type: 'saved', label: 'the earlier results' }, j - i + 1 + (w(j + 1) === 'results' ? 1 : 0)];
+      if (w(j) === 'these' && ctx.fileNames.length) return [{ ...UPLOAD_CLASS }, j - i + 1];
+      return null;
+    },
+
+    /**
+     * A reference: a class of items or a named place. A country has no single point to measure
+     * from, so it becomes a country filter ("near France" reads as "in France") and the reference
+     * is null; the caller then sets no radius or distance order.
+     */
+    referenceAt(i: number, phrase: string): [Reference | null, number] | null {
+      const cls = r.classAt(i);
+      if (cls) return withClassFilter(cls, i + cls[1]);
+      let j = i;
+      while (w(j) === 'the') j++;
+      const p = placeAt(j, true);
+      if (!p) {
+        const unknown = r.unknownPlaceAt(j);
+        if (!unknown) return null;
+        return [null, j - i + unknown];
+      }
+      if (p.type === 'nation' || p.type === 'region') {
+        const area = r.areaFilter(p);
+        warn('reading', `read "${phrase} ${area}" as "in ${area}": distances to a whole country or region are not measured`);
+        return [null, j - i + p.len];
+      }
+      const pt = placePoint(p);
+      return [{ type: 'points', points: [pt], label: pt.label }, j - i + p.len];
+    },
+
+    /**
+     * Words after "in", "near" or "of" that name no known place ("in Atlantis"): kept as unread so
+     * the answer is empty with a warning instead of every item. Returns tokens used, or 0.
+     */
+    unknownPlaceAt(i: number): number {
+      let j = i;
+      while (t[j] && t[j]!.w !== ',' && !SILENT.has(w(j)) && !isRuleWord(w(j)) && !/^-?\d/.test(w(j)) && !UNIT_KM[w(j)]) j++;
+      if (j === i || NOT_PLACES.has(w(i))) return 0;
+      const words = said(i, j);
+      plan.unread.push(words);
+      warn('unknown_place', `"${words}" is not a place the catalog knows (countries, regions, cities and request coordinates); nothing was searched there`, { words });
+      return j - i;
+    },
+
+    /**
+     * "nearest airport" (one noun, singular) asks for the single nearest; "nearest airports" ranks
+     * them all; "the 3 nearest" takes 3. The noun is the next subject word or the one before.
+     */
+    singularNearest(i: number) {
+      let j = i + 1;
+      while (DETERMINERS.has(w(j)) || lexicon.adjectives.has(w(j)) || w(j) === 'my' || w(j) === 'our') j++;
+      const noun = lexicon.nouns.has(w(j)) || UPLOAD_NOUNS.has(w(j)) ? j : r.subjectWordAt;
+      if (noun < 0) return;
+      const words = said(Math.min(i, noun), Math.max(i, noun) + 1);
+      if (lexicon.nouns.get(w(noun))?.plural ?? isPlural(w(noun))) {
+        warn('reading', `read "${words}" as every match ranked by distance; "the 3 nearest" takes the first 3`);
+        return;
+      }
+      plan.top = 1;
+      warn('reading', `read "${words}" as the single nearest; "nearest ${w(noun)}s" ranks them all, "the 3 nearest" takes 3`);
+    },
+
+    /** "N km (of|from|around) REF" at i: tokens used, or 0. */
+    radiusAt(i: number): number {
+      const num = numberAt(t, i, false);
+      if (!num) return 0;
+      const unit = r.distanceUnit(i + num[1]);
+      if (unit === undefined) return 0;
+      let j = i + num[1] + 1;
+      if (['of', 'from', 'around', 'to', 'near'].includes(w(j))) j++;
+      const words = said(i, j);
+      const ref = r.referenceAt(j, `within ${words}`);
+      if (!ref) {
+        warn('unknown_place', `no place or class found after "${words}"; nothing was searched`);
+        plan.unread.push(words);
+        return j - i;
+      }
+      const radiusKm = num[0] * unit;
+      if (ref[0]) plan.within = { reference: ref[0], radiusKm, said: { value: num[0], unit: t[i + num[1]]!.raw, km: radiusKm } };
+      return j - i + ref[1];
+    },
+  };
+
+  /**
+   * A filter phrase belongs to the noun phrase it follows: "near a city over 1 million people"
+   * filters the reference cities, not the subject.
+   */
+  function withClassFilter(cls: [Reference, number], end: number): [Reference, number] {
+    const [ref, len] = cls;
+    const f = trailingPopulationFilter(t, end);
+    if (!f) return cls;
+    if (ref.type !== 'class' || !catalog.kinds.populated(ref.kind)) {
+      warn('ignored', `population filters apply to ${catalog.kinds.populatedLabels}; "${said(end, end + f[1])}" ignored for ${ref.label}`);
+      return [ref, len + f[1]];
+    }
+    const label = `${ref.label} ${populationText(f[0])}`;
+    return [{ ...ref, popMin: f[0].min, popMax: f[0].max, label }, len + f[1]];
+  }
+
+  return r;
+}
+
+const populationText = (f: { min?: number; max?: number }) =>
+  f.min !== undefined && f.max !== undefined
+    ? `of ${fmt(f.min)} to ${fmt(f.max)} people`
+    : f.min !== undefined
+      ? `over ${fmt(f.min)} people`
+      : `under ${fmt(f.max!)} people`;

@@ -1,0 +1,84 @@
+import { populationFilterAt } from '../filters';
+import type { Reader } from '../reader';
+
+const SORT_WORDS = ['sort', 'sorted', 'order', 'ordered', 'rank', 'ranked', 'arrange', 'arranged'];
+
+/** "sort", "ranked": no meaning alone ("sort my sites by distance to Paris" reads like "my sites by distance to Paris"). */
+export function sortWord(r: Reader, i: number): number {
+  return SORT_WORDS.includes(r.w(i)) ? 1 : 0;
+}
+
+/** "by population", "by size", "by distance to REF": an order. */
+export function byOrder(r: Reader, i: number): number {
+  const { w, plan } = r;
+  if (w(i) !== 'by') return 0;
+  if (w(i + 1) === 'population' || w(i + 1) === 'size') return (plan.order = 'population_desc'), 2;
+  if (w(i + 1) !== 'distance' && w(i + 1) !== 'proximity') return 0;
+  let j = i + 2;
+  if (['to', 'from'].includes(w(j))) j++;
+  const ref = r.referenceAt(j, 'sort by distance to');
+  plan.order = 'distance';
+  if (ref?.[0]) plan.distanceRef = ref[0];
+  return j - i + (ref ? ref[1] : 0);
+}
+
+/** "nearest", "closest", "nearest 3": distance order, and how many. */
+export function nearestWord(r: Reader, i: number): number {
+  const { w, plan } = r;
+  if (!['nearest', 'closest'].includes(w(i))) return 0;
+  plan.order = 'distance';
+  let j = i + 1;
+  const num = r.countAt(j);
+  if (num && r.distanceUnit(j + num[1]) === undefined) {
+    plan.top = num[0];
+    j += num[1];
+  } else if (plan.top === undefined) r.singularNearest(i);
+  return j - i;
+}
+
+/** "to REF" after "nearest" and its subject ("nearest airport to Oslo"): what distances are measured from. */
+export function nearestTo(r: Reader, i: number): number {
+  const { plan } = r;
+  if (r.w(i) !== 'to' || plan.order !== 'distance' || plan.distanceRef) return 0;
+  const ref = r.referenceAt(i + 1, 'nearest to');
+  if (!ref) return 0;
+  if (ref[0]) plan.distanceRef = ref[0];
+  return 1 + ref[1];
+}
+
+/** "top N": how many. */
+export function topN(r: Reader, i: number): number {
+  if (r.w(i) !== 'top') return 0;
+  const num = r.countAt(i + 1);
+  if (!num) return 0;
+  r.plan.top = num[0];
+  return 1 + num[1];
+}
+
+/** "largest", "most populous", "smallest", "least populous": population order. */
+export function sizeOrder(r: Reader, i: number): number {
+  const { w, plan } = r;
+  if (['largest', 'biggest'].includes(w(i))) return (plan.order = 'population_desc'), 1;
+  if (w(i) === 'most' && ['populous', 'populated'].includes(w(i + 1))) return (plan.order = 'population_desc'), 2;
+  if (w(i) === 'smallest') return (plan.order = 'population_asc'), 1;
+  if (w(i) === 'least' && ['populous', 'populated'].includes(w(i + 1))) return (plan.order = 'population_asc'), 2;
+  return 0;
+}
+
+/** "5 largest", "3 nearest": how many, before the order word that follows. */
+export function countBeforeOrder(r: Reader, i: number): number {
+  const num = r.countAt(i);
+  if (!num) return 0;
+  if (!['largest', 'biggest', 'smallest', 'nearest', 'closest'].includes(r.w(i + num[1]))) return 0;
+  r.plan.top = num[0];
+  return num[1];
+}
+
+/** "over 1 million", "between 100k and 500k", "under 50,000": the subject's population range. */
+export function populationFilter(r: Reader, i: number): number {
+  const f = populationFilterAt(r.t, i);
+  if (!f) return 0;
+  if (f[0].min !== undefined) r.plan.popMin = f[0].min;
+  if (f[0].max !== undefined) r.plan.popMax = f[0].max;
+  return f[1];
+}

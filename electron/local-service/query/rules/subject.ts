@@ -1,0 +1,39 @@
+import { UPLOADS } from '../../catalog/kinds/uploads';
+import type { Reader } from '../reader';
+
+/** A kind's modifier adjective ("large", "major", "regional"), before or after its subject. */
+export function modifierWord(r: Reader, i: number): number {
+  const readings = r.lexicon.adjectives.get(r.w(i));
+  if (!readings) return 0;
+  const own = readings.find((a) => a.kind === r.plan.subject);
+  if (own) r.plan[own.key] = own.value;
+  else r.pending = readings;
+  return 1;
+}
+
+/** A kind's noun ("airports", "towns", "capitals"): the subject, with what the noun and a waiting adjective imply. */
+export function subjectNoun(r: Reader, i: number): number {
+  const noun = r.lexicon.nouns.get(r.w(i));
+  if (!noun) return 0;
+  r.subjectWordAt = i;
+  const pending = r.pending;
+  const a = pending?.find((x) => x.kind === noun.kind);
+  if (!r.setSubject(noun.kind, { ...noun.sets, ...(a ? { [a.key]: a.value } : {}) })) {
+    r.warn('ignored', `"${r.t[i]!.raw}" ignored: the question is already about ${r.catalog.kinds.label(r.plan.subject!).many}`);
+  } else if (pending && !a) {
+    const kinds = r.catalog.kinds.labels((k) => pending.some((x) => x.kind === k.kind));
+    r.warn('ignored', `${pending[0]!.topic} words apply to ${kinds} only; "${pending[0]!.label}" ignored`);
+  }
+  r.pending = undefined;
+  return 1;
+}
+
+/** "my sites", a file's name, "these" (uploads) and "those" (the earlier results) as the subject. */
+export function uploadsOrSaved(r: Reader, i: number): number {
+  const cls = r.classAt(i);
+  if (!cls || cls[0].type === 'points') return 0;
+  if (cls[0].type === 'saved') return cls[1];
+  if (cls[0].kind !== UPLOADS.name) return 0;
+  r.setSubject(UPLOADS.name);
+  return cls[1];
+}

@@ -1,0 +1,98 @@
+import { bboxAt, boxText } from '../bbox';
+import type { Reader } from '../reader';
+import { IN_CITY_KM, NEAR_KM } from '../words';
+
+/** "within 30 km of REF", "inside 5 mi of REF": a radius around a place or a class. */
+export function withinRadius(r: Reader, i: number): number {
+  if (r.w(i) !== 'within' && r.w(i) !== 'inside') return 0;
+  const n = r.radiusAt(i + 1);
+  return n ? n + 1 : 0;
+}
+
+/** "less than 10 km from REF", "under 5 mi of REF": a radius. */
+export function underRadius(r: Reader, i: number): number {
+  const { w } = r;
+  let j = i;
+  if (['less', 'fewer'].includes(w(j)) && w(j + 1) === 'than') j += 2;
+  else if (['under', 'below'].includes(w(j))) j += 1;
+  else return 0;
+  const n = r.radiusAt(j);
+  return n ? j - i + n : 0;
+}
+
+/** "near REF", "around REF", "close to REF": within the default radius, nearest first. */
+export function near(r: Reader, i: number): number {
+  const { w, plan } = r;
+  let j = i;
+  if (['near', 'around', 'nearby'].includes(w(j))) j += 1;
+  else if (['close', 'next'].includes(w(j)) && w(j + 1) === 'to') j += 2;
+  else return 0;
+  const ref = r.referenceAt(j, r.said(i, j));
+  if (!ref) return 0;
+  if (!ref[0]) return j - i + ref[1];
+  plan.within = { reference: ref[0], radiusKm: NEAR_KM };
+  plan.order ??= 'distance';
+  r.warn('reading', `read "${r.said(i, j + ref[1])}" as within ${NEAR_KM} km, nearest first`);
+  return j - i + ref[1];
+}
+
+/** "in PLACE", "inside the PLACE": a country or region filter, or a radius around a city. */
+export function inPlace(r: Reader, i: number): number {
+  const { w, plan } = r;
+  if (w(i) !== 'in' && w(i) !== 'inside') return 0;
+  const skip = 1 + (w(i + 1) === 'the' ? 1 : 0);
+  const p = r.placeAt(i + skip, false);
+  if (!p) {
+    const n = /^\p{Lu}/u.test(r.t[i + skip]?.raw ?? '') ? r.unknownPlaceAt(i + skip) : 0;
+    return n ? skip + n : 0;
+  }
+  if (p.type === 'nation' || p.type === 'region') r.areaFilter(p);
+  else {
+    const pt = r.placePoint(p);
+    plan.within = { reference: { type: 'points', points: [pt], label: pt.label }, radiusKm: IN_CITY_KM };
+    r.warn('reading', `read "in ${pt.label}" as within ${IN_CITY_KM} km of its centre`);
+  }
+  return skip + p.len;
+}
+
+/** "of COUNTRY" ("capital of France", "airports of Spain"): only a country or region after "of". */
+export function ofCountry(r: Reader, i: number): number {
+  if (r.w(i) !== 'of') return 0;
+  const p = r.placeAt(i + 1, false);
+  if (!p || (p.type !== 'nation' && p.type !== 'region')) return 0;
+  r.areaFilter(p);
+  return 1 + p.len;
+}
+
+/** A box: "bbox W,S,E,N", "between latitude A and B and longitude C and D", "45N to 46N, 4E to 5E". */
+export function box(r: Reader, i: number): number {
+  const b = bboxAt(r.t, i);
+  if (!b) return 0;
+  if ('error' in b) r.plan.invalid ??= `could not read the area: ${b.error}`;
+  else {
+    r.plan.bbox = b.box;
+    r.warn('reading', `read an area of ${boxText(b.box)}`);
+  }
+  return b.len;
+}
+
+/** A demonym ("French airports"): a country filter. */
+export function demonym(r: Reader, i: number): number {
+  const c = r.catalog.countryByDemonym.get(r.w(i));
+  if (c === undefined) return 0;
+  r.addCountry(r.catalog.countries.rows[c]!.cca2);
+  return 1;
+}
+
+/** A bare country name ("airports France") or a named request coordinate; bare words are not taken for cities. */
+export function barePlace(r: Reader, i: number): number {
+  const p = r.placeAt(i, false, false);
+  if (!p || p.type === 'locality') return 0;
+  if (p.type === 'coord') {
+    r.plan.distanceRef = { type: 'points', points: [p.point], label: p.point.label };
+    return p.len;
+  }
+  const name = r.areaFilter(p);
+  if (!['of', 'in'].includes(r.w(i - 1))) r.warn('reading', `read "${name}" as "in ${name}"`);
+  return p.len;
+}

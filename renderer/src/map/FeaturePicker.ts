@@ -16,6 +16,9 @@ export interface FeaturePickerOptions {
   enabled?: () => boolean;
 }
 
+/** Pixels around the pointer that still count as on a feature. */
+const TOLERANCE = 4;
+
 type Found = { layer: string; id: string } | { layer: string; cluster: Extent };
 
 /** Clicks on result features become picks; the cursor says where one can be picked. */
@@ -41,6 +44,8 @@ export default class FeaturePicker {
 
   private hitAt(e: MapBrowserEvent): Found | null {
     let found: Found | null = null;
+    const resolution = this.options.map.getView().getResolution() ?? 1;
+    // The selection is drawn above everything: a pick on it wins over the index's points.
     this.options.map.forEachFeatureAtPixel(
       e.pixel,
       (feature, layer) => {
@@ -50,9 +55,14 @@ export default class FeaturePicker {
         found = { layer: owner.name, ...hit };
         return true;
       },
-      { hitTolerance: 4, layerFilter: (l) => this.options.layers.some((r) => r.visible && r.owns(l)) },
+      { hitTolerance: TOLERANCE, layerFilter: (l) => this.options.layers.some((r) => r.visible && r.owns(l)) },
     );
-    return found;
+    if (found) return found;
+    for (const r of this.options.layers) {
+      const hit = r.pickAt(e.coordinate, resolution, TOLERANCE);
+      if (hit) return { layer: r.name, ...hit };
+    }
+    return null;
   }
 
   dispose(): void {

@@ -19,6 +19,8 @@ export interface ReadResults {
   extent: Extent;
   /** Features without a usable geometry (not drawn, still listed). */
   skipped: number;
+  /** Every drawn feature is a point (the fast WebGL point renderer can draw them). */
+  pointsOnly: boolean;
 }
 
 export interface ReadOptions {
@@ -85,7 +87,7 @@ export function readResults(collection: GeoJsonFeatureCollection, options: ReadO
   }
   out.length = n;
   const extent: Extent = minX <= maxX ? extend([minX, minY, maxX, maxY], others) : others;
-  return { features: out, extent, skipped };
+  return { features: out, extent, skipped, pointsOnly: others[0]! > others[2]! };
 }
 
 /** The map position of a point result, or null for lines and areas. */

@@ -86,6 +86,16 @@ export function webglStyle(color: string): FlatStyle {
   };
 }
 
+/** The GPU style of large point sets: a plain dot with a light rim. */
+export function webglPointStyle(color: string): FlatStyle {
+  return {
+    'circle-radius': 3.5,
+    'circle-fill-color': color,
+    'circle-stroke-color': '#ffffff',
+    'circle-stroke-width': 0.75,
+  };
+}
+
 const clusterCache = new Map<string, Style>();
 
 /** A cluster: a disc sized by how many it holds, with the count; a single feature stays a dot. */

@@ -50,7 +50,8 @@ export default class H3Layer {
   /** Starts the polygon tool; each finished polygon's outer ring (map projection) is handed over. */
   startDrawing(onPolygon: (ring: Coordinate[]) => void): void {
     this.stopDrawing();
-    this.draw = new Draw({ type: 'Polygon', source: new VectorSource() });
+    // stopClick: the clicks that place corners must not also zoom (double-click) or pick results.
+    this.draw = new Draw({ type: 'Polygon', source: new VectorSource(), stopClick: true });
     this.draw.on('drawend', (e) => {
       const ring = (e.feature.getGeometry() as Polygon).getCoordinates()[0];
       if (ring && ring.length >= 4) onPolygon(ring);

@@ -89,8 +89,11 @@ export default class ResultsLayer {
       case 'heatmap':
         return new Heatmap({ source: this.source as VectorSource<never>, blur: 18, radius: 6, weight: () => 1, properties });
       case 'cluster': {
+        // Clustering asks for neighbours by extent, so it needs a spatially indexed source even
+        // where the drawn set goes without one.
+        const indexed = this.source.getFeatures().length > WEBGL_THRESHOLD ? new VectorSource<MapFeature>({ features: this.source.getFeatures() }) : this.source;
         const clusters = new Cluster<MapFeature>({
-          source: this.source,
+          source: indexed,
           distance: 44,
           // Results are RenderFeatures; the cluster needs a Point of each (only points cluster).
           geometryFunction: (f) => {

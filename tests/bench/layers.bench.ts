@@ -94,7 +94,7 @@ async function main() {
     for (let q = 0; q < QUERIES; q++) {
       const at = [2 + rand() * 1.5, 48.5 + rand()];
       const t = performance.now();
-      hits += q % 2 ? store.nearest(layer.id, at, 10).length : store.within(layer.id, at, 500).length;
+      hits += (q % 2 ? await store.nearest(layer.id, at, 10) : await store.within(layer.id, at, 500)).length;
       times.push(performance.now() - t);
     }
     store.close();

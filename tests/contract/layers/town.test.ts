@@ -8,7 +8,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
 import { catalog, KEYS } from '../local-service/harness';
-import { cities, km } from '../local-service/raw';
+import { airports, apLat, apLon, cities, isLarge, km } from '../local-service/raw';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
 import { at, type TownFeature } from '../../support/town/town';
 import { distanceTo, inPolygon, named, nearestFirst, pointOf } from './town-questions';
@@ -294,6 +294,19 @@ describe('uploads and built-in kinds mixed with layers', () => {
     expect(want.length).toBeGreaterThan(0);
     for (const id of want) expect(got).toContain(id);
     for (const id of got) expect(maybe).toContain(id);
+  });
+
+  it('35b. a kind with its modifier as the reference: within 14.5 km of an airport, of a large airport', async () => {
+    const kindAirports = airports.filter((a) => a.type === 'large_airport' || a.type === 'medium_airport');
+    const within = (list: typeof airports) =>
+      pharmacies().filter((p) => list.some((a) => turf.distance(pointOf(p), [apLon(a), apLat(a)], { units: 'kilometers' }) <= 14.5));
+    // No pharmacy lies within 100 m of the edge, so formulas of the earth's radius cannot disagree.
+    for (const p of pharmacies()) for (const a of kindAirports) expect(Math.abs(turf.distance(pointOf(p), [apLon(a), apLat(a)]) - 14.5)).toBeGreaterThan(0.1);
+    const any = within(kindAirports);
+    const large = within(kindAirports.filter(isLarge));
+    expect(any.length).toBeGreaterThan(large.length);
+    expect(sorted(names(await ask('pharmacies within 14.5 km of an airport')))).toEqual(nameList(any));
+    expect(sorted(names(await ask('pharmacies within 14.5 km of a large airport')))).toEqual(nameList(large));
   });
 
   it('35. pharmacies in Lyon: the layer holds none there, and nothing else is answered', async () => {

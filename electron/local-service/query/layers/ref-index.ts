@@ -24,7 +24,11 @@ export function referenceIndex(geoms: readonly Geometry[]) {
   let index: Flatbush | null = null;
   if (geoms.length > SMALL) {
     index = new Flatbush(geoms.length);
-    for (const b of boxes) b ? index.add(b[0], b[1], b[2], b[3]) : index.add(0, 0, -1, -1);
+    // An empty geometry gets an empty box so the ids still line up.
+    for (const b of boxes) {
+      if (b) index.add(b[0], b[1], b[2], b[3]);
+      else index.add(0, 0, -1, -1);
+    }
     index.finish();
   }
   const exact = (g: Geometry, ids: Iterable<number>) => {

@@ -255,12 +255,25 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       if (!body.files.length && parent) uploads = parent.set.uploads;
 
       const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
-      const plan = parseQuery(req.query, {
+      const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
+      // A follow-up on layer features ("only those open now") is read together with the question
+      // it continues: their saved set holds no kind items, their question holds what they were.
+      const readAlone = (q: string) => parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames });
+      let asked = req.query;
+      if (parent && vocabulary && !body.files.length && readAlone(parent.query).layerSubject) {
+        const alone = readAlone(req.query);
+        if (!alone.layerSubject && alone.subject === null && !alone.unknownSubject) {
+          asked = `${parent.query} ${req.query}`;
+          warnings.push({ code: 'context', message: `read as a follow-up of "${parent.query}": "${asked}"` });
+        } else warnings.push({ code: 'context', message: `the earlier results are "${readAlone(parent.query).layerSubject!.said}"; this question names its own subject, so it searched anew` });
+      }
+      const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && readAlone(parent.query).layerSubject !== undefined);
+      const plan = parseQuery(asked, {
         vocabulary,
         catalog,
         coordinates: req.coordinates ?? [],
-        fileNames: body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))],
-        savedSubject: parent ? parent.set.subject : undefined,
+        fileNames,
+        savedSubject: parent && !continuesLayers ? parent.set.subject : undefined,
       });
       if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
       if (req.measurement) plan.measurement = req.measurement as Measurement;
@@ -284,7 +297,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         const items = lex?.items ?? [];
         // Saved for the record; a follow-up on layer features searches anew (its subject is no kind).
         store.save(
-          { files: [], id, createdAt: deps.clock().toISOString(), userId: req.user_id ?? null, query: req.query, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
+          { files: [], id, createdAt: deps.clock().toISOString(), userId: req.user_id ?? null, query: asked, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
           await packItemsSliced([], slice, catalog.kinds.codes),
         );
         const features = lex ? items.slice(0, req.limit).map((x) => layerFeature(x, lex, catalog)) : [];
@@ -315,7 +328,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         coordinates,
         h3Cells: cells,
         areaCountry,
-        saved: parent?.set,
+        saved: continuesLayers ? undefined : parent?.set,
         work,
       });
       warnings.push(...plan.warnings, ...ex.warnings);

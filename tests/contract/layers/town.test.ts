@@ -362,6 +362,25 @@ describe('conditions', () => {
   });
 });
 
+describe('follow-ups', () => {
+  it('45. "only those open now" continues a layer answer; a chain keeps every step; a new subject searches anew', async () => {
+    const nord = geom('Nordviertel');
+    const first = await ask('pharmacies outside Nordviertel');
+    const outside = pharmacies().filter((f) => !inPolygon(pointOf(f), nord));
+    expect(sorted(names(first))).toEqual(nameList(outside));
+    const open = await ask('only those open now', { search_id: first.id });
+    const openOutside = outside.filter((f) => new OpeningHours(f.properties['opening_hours']!, null).getState(NOW));
+    expect(openOutside.length).toBeLessThan(outside.length);
+    expect(sorted(names(open))).toEqual(nameList(openOutside));
+    expect(codes(open)).toContain('context');
+    const accessible = await ask('wheelchair accessible ones', { search_id: open.id });
+    expect(sorted(names(accessible))).toEqual(nameList(openOutside.filter((f) => f.properties['wheelchair'] === 'yes')));
+    const anew = await ask('cities in Switzerland over 300,000 people', { search_id: first.id });
+    expect(anew.results.numberMatched).toBe(cities.filter((c) => c.country === 'CH' && c.population > 300_000).length);
+    expect(anew.results.numberMatched).toBeGreaterThan(0);
+  });
+});
+
 describe('results', () => {
   it('43. source names the layer and its licence; attributes carry the tags; address from the nearest place', async () => {
     const r = await ask('pharmacies within 300 m of Lennbrück Hauptbahnhof');

@@ -110,6 +110,12 @@ describe('subjects from the vocabulary', () => {
     expect(text(r)).toContain('brand:wikidata=Q37158');
   });
 
+  it('6b. "shops": a key of the tags, any value', async () => {
+    const r = await ask('shops');
+    expect(sorted(names(r))).toEqual(nameList(tagged('shop')));
+    expect(text(r)).toContain('shop=*');
+  });
+
   it('7. "bakeries", 8. "supermarkets": plural forms of tag values', async () => {
     expect(sorted(names(await ask('bakeries')))).toEqual(nameList(tagged('shop', 'bakery')));
     expect(sorted(names(await ask('supermarkets')))).toEqual(nameList(tagged('shop', 'supermarket')));
@@ -331,6 +337,13 @@ describe('conditions', () => {
   it('37. open on Sunday', async () => {
     const want = pharmacies().filter((f) => new OpeningHours(f.properties['opening_hours']!, null).getOpenIntervals(sunday, new Date(2026, 0, 5)).length > 0);
     expect(sorted(names(await ask('pharmacies open on Sunday')))).toEqual(nameList(want));
+  });
+
+  it('37b. open at a time today', async () => {
+    for (const [said, h, m] of [['open at 8', 8, 0], ['open at 18:45', 18, 45], ['open at 7 pm', 19, 0]] as const) {
+      const at = new Date(NOW.getFullYear(), NOW.getMonth(), NOW.getDate(), h, m);
+      expect(sorted(names(await ask(`pharmacies ${said}`))), said).toEqual(nameList(pharmacies().filter((f) => openAt(f, at))));
+    }
   });
 
   it('38. wheelchair accessible', async () => {

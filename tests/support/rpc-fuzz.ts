@@ -19,7 +19,7 @@ export function rpcCalls(scratch: string): fc.Arbitrary<{ method: string; input:
       .map((input) => ({ method: method as string, input: contain(input, scratch, method) }));
   return fc.oneof(
     { weight: 30, arbitrary: fc.constantFrom(...methodNames).chain(call) },
-    { weight: 1, arbitrary: fc.record({ method: strangeName, input: junk }) },
+    { weight: 1, arbitrary: fc.record({ method: strangeName, input: junk }) as fc.Arbitrary<{ method: string; input: unknown }> },
   );
 }
 
@@ -27,6 +27,8 @@ const strangeName = fc.oneof(
   fc.string(),
   fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'app.info ', 'APP.INFO', 'app', '.', ''),
   fc.constantFrom(...methodNames).map((m) => m + '\u0000'),
+  // Not strings at all: a transport hands over whatever JSON the caller sent.
+  fc.constantFrom<unknown>(42, null, true, [], ['app.info'], { toString: 1 }, { toString: 'app.info' }, { valueOf: null }),
 );
 
 /** Values that break assumptions: sizes, encodings, numbers at their limits, prototype keys. */

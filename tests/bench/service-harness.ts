@@ -18,6 +18,7 @@ export const QUESTIONS = [
 
 export interface ServiceProcess {
   baseUrl: string;
+  searchBaseUrl: string;
   dataDir: string;
   child: ChildProcess;
   rssKb(): number;
@@ -41,9 +42,10 @@ export async function spawnService(opts: { nodeFlags?: string[] } = {}): Promise
     rl.once('line', ok);
     child.once('exit', (code) => fail(new Error(`service exited with ${code}`)));
   });
-  const { baseUrl } = JSON.parse(line) as { baseUrl: string };
+  const { baseUrl, searchBaseUrl } = JSON.parse(line) as { baseUrl: string; searchBaseUrl: string };
   return {
     baseUrl,
+    searchBaseUrl,
     dataDir,
     child,
     rssKb() {

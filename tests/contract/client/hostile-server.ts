@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 
 /** What the server does with one operation request (POST); GET /health always answers 200. */
-export type Behaviour = (res: ServerResponse, later: (ms: number, fn: () => void) => void) => void;
+export type Behaviour = (res: ServerResponse, later: (ms: number, fn: () => void) => void, path: string) => void;
 
 /** One request as it arrived. */
 export interface Arrival {
@@ -35,13 +35,17 @@ export class HostileServer {
         res.on('error', () => undefined);
         if (req.method === 'GET' && req.url?.endsWith('/health')) return void res.end('ok');
         if (!this.behaviour) return void res.writeHead(500).end('no behaviour set');
-        this.behaviour(res, (ms, fn) => {
-          const t = setTimeout(() => {
-            this.timers.delete(t);
-            if (!res.destroyed) fn();
-          }, ms);
-          this.timers.add(t);
-        });
+        this.behaviour(
+          res,
+          (ms, fn) => {
+            const t = setTimeout(() => {
+              this.timers.delete(t);
+              if (!res.destroyed) fn();
+            }, ms);
+            this.timers.add(t);
+          },
+          req.url ?? '/',
+        );
       });
     });
     this.server.on('connection', (s) => {

@@ -8,6 +8,10 @@ import { registerCompute, UPLOAD_LIMITS } from './http/compute';
 import { createHost } from './http/host';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
 import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
+import { join } from 'node:path';
+import { startLayerImport, type ImportJob, type ImportOptions } from './layers/import-job';
+import type { LayerInfo, LayerStore } from './layers/store/layer-store';
+import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
 
 
 export interface LocalServiceOptions {
@@ -22,12 +26,24 @@ export interface LocalServiceOptions {
   catalogDir?: string;
   /** A catalog already loaded (tests share one between restarts). */
   catalog?: Catalog;
+  /** Where data layers live; the SqliteLayerStore in dataDir when absent (then closed with the service). */
+  layerStore?: LayerStore;
+}
+
+/** The service's data layers (API in layers/README.md); onChange returns its unsubscribe. */
+export interface ServiceLayers {
+  list(): LayerInfo[];
+  get(id: string): LayerInfo | null;
+  remove(id: string): boolean;
+  startImport(file: string, opts?: Omit<ImportOptions, 'store' | 'file' | 'tempDir'>): ImportJob;
+  onChange(cb: () => void): () => void;
 }
 
 export interface LocalService {
   start(opts?: { port?: number; searchPort?: number }): Promise<{ baseUrl: string; searchBaseUrl: string }>;
   close(): Promise<void>;
   setKeys(keys: LocalServiceKeys): void;
+  layers: ServiceLayers;
 }
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -47,8 +63,33 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let checkpointer: Checkpointer | null = null;
   let indexer: PointIndexer | null = null;
   const plugins = opts.plugins ?? [];
+  let ownLayerStore: LayerStore | null = null;
+  const layerStore = () => opts.layerStore ?? (ownLayerStore ??= openSqliteLayerStore({ dataDir: opts.dataDir, clock: opts.clock }));
+  const layerListeners = new Set<() => void>();
+  const layersChanged = () => {
+    for (const cb of layerListeners) cb();
+  };
+  const layers: ServiceLayers = {
+    list: () => layerStore().list(),
+    get: (id) => layerStore().get(id),
+    remove(id) {
+      const removed = layerStore().remove(id);
+      if (removed) layersChanged();
+      return removed;
+    },
+    startImport(file, importOpts = {}) {
+      const job = startLayerImport({ ...importOpts, store: layerStore(), file, tempDir: join(opts.dataDir, 'tmp') });
+      job.done.then(layersChanged, () => undefined);
+      return job;
+    },
+    onChange(cb) {
+      layerListeners.add(cb);
+      return () => layerListeners.delete(cb);
+    },
+  };
 
   return {
+    layers,
     async start(startOpts = {}) {
       if (base) throw new Error('local service already started');
       const catalog = opts.catalog ?? loadCatalog(opts.catalogDir ?? defaultCatalogDir());
@@ -112,6 +153,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       checkpointer = null;
       indexer = null;
       closeDb = null;
+      ownLayerStore?.close();
+      ownLayerStore = null;
     },
     setKeys(next) {
       keys = { ...next };

@@ -123,7 +123,7 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
     await readerFor(file).catch((e: unknown) => {
       throw e instanceof LayerFileError ? layerFileError(new LayerFileError(basename(file), e.reason)) : e;
     });
-    const job = service.startImport(file, { ...(opts.name ? { name: opts.name } : {}), ...(opts.sourceFile ? { sourceFile: opts.sourceFile } : {}) });
+    const job = service.startImport(file, { name: opts.name, sourceFile: opts.sourceFile });
     follow(jobId, job, after);
     return { jobId, file: job.file };
   }

@@ -21,7 +21,8 @@ export default class DataLayerOverlay {
 
   constructor() {
     const shape = new Style({
-      image: new Circle({ radius: 4, fill: new Fill({ color: DATA_LAYER_COLOUR }), stroke: new Stroke({ color: '#ffffff', width: 1.5 }) }),
+      // Points are always drawn; only labels give way to each other.
+      image: new Circle({ declutterMode: 'none', radius: 4, fill: new Fill({ color: DATA_LAYER_COLOUR }), stroke: new Stroke({ color: '#ffffff', width: 1.5 }) }),
       stroke: new Stroke({ color: DATA_LAYER_COLOUR, width: 2 }),
       fill: new Fill({ color: `${DATA_LAYER_COLOUR}22` }),
     });

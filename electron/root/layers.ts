@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { open, rm, type FileHandle } from 'node:fs/promises';
+import { open, rm, writeFile } from 'node:fs/promises';
 import { basename, isAbsolute, join } from 'node:path';
 import type { ConnectionInfo } from '../../shared/rpc/methods/app';
 import type { LayerImportDone, LayerImportProgress, LayerInfo } from '../../shared/rpc/methods/layers';
@@ -40,13 +40,16 @@ interface Upload {
   name: string;
   size: number;
   received: number;
-  handle: FileHandle;
 }
 
 /** Keeps a user's file name as the staged copy's name (readers and errors go by it), minus path parts. */
 function safeName(name: string): string {
-  const base = [...basename(name.replace(/\\/g, '/'))].map((c) => (c.charCodeAt(0) < 32 || '<>:"|?*'.includes(c) ? '_' : c)).join('');
-  return base === '' || base === '.' || base === '..' ? 'layer' : base;
+  let base = [...basename(name.replace(/\\/g, '/'))].map((c) => (c.charCodeAt(0) < 32 || '<>:"|?*'.includes(c) ? '_' : c)).join('');
+  if (base === '' || base === '.' || base === '..') return 'layer';
+  // File systems take 255 bytes a name: a long one loses the end of its stem, never its type.
+  const ext = /(\.osm\.pbf|\.[^.]{1,12})$/i.exec(base)?.[0] ?? '';
+  while (Buffer.byteLength(base) > 200) base = [...base.slice(0, base.length - ext.length)].slice(0, -1).join('') + ext;
+  return base;
 }
 
 export function layerFileError(e: LayerFileError): RpcError {
@@ -90,7 +93,6 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
     const u = uploads.get(id);
     if (!u) return false;
     uploads.delete(id);
-    await u.handle.close().catch(() => undefined);
     await rm(u.dir, { recursive: true, force: true });
     return true;
   };
@@ -138,7 +140,6 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
       const u = uploads.get(input.uploadId);
       if (!u) throw new RpcError('NOT_FOUND', `No upload ${input.uploadId}: it was cancelled, already imported or never started`);
       if (u.received !== u.size) throw new RpcError('CONFLICT', `${u.name}: the upload is incomplete (${u.received} of ${u.size} bytes)`);
-      await u.handle.close();
       uploads.delete(input.uploadId);
       const cleanup = () => rm(u.dir, { recursive: true, force: true });
       try {
@@ -171,7 +172,8 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
       const dir = join(deps.uploadDir, uploadId);
       mkdirSync(dir, { recursive: true });
       const file = join(dir, safeName(name));
-      uploads.set(uploadId, { dir, file, name: safeName(name), size, received: 0, handle: await open(file, 'w') });
+      await writeFile(file, '');
+      uploads.set(uploadId, { dir, file, name: safeName(name), size, received: 0 });
       return { uploadId };
     },
     'layers.uploadChunk': async ({ uploadId, offset, dataBase64 }) => {
@@ -182,7 +184,19 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
       if (u.received + bytes.length > u.size) throw new RpcError('VALIDATION', `${u.name}: more bytes than the ${u.size} announced`);
       // Counted before the write so a chunk sent twice at once is refused, not written twice.
       u.received += bytes.length;
-      await u.handle.write(bytes, 0, bytes.length, offset);
+      // Opened per chunk: an upload the page abandons holds no file descriptor.
+      try {
+        const handle = await open(u.file, 'r+');
+        try {
+          await handle.write(bytes, 0, bytes.length, offset);
+        } finally {
+          await handle.close();
+        }
+      } catch (e) {
+        if (!uploads.has(uploadId)) throw new RpcError('CANCELLED', `${u.name}: the upload was cancelled`);
+        u.received = offset;
+        throw new RpcError('INTERNAL', `${u.name}: could not be written to the staging folder (${(e as Error).message})`);
+      }
       deps.progress({ jobId: uploadId, file: u.name, phase: 'uploading', done: u.received, total: u.size, unit: 'bytes', features: 0 });
       return { received: u.received };
     },

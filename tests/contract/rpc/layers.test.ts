@@ -212,6 +212,13 @@ describe('data layers over RPC (in-memory transport)', () => {
       value(await rpc.call('layers.cancel', { jobId: uploadId }));
     }
     expect(readdirSync(join(dir, 'app'))).not.toContain('escape.geojson');
+    // A name past what file systems take keeps its type and loses the end of its stem.
+    const long = `${'Straße '.repeat(30)}.osm.pbf`;
+    const { uploadId } = value(await rpc.call('layers.uploadStart', { name: long, size: 1 }));
+    const [staged] = readdirSync(join(dir, 'app', 'layer-uploads', uploadId));
+    expect(Buffer.byteLength(staged!)).toBeLessThanOrEqual(200);
+    expect(staged).toMatch(/^Straße Straße .*\.osm\.pbf$/);
+    value(await rpc.call('layers.cancel', { jobId: uploadId }));
     expect(uploadsLeft()).toEqual([]);
   });
 

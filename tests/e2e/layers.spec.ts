@@ -4,15 +4,21 @@ import { join } from 'node:path';
 import { writeTownFiles, type TownFiles } from '../support/town/files';
 import { expect, test } from './fixtures';
 import { colourPixels, hex } from './map-pixels';
+import { osmiumCat, writeGridTownXml } from '../support/town/grid';
 
 // DATA_LAYER_COLOUR of renderer/src/map/DataLayerOverlay.ts (the e2e project cannot import renderer files).
 const DATA_LAYER = hex('#1b7f8c');
 
 let dir: string;
 let town: TownFiles;
+let gridPbf: string;
 test.beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'fl-e2e-layers-'));
   town = writeTownFiles(dir);
+  // Big enough that its import takes seconds: time to see the progress and cancel it.
+  writeGridTownXml(join(dir, 'grid.osm'), 1_000_000);
+  gridPbf = join(dir, 'grid.osm.pbf');
+  osmiumCat(join(dir, 'grid.osm'), gridPbf);
 });
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -71,4 +77,27 @@ test('a layer added in Settings is listed with its figures, drawn on the map, cr
   await expect(map).toHaveAttribute('data-overlay-features', '0');
   await page.getByTestId('settings-close').click();
   await expect.poll(async () => (await colourPixels(page, DATA_LAYER)).count, { timeout: 10_000 }).toBe(0);
+});
+
+test('an import shows its progress and can be cancelled, leaving nothing listed', async ({ page, host }) => {
+  await page.goto(host.launchUrl);
+  await page.getByRole('button', { name: 'Settings' }).click();
+  const section = page.getByTestId('data-layers');
+  await expect(section.getByTestId('layer-add')).toBeVisible({ timeout: 30_000 });
+  const before = await section.getByTestId('layer-row').count();
+  await section.getByTestId('layer-file').setInputFiles(gridPbf);
+  const progress = section.getByTestId('layer-progress');
+  await expect(progress).toContainText('Importing grid.osm.pbf');
+  await expect(section.getByTestId('layer-progress-text')).toHaveText(/^Reading features: [\d.]+ [KM]?B of [\d.]+ MB, [\d,]+ features$/, { timeout: 20_000 });
+  await page.screenshot({ path: 'test-results/layers-progress.png' });
+  await section.getByTestId('layer-cancel').click();
+  await expect(section.getByTestId('layer-cancelled')).toHaveText('Import of grid.osm.pbf cancelled; nothing was added.');
+  await expect(progress).toHaveCount(0);
+  await expect(section.getByTestId('error-note')).toHaveCount(0);
+  await expect(section.getByTestId('layer-row')).toHaveCount(before);
+  // The list as the service keeps it, read afresh.
+  await page.getByTestId('settings-close').click();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(section.getByTestId('layer-add')).toBeVisible();
+  await expect(section.getByTestId('layer-row')).toHaveCount(before);
 });

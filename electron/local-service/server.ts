@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
@@ -7,11 +8,12 @@ import { createPointIndexer, type PointIndexer } from './catalog/index-worker';
 import { registerCompute, UPLOAD_LIMITS } from './http/compute';
 import { createHost } from './http/host';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
-import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
-import { join } from 'node:path';
-import { startLayerImport, type ImportJob, type ImportOptions } from './layers/import-job';
-import type { LayerInfo, LayerStore } from './layers/store/layer-store';
+import { createServiceLayers, type ServiceLayers } from './layers/registry';
+import type { LayerStore } from './layers/store/layer-store';
 import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
+import { isGrammarWord } from './query/words';
+import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
+import { createVocabularyProvider } from './vocabulary/provider';
 
 
 export interface LocalServiceOptions {
@@ -26,23 +28,15 @@ export interface LocalServiceOptions {
   catalogDir?: string;
   /** A catalog already loaded (tests share one between restarts). */
   catalog?: Catalog;
-  /** Where data layers live; the SqliteLayerStore in dataDir when absent (then closed with the service). */
+  /** Where data layers are kept; defaults to the SQLite layer store in the data folder. */
   layerStore?: LayerStore;
-}
-
-/** The service's data layers (API in layers/README.md); onChange returns its unsubscribe. */
-export interface ServiceLayers {
-  list(): LayerInfo[];
-  get(id: string): LayerInfo | null;
-  remove(id: string): boolean;
-  startImport(file: string, opts?: Omit<ImportOptions, 'store' | 'file' | 'tempDir'>): ImportJob;
-  onChange(cb: () => void): () => void;
 }
 
 export interface LocalService {
   start(opts?: { port?: number; searchPort?: number }): Promise<{ baseUrl: string; searchBaseUrl: string }>;
   close(): Promise<void>;
   setKeys(keys: LocalServiceKeys): void;
+  /** The data layers questions are answered over: list, import, remove, and a change signal. */
   layers: ServiceLayers;
 }
 
@@ -63,33 +57,14 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let checkpointer: Checkpointer | null = null;
   let indexer: PointIndexer | null = null;
   const plugins = opts.plugins ?? [];
-  let ownLayerStore: LayerStore | null = null;
-  const layerStore = () => opts.layerStore ?? (ownLayerStore ??= openSqliteLayerStore({ dataDir: opts.dataDir, clock: opts.clock }));
-  const layerListeners = new Set<() => void>();
-  const layersChanged = () => {
-    for (const cb of layerListeners) cb();
-  };
-  const layers: ServiceLayers = {
-    list: () => layerStore().list(),
-    get: (id) => layerStore().get(id),
-    remove(id) {
-      const removed = layerStore().remove(id);
-      if (removed) layersChanged();
-      return removed;
-    },
-    startImport(file, importOpts = {}) {
-      const job = startLayerImport({ ...importOpts, store: layerStore(), file, tempDir: join(opts.dataDir, 'tmp') });
-      job.done.then(layersChanged, () => undefined);
-      return job;
-    },
-    onChange(cb) {
-      layerListeners.add(cb);
-      return () => layerListeners.delete(cb);
-    },
-  };
+  // The layer store opens on first use (an own one closes with the service, a given one stays open).
+  let ownStore: LayerStore | null = null;
+  const layerStore = () => opts.layerStore ?? (ownStore ??= openSqliteLayerStore({ dataDir: opts.dataDir, clock: opts.clock }));
+  const vocabulary = createVocabularyProvider({ store: layerStore, reserved: isGrammarWord });
+  const layers = createServiceLayers({ store: layerStore, tempDir: join(opts.dataDir, 'tmp') });
+  layers.onChange(() => vocabulary.invalidate());
 
   return {
-    layers,
     async start(startOpts = {}) {
       if (base) throw new Error('local service already started');
       const catalog = opts.catalog ?? loadCatalog(opts.catalogDir ?? defaultCatalogDir());
@@ -111,7 +86,10 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       search = createHost({ logger: opts.logger, auth: 'x-api-key', key: () => keys.search, bodyLimit: JSON_BODY_LIMIT });
       await base.register(multipart, { limits: UPLOAD_LIMITS });
       for (const app of [base, search]) app.get('/health', { config: { auth: false } }, async () => ({ status: 'ok' }));
-      registerCompute(base, { catalog, logger: opts.logger, store, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer });
+      registerCompute(base, {
+        catalog, logger: opts.logger, store, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer,
+        layers: { store: layerStore, vocabulary },
+      });
       // Process figures for soak runs and support: memory in MiB, saved query count.
       const countSaved = db.prepare('SELECT count(*) AS n FROM searches');
       base.get<{ Querystring: { gc?: string } }>('/v1/status', async (req) => {
@@ -130,6 +108,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
           saved_queries: (countSaved.get() as { n: number }).n,
         };
       });
+      // The vocabulary (presets read, layer words gathered) is built before the first question needs it.
+      await vocabulary.get();
       for (const p of plugins) {
         await p.registerBase?.(base, ctx);
         await p.registerSearch?.(search, ctx);
@@ -156,11 +136,13 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       checkpointer = null;
       indexer = null;
       closeDb = null;
-      ownLayerStore?.close();
-      ownLayerStore = null;
+      ownStore?.close();
+      ownStore = null;
+      vocabulary.invalidate();
     },
     setKeys(next) {
       keys = { ...next };
     },
+    layers,
   };
 }

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import distance from '@turf/distance';
+import type { Point } from 'geojson';
 import { writeTownFiles, type TownFiles } from '../support/town/files';
 import { expect, test } from './fixtures';
 import { colourPixels, hex } from './map-pixels';
@@ -8,6 +10,8 @@ import { osmiumCat, writeGridTownXml } from '../support/town/grid';
 
 // DATA_LAYER_COLOUR of renderer/src/map/DataLayerOverlay.ts (the e2e project cannot import renderer files).
 const DATA_LAYER = hex('#1b7f8c');
+// The ask layer's colour of renderer/src/map/layerColours.ts.
+const RESULT = hex('#e8710a');
 
 let dir: string;
 let town: TownFiles;
@@ -22,7 +26,7 @@ test.beforeAll(() => {
 });
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-test('a layer added in Settings is listed with its figures, drawn on the map, credited, and removed', async ({ page, host }) => {
+test('a layer added in Settings is listed with its figures, drawn on the map, answers a question, is credited, and removed', async ({ page, host }) => {
   const n = town.features.length;
   const named = town.features.map((f) => f.properties['name']).filter(Boolean).length;
   await page.goto(host.launchUrl);
@@ -60,6 +64,32 @@ test('a layer added in Settings is listed with its figures, drawn on the map, cr
   // Zoomed in to the town: its streets, river and areas cover many pixels in the layer's colour.
   await expect.poll(async () => (await colourPixels(page, DATA_LAYER)).count, { timeout: 10_000 }).toBeGreaterThan(20 * named);
   await page.screenshot({ path: 'test-results/layers-on-map.png' });
+
+  // A question over the new layer: the pharmacies within 500 m of the station, nearest first, by
+  // great-circle distance over the generator's own points.
+  const station = town.features.find((f) => f.properties['railway'] === 'station')!.geometry as Point;
+  const want = town.features
+    .filter((f) => f.properties['amenity'] === 'pharmacy')
+    .map((f) => ({ name: f.properties['name']!, d: distance((f.geometry as Point).coordinates, station.coordinates, { units: 'meters' }) }))
+    .filter((x) => x.d <= 500)
+    .sort((a, b) => a.d - b.d);
+  expect(want.length).toBeGreaterThan(1);
+  await page.getByTestId('tab-ask').click();
+  await page.getByTestId('ask-query').fill('pharmacies within 500 m of Lennbrück Hauptbahnhof');
+  await page.getByTestId('ask-run').click();
+  await expect(page.getByTestId('ask-count')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('result-name')).toHaveText(want.map((x) => x.name));
+  await expect(page.getByTestId('ask-answer-text')).toContainText('OpenStreetMap contributors, ODbL 1.0');
+  await expect(map).toHaveAttribute('data-features', String(want.length));
+  await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 10_000 });
+  await expect.poll(async () => (await colourPixels(page, RESULT)).count, { timeout: 10_000 }).toBeGreaterThan(20 * want.length);
+  // Results fit at city zoom; back to the layer, the answer's dots stand over the town.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await row.getByTestId('layer-zoom').click();
+  await page.getByTestId('settings-close').click();
+  await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 10_000 });
+  await expect.poll(async () => (await colourPixels(page, RESULT)).count, { timeout: 10_000 }).toBeGreaterThan(40 * want.length);
+  await page.screenshot({ path: 'test-results/layers-question.png' });
 
   await page.getByRole('button', { name: 'About' }).click();
   const credit = page.getByTestId('layer-credit');

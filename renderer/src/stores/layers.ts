@@ -149,6 +149,11 @@ export const useLayersStore = defineStore('layers', () => {
     shown.value = null;
   }
 
+  /** Zooms the map back to the shown layer (after a question's results moved it, say). */
+  function zoomToShown(): void {
+    if (shown.value) fitSeq.value++;
+  }
+
   rpc.on('layers.progress', (p) => {
     if (job.value && (job.value.jobId === null || job.value.jobId === p.jobId)) job.value = { ...p };
   });
@@ -188,5 +193,6 @@ export const useLayersStore = defineStore('layers', () => {
     remove,
     showOnMap,
     hideFromMap,
+    zoomToShown,
   };
 });

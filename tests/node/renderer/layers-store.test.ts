@@ -184,10 +184,14 @@ describe('the layers store', () => {
     await store.showOnMap('1');
     expect(store.shown?.features.features).toHaveLength(1);
     expect(store.fitSeq).toBe(1);
+    store.zoomToShown();
+    expect(store.fitSeq).toBe(2);
     expect(await store.remove('1')).toBe(true);
     expect(s.calls.at(-1)).toEqual({ method: 'layers.remove', input: { id: '1' } });
     expect(store.layers.map((l) => l.id)).toEqual(['2']);
     expect(store.shown).toBeNull();
+    store.zoomToShown();
+    expect(store.fitSeq).toBe(2);
     s.emit('layers.changed', { layers: [layer('2'), layer('3')] });
     expect(store.layers.map((l) => l.id)).toEqual(['2', '3']);
   });

@@ -92,7 +92,10 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       });
       // Process figures for soak runs and support: memory in MiB, saved query count.
       const countSaved = db.prepare('SELECT count(*) AS n FROM searches');
-      base.get('/v1/status', async () => {
+      base.get<{ Querystring: { gc?: string } }>('/v1/status', async (req) => {
+        // Soak runs compare memory after a full collection; only a process started with --expose-gc can.
+        const gc = (globalThis as { gc?: () => void }).gc;
+        if (req.query.gc === '1' && gc) gc();
         const m = process.memoryUsage();
         const mb = (v: number) => Math.round((v / 1048576) * 10) / 10;
         return {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -141,4 +141,47 @@ export async function insertSavedRow(r: Running, id: string, catalogVersion: str
   } finally {
     await c.end();
   }
+}
+
+/** A query's first column of its first row, on the backend's database (a count, a size). */
+export async function scalar(r: Running, sql: string): Promise<number> {
+  const url = await databaseFor(r.dataDir);
+  if (!url) {
+    const db = new Database(join(r.dataDir, DATABASE_FILE), { readonly: true });
+    try {
+      return Number(db.prepare(sql).pluck().get());
+    } finally {
+      db.close();
+    }
+  }
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return Number(Object.values((await c.query(sql)).rows[0] as object)[0]);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Bytes the saved results and uploads take: the SQLite file with its WAL copied back, or the PostgreSQL tables with their TOAST and indexes. */
+export async function storedBytes(r: Running): Promise<number> {
+  const url = await databaseFor(r.dataDir);
+  if (url) return scalar(r, `SELECT sum(pg_total_relation_size(t)) FROM unnest(ARRAY['searches', 'uploads', 'search_uploads']) t`);
+  const db = new Database(join(r.dataDir, DATABASE_FILE));
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  return readdirSync(r.dataDir)
+    .filter((f) => f.startsWith(DATABASE_FILE))
+    .reduce((sum, f) => sum + statSync(join(r.dataDir, f)).size, 0);
+}
+
+/** Waits until `n` result sets are written (saves are written behind). */
+export async function savedCount(r: Running, n: number): Promise<number> {
+  const until = Date.now() + 10_000;
+  let got = await scalar(r, 'SELECT count(*) FROM searches');
+  while (got < n && Date.now() < until) {
+    await new Promise((ok) => setTimeout(ok, 25));
+    got = await scalar(r, 'SELECT count(*) FROM searches');
+  }
+  return got;
 }

@@ -139,6 +139,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
         );
         return createPgLayerWriter({
           client,
+          pool,
           n,
           uid,
           info: async () => toInfo((await layerRow(uid))!),

@@ -33,7 +33,10 @@ function ewkbHex(wkb: Buffer): string {
 }
 
 export interface PgWriterDeps {
+  /** The import's own connection (it holds the layer's advisory lock). */
   client: pg.PoolClient;
+  /** For a second connection: the two indexes build side by side. */
+  pool: pg.Pool;
   n: number;
   uid: string;
   /** Reads the finished layer's row. */
@@ -47,7 +50,10 @@ export interface PgWriterDeps {
  * time (memory holds one batch of text), with no index to maintain while loading. commit()
  * adds the key and the GiST indexes (geometry for boxes and containment, geography for
  * distances and KNN) after the load, which is several times faster than keeping them up to date
- * row by row, then records the figures and makes the layer visible in one transaction.
+ * row by row; the geography index has no sorted build and takes most of the time, so it builds
+ * on a second connection beside the others. Then one transaction records the figures and makes
+ * the layer visible; until then nothing lists it, and a crash leaves an orphan the next open
+ * removes.
  */
 export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
   const { client, n } = d;
@@ -90,12 +96,29 @@ export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
       if (done) throw new Error('layer import already finished');
       const has = count > 0;
       try {
+        const side = await d.pool.connect();
+        try {
+          // Index builds sort in memory up to this much, on the database server.
+          const mem = "SET maintenance_work_mem = '256MB'";
+          // Both settle before either connection is used again or released.
+          const built = await Promise.allSettled([
+            (async () => {
+              await side.query(mem);
+              await side.query(`CREATE INDEX ${table}_geog ON ${table} USING gist ((geom::geography))`);
+              await side.query('RESET maintenance_work_mem');
+            })(),
+            (async () => {
+              await client.query(mem);
+              await client.query(`ALTER TABLE ${table} ADD PRIMARY KEY (fid)`);
+              await client.query(`CREATE INDEX ${table}_geom ON ${table} USING gist (geom)`);
+              await client.query('RESET maintenance_work_mem');
+            })(),
+          ]);
+          for (const b of built) if (b.status === 'rejected') throw b.reason;
+        } finally {
+          side.release();
+        }
         await client.query('BEGIN');
-        // Index builds sort in memory up to this much, on the database server.
-        await client.query("SET LOCAL maintenance_work_mem = '256MB'");
-        await client.query(`ALTER TABLE ${table} ADD PRIMARY KEY (fid)`);
-        await client.query(`CREATE INDEX ${table}_geom ON ${table} USING gist (geom)`);
-        await client.query(`CREATE INDEX ${table}_geog ON ${table} USING gist ((geom::geography))`);
         await client.query(`ANALYZE ${table}`);
         await client.query(
           `UPDATE layers SET state = 'ready', feature_count = $1, geometry_types = $2, min_lon = $3, min_lat = $4, max_lon = $5, max_lat = $6,

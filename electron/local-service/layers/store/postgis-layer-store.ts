@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { applyPgMigrations } from '../../pg/migrations';
-import { decodeWkb } from '../wkb';
+import { decodeWkb } from '../../../ground/wkb';
 import type { AsyncLayerStore } from './async-layer-store';
 import { LayerNotFoundError, type LayerInfo, type NearFeature, type StoredFeature } from './layer-store';
 import { featureTable, createPgLayerWriter } from './postgis-layer-writer';

@@ -3,7 +3,7 @@ import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { LayerFeature } from '../types';
-import { encodeWkb } from '../wkb';
+import { encodeWkb } from '../../../ground/wkb';
 import { bboxOf, type BBox } from './geo';
 import type { AsyncLayerWriter } from './async-layer-store';
 import type { LayerInfo } from './layer-store';

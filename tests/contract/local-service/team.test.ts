@@ -171,3 +171,24 @@ describe('a team service on PostGIS', () => {
     await expect(fetch(`${urls.baseUrl}/healthz`)).rejects.toThrow();
   });
 });
+
+describe('readiness follows the database', () => {
+  it('/readyz is 503 once the database is gone, while /healthz still answers', async () => {
+    const url = await cluster.createDatabase();
+    const dir = mkdtempSync(join(tmpdir(), 'fieldlens-team-ready-'));
+    const svc = createLocalService({ dataDir: dir, keys: { bearer: 'k-0001', search: 's-0001' }, database: url, logger: createMemoryLogger(), clock: () => new Date(), catalog: catalog() });
+    const { baseUrl } = await svc.start();
+    try {
+      expect((await fetch(`${baseUrl}/readyz`)).status).toBe(200);
+      const name = new URL(url).pathname.slice(1);
+      execFileSync('psql', [`postgres://postgres@127.0.0.1:${cluster.port}/postgres`, '-qc', `DROP DATABASE ${name} WITH (FORCE)`]);
+      const res = await fetch(`${baseUrl}/readyz`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: 'database unavailable' });
+      expect((await fetch(`${baseUrl}/healthz`)).status).toBe(200);
+    } finally {
+      await svc.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -5,6 +5,7 @@ import * as turf from '@turf/turf';
 import type { Geometry, Position } from 'geojson';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importLayerFiles } from '../../../electron/local-service/layers/cli-import';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
 import { asAsyncLayerStore, type AsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
 import type { LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
@@ -202,6 +203,22 @@ describe('PostGIS specifics', () => {
     const info = await writer.commit([]);
     expect(info.featureCount).toBe(1);
     expect((await store.nearest(info.id, [1, 2.001], 1))[0]!.distanceMeters).toBeCloseTo(turf.distance([1, 2], [1, 2.001], { units: 'meters' }), 3);
+  });
+
+  it('--layer with --database imports into PostGIS, where the service finds it', async () => {
+    const url = await cluster.createDatabase();
+    const lines: string[] = [];
+    const res = await importLayerFiles({ dataDir: join(dir, 'cli'), database: url, files: [town.geojson], log: (l) => lines.push(l) });
+    expect(res.failed).toEqual([]);
+    expect(res.imported[0]!.featureCount).toBe(town.features.length);
+    const other = new pg.Pool({ connectionString: url, max: 2 });
+    try {
+      const again = await openPostgisLayerStore({ pool: other });
+      expect((await again.list()).map((l) => [l.id, l.featureCount])).toEqual([[res.imported[0]!.id, town.features.length]]);
+    } finally {
+      await other.end();
+    }
+    expect(lines.at(-1)).toMatch(/imported "town"/);
   });
 
   it('refuses coordinates outside lon/lat and keeps text with tabs, backslashes and line breaks', async () => {

@@ -100,6 +100,21 @@ describe.each(BACKENDS)('the layer store on $name', ({ name, open }) => {
     expect(await store.feature(layer.id, 10_000_000)).toBeNull();
   });
 
+  it('streams a box in fid order, the same features as the box query; a break ends the read', async () => {
+    const sw = at(-200, 100);
+    const ne = at(300, 450);
+    const box: [number, number, number, number] = [sw[0]!, sw[1]!, ne[0]!, ne[1]!];
+    const streamed = [];
+    for await (const f of store.scan(layer.id, box)) streamed.push(f);
+    expect(streamed).toEqual(await store.inBBox(layer.id, box));
+    expect(streamed.length).toBeGreaterThan(3);
+    let taken = 0;
+    for await (const _ of store.scan(layer.id, [-180, -90, 180, 90])) if (++taken === 2) break;
+    expect(taken).toBe(2);
+    // The store still answers (a PostGIS scan's connection went back to the pool).
+    expect(await store.inBBox(layer.id, box)).toHaveLength(streamed.length);
+  });
+
   it('answers "within 500 m of the station" as turf does', async () => {
     const station = (byName(expected(), 'Lennbrück Hauptbahnhof').geometry as { coordinates: Position }).coordinates;
     const want = expected()

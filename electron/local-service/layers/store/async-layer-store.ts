@@ -29,6 +29,12 @@ export interface AsyncLayerStore {
   nearest(layerId: string, point: Position, k: number): Promise<NearFeature[]>;
   containing(layerId: string, point: Position, opts?: QueryOptions): Promise<StoredFeature[]>;
   intersecting(layerId: string, geometry: Geometry, opts?: QueryOptions): Promise<StoredFeature[]>;
+  /**
+   * Every feature meeting the box, in fid order, handed out as it is read: a whole country
+   * layer passes through in bounded memory (PostGIS reads it through a cursor, a page at a
+   * time). Breaking out of the loop ends the read.
+   */
+  scan(layerId: string, bbox: BBox): AsyncIterable<StoredFeature>;
   close(): Promise<void>;
 }
 
@@ -56,6 +62,10 @@ export function asAsyncLayerStore(s: LayerStore): AsyncLayerStore {
     nearest: async (id, p, k) => s.nearest(id, p, k),
     containing: async (id, p, o) => s.containing(id, p, o),
     intersecting: async (id, g, o) => s.intersecting(id, g, o),
+    // The embedded store answers a box at once; its layers are the size one machine holds.
+    async *scan(id, b) {
+      yield* s.inBBox(id, b);
+    },
     close: async () => s.close(),
   };
 }

@@ -61,6 +61,8 @@ const toInfo = (r: LayerRow): LayerInfo => ({
 });
 
 const COLUMNS = 'fid, source_id, sublayer, ST_AsBinary(geom) AS wkb, tags';
+/** Rows a scan fetches at a time: what it holds in memory at once. */
+const SCAN_PAGE = 2000;
 const POINT = 'ST_SetSRID(ST_MakePoint($1, $2), 4326)';
 /** No LIMIT: ALL. */
 const limitOf = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? null : Math.max(0, Math.trunc(n)));
@@ -233,6 +235,30 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
 
     intersecting(uid, geometry, opts = {}) {
       return features(uid, 'geom && ST_SetSRID(ST_GeomFromGeoJSON($1), 4326) AND ST_Intersects(geom, ST_SetSRID(ST_GeomFromGeoJSON($1), 4326))', [JSON.stringify(geometry)], opts.limit);
+    },
+
+    async *scan(uid, [w, s, e, n]) {
+      const t = featureTable(await layerNumber(uid));
+      const c = await pool.connect();
+      let ok = false;
+      try {
+        await c.query('BEGIN READ ONLY');
+        await c.query(
+          `DECLARE scan NO SCROLL CURSOR FOR SELECT ${COLUMNS} FROM ${t}
+           WHERE geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ST_Intersects(geom, ST_MakeEnvelope($1, $2, $3, $4, 4326)) ORDER BY fid`,
+          [w, s, e, n],
+        );
+        for (;;) {
+          const page = await c.query<FeatureRow>(`FETCH ${SCAN_PAGE} FROM scan`);
+          for (const r of page.rows) yield stored(uid, r);
+          if (page.rows.length < SCAN_PAGE) break;
+        }
+        ok = true;
+      } finally {
+        // Also on an early break: the cursor and its transaction end with the read.
+        await c.query(ok ? 'COMMIT' : 'ROLLBACK').catch(() => {});
+        c.release();
+      }
     },
 
     // The pool belongs to the service, which ends it.

@@ -72,8 +72,13 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
   const pending = new Map<string, { s: SavedSearch & { parentId?: string | null }; bin: Buffer; figures: string }>();
   let scheduled: NodeJS.Immediate | null = null;
   let writing: Promise<void> = Promise.resolve();
+  /** Saves being written now: a later flush leaves them to the write under way. */
+  const inFlight = new Set<unknown>();
 
-  /** Pending saves of this moment in one transaction; on failure they stay readable from memory. */
+  /**
+   * Pending saves of this moment in one transaction. On failure they stay readable from memory
+   * and are tried again with the next save's batch.
+   */
   const writeBatch = async (batch: [string, { s: SavedSearch & { parentId?: string | null }; bin: Buffer; figures: string }][]) => {
     const c = await pool.connect();
     try {
@@ -105,7 +110,6 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
     for (const [, p] of batch) inFlight.add(p);
     writing = writing.then(() => writeBatch(batch)).finally(() => batch.forEach(([, p]) => inFlight.delete(p)));
   };
-  const inFlight = new Set<unknown>();
 
   return {
     save(s, packed = packItems(s.set.items, codes)) {

@@ -23,7 +23,7 @@ afterAll(() => {
 });
 
 describe('the team service from the command line', () => {
-  it('--new-key prints a key once and the users-file line that admits it; a bad users file stops the start', () => {
+  it('--new-key prints a key once and the users-file line that admits it; a bad users file stops the start', { timeout: 120_000 }, () => {
     const made = run(['--new-key', 'alice']);
     expect(made.status).toBe(0);
     const key = /key .*: (fl_\S+)/.exec(made.stdout)![1]!;

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
@@ -9,10 +10,15 @@ import { createHost, createTraffic } from './http/host';
 import { openPgPool } from './pg/database';
 import { openPgResultStore } from './pg/pg-result-store';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
+import { createServiceLayers, type ServiceLayers } from './layers/registry';
+import type { LayerStore } from './layers/store/layer-store';
+import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
+import { isGrammarWord } from './query/words';
 import { sqliteResultStore, type ResultStore } from './result-store';
 import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
 import type { Keyring } from './team/keyring';
 import { createRateLimiter } from './team/rate-limit';
+import { createVocabularyProvider } from './vocabulary/provider';
 
 
 export interface LocalServiceOptions {
@@ -41,6 +47,8 @@ export interface LocalServiceOptions {
   logBodies?: boolean;
   /** How long close() lets requests in flight finish, in ms (new ones get 503 meanwhile); 0 by default. */
   drainMs?: number;
+  /** Where data layers are kept; defaults to the SQLite layer store in the data folder. */
+  layerStore?: LayerStore;
 }
 
 export interface LocalService {
@@ -48,6 +56,8 @@ export interface LocalService {
   start(opts?: { port?: number; searchPort?: number; host?: string }): Promise<{ baseUrl: string; searchBaseUrl: string }>;
   close(): Promise<void>;
   setKeys(keys: LocalServiceKeys): void;
+  /** The data layers questions are answered over: list, import, remove, and a change signal. */
+  layers: ServiceLayers;
 }
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -70,6 +80,12 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let checkpointer: Checkpointer | null = null;
   let indexer: PointIndexer | null = null;
   const plugins = opts.plugins ?? [];
+  // The layer store opens on first use (an own one closes with the service, a given one stays open).
+  let ownStore: LayerStore | null = null;
+  const layerStore = () => opts.layerStore ?? (ownStore ??= openSqliteLayerStore({ dataDir: opts.dataDir, clock: opts.clock }));
+  const vocabulary = createVocabularyProvider({ store: layerStore, reserved: isGrammarWord });
+  const layers = createServiceLayers({ store: layerStore, tempDir: join(opts.dataDir, 'tmp') });
+  layers.onChange(() => vocabulary.invalidate());
 
   return {
     async start(startOpts = {}) {
@@ -139,9 +155,15 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
           return { status: 'ready' };
         });
       }
-      registerCompute(base, { catalog, logger: opts.logger, store: results, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer });
+      registerCompute(base, {
+        catalog, logger: opts.logger, store: results, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer,
+        layers: { store: layerStore, vocabulary },
+      });
       // Process figures for soak runs and support: memory in MiB, saved query count.
-      base.get('/v1/status', async () => {
+      base.get<{ Querystring: { gc?: string } }>('/v1/status', async (req) => {
+        // Soak runs compare memory after a full collection; only a process started with --expose-gc can.
+        const gc = (globalThis as { gc?: () => void }).gc;
+        if (req.query.gc === '1' && gc) gc();
         const m = process.memoryUsage();
         const mb = (v: number) => Math.round((v / 1048576) * 10) / 10;
         return {
@@ -154,6 +176,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
           saved_queries: await results.count(),
         };
       });
+      // The vocabulary (presets read, layer words gathered) is built before the first question needs it.
+      await vocabulary.get();
       for (const p of plugins) {
         await p.registerBase?.(base, ctx);
         await p.registerSearch?.(search, ctx);
@@ -188,9 +212,13 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       checkpointer = null;
       indexer = null;
       closeDb = null;
+      ownStore?.close();
+      ownStore = null;
+      vocabulary.invalidate();
     },
     setKeys(next) {
       keys = { ...next };
     },
+    layers,
   };
 }

@@ -64,7 +64,7 @@ export function asAsyncLayerStore(s: LayerStore): AsyncLayerStore {
     intersecting: async (id, g, o) => s.intersecting(id, g, o),
     // The embedded store answers a box at once; its layers are the size one machine holds.
     async *scan(id, b) {
-      yield* s.inBBox(id, b);
+      yield* await s.inBBox(id, b);
     },
     close: async () => s.close(),
   };

@@ -112,6 +112,7 @@ function contain(input: unknown, scratch: string, method: MethodName): unknown {
   const o = { ...(input as Record<string, unknown>) };
   if (method === 'export.start' && 'destination' in o) o['destination'] = inside(o['destination']);
   if (method === 'photos.setFolders' && Array.isArray(o['folders'])) o['folders'] = o['folders'].map(inside);
+  if (method === 'layers.import' && 'path' in o) o['path'] = inside(o['path']);
   return o;
 }
 
@@ -159,5 +160,13 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'media.get': [{ url: 'http://127.0.0.1:9/media/x.jpg' }],
     'photos.status': none,
     'photos.setFolders': [{ folders: [] }, { folders: [scratch] }],
+    'layers.list': none,
+    'layers.import': [{ path: `${scratch}/town.geojson` }, { path: `${scratch}/region.osm.pbf`, name: 'Region' }, { uploadId: 'layer-upload-1' }],
+    'layers.cancel': [{ jobId: 'layer-upload-1' }],
+    'layers.remove': [{ id: '1' }],
+    'layers.pick': none,
+    'layers.uploadStart': [{ name: 'sites.geojson', size: 40 }],
+    'layers.uploadChunk': [{ uploadId: 'layer-upload-1', offset: 0, dataBase64: Buffer.from('{"type":"FeatureCollection"').toString('base64') }],
+    'layers.features': [{ id: '1' }, { id: '1', limit: 10 }],
   };
 }

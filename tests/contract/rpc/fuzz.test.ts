@@ -100,7 +100,7 @@ describe('RPC fuzz over the real router', () => {
     expect(crashes).toEqual([]);
     expect(internal).toEqual([]);
     // Every method of the contract was reached, and some calls of most were valid enough to succeed.
-    expect(perMethod.size).toBe(31);
+    expect(perMethod.size).toBe(39);
     expect(oks).toBeGreaterThan(RUNS / 20);
     // The app is still whole afterwards.
     expect((await transport.invoke('app.info', {})).ok).toBe(true);

@@ -11,7 +11,8 @@ import { execute, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import { parseQuery } from '../query/parse';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
-import { packItemsSliced, type SearchStore, type StoredFile } from '../store';
+import type { ResultStore } from '../result-store';
+import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
 import { createSlicer, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
 import { fieldErrors, sendProblem, type FieldError } from './problem';
 import type { LayerStore } from '../layers/store/layer-store';
@@ -25,7 +26,7 @@ export const ANSWER_FAULT_HEADER = 'x-fieldlens-answer-fault';
 export interface ComputeDeps {
   catalog: Catalog;
   logger: Logger;
-  store: SearchStore;
+  store: ResultStore;
   clock: () => Date;
   answerFault: () => boolean;
   /** Builds the indexes of large uploads off the request thread. */
@@ -203,9 +204,16 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       if (req.mode !== undefined) warnings.push({ code: 'mode_unused', message: `mode "${req.mode}" has no effect on the local service` });
       if (req.model !== 'compute') warnings.push({ code: 'model', message: `model "${req.model}" is not known; answered with compute` });
 
-      let parent = null as ReturnType<SearchStore['get']>;
+      // A team service knows the user from the key; a single-key service takes the request's user_id.
+      const keyUser = request.principal?.user ?? null;
+      if (keyUser !== null && req.user_id !== undefined && req.user_id !== keyUser)
+        throw new Invalid(403, 'Forbidden', 'user_id must be the user of the key (or left out).', [{ field: 'user_id', message: 'not the user of this key' }]);
+      const userId = keyUser ?? req.user_id ?? null;
+      let parent: SavedSearch | null = null;
       if (req.search_id) {
-        parent = store.get(req.search_id);
+        parent = await store.get(req.search_id);
+        // Another user's saved query is answered as unknown (404, not 403): ids do not leak.
+        if (parent && parent.userId !== userId) parent = null;
         if (!parent) throw new Invalid(404, 'Not Found', `No saved query with search_id ${req.search_id}.`, [{ field: 'search_id', message: 'unknown search_id' }]);
         if (parent.catalogVersion !== catalog.version)
           throw new Invalid(409, 'Conflict', 'The saved query refers to an older catalog; ask it again.', [{ field: 'search_id', message: 'saved with another catalog version' }]);
@@ -325,7 +333,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           files,
           id,
           createdAt: deps.clock().toISOString(),
-          userId: req.user_id ?? null,
+          userId,
           query: req.query,
           parentId: parent?.id ?? null,
           catalogVersion: catalog.version,

@@ -8,6 +8,7 @@ import { computeEvents, computeMethods } from './methods/compute';
 import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
 import { photosMethods } from './methods/photos';
+import { layersEvents, layersMethods } from './methods/layers';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -24,12 +25,14 @@ export const methods = {
   ...cacheMethods,
   ...mediaMethods,
   ...photosMethods,
+  ...layersMethods,
 } as const;
 
 export const events = {
   ...appEvents,
   ...exportEvents,
   ...computeEvents,
+  ...layersEvents,
 } as const;
 
 export type Methods = typeof methods;

@@ -33,5 +33,20 @@ export const METHOD_NAMES = [
   'media.get',
   'photos.status',
   'photos.setFolders',
+  'layers.list',
+  'layers.import',
+  'layers.cancel',
+  'layers.remove',
+  'layers.pick',
+  'layers.uploadStart',
+  'layers.uploadChunk',
+  'layers.features',
 ] as const;
-export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed'] as const;
+export const EVENT_NAMES = [
+  'connection.changed',
+  'export.progress',
+  'connectivity.changed',
+  'layers.progress',
+  'layers.done',
+  'layers.changed',
+] as const;

@@ -5,6 +5,7 @@ import type { KindLayer } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import type { Slicer, UploadFeature } from '../uploads';
 import { inBox } from './bbox';
+import { referenceIndex } from './layers/ref-index';
 import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
 import { modifierTest } from './modifiers';
@@ -40,6 +41,8 @@ export interface ExecuteInput {
   h3Cells: string[];
   areaCountry?: string;
   saved?: SavedSet;
+  /** Relations to layer features the plan asks for ("in Nordviertel"), as one test per item position. */
+  keep?: (lon: number, lat: number) => boolean;
   /**
    * Where long work goes: loops over many candidates pause between slices, large layers are
    * indexed by the worker. Without it everything runs at once (small sets, tests).
@@ -117,6 +120,14 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
         for (const p of ref.points) best = Math.min(best, distance(lon, lat, p.lon, p.lat));
         return best;
       };
+    if (ref.type === 'geoms') {
+      const index = referenceIndex(ref.geoms);
+      return (lon, lat, maxKm) => {
+        const p = { type: 'Point' as const, coordinates: [lon, lat] };
+        return (Number.isFinite(maxKm) && maxKm < 20_000 ? index.within(p, maxKm * 1000) : index.nearest(p)) / 1000;
+      };
+    }
+    if (ref.type === 'selection') return null;
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     if (!RL) return null;
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
@@ -156,7 +167,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   // "cities within 10 km of an airport": with fewer reference items than candidates, search
   // around each reference item once instead of around every candidate.
   let nearMap: Map<number, number> | null = null;
-  if (within && within.reference.type !== 'points') {
+  if (within && (within.reference.type === 'class' || within.reference.type === 'saved')) {
     const ref = within.reference;
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
@@ -208,6 +219,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     }
     if (h3 && !h3.has(lon, lat)) continue;
     if (plan.bbox && !inBox(plan.bbox, lon, lat)) continue;
+    if (input.keep && !input.keep(lon, lat)) continue;
     let d: number | undefined;
     if (withinFn && within) {
       const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
@@ -282,7 +294,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
 }
 
 /** Which items of a reference class count: its modifiers ("a large airport") and its own population filter. */
-function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {
+export function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {
   if (ref.kind === UPLOADS.name) return undefined;
   const K = catalog.kinds.get(ref.kind);
   const byModifiers = modifierTest(K, ref);

@@ -16,6 +16,7 @@ import type { LocalServicePlugin } from '../local-service/plugin';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import { createLocalService, type LocalService } from '../local-service/server';
 import { PhotoFolders } from './photo-folders';
+import { previewUpload } from './upload-preview';
 import { createConnections } from './connections';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import { EventBus } from '../rpc/events';
@@ -178,6 +179,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await photoFolders.set(folders, imagery);
       return photoFolders.status(imagery);
     },
+    'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64')),
   };
 
   return {

@@ -33,5 +33,6 @@ export const METHOD_NAMES = [
   'media.get',
   'photos.status',
   'photos.setFolders',
+  'uploads.preview',
 ] as const;
 export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed'] as const;

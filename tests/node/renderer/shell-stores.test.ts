@@ -6,6 +6,7 @@ import type { Result } from '../../../shared/rpc/errors';
 import { provideRpc } from '../../../renderer/src/api/rpc';
 import { useAskStore } from '../../../renderer/src/stores/ask';
 import { useAttachmentsStore } from '../../../renderer/src/stores/attachments';
+import { useCacheInfoStore } from '../../../renderer/src/stores/cacheInfo';
 import { useComposerStore } from '../../../renderer/src/stores/composer';
 import { useHistoryStore } from '../../../renderer/src/stores/history';
 import { useLayoutStore } from '../../../renderer/src/stores/layout';
@@ -189,5 +190,27 @@ describe('History by map view, and the viewer', () => {
     layout.focusHistorySearch();
     expect(layout.tab).toBe('history');
     expect(layout.searchFocus).toBe(before + 1);
+  });
+});
+
+describe('Offline cache in Settings', () => {
+  it('reports database and log together, and what compacting freed', async () => {
+    let db = 9_000_000;
+    const stats = () => ({ schemaVersion: 1, queries: { compute: 3, stream: 1, imagery: 2 }, features: 40, uploads: { count: 1, bytes: 10 }, media: { count: 2, bytes: 20 }, dbBytes: db, walBytes: 1_000 });
+    const { client, calls } = scriptedClient(async (method) => {
+      if (method === 'cache.vacuum') {
+        const before = db;
+        db = 6_500_000;
+        return { ok: true, value: { bytesBefore: before, bytesAfter: db } };
+      }
+      return { ok: true, value: stats() };
+    });
+    const cache = withStores(client, () => useCacheInfoStore());
+    await cache.load();
+    expect(cache.totalBytes).toBe(9_001_000);
+    await cache.compact();
+    expect(cache.freed).toBe(2_500_000);
+    expect(cache.totalBytes).toBe(6_501_000);
+    expect(calls.map((c) => c.method)).toEqual(['cache.stats', 'cache.vacuum', 'cache.stats']);
   });
 });

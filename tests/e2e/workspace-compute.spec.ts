@@ -51,6 +51,8 @@ test('answer off: the answer panel says so quietly and the results are listed', 
 });
 
 test('the fault switch: the answer failed, its error shown, the results still listed', async ({ page, host }) => {
+  // A service of its own loads its catalog first (several seconds on a busy machine).
+  test.setTimeout(120_000);
   await openApp(page, host.launchUrl);
   const keys = { bearer: `b-${Date.now()}-fault`, search: `s-${Date.now()}-fault` };
   const svc = await startOwnService(['--answer-fault', '--no-sample'], keys);

@@ -75,6 +75,8 @@ export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
       ? { url: o.properties.video_url ?? null, id: o.properties.video_id ?? null, duration: o.properties.duration ?? null }
       : null,
     source: o.properties.source,
+    // Not in the spec, but sent by some services (the bundled one among them).
+    facing: typeof o.properties['heading'] === 'number' ? (o.properties['heading'] as number) : compassDegrees(o.properties['compass'] as string | undefined),
   }));
 
 export function collectionOf(features: ReadonlyArray<{ id: string; geometry: unknown; properties?: unknown }>): FeatureCollectionLike {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compassDegrees } from '../../../renderer/src/lib/compass';
 import { composerRequest, nextPointName } from '../../../renderer/src/lib/composer';
 import { formatClock } from '../../../renderer/src/lib/format';
+import { observationRows } from '../../../renderer/src/lib/results';
 import { dayKey, historyTree } from '../../../renderer/src/lib/historyTree';
 import { shortcutOf } from '../../../renderer/src/lib/shortcuts';
 import { nextSort, sortRows, type TableRow } from '../../../renderer/src/lib/table';
@@ -188,5 +189,26 @@ describe('facings and durations', () => {
     expect(formatClock(59.7)).toBe('1:00');
     expect(formatClock(3725)).toBe('1:02:05');
     expect(formatClock(0)).toBe('0:00');
+  });
+});
+
+describe('stream cards', () => {
+  const obs = (props: Record<string, unknown>) => ({
+    type: 'Feature' as const,
+    id: 'o1',
+    geometry: { type: 'Point' as const, coordinates: [2.35, 48.85] as [number, number] },
+    properties: {
+      address: 'Paris', date: '2024-03-05T10:15:00', year: '2024', month: '03', source: 'City survey', owner: 'Ana', feature_name: 'street',
+      image_url: 'https://x/img.jpg', is_video: false, video_id: null, video_url: null, duration: null, interactive: false, ...props,
+    },
+  });
+
+  it('marks withheld media, 360° captures and videos with their link and length', () => {
+    const [plain] = observationRows([obs({})]);
+    expect(plain).toMatchObject({ redacted: false, badges: [], video: null, source: 'City survey', facing: null });
+    const [redacted] = observationRows([obs({ image_url: null, interactive: true, compass: 'East (E)' })]);
+    expect(redacted).toMatchObject({ redacted: true, imageUrl: null, badges: ['360°'], facing: 90 });
+    const [video] = observationRows([obs({ is_video: true, video_id: 'v9', video_url: 'https://x/v9', duration: 75, heading: 12.5 })]);
+    expect(video).toMatchObject({ badges: ['Video'], video: { url: 'https://x/v9', id: 'v9', duration: 75 }, facing: 12.5 });
   });
 });

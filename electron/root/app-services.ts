@@ -37,7 +37,7 @@ export interface AppDeps {
   /** Reads the selected queries for export; the query cache when absent. */
   loadExportLayers?: LoadLayers;
   /** Service client tuning and test seams (fetch, timeouts, retries, probe interval). */
-  client?: Partial<Pick<ServiceClientOptions, 'fetch' | 'timeouts' | 'retry' | 'probeIntervalMs'>>;
+  client?: Partial<Pick<ServiceClientOptions, 'fetch' | 'timeouts' | 'retry' | 'probeIntervalMs' | 'maxResponseBytes'>>;
   /** false: do not start the bundled local service (tests that need no connection). */
   startLocalService?: boolean;
   /**

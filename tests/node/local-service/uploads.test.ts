@@ -319,6 +319,17 @@ describe('GeoJSON structure', () => {
     expect(row!.line).toBe(text.slice(0, text.lastIndexOf('"type": "Feature"')).split('\n').length);
   });
 
+  it('gives each bad feature its own line when members that are not objects come first', async () => {
+    // A number, null and a string in the array hold places too: the lines must not shift.
+    const feature = (lon: number) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [lon, 48] } });
+    const members = [7, null, 'x', feature(2), { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [2, 900] } }];
+    const text = `{"type": "FeatureCollection", "features": [\n${members.map((m) => JSON.stringify(m)).join(',\n')}\n]}`;
+    const { features, warnings } = await read('mixed.geojson', text);
+    expect(features).toHaveLength(1);
+    // Member k sits on line k + 2 of the text as written above.
+    expect((warning(warnings, 'bad_rows')!.rows as { line: number }[]).map((r) => r.line)).toEqual([2, 3, 4, 6]);
+  });
+
   it('counts features without geometry in a warning', async () => {
     const fc = {
       type: 'FeatureCollection',

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
 import { ask, backToLocal, dropFiles, openApp, shot, startOwnService, useService } from './workspace-helpers';
 
@@ -36,6 +37,17 @@ test('compute with a written answer: answer, usage meters, a sortable table sync
   await page.getByTestId('zoom-results').click();
   await expect(page.getByTestId('map')).toHaveAttribute('data-selected', id!);
   await shot(page, 'workspace-compute-selected');
+
+  // The result exports from where it is shown: every row in the downloaded CSV.
+  await results.getByTestId('export-format').selectOption('csv');
+  const downloading = page.waitForEvent('download');
+  await results.getByTestId('export-start').click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/\.csv$/);
+  const path = `test-results/workspace-result-${Date.now()}.csv`;
+  await download.saveAs(path);
+  const lines = readFileSync(path, 'utf8').trim().split(/\r?\n/);
+  expect(lines.length - 1).toBe(n);
   expect(csp).toEqual([]);
 });
 

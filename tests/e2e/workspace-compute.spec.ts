@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
+import { rpcCall } from './rpc';
 import { ask, backToLocal, dropFiles, openApp, shot, startOwnService, useService } from './workspace-helpers';
 
 /** Reads "1.2 km" / "850 m" back into metres. */
@@ -159,4 +160,26 @@ test('"showing N of M" asks again for every match', async ({ page, host }) => {
   await expect(page.getByTestId('ask-count')).toHaveText(expected === matched ? `${expected.toLocaleString('en-US')} results` : /of/);
   await shot(page, 'workspace-compute-raised');
   await page.getByTestId('ask-limit').fill('100');
+});
+
+test('a named coordinate added under More travels with the question, and can be deleted', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  await page.getByTestId('ask-more').click();
+  const more = page.getByTestId('named-coordinates');
+  await page.getByTestId('named-coordinate-new').fill('Depot');
+  await more.getByLabel('New point latitude').fill('45.7485');
+  await more.getByLabel('New point longitude').fill('4.8467');
+  await more.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByTestId('named-coordinate-name')).toHaveValue('Depot');
+  await expect(page.getByTestId('ask-more')).toContainText('1 set');
+  await ask(page, 'airports within 20 km of Depot');
+  // The request as the cache kept it: the point under its name, latitude and longitude in place.
+  const last = await rpcCall<{ items: Array<{ id: number; queryText: string }> }>(page, 'history.list', { limit: 1 });
+  expect(last.items[0]!.queryText).toBe('airports within 20 km of Depot');
+  const rec = await rpcCall<{ request: { coordinates?: unknown } }>(page, 'history.get', { id: last.items[0]!.id });
+  expect(rec.request.coordinates).toEqual([{ name: 'Depot', latitude: 45.7485, longitude: 4.8467 }]);
+  await shot(page, 'workspace-compute-named-point');
+  await page.getByRole('button', { name: 'Delete Depot' }).click();
+  await expect(page.getByTestId('named-coordinate')).toHaveCount(0);
+  await expect(page.getByTestId('ask-more')).not.toContainText('set');
 });

@@ -19,12 +19,10 @@ import {
   type ServiceClientOptions,
   type Timeouts,
 } from './options';
-import { defaultSleep, describeCause, joinUrl, parseRequest, readCapped, redirected, toFormData } from './wire';
+import { defaultSleep, describeCause, joinUrl, parseRequest, readCapped, redirected, toFormData, type Init } from './wire';
 
 export * from './options';
 export { toFormData };
-
-type Init = { method: string; headers: Headers; body?: string | FormData; redirect: 'manual' | 'follow' };
 
 /** Aborts a request whose host a probe found unreachable while it was pending. */
 class HostGone extends Error {}

@@ -58,6 +58,9 @@ export function toFormData(fields: Record<string, unknown>, attachments: Attachm
   return form;
 }
 
+/** One HTTP request of the client; `redirect` is 'manual' wherever a key is sent. */
+export type Init = { method: string; headers: Headers; body?: string | FormData; redirect: 'manual' | 'follow' };
+
 /** A 3xx from a host that was sent a key: where it points, never followed. */
 export function redirected(status: number, location: string | null, url: string): ServiceError {
   let where = 'another address';

@@ -84,6 +84,18 @@ app.whenReady().then(async () => {
       const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
       return r.canceled || !r.filePath ? null : r.filePath;
     },
+    async pickLayerFile() {
+      const options = {
+        title: 'Add a data layer',
+        properties: ['openFile' as const],
+        filters: [
+          { name: 'Data layers', extensions: ['pbf', 'osm', 'gpkg', 'shp', 'kml', 'gpx', 'fgb', 'geojson', 'json', 'geojsonl', 'ndjson'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+      const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+      return r.canceled ? null : (r.filePaths[0] ?? null);
+    },
   });
   secretValues = services.secretValues;
   const { router, bus } = services;

@@ -9,6 +9,7 @@ import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
 import { photosMethods } from './methods/photos';
 import { uploadsMethods } from './methods/uploads';
+import { layersEvents, layersMethods } from './methods/layers';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -26,12 +27,14 @@ export const methods = {
   ...mediaMethods,
   ...photosMethods,
   ...uploadsMethods,
+  ...layersMethods,
 } as const;
 
 export const events = {
   ...appEvents,
   ...exportEvents,
   ...computeEvents,
+  ...layersEvents,
 } as const;
 
 export type Methods = typeof methods;

@@ -34,5 +34,20 @@ export const METHOD_NAMES = [
   'photos.status',
   'photos.setFolders',
   'uploads.preview',
+  'layers.list',
+  'layers.import',
+  'layers.cancel',
+  'layers.remove',
+  'layers.pick',
+  'layers.uploadStart',
+  'layers.uploadChunk',
+  'layers.features',
 ] as const;
-export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed'] as const;
+export const EVENT_NAMES = [
+  'connection.changed',
+  'export.progress',
+  'connectivity.changed',
+  'layers.progress',
+  'layers.done',
+  'layers.changed',
+] as const;

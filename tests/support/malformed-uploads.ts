@@ -89,6 +89,10 @@ export function writeMalformedCorpus(dir: string, opts: CorpusOptions = {}): Cor
     ['lat-nan', (_, lon) => ['NaN', String(lon)]],
     ['lat-infinity', (_, lon) => ['Infinity', String(lon)]],
     ['lat-overflow', (_, lon) => ['1e999', String(lon)]],
+    // Number() reads these as 16, 1 and 8: a table cell holding them is not a coordinate.
+    ['lat-hex', (_, lon) => ['0x10', String(lon)]],
+    ['lon-binary', (lat) => [String(lat), '0b1']],
+    ['lon-octal', (lat) => [String(lat), '0o10']],
     ['lat-91', (_, lon) => ['91', String(lon)]],
     ['lat-minus-90.0001', (_, lon) => ['-90.0001', String(lon)]],
     ['lon-180.5', (lat) => [String(lat), '180.5']],

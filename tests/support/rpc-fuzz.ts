@@ -112,6 +112,7 @@ function contain(input: unknown, scratch: string, method: MethodName): unknown {
   const o = { ...(input as Record<string, unknown>) };
   if (method === 'export.start' && 'destination' in o) o['destination'] = inside(o['destination']);
   if (method === 'photos.setFolders' && Array.isArray(o['folders'])) o['folders'] = o['folders'].map(inside);
+  if (method === 'layers.import' && 'path' in o) o['path'] = inside(o['path']);
   return o;
 }
 
@@ -163,5 +164,13 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
       { name: 'sites.csv', dataBase64: Buffer.from('name,lat,lon\nA,45.7,4.8\n').toString('base64') },
       { name: 'points.geojson', dataBase64: Buffer.from('{"type":"FeatureCollection","features":[]}').toString('base64') },
     ],
+    'layers.list': none,
+    'layers.import': [{ path: `${scratch}/town.geojson` }, { path: `${scratch}/region.osm.pbf`, name: 'Region' }, { uploadId: 'layer-upload-1' }],
+    'layers.cancel': [{ jobId: 'layer-upload-1' }],
+    'layers.remove': [{ id: '1' }],
+    'layers.pick': none,
+    'layers.uploadStart': [{ name: 'sites.geojson', size: 40 }],
+    'layers.uploadChunk': [{ uploadId: 'layer-upload-1', offset: 0, dataBase64: Buffer.from('{"type":"FeatureCollection"').toString('base64') }],
+    'layers.features': [{ id: '1' }, { id: '1', limit: 10 }],
   };
 }

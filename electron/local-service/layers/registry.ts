@@ -11,6 +11,8 @@ export interface LayerChange {
 export interface StartImportOptions {
   /** Shown in the layer list; defaults to the file name without its extension(s). */
   name?: string;
+  /** What the layer list shows as its source (an upload names the user's file, not its staging copy). */
+  sourceFile?: string;
   signal?: AbortSignal;
 }
 
@@ -45,7 +47,7 @@ export function createServiceLayers(deps: { store: () => LayerStore; tempDir: st
       return true;
     },
     startImport(file, opts = {}) {
-      const job = startLayerImport({ store: deps.store(), file, tempDir: deps.tempDir, name: opts.name, signal: opts.signal });
+      const job = startLayerImport({ store: deps.store(), file, tempDir: deps.tempDir, name: opts.name, sourceFile: opts.sourceFile, signal: opts.signal });
       job.done.then(
         (layer) => events.emit('change', { type: 'added', layer }),
         () => {},

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 
 /** What the server does with one operation request (POST); GET /health always answers 200. */
-export type Behaviour = (res: ServerResponse, later: (ms: number, fn: () => void) => void) => void;
+export type Behaviour = (res: ServerResponse, later: (ms: number, fn: () => void) => void, path: string) => void;
 
 /** One request as it arrived. */
 export interface Arrival {
@@ -21,6 +21,8 @@ export class HostileServer {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Answers begun since the last settle(). */
+  private readonly answering = new Set<ServerResponse>();
   port = 0;
 
   get url(): string {
@@ -33,15 +35,20 @@ export class HostileServer {
       req.on('end', () => {
         this.arrivals.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
         res.on('error', () => undefined);
+        this.answering.add(res);
         if (req.method === 'GET' && req.url?.endsWith('/health')) return void res.end('ok');
         if (!this.behaviour) return void res.writeHead(500).end('no behaviour set');
-        this.behaviour(res, (ms, fn) => {
-          const t = setTimeout(() => {
-            this.timers.delete(t);
-            if (!res.destroyed) fn();
-          }, ms);
-          this.timers.add(t);
-        });
+        this.behaviour(
+          res,
+          (ms, fn) => {
+            const t = setTimeout(() => {
+              this.timers.delete(t);
+              if (!res.destroyed) fn();
+            }, ms);
+            this.timers.add(t);
+          },
+          req.url ?? '/',
+        );
       });
     });
     this.server.on('connection', (s) => {
@@ -55,19 +62,22 @@ export class HostileServer {
   }
 
   /**
-   * Ends what the last behaviour left running (drips, held sockets), and waits until the client
-   * has seen its sockets close, so that the next case does not start on a pooled dead one.
+   * Ends what the last behaviour left running (drips, held or endless answers) and waits until
+   * those sockets are closed, so that the next case does not start on a pooled dead one. Sockets
+   * whose answer ended stay open for the client to reuse, as a real server's would.
    */
   async settle(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    for (const s of this.sockets) s.destroy();
-    while (this.sockets.size) await new Promise((ok) => setImmediate(ok));
-    await new Promise((ok) => setTimeout(ok, 5));
+    const cut = [...this.answering].filter((res) => !res.writableEnded).map((res) => res.socket).filter((s): s is Socket => !!s);
+    this.answering.clear();
+    for (const s of cut) s.destroy();
+    while (cut.some((s) => this.sockets.has(s))) await new Promise((ok) => setTimeout(ok, 2));
   }
 
   async stop(): Promise<void> {
     await this.settle();
+    for (const s of this.sockets) s.destroy();
     await new Promise<void>((ok) => (this.server ? this.server.close(() => ok()) : ok()));
   }
 }

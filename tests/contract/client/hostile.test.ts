@@ -221,4 +221,25 @@ describe('hostile and broken service answers', () => {
     // The database is sound after all of it.
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
+
+  it('media: a redirect from the service is refused, one from a third-party server (sent no key) is followed', async () => {
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3, 4]);
+    const cdn = await new HostileServer().start();
+    try {
+      cdn.behaviour = (res, later, path) =>
+        path === '/moved.jpg' ? send(302, '', { location: '/photo.jpg' })(res, later, path) : send(200, jpeg, { 'content-type': 'image/jpeg' })(res, later, path);
+      hostile.behaviour = send(302, '', { location: `${cdn.url}/photo.jpg` });
+      const own = await rpc.call('media.get', { url: `${hostile.url}/media/1.jpg` });
+      expect(own.ok ? 'ok' : [own.error.code, own.error.message]).toEqual(['HTTP', expect.stringContaining(`redirect to ${cdn.url}`)]);
+      expect(cdn.arrivals).toEqual([]);
+      const third = value(await rpc.call('media.get', { url: `${cdn.url}/moved.jpg` }));
+      expect(Buffer.from(third.dataBase64, 'base64')).toEqual(jpeg);
+      expect(cdn.arrivals.map((a) => [a.path, a.headers['authorization'], a.headers['x-api-key']])).toEqual([
+        ['/moved.jpg', undefined, undefined],
+        ['/photo.jpg', undefined, undefined],
+      ]);
+    } finally {
+      await cdn.stop();
+    }
+  });
 });

@@ -8,6 +8,7 @@ import { computeEvents, computeMethods } from './methods/compute';
 import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
 import { photosMethods } from './methods/photos';
+import { uploadsMethods } from './methods/uploads';
 import { layersEvents, layersMethods } from './methods/layers';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
@@ -25,6 +26,7 @@ export const methods = {
   ...cacheMethods,
   ...mediaMethods,
   ...photosMethods,
+  ...uploadsMethods,
   ...layersMethods,
 } as const;
 

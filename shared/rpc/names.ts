@@ -33,6 +33,7 @@ export const METHOD_NAMES = [
   'media.get',
   'photos.status',
   'photos.setFolders',
+  'uploads.preview',
   'layers.list',
   'layers.import',
   'layers.cancel',

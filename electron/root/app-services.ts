@@ -8,6 +8,8 @@ import { RpcError } from '../../shared/rpc/errors';
 import { Cache } from '../cache';
 import { ServiceClient, createQueryHandlers, type ServiceClientOptions } from '../client';
 import { createCacheLayerLoader } from '../export/from-cache';
+import { createFieldKitHandlers } from '../fieldkit/handlers';
+import { createFieldSettings } from '../fieldkit/settings';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
@@ -169,6 +171,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     },
     'export.start': (input) => exports.start(input),
     'export.cancel': (input) => exports.cancel(input),
+    ...createFieldKitHandlers({ settings: createFieldSettings(deps.dataDir, deps.logger) }),
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.
       await imagery?.catalog()?.ready().catch(() => undefined);

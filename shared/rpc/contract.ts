@@ -5,6 +5,7 @@ import { profilesMethods } from './methods/profiles';
 import { exportEvents, exportMethods } from './methods/export';
 import { cacheMethods } from './methods/cache';
 import { computeEvents, computeMethods } from './methods/compute';
+import { fieldkitMethods } from './methods/fieldkit';
 import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
 import { photosMethods } from './methods/photos';
@@ -24,6 +25,7 @@ export const methods = {
   ...cacheMethods,
   ...mediaMethods,
   ...photosMethods,
+  ...fieldkitMethods,
 } as const;
 
 export const events = {

@@ -33,5 +33,7 @@ export const METHOD_NAMES = [
   'media.get',
   'photos.status',
   'photos.setFolders',
+  'settings.get',
+  'settings.save',
 ] as const;
 export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed'] as const;

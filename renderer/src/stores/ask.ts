@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
 import type { Attachment } from '../../../shared/rpc/methods/compute';
-import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
+import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse, type NamedCoordinate } from '../../../shared/service/compute';
 import { useRpc } from '../api/rpc';
 import { useRun } from '../composables/useRun';
 import { collectionOf, computeRows } from '../lib/results';
@@ -32,6 +32,8 @@ export const useAskStore = defineStore('ask', () => {
   const writtenAnswer = ref(true);
   const measurement = ref('');
   const attachments = ref<AttachedFile[]>([]);
+  /** Named positions sent as request `coordinates`, so a question can say "near camp". */
+  const coordinates = ref<NamedCoordinate[]>([]);
 
   const response = shallowRef<ComputeResponse | null>(null);
   const queryId = ref<number | null>(null);
@@ -48,6 +50,12 @@ export const useAskStore = defineStore('ask', () => {
   function detach(name: string): void {
     attachments.value = attachments.value.filter((a) => a.name !== name);
   }
+  function setCoordinate(c: NamedCoordinate): void {
+    coordinates.value = [...coordinates.value.filter((x) => x.name !== c.name), c];
+  }
+  function removeCoordinate(name: string): void {
+    coordinates.value = coordinates.value.filter((x) => x.name !== name);
+  }
 
   /** Runs the question; a follow-up continues the last response (search_id). */
   async function run(followUp = false): Promise<void> {
@@ -56,6 +64,7 @@ export const useAskStore = defineStore('ask', () => {
     const request: ComputeRequestInput = { query: text, limit: limit.value, answer: writtenAnswer.value };
     if (measurement.value.trim()) request.measurement = measurement.value.trim();
     if (followUp && response.value) request.search_id = response.value.id;
+    if (coordinates.value.length) request.coordinates = coordinates.value.map((c) => ({ ...c }));
     const files: Attachment[] = attachments.value.map((a) => ({
       field: 'files',
       name: a.name,
@@ -96,6 +105,7 @@ export const useAskStore = defineStore('ask', () => {
     writtenAnswer,
     measurement,
     attachments: readonly(attachments),
+    coordinates: readonly(coordinates),
     error: runner.error,
     response: computed(() => response.value),
     queryId: readonly(queryId),
@@ -105,6 +115,8 @@ export const useAskStore = defineStore('ask', () => {
     canFollowUp,
     attach,
     detach,
+    setCoordinate,
+    removeCoordinate,
     run,
     cancel: runner.cancel,
     reset,

@@ -7,7 +7,7 @@ import type { CacheDb } from './db';
 import { deleteQuery, stats, vacuum } from './maintenance';
 import { getMedia, putMedia } from './media';
 import { migrate } from './migrations';
-import { features, get, list, searchFeatures, uploadsOf } from './search';
+import { features, get, list, rawResponse, searchFeatures, uploadsOf } from './search';
 import type { BBox } from './spatial';
 import { storeCompute, storeError, storeImagery, storeStream } from './store-response';
 import { diff, thread } from './threads';
@@ -149,6 +149,11 @@ export class Cache {
 
   get(id: number): QueryRecord | null {
     return get(this.c, id);
+  }
+
+  /** The response body's bytes exactly as received (evidence bundles); null when none was kept. */
+  rawResponse(id: number): Buffer | null {
+    return rawResponse(this.c, id);
   }
 
   /** The upload bytes kept with a query (for re-sending on rerun). */

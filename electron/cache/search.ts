@@ -44,6 +44,13 @@ export function get(c: CacheDb, id: number): QueryRecord | null {
   };
 }
 
+/** The response body's bytes exactly as stored (text bodies as UTF-8); null when none was kept. */
+export function rawResponse(c: CacheDb, id: number): Buffer | null {
+  const r = c.stmt('SELECT raw_response FROM queries WHERE id = ?').get(id) as { raw_response: Buffer | string | null } | undefined;
+  if (!r || r.raw_response == null) return null;
+  return typeof r.raw_response === 'string' ? Buffer.from(r.raw_response, 'utf8') : r.raw_response;
+}
+
 /** The upload bytes kept with a query (for re-sending on rerun). */
 export function uploadsOf(c: CacheDb, queryId: number): UploadInput[] {
   const rows = c.stmt(

@@ -1,16 +1,21 @@
 import type { Handlers } from '../rpc/router';
+import type { EvidenceService } from './evidence/service';
 import type { FieldSettingsStore } from './settings';
 
 export interface FieldKitDeps {
   settings: FieldSettingsStore;
+  evidence: EvidenceService;
 }
 
-type FieldKitMethods = 'settings.get' | 'settings.save';
+type FieldKitMethods = 'settings.get' | 'settings.save' | 'evidence.create' | 'evidence.verify' | 'evidence.key';
 
 /** RPC handlers of the field kit. */
 export function createFieldKitHandlers(deps: FieldKitDeps): Pick<Handlers, FieldKitMethods> {
   return {
     'settings.get': () => deps.settings.get(),
     'settings.save': (input) => deps.settings.save(input),
+    'evidence.create': ({ queryId }) => deps.evidence.create(queryId),
+    'evidence.verify': (input) => deps.evidence.verify(input),
+    'evidence.key': () => deps.evidence.key(),
   };
 }

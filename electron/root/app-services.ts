@@ -8,6 +8,8 @@ import { RpcError } from '../../shared/rpc/errors';
 import { Cache } from '../cache';
 import { ServiceClient, createQueryHandlers, type ServiceClientOptions } from '../client';
 import { createCacheLayerLoader } from '../export/from-cache';
+import { createEvidenceService } from '../fieldkit/evidence/service';
+import { createSigningKey } from '../fieldkit/evidence/signing-key';
 import { createFieldKitHandlers } from '../fieldkit/handlers';
 import { createFieldSettings } from '../fieldkit/settings';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
@@ -79,10 +81,11 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   const bus = new EventBus();
   let localUrls: { baseUrl: string; searchBaseUrl: string } | null = null;
 
+  const secretStore = deps.secretStore ?? createKeytarStore({ service: APP_NAME, clock: deps.clock });
   const connections = createConnections({
     dataDir: deps.dataDir,
     logger: deps.logger,
-    store: deps.secretStore ?? createKeytarStore({ service: APP_NAME, clock: deps.clock }),
+    store: secretStore,
     fetch: deps.fetch ?? globalThis.fetch,
     localEndpoint: () => localUrls,
     onActiveChanged: (c: ConnectionInfo) => bus.emit('connection.changed', c),
@@ -171,7 +174,16 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     },
     'export.start': (input) => exports.start(input),
     'export.cancel': (input) => exports.cancel(input),
-    ...createFieldKitHandlers({ settings: createFieldSettings(deps.dataDir, deps.logger) }),
+    ...createFieldKitHandlers({
+      settings: createFieldSettings(deps.dataDir, deps.logger),
+      evidence: createEvidenceService({
+        cache,
+        signingKey: createSigningKey(secretStore),
+        dataDir: deps.dataDir,
+        app: { name: APP_NAME, version: deps.version },
+        clock: deps.clock,
+      }),
+    }),
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.
       await imagery?.catalog()?.ready().catch(() => undefined);

@@ -5,6 +5,7 @@ import { profilesMethods } from './methods/profiles';
 import { exportEvents, exportMethods } from './methods/export';
 import { cacheMethods } from './methods/cache';
 import { computeEvents, computeMethods } from './methods/compute';
+import { evidenceMethods } from './methods/evidence';
 import { fieldkitMethods } from './methods/fieldkit';
 import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
@@ -26,6 +27,7 @@ export const methods = {
   ...mediaMethods,
   ...photosMethods,
   ...fieldkitMethods,
+  ...evidenceMethods,
 } as const;
 
 export const events = {

@@ -35,5 +35,8 @@ export const METHOD_NAMES = [
   'photos.setFolders',
   'settings.get',
   'settings.save',
+  'evidence.create',
+  'evidence.verify',
+  'evidence.key',
 ] as const;
 export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed'] as const;

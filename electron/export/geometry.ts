@@ -1,28 +1,13 @@
 import type { Geometry } from '../../shared/service/geojson';
+import { WKB_TYPE, WkbWriter, wkbSize, type Envelope } from '../ground/wkb';
+
+export { emptyEnvelope, type Envelope } from '../ground/wkb';
 
 /**
- * GeoJSON geometry -> ISO WKB (little-endian, XY) inside a GeoPackage geometry blob, plus WKT.
- * Written here because the npm WKB/GPKG packages are either unmaintained or build an object
- * tree per geometry; this path writes straight into one Buffer and gets the envelope on the way.
- * Altitudes (a third position value) are not written: layers are declared XY.
+ * GeoJSON geometry -> ISO WKB (little-endian, XY; the ground floor's codec) inside a GeoPackage
+ * geometry blob, plus WKT. Altitudes (a third position value) are not written: layers are
+ * declared XY.
  */
-
-export interface Envelope {
-  minX: number;
-  maxX: number;
-  minY: number;
-  maxY: number;
-}
-
-export const WKB_TYPE = {
-  Point: 1,
-  LineString: 2,
-  Polygon: 3,
-  MultiPoint: 4,
-  MultiLineString: 5,
-  MultiPolygon: 6,
-  GeometryCollection: 7,
-} as const;
 
 /** GeoPackage geometry_type_name for each GeoJSON type. */
 export const GPKG_TYPE_NAME: Record<Geometry['type'], string> = {
@@ -36,105 +21,6 @@ export const GPKG_TYPE_NAME: Record<Geometry['type'], string> = {
 };
 
 type Pos = readonly number[];
-
-const emptyEnvelope = (): Envelope => ({ minX: Infinity, maxX: -Infinity, minY: Infinity, maxY: -Infinity });
-
-function wkbSize(g: Geometry): number {
-  switch (g.type) {
-    case 'Point':
-      return 21;
-    case 'LineString':
-      return 9 + 16 * g.coordinates.length;
-    case 'Polygon':
-      return 9 + g.coordinates.reduce((s, r) => s + 4 + 16 * r.length, 0);
-    case 'MultiPoint':
-      return 9 + 21 * g.coordinates.length;
-    case 'MultiLineString':
-      return 9 + g.coordinates.reduce((s, l) => s + 9 + 16 * l.length, 0);
-    case 'MultiPolygon':
-      return 9 + g.coordinates.reduce((s, p) => s + 9 + p.reduce((t, r) => t + 4 + 16 * r.length, 0), 0);
-    case 'GeometryCollection':
-      return 9 + g.geometries.reduce((s, c) => s + wkbSize(c), 0);
-  }
-}
-
-class WkbWriter {
-  offset: number;
-  readonly env = emptyEnvelope();
-  constructor(
-    readonly buf: Buffer,
-    start: number,
-  ) {
-    this.offset = start;
-  }
-  header(type: number, count?: number) {
-    this.buf[this.offset] = 1;
-    this.buf.writeUInt32LE(type, this.offset + 1);
-    this.offset += 5;
-    if (count !== undefined) this.u32(count);
-  }
-  u32(n: number) {
-    this.buf.writeUInt32LE(n, this.offset);
-    this.offset += 4;
-  }
-  pos(p: Pos) {
-    const x = p[0]!;
-    const y = p[1]!;
-    this.buf.writeDoubleLE(x, this.offset);
-    this.buf.writeDoubleLE(y, this.offset + 8);
-    this.offset += 16;
-    const e = this.env;
-    if (x < e.minX) e.minX = x;
-    if (x > e.maxX) e.maxX = x;
-    if (y < e.minY) e.minY = y;
-    if (y > e.maxY) e.maxY = y;
-  }
-  ring(r: readonly Pos[]) {
-    this.u32(r.length);
-    for (const p of r) this.pos(p);
-  }
-  polygon(rings: readonly (readonly Pos[])[]) {
-    this.header(WKB_TYPE.Polygon, rings.length);
-    for (const r of rings) this.ring(r);
-  }
-  geometry(g: Geometry) {
-    switch (g.type) {
-      case 'Point':
-        this.header(WKB_TYPE.Point);
-        this.pos(g.coordinates);
-        return;
-      case 'LineString':
-        this.header(WKB_TYPE.LineString);
-        this.ring(g.coordinates);
-        return;
-      case 'Polygon':
-        this.polygon(g.coordinates);
-        return;
-      case 'MultiPoint':
-        this.header(WKB_TYPE.MultiPoint, g.coordinates.length);
-        for (const p of g.coordinates) {
-          this.header(WKB_TYPE.Point);
-          this.pos(p);
-        }
-        return;
-      case 'MultiLineString':
-        this.header(WKB_TYPE.MultiLineString, g.coordinates.length);
-        for (const l of g.coordinates) {
-          this.header(WKB_TYPE.LineString);
-          this.ring(l);
-        }
-        return;
-      case 'MultiPolygon':
-        this.header(WKB_TYPE.MultiPolygon, g.coordinates.length);
-        for (const p of g.coordinates) this.polygon(p);
-        return;
-      case 'GeometryCollection':
-        this.header(WKB_TYPE.GeometryCollection, g.geometries.length);
-        for (const c of g.geometries) this.geometry(c);
-        return;
-    }
-  }
-}
 
 export interface GpkgGeometry {
   blob: Buffer;
@@ -177,7 +63,7 @@ export function gpkgGeometry(g: Geometry, srsId = 4326): GpkgGeometry {
   const size = wkbSize(g);
   const buf = Buffer.allocUnsafe(GPKG_HEADER + GPKG_ENVELOPE_XY + size);
   const w = new WkbWriter(buf, GPKG_HEADER + GPKG_ENVELOPE_XY);
-  w.geometry(g);
+  w.write(g);
   if (w.env.minX === Infinity) {
     // Empty: no envelope, so the WKB moves up behind the header.
     const out = Buffer.allocUnsafe(GPKG_HEADER + size);
@@ -225,4 +111,3 @@ export function mergeEnvelope(into: Envelope, e: Envelope): void {
   if (e.maxY > into.maxY) into.maxY = e.maxY;
 }
 
-export { emptyEnvelope };

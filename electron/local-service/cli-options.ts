@@ -5,7 +5,7 @@ export const HELP = `Usage: npm run service -- [options]     (or: npx tsx electr
 Runs the bundled Fieldlens service alone on 127.0.0.1: POST {base_url}/v1/compute and the
 POST {base_url}/v1/stream and the imagery-search host {search_base_url}, over the bundled
 open-data catalog and geotagged photos.
-"npm run service" builds first and runs out/main/service.js.
+"npm run service" builds when the sources changed since the last build, then runs out/main/service.js.
 
 Keys: give them in the environment (FIELDLENS_SERVICE_KEY, FIELDLENS_SERVICE_SEARCH_KEY) or in
 a key file (--key-file). Keys on the command line are visible to every user of this machine

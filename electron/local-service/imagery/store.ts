@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type BetterSqlite3 from 'better-sqlite3';
+import { runMigrations, type MigrationStep, type VersionStore } from '../../ground/migrations';
 import type { Database } from './plugin-types';
 
 /**
- * The imagery catalog's tables in the service's SQLite. Migrations are numbered here and tracked
- * in their own table (imagery_migrations) so they never collide with the rest of the service.
+ * The imagery catalog's tables in the service's SQLite; step i is version i + 1, tracked in their
+ * own table (imagery_migrations) so they never collide with the rest of the service.
  */
-const MIGRATIONS: { version: number; sql: string }[] = [
-  {
-    version: 1,
-    sql: `
+const MIGRATIONS: MigrationStep[] = [
+  `
       CREATE TABLE imagery_photo (
         rowid INTEGER PRIMARY KEY,
         id TEXT NOT NULL UNIQUE,
@@ -51,30 +50,36 @@ const MIGRATIONS: { version: number; sql: string }[] = [
       );
       CREATE TABLE imagery_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
     `,
-  },
-  {
-    // Videos with a sidecar position.
-    version: 2,
-    sql: `
+  // Videos with a sidecar position.
+  `
       ALTER TABLE imagery_photo ADD COLUMN is_video INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE imagery_photo ADD COLUMN duration REAL;
     `,
-  },
 ];
 
+/**
+ * The imagery catalog keeps its version as a row per applied step in imagery_migrations (with
+ * the time it ran), as catalogs made by earlier builds already do; the one runner of the ground
+ * floor applies the steps.
+ */
+function imageryVersion(now: () => Date): VersionStore {
+  const ensure = (db: Database) =>
+    db.exec('CREATE TABLE IF NOT EXISTS imagery_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
+  return {
+    read(db) {
+      ensure(db);
+      return (db.prepare('SELECT MAX(version) FROM imagery_migrations').pluck().get() as number | null) ?? 0;
+    },
+    write(db, version) {
+      const add = db.prepare('INSERT OR IGNORE INTO imagery_migrations (version, applied_at) VALUES (?, ?)');
+      const at = now().toISOString();
+      for (let v = 1; v <= version; v++) add.run(v, at);
+    },
+  };
+}
+
 export function migrateImagery(db: Database, now: () => Date = () => new Date()): void {
-  db.exec('CREATE TABLE IF NOT EXISTS imagery_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)');
-  const applied = new Set(
-    (db.prepare('SELECT version FROM imagery_migrations').all() as { version: number }[]).map((r) => r.version),
-  );
-  const pending = MIGRATIONS.filter((m) => !applied.has(m.version));
-  if (!pending.length) return;
-  db.transaction(() => {
-    for (const m of pending) {
-      db.exec(m.sql);
-      db.prepare('INSERT INTO imagery_migrations (version, applied_at) VALUES (?, ?)').run(m.version, now().toISOString());
-    }
-  })();
+  runMigrations(db, MIGRATIONS, imageryVersion(now), { label: 'the imagery catalog', onNewer: 'throw' });
 }
 
 export interface PhotoRow {

@@ -43,6 +43,22 @@ describe('ImageryCatalog', () => {
     expect(db.prepare('SELECT version FROM imagery_migrations').pluck().all()).toEqual([1, 2]);
   });
 
+  it('brings a catalog of an earlier version up to date, keeping its photos and the times steps ran', () => {
+    const old = new Database(':memory:');
+    // A catalog as version 1 left it: its own table with one row per applied step.
+    old.exec(`CREATE TABLE imagery_migrations (version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL);
+      INSERT INTO imagery_migrations VALUES (1, '2025-01-01T00:00:00.000Z');
+      CREATE TABLE imagery_photo (rowid INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, path TEXT NOT NULL UNIQUE);
+      INSERT INTO imagery_photo (id, path) VALUES ('p1', '/photos/a.jpg');`);
+    migrateImagery(old, () => new Date('2026-02-03T04:05:06.000Z'));
+    expect(old.prepare('SELECT version, applied_at FROM imagery_migrations ORDER BY version').all()).toEqual([
+      { version: 1, applied_at: '2025-01-01T00:00:00.000Z' },
+      { version: 2, applied_at: '2026-02-03T04:05:06.000Z' },
+    ]);
+    expect(old.prepare("SELECT id, is_video, duration FROM imagery_photo").all()).toEqual([{ id: 'p1', is_video: 0, duration: null }]);
+    old.close();
+  });
+
   it('indexes sub-folders, addresses from the injected geocoder, reads only changed files again', async () => {
     mkdirSync(join(dir, 'sub'));
     photo('a.jpg', -5);

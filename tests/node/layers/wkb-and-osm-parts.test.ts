@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { NodeStore } from '../../../electron/local-service/layers/osm/node-store';
 import { joinRings } from '../../../electron/local-service/layers/osm/rings';
 import { XmlTagScanner } from '../../../electron/local-service/layers/readers/xml-tags';
-import { decodeWkb, encodeWkb } from '../../../electron/local-service/layers/wkb';
+import { decodeWkb, encodeWkb } from '../../../electron/ground/wkb';
 
 const dir = mkdtempSync(join(tmpdir(), 'fieldlens-wkb-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

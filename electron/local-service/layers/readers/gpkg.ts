@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { decodeWkb, WkbError } from '../wkb';
+import { decodeWkb, WkbError } from '../../../ground/wkb';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerReader, type ReadOptions } from '../types';
 import { judgeEpsg, judgeWkt, REPROJECT_HINT } from './crs';
 

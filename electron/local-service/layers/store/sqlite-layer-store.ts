@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { Geometry, Position } from 'geojson';
 import { applyMigrations } from '../../store';
 import type { LayerFeature } from '../types';
-import { decodeWkb, encodeWkb } from '../wkb';
+import { decodeWkb, encodeWkb } from '../../../ground/wkb';
 import { bboxOf, boxesAround, containsPoint, distanceToGeometry, EARTH_RADIUS_M, type BBox } from './geo';
 import { LayerNotFoundError, type LayerInfo, type LayerStore, type LayerWriter, type NearFeature, type NewLayer, type StoredFeature } from './layer-store';
 import { LAYER_MIGRATIONS } from './migrations';

@@ -1,13 +1,16 @@
 import type { Geometry, Position } from 'geojson';
 
 /**
- * ISO/OGC WKB, XY only, both ways. Layer features are stored as WKB (compact, and the same
- * encoding GeoPackage blobs carry), so one decoder serves storage and the GeoPackage reader.
+ * ISO/OGC WKB, XY only, both ways: the local service stores layer features as WKB (compact, and
+ * the same encoding GeoPackage blobs carry) and the export writes it into GeoPackages, so one
+ * codec serves storage, the GeoPackage reader and the writer. Written here because the npm
+ * WKB/GPKG packages are either unmaintained or build an object tree per geometry.
  * The decoder accepts either byte order, ISO Z/M/ZM type codes (1000/2000/3000 offsets) and
  * EWKB flag bits, and keeps X and Y.
  */
 
-const TYPE_CODE: Record<Geometry['type'], number> = {
+/** WKB type codes of the GeoJSON types (XY). */
+export const WKB_TYPE: Record<Geometry['type'], number> = {
   Point: 1,
   LineString: 2,
   Polygon: 3,
@@ -17,7 +20,17 @@ const TYPE_CODE: Record<Geometry['type'], number> = {
   GeometryCollection: 7,
 };
 
-function size(g: Geometry): number {
+export interface Envelope {
+  minX: number;
+  maxX: number;
+  minY: number;
+  maxY: number;
+}
+
+export const emptyEnvelope = (): Envelope => ({ minX: Infinity, maxX: -Infinity, minY: Infinity, maxY: -Infinity });
+
+/** Bytes of the XY WKB of `g`. */
+export function wkbSize(g: Geometry): number {
   switch (g.type) {
     case 'Point':
       return 21;
@@ -32,14 +45,21 @@ function size(g: Geometry): number {
     case 'MultiPolygon':
       return 9 + g.coordinates.reduce((s, p) => s + 9 + p.reduce((t, r) => t + 4 + 16 * r.length, 0), 0);
     case 'GeometryCollection':
-      return 9 + g.geometries.reduce((s, c) => s + size(c), 0);
+      return 9 + g.geometries.reduce((s, c) => s + wkbSize(c), 0);
   }
 }
 
-/** Writes WKB into one buffer; a class rather than closures, as encoding runs once per imported feature. */
-class WkbWriter {
-  o = 0;
-  constructor(readonly buf: Buffer) {}
+/**
+ * Writes little-endian XY WKB into one buffer from `start`, gathering the envelope on the way
+ * (a GeoPackage blob puts it in front). A class rather than closures, as it runs once per
+ * imported or exported feature.
+ */
+export class WkbWriter {
+  readonly env = emptyEnvelope();
+  constructor(
+    readonly buf: Buffer,
+    public o = 0,
+  ) {}
   header(type: number, count?: number): void {
     this.buf[this.o] = 1;
     this.buf.writeUInt32LE(type, this.o + 1);
@@ -50,9 +70,16 @@ class WkbWriter {
     }
   }
   pos(p: Position): void {
-    this.buf.writeDoubleLE(p.length < 2 ? NaN : p[0]!, this.o);
-    this.buf.writeDoubleLE(p.length < 2 ? NaN : p[1]!, this.o + 8);
+    const x = p.length < 2 ? NaN : p[0]!;
+    const y = p.length < 2 ? NaN : p[1]!;
+    this.buf.writeDoubleLE(x, this.o);
+    this.buf.writeDoubleLE(y, this.o + 8);
     this.o += 16;
+    const e = this.env;
+    if (x < e.minX) e.minX = x;
+    if (x > e.maxX) e.maxX = x;
+    if (y < e.minY) e.minY = y;
+    if (y > e.maxY) e.maxY = y;
   }
   ring(r: Position[]): void {
     this.buf.writeUInt32LE(r.length, this.o);
@@ -60,42 +87,42 @@ class WkbWriter {
     for (let i = 0; i < r.length; i++) this.pos(r[i]!);
   }
   polygon(rings: Position[][]): void {
-    this.header(3, rings.length);
+    this.header(WKB_TYPE.Polygon, rings.length);
     for (let i = 0; i < rings.length; i++) this.ring(rings[i]!);
   }
   write(x: Geometry): void {
     switch (x.type) {
       case 'Point':
-        this.header(1);
+        this.header(WKB_TYPE.Point);
         this.pos(x.coordinates);
         return;
       case 'LineString':
-        this.header(2);
+        this.header(WKB_TYPE.LineString);
         this.ring(x.coordinates);
         return;
       case 'Polygon':
         this.polygon(x.coordinates);
         return;
       case 'MultiPoint':
-        this.header(4, x.coordinates.length);
+        this.header(WKB_TYPE.MultiPoint, x.coordinates.length);
         for (const p of x.coordinates) {
-          this.header(1);
+          this.header(WKB_TYPE.Point);
           this.pos(p);
         }
         return;
       case 'MultiLineString':
-        this.header(5, x.coordinates.length);
+        this.header(WKB_TYPE.MultiLineString, x.coordinates.length);
         for (const l of x.coordinates) {
-          this.header(2);
+          this.header(WKB_TYPE.LineString);
           this.ring(l);
         }
         return;
       case 'MultiPolygon':
-        this.header(6, x.coordinates.length);
+        this.header(WKB_TYPE.MultiPolygon, x.coordinates.length);
         for (const p of x.coordinates) this.polygon(p);
         return;
       case 'GeometryCollection':
-        this.header(7, x.geometries.length);
+        this.header(WKB_TYPE.GeometryCollection, x.geometries.length);
         for (const c of x.geometries) this.write(c);
         return;
     }
@@ -103,7 +130,7 @@ class WkbWriter {
 }
 
 export function encodeWkb(g: Geometry): Buffer {
-  const w = new WkbWriter(Buffer.allocUnsafe(size(g)));
+  const w = new WkbWriter(Buffer.allocUnsafe(wkbSize(g)));
   w.write(g);
   return w.buf;
 }
@@ -199,4 +226,4 @@ export function decodeWkb(buf: Uint8Array, start = 0): Geometry {
   return new WkbReader(buf, start).read();
 }
 
-export const wkbTypeCode = (g: Geometry): number => TYPE_CODE[g.type];
+export const wkbTypeCode = (g: Geometry): number => WKB_TYPE[g.type];

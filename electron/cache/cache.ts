@@ -7,6 +7,7 @@ import type { CacheDb } from './db';
 import { deleteQuery, stats, vacuum } from './maintenance';
 import { getMedia, putMedia } from './media';
 import { migrate } from './migrations';
+import { dropQueued, enqueue, listQueue, queued, setQueued, type QueuedQuestion, type QueueStatus } from './queue';
 import { features, get, list, rawResponse, searchFeatures, uploadsOf } from './search';
 import type { BBox } from './spatial';
 import { storeCompute, storeError, storeImagery, storeStream } from './store-response';
@@ -28,6 +29,7 @@ import type {
 } from './types';
 
 export type * from './types';
+export type { QueuedQuestion, QueueStatus } from './queue';
 export { ftsExpression } from './search';
 
 /** Idle time after the last write before the WAL is checkpointed, and the size that forces one. */
@@ -203,6 +205,31 @@ export class Cache {
   /** Merges the FTS segments, rebuilds the file without free pages and truncates the WAL. */
   vacuum(): { bytesBefore: number; bytesAfter: number } {
     return vacuum(this.c);
+  }
+
+  // ---------------------------------------------------------------- question queue (queue.ts)
+
+  enqueue(q: { profileId: string; request: Record<string, unknown>; attachments: unknown[]; now: number }): QueuedQuestion {
+    return enqueue(this.c, q);
+  }
+
+  queued(id: number): QueuedQuestion | null {
+    return queued(this.c, id);
+  }
+
+  listQueue(): QueuedQuestion[] {
+    return listQueue(this.c);
+  }
+
+  setQueued(
+    id: number,
+    patch: { status: QueueStatus; now: number; request?: Record<string, unknown>; queryId?: number | null; error?: QueuedQuestion['error'] },
+  ): void {
+    setQueued(this.c, id, patch);
+  }
+
+  dropQueued(id: number): boolean {
+    return dropQueued(this.c, id);
   }
 
   // ---------------------------------------------------------------- media (media.ts)

@@ -11,6 +11,7 @@ import { createCacheLayerLoader } from '../export/from-cache';
 import { createEvidenceService } from '../fieldkit/evidence/service';
 import { createSigningKey } from '../fieldkit/evidence/signing-key';
 import { createFieldKitHandlers } from '../fieldkit/handlers';
+import { createQuestionQueue, type QuestionQueue } from '../fieldkit/queue';
 import { createFieldSettings } from '../fieldkit/settings';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
 import { createKeytarStore } from '../keys/keytar-store';
@@ -133,12 +134,33 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   }
 
   const cache = Cache.open(join(deps.dataDir, 'cache.db'));
+  let queue: QuestionQueue | null = null;
   const client = new ServiceClient({
     ...deps.client,
     connection,
     keys: connections.keys,
     logger: deps.logger,
-    onConnectivity: (state) => bus.emit('connectivity.changed', state),
+    onConnectivity: (state) => {
+      bus.emit('connectivity.changed', state);
+      // The connection is back: questions kept while it was down go now.
+      if (state.online) void queue?.flush();
+    },
+  });
+  // Queued questions are sent through the router (validated like any compute.run), so the queue
+  // needs the router that is built last; it is looked up when a question is sent.
+  let router: Router | null = null;
+  queue = createQuestionQueue({
+    cache,
+    run: async (input) => {
+      const r = await router!.dispatch('compute.run', input);
+      if (!r.ok) throw new RpcError(r.error.code, r.error.message, r.error.details);
+      return r.value as { queryId: number };
+    },
+    profileId: () => connection().profileId,
+    online: () => client.online,
+    settled: (q) => bus.emit('queue.settled', q),
+    logger: deps.logger,
+    now: () => deps.clock().getTime(),
   });
 
   const profileOf = (id: string) => {
@@ -183,6 +205,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         app: { name: APP_NAME, version: deps.version },
         clock: deps.clock,
       }),
+      queue,
     }),
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.
@@ -195,8 +218,9 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     },
   };
 
+  router = createRouter(waitForLocal(handlers, () => localStarted), deps.logger);
   return {
-    router: createRouter(waitForLocal(handlers, () => localStarted), deps.logger),
+    router,
     bus,
     secretValues: connections.keys.secretValues,
     localEndpoint: () => localUrls,

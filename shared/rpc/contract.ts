@@ -7,6 +7,7 @@ import { cacheMethods } from './methods/cache';
 import { computeEvents, computeMethods } from './methods/compute';
 import { evidenceMethods } from './methods/evidence';
 import { fieldkitMethods } from './methods/fieldkit';
+import { queueEvents, queueMethods } from './methods/queue';
 import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
 import { photosMethods } from './methods/photos';
@@ -28,12 +29,14 @@ export const methods = {
   ...photosMethods,
   ...fieldkitMethods,
   ...evidenceMethods,
+  ...queueMethods,
 } as const;
 
 export const events = {
   ...appEvents,
   ...exportEvents,
   ...computeEvents,
+  ...queueEvents,
 } as const;
 
 export type Methods = typeof methods;

@@ -38,5 +38,9 @@ export const METHOD_NAMES = [
   'evidence.create',
   'evidence.verify',
   'evidence.key',
+  'queue.list',
+  'queue.add',
+  'queue.edit',
+  'queue.drop',
 ] as const;
-export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed'] as const;
+export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed', 'queue.settled'] as const;

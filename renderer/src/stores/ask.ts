@@ -5,6 +5,7 @@ import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse, type Nam
 import { useRpc } from '../api/rpc';
 import { useRun } from '../composables/useRun';
 import { collectionOf, computeRows } from '../lib/results';
+import { useQuestionQueueStore } from './questionQueue';
 
 /** One question of the current thread: a first question and its follow-ups. */
 export interface ThreadStep {
@@ -74,7 +75,12 @@ export const useAskStore = defineStore('ask', () => {
     const value = await runner.run((runId) =>
       rpc.call('compute.run', { request, runId, ...(files.length ? { attachments: files } : {}) }),
     );
-    if (!value) return;
+    if (!value) {
+      // Asked with the connection down: kept, and run when it returns (not for follow-ups, whose
+      // search_id would continue a result that may be gone by then).
+      if (runner.error.value?.code === 'OFFLINE' && !followUp) await useQuestionQueueStore().add(request, files);
+      return;
+    }
     const res = value.response;
     response.value = res;
     queryId.value = value.queryId;

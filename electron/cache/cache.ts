@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
 import Database, { type Database as Db, type Statement } from 'better-sqlite3';
+import pointInPolygon from 'point-in-polygon-hao';
 import type { ComputeResponse } from '../../shared/service/compute';
 import type { ImageryResponse } from '../../shared/service/imagery';
 import type { StreamResponse } from '../../shared/service/stream';
@@ -51,6 +52,8 @@ export class Cache {
   private readonly c: CacheDb;
   private readonly statements = new Map<string, Statement>();
   private checkpointTimer: NodeJS.Timeout | null = null;
+  // The area the current list() filters by (see CacheDb.withArea); null outside such a call.
+  private area: number[][][] | null = null;
 
   private constructor(
     readonly file: string,
@@ -73,7 +76,25 @@ export class Cache {
       this.db.pragma('wal_autocheckpoint = 0');
       migrate(this.db);
     }
-    this.c = { db: this.db, file, stmt: (sql) => this.stmt(sql), afterWrite: () => this.afterWrite() };
+    // On the edge counts as inside (pointInPolygon answers 0 there).
+    this.db.function('fl_in_area', { deterministic: false }, (x, y) =>
+      this.area !== null && pointInPolygon([x as number, y as number], this.area) !== false ? 1 : 0,
+    );
+    this.c = {
+      db: this.db,
+      file,
+      stmt: (sql) => this.stmt(sql),
+      afterWrite: () => this.afterWrite(),
+      withArea: (ring, fn) => {
+        const closed = ring.length && (ring[0]![0] !== ring.at(-1)![0] || ring[0]![1] !== ring.at(-1)![1]) ? [...ring, ring[0]!] : ring;
+        this.area = [closed];
+        try {
+          return fn();
+        } finally {
+          this.area = null;
+        }
+      },
+    };
   }
 
   /** Schedules a checkpoint for when writes pause; checkpoints at once if the WAL grew large. */

@@ -1,6 +1,10 @@
-import { forward as mgrsForward, toPoint as mgrsToPoint } from 'mgrs';
+import * as mgrsModule from 'mgrs';
 import proj4 from 'proj4';
 import type { LatLon } from './angles';
+
+// The package's ESM build (what bundlers load) has named exports; its UMD main (what Node loads)
+// only a default. Either way the same two functions.
+const mgrs = (mgrsModule as { default?: typeof mgrsModule }).default ?? mgrsModule;
 
 /** UTM and MGRS cover 80°S to 84°N; the poles use UPS, which field grids here do not. */
 export const GRID_MIN_LAT = -80;
@@ -80,13 +84,13 @@ export function fromUtm(zone: number, letter: string, easting: number, northing:
 /** MGRS at 1 m (5 + 5 digits). */
 export function toMgrs(p: LatLon, digits = 5): string | null {
   if (p.lat < GRID_MIN_LAT || p.lat > GRID_MAX_LAT) return null;
-  return mgrsForward([p.lon, p.lat], digits);
+  return mgrs.forward([p.lon, p.lat], digits);
 }
 
 /** The centre of an MGRS square; an error when the reference is not valid. */
 export function fromMgrs(ref: string): LatLon | { error: string } {
   try {
-    const [lon, lat] = mgrsToPoint(ref.replace(/\s+/g, '').toUpperCase());
+    const [lon, lat] = mgrs.toPoint(ref.replace(/\s+/g, '').toUpperCase());
     if (!Number.isFinite(lat) || !Number.isFinite(lon)) return { error: `"${ref}" is not a valid MGRS reference` };
     return { lat, lon };
   } catch (e) {

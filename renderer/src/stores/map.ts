@@ -26,6 +26,7 @@ export const useMapStore = defineStore('map', () => {
   /** Bumped to ask the map to zoom to a layer's features. */
   const fitRequest = ref<{ layer: LayerName; seq: number } | null>(null);
   let centreProvider: (() => [number, number]) | null = null;
+  let extentProvider: (() => [number, number, number, number]) | null = null;
 
   function show(layer: LayerName, collection: FeatureCollectionLike | null, fit = true): void {
     collections.value = { ...collections.value, [layer]: collection };
@@ -50,6 +51,11 @@ export const useMapStore = defineStore('map', () => {
     centreProvider = fn;
   }
   const centre = (): [number, number] | null => centreProvider?.() ?? null;
+  /** The map view registers how to read its visible extent (History by place). */
+  function provideExtent(fn: (() => [number, number, number, number]) | null): void {
+    extentProvider = fn;
+  }
+  const extent = (): [number, number, number, number] | null => extentProvider?.() ?? null;
 
   /** The selected feature as the map holds it (all its properties), for the details panel. */
   const selectedFeature = computed(() => {
@@ -70,5 +76,7 @@ export const useMapStore = defineStore('map', () => {
     setActiveLayer,
     provideCentre,
     centre,
+    provideExtent,
+    extent,
   };
 });

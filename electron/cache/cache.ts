@@ -8,6 +8,7 @@ import type { CacheDb } from './db';
 import { deleteQuery, stats, vacuum } from './maintenance';
 import { getMedia, putMedia } from './media';
 import { migrate } from './migrations';
+import { placeDiff, type PlaceDiff } from './place-diff';
 import { dropQueued, enqueue, listQueue, queued, setQueued, type QueuedQuestion, type QueueStatus } from './queue';
 import { features, get, list, rawResponse, searchFeatures, uploadsOf } from './search';
 import type { BBox } from './spatial';
@@ -31,6 +32,7 @@ import type {
 
 export type * from './types';
 export type { QueuedQuestion, QueueStatus } from './queue';
+export type { Change, PlaceDiff, PlaceDiffRow } from './place-diff';
 export { ftsExpression } from './search';
 
 /** Idle time after the last write before the WAL is checkpointed, and the size that forces one. */
@@ -211,6 +213,11 @@ export class Cache {
   /** Added, removed and changed items between two cached responses, matched by item id. */
   diff(oldId: number, newId: number): FeatureDiff {
     return diff(this.c, oldId, newId);
+  }
+
+  /** Added, removed, moved (beyond toleranceMetres) and changed items, with a feature per row. */
+  placeDiff(oldId: number, newId: number, toleranceMetres: number): PlaceDiff {
+    return placeDiff(this.c, oldId, newId, toleranceMetres);
   }
 
   // ---------------------------------------------------------------- maintenance (maintenance.ts)

@@ -1,3 +1,5 @@
+import { RpcError } from '../../shared/rpc/errors';
+import type { Cache } from '../cache';
 import type { Handlers } from '../rpc/router';
 import type { EvidenceService } from './evidence/service';
 import type { QuestionQueue } from './queue';
@@ -7,13 +9,15 @@ export interface FieldKitDeps {
   settings: FieldSettingsStore;
   evidence: EvidenceService;
   queue: QuestionQueue;
+  cache: Cache;
 }
 
 type FieldKitMethods = 'settings.get' | 'settings.save' | 'evidence.create' | 'evidence.verify' | 'evidence.key'
   | 'queue.list'
   | 'queue.add'
   | 'queue.edit'
-  | 'queue.drop';
+  | 'queue.drop'
+  | 'history.compare';
 
 /** RPC handlers of the field kit. */
 export function createFieldKitHandlers(deps: FieldKitDeps): Pick<Handlers, FieldKitMethods> {
@@ -27,5 +31,15 @@ export function createFieldKitHandlers(deps: FieldKitDeps): Pick<Handlers, Field
     'queue.add': (input) => deps.queue.add(input),
     'queue.edit': ({ id, query }) => deps.queue.edit(id, query),
     'queue.drop': ({ id }) => deps.queue.drop(id),
+    'history.compare': ({ oldId, newId, toleranceMetres }) => {
+      const a = deps.cache.get(oldId);
+      const b = deps.cache.get(newId);
+      if (!a || !b) throw new RpcError('NOT_FOUND', `No cached query with id ${a ? newId : oldId}`);
+      const rerun = a.rerunOf === b.id || b.rerunOf === a.id;
+      // Answers to different questions differ by design; comparing them would say nothing.
+      if (a.kind !== b.kind || (!rerun && a.queryText.trim().toLowerCase() !== b.queryText.trim().toLowerCase()))
+        throw new RpcError('CONFLICT', `Entries ${oldId} and ${newId} are not the same question`);
+      return deps.cache.placeDiff(oldId, newId, toleranceMetres);
+    },
   };
 }

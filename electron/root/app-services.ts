@@ -206,6 +206,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         clock: deps.clock,
       }),
       queue,
+      cache,
     }),
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.

@@ -5,6 +5,7 @@ import { profilesMethods } from './methods/profiles';
 import { exportEvents, exportMethods } from './methods/export';
 import { cacheMethods } from './methods/cache';
 import { computeEvents, computeMethods } from './methods/compute';
+import { compareMethods } from './methods/compare';
 import { evidenceMethods } from './methods/evidence';
 import { fieldkitMethods } from './methods/fieldkit';
 import { queueEvents, queueMethods } from './methods/queue';
@@ -30,6 +31,7 @@ export const methods = {
   ...fieldkitMethods,
   ...evidenceMethods,
   ...queueMethods,
+  ...compareMethods,
 } as const;
 
 export const events = {

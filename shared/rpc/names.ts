@@ -42,5 +42,6 @@ export const METHOD_NAMES = [
   'queue.add',
   'queue.edit',
   'queue.drop',
+  'history.compare',
 ] as const;
 export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed', 'queue.settled'] as const;

@@ -7,6 +7,7 @@ import type { StreamResponse } from '../../shared/service/stream';
 import type { CacheDb } from './db';
 import { deleteQuery, stats, vacuum } from './maintenance';
 import { getMedia, putMedia } from './media';
+import { imageryNear, type CachedCapture } from './imagery-near';
 import { migrate } from './migrations';
 import { placeDiff, type PlaceDiff } from './place-diff';
 import { dropQueued, enqueue, listQueue, queued, setQueued, type QueuedQuestion, type QueueStatus } from './queue';
@@ -33,6 +34,7 @@ import type {
 export type * from './types';
 export type { QueuedQuestion, QueueStatus } from './queue';
 export type { Change, PlaceDiff, PlaceDiffRow } from './place-diff';
+export type { CachedCapture } from './imagery-near';
 export { ftsExpression } from './search';
 
 /** Idle time after the last write before the WAL is checkpointed, and the size that forces one. */
@@ -218,6 +220,11 @@ export class Cache {
   /** Added, removed, moved (beyond toleranceMetres) and changed items, with a feature per row. */
   placeDiff(oldId: number, newId: number, toleranceMetres: number): PlaceDiff {
     return placeDiff(this.c, oldId, newId, toleranceMetres);
+  }
+
+  /** Cached imagery records positioned in a box, one per record id. */
+  imageryNear(box: BBox): CachedCapture[] {
+    return imageryNear(this.c, box);
   }
 
   // ---------------------------------------------------------------- maintenance (maintenance.ts)

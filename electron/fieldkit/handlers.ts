@@ -2,6 +2,7 @@ import { RpcError } from '../../shared/rpc/errors';
 import type { Cache } from '../cache';
 import type { Handlers } from '../rpc/router';
 import type { EvidenceService } from './evidence/service';
+import { imageryFacing } from './facing';
 import type { QuestionQueue } from './queue';
 import type { FieldSettingsStore } from './settings';
 
@@ -17,7 +18,8 @@ type FieldKitMethods = 'settings.get' | 'settings.save' | 'evidence.create' | 'e
   | 'queue.add'
   | 'queue.edit'
   | 'queue.drop'
-  | 'history.compare';
+  | 'history.compare'
+  | 'imagery.facing';
 
 /** RPC handlers of the field kit. */
 export function createFieldKitHandlers(deps: FieldKitDeps): Pick<Handlers, FieldKitMethods> {
@@ -31,6 +33,9 @@ export function createFieldKitHandlers(deps: FieldKitDeps): Pick<Handlers, Field
     'queue.add': (input) => deps.queue.add(input),
     'queue.edit': ({ id, query }) => deps.queue.edit(id, query),
     'queue.drop': ({ id }) => deps.queue.drop(id),
+    'imagery.facing': ({ lon, lat, radiusMetres, toleranceDeg }) => ({
+      captures: imageryFacing(deps.cache, { lon, lat }, radiusMetres, toleranceDeg),
+    }),
     'history.compare': ({ oldId, newId, toleranceMetres }) => {
       const a = deps.cache.get(oldId);
       const b = deps.cache.get(newId);

@@ -7,6 +7,7 @@ import { cacheMethods } from './methods/cache';
 import { computeEvents, computeMethods } from './methods/compute';
 import { compareMethods } from './methods/compare';
 import { evidenceMethods } from './methods/evidence';
+import { facingMethods } from './methods/facing';
 import { fieldkitMethods } from './methods/fieldkit';
 import { queueEvents, queueMethods } from './methods/queue';
 import { historyMethods } from './methods/history';
@@ -32,6 +33,7 @@ export const methods = {
   ...evidenceMethods,
   ...queueMethods,
   ...compareMethods,
+  ...facingMethods,
 } as const;
 
 export const events = {

@@ -43,5 +43,6 @@ export const METHOD_NAMES = [
   'queue.edit',
   'queue.drop',
   'history.compare',
+  'imagery.facing',
 ] as const;
 export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed', 'queue.settled'] as const;

@@ -48,6 +48,8 @@ export interface ServiceClientOptions {
   /** How often an unreachable service is probed again (ms); 0 disables the background probe. */
   probeIntervalMs?: number;
   onConnectivity?: (state: Connectivity) => void;
+  /** Largest answer body read (bytes); a longer one fails with HTTP and is not kept. */
+  maxResponseBytes?: number;
   now?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
@@ -66,6 +68,8 @@ export interface Exchange<T> {
 }
 
 export const DEFAULT_TIMEOUTS: Timeouts = { compute: 10 * 60_000, stream: 120_000, search: 60_000, media: 60_000, probe: 5_000 };
+/** Far above any real answer (a 10,000-feature compute is about 10 MB), far below running out of memory. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 256 * 2 ** 20;
 export const DEFAULT_RETRY: RetryPolicy = { max: 3, baseDelayMs: 500, maxDelayMs: 30_000 };
 
 export type Host = 'base' | 'search';

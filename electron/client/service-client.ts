@@ -7,6 +7,7 @@ import { ImageryRequest, ImageryResponse } from '../../shared/service/imagery';
 import { ServiceError, codeForStatus, describeErrorBody, isUnreachable, retryAfterMs } from './errors';
 import type { KeyKind } from '../../shared/rpc/methods/keys';
 import {
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_RETRY,
   DEFAULT_TIMEOUTS,
   type Attachment,
@@ -18,7 +19,7 @@ import {
   type ServiceClientOptions,
   type Timeouts,
 } from './options';
-import { defaultSleep, describeCause, joinUrl, parseRequest, toFormData } from './wire';
+import { defaultSleep, describeCause, joinUrl, parseRequest, readCapped, redirected, toFormData, type Init } from './wire';
 
 export * from './options';
 export { toFormData };
@@ -36,6 +37,7 @@ export class ServiceClient {
   private readonly $fetch: $Fetch;
   private readonly timeouts: Timeouts;
   private readonly retry: RetryPolicy;
+  private readonly maxResponseBytes: number;
   private readonly now: () => number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   private reachable: Record<Host, boolean> = { base: true, search: true };
@@ -49,6 +51,7 @@ export class ServiceClient {
     this.$fetch = createFetch({ fetch: opts.fetch ?? globalThis.fetch });
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...opts.timeouts };
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.now = opts.now ?? Date.now;
     this.sleep = opts.sleep ?? defaultSleep;
   }
@@ -117,7 +120,9 @@ export class ServiceClient {
       target.origin === origin(conn.baseUrl) ? 'base' : target.origin === origin(conn.searchBaseUrl) ? 'search' : null;
     const headers = new Headers({ accept: 'image/*,video/*,*/*' });
     if (host) await this.authorize(headers, conn.profileId, host === 'base' ? 'bearer' : 'search');
-    const res = await this.exchange(host, target.toString(), { method: 'GET', headers }, this.timeouts.media, opts.signal);
+    // Third-party media (no key sent) may redirect to its CDN; the connection's own hosts may not.
+    const redirect = host ? 'manual' : 'follow';
+    const res = await this.exchange(host, target.toString(), { method: 'GET', headers, redirect }, this.timeouts.media, opts.signal);
     if (res.status >= 400) throw this.httpError(res.status, utf8.decode(res.bytes), res.contentType, target.toString());
     return { contentType: res.contentType ?? 'application/octet-stream', bytes: res.bytes };
   }
@@ -260,7 +265,7 @@ export class ServiceClient {
       body = JSON.stringify(json);
     }
     const startedAt = this.now();
-    const res = await this.exchange(tracked, url, { method: 'POST', headers, body }, timeoutMs, signal);
+    const res = await this.exchange(tracked, url, { method: 'POST', headers, body, redirect: 'manual' }, timeoutMs, signal);
     const raw = utf8.decode(res.bytes);
     if (res.status >= 400) throw this.httpError(res.status, raw, res.contentType, url);
     let parsed: unknown;
@@ -307,7 +312,7 @@ export class ServiceClient {
   private async exchange(
     host: Host | null,
     url: string,
-    init: { method: string; headers: Headers; body?: string | FormData },
+    init: Init,
     timeoutMs: number,
     signal: AbortSignal | undefined,
   ): Promise<{ status: number; contentType: string | null; bytes: Uint8Array }> {
@@ -325,7 +330,7 @@ export class ServiceClient {
   private async attempts(
     host: Host | null,
     url: string,
-    init: { method: string; headers: Headers; body?: string | FormData },
+    init: Init,
     timeoutMs: number,
     signal: AbortSignal | undefined,
     deadline: AbortSignal,
@@ -339,24 +344,33 @@ export class ServiceClient {
           method: init.method,
           headers: init.headers,
           ...(init.body !== undefined ? { body: init.body } : {}),
+          // Keys are sent to the configured hosts only: a redirect elsewhere is an error, not followed.
+          redirect: init.redirect,
           retry: false,
           ignoreResponseError: true,
-          // Bytes, not text: the cache keeps the body exactly as it came off the wire.
-          responseType: 'arrayBuffer',
+          // A stream, read here with a size cap: a hostile or broken server cannot fill the memory.
+          responseType: 'stream',
           signal: combined,
         });
         if (host) this.mark(host, true, null);
         const contentType = res.headers.get('content-type');
-        const data = res._data as ArrayBuffer | undefined;
+        const body = res._data as ReadableStream<Uint8Array> | null | undefined;
         if ((res.status === 429 || res.status === 503) && attempt < this.retry.max) {
           const wait = retryAfterMs(res.headers.get('retry-after'), this.now()) ?? this.retry.baseDelayMs * 2 ** attempt;
           if (wait <= this.retry.maxDelayMs) {
+            await body?.cancel().catch(() => undefined);
             this.opts.logger.info(`HTTP ${res.status} from ${url}; retrying in ${wait} ms`);
             await this.wait(wait, combined, signal, timeoutMs, gone);
             continue;
           }
         }
-        return { status: res.status, contentType, bytes: data ? new Uint8Array(data) : new Uint8Array(0) };
+        if (res.status >= 300 && res.status < 400) {
+          await body?.cancel().catch(() => undefined);
+          throw redirected(res.status, res.headers.get('location'), url);
+        }
+        // Bytes, not text: the cache keeps the body exactly as it came off the wire.
+        const bytes = body ? await readCapped(body, this.maxResponseBytes, res.status, url) : new Uint8Array(0);
+        return { status: res.status, contentType, bytes };
       } catch (e) {
         if (e instanceof ServiceError) throw e;
         if (signal?.aborted) throw new ServiceError('CANCELLED', 'The request was cancelled');

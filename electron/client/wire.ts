@@ -57,3 +57,46 @@ export function toFormData(fields: Record<string, unknown>, attachments: Attachm
     form.append(a.field, new Blob([a.content], { type: a.contentType ?? 'application/octet-stream' }), a.name);
   return form;
 }
+
+/** One HTTP request of the client; `redirect` is 'manual' wherever a key is sent. */
+export type Init = { method: string; headers: Headers; body?: string | FormData; redirect: 'manual' | 'follow' };
+
+/** A 3xx from a host that was sent a key: where it points, never followed. */
+export function redirected(status: number, location: string | null, url: string): ServiceError {
+  let where = 'another address';
+  try {
+    if (location) where = new URL(location, url).origin;
+  } catch {
+    // An unreadable Location still refuses the redirect.
+  }
+  return new ServiceError('HTTP', `The service answered HTTP ${status}, a redirect to ${where}; redirects are not followed, so keys go to the configured addresses only`, {
+    status,
+    url,
+    sent: true,
+  });
+}
+
+/** The whole body, or an error once it passes `max` bytes (the rest is not read). */
+export async function readCapped(body: ReadableStream<Uint8Array>, max: number, status: number, url: string): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new ServiceError('HTTP', `The service sent more than ${Math.round(max / 2 ** 20)} MiB in one answer; it was not kept`, { status, url, sent: true });
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}

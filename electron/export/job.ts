@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { rename, rm, stat } from 'node:fs/promises';
+import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { writeGeoPackage } from './gpkg';
@@ -32,6 +32,26 @@ export class ExportCancelledError extends Error {
 const YIELD_EVERY_MS = 40;
 const CHECK_EVERY = 512;
 
+/** A temporary file untouched this long was left by an export that was killed, not one still writing. */
+export const STALE_PARTIAL_MS = 60 * 60_000;
+const PARTIAL_SUFFIX = /^[0-9a-f]{12}\.partial(?:-journal|-wal|-shm)?$/;
+
+/**
+ * Removes the temporary files of earlier exports to the same destination that a killed process
+ * left beside it (a live export keeps writing to its own, so only old ones go).
+ */
+async function removeStalePartials(destination: string, now: number): Promise<void> {
+  const dir = dirname(destination);
+  const prefix = `.${basename(destination)}.`;
+  const names = await readdir(dir).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !PARTIAL_SUFFIX.test(name.slice(prefix.length))) continue;
+    const path = join(dir, name);
+    const st = await stat(path).catch(() => null);
+    if (st && now - st.mtimeMs > STALE_PARTIAL_MS) await rm(path, { force: true });
+  }
+}
+
 /**
  * Runs one export: writes to a temporary file beside the destination, reports features written
  * out of the known total, stops on abort, and removes the partial file on cancel or failure.
@@ -43,6 +63,7 @@ export async function startExport(req: ExportRequest, hooks: ExportHooks = {}): 
   const counts = req.layers.map((l) => l.count);
   const total = counts.every((c) => typeof c === 'number') ? counts.reduce<number>((s, c) => s + (c ?? 0), 0) : null;
   const partial = join(dirname(req.destination), `.${basename(req.destination)}.${randomBytes(6).toString('hex')}.partial`);
+  await removeStalePartials(req.destination, Date.now());
 
   let written = 0;
   let lastYield = performance.now();

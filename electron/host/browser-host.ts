@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import type { WsEvent, WsReply, WsRequest } from '../../shared/rpc/ws-protocol';
+import { isWsRequest, type WsEvent, type WsReply } from '../../shared/rpc/ws-protocol';
 import type { Logger } from '../ground/logger';
 import type { EventBus } from '../rpc/events';
 import type { Router } from '../rpc/router';
@@ -105,11 +105,16 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
         socket.send(JSON.stringify({ event, payload } satisfies WsEvent));
       });
       socket.on('message', async (raw: Buffer) => {
-        let req: WsRequest;
+        let req: unknown;
         try {
-          req = JSON.parse(raw.toString('utf8')) as WsRequest;
+          req = JSON.parse(raw.toString('utf8'));
         } catch {
           opts.logger.warn('Dropped a malformed RPC frame');
+          return;
+        }
+        // A frame with no id cannot be answered (and `null` would throw below, out of reach of any catch).
+        if (!isWsRequest(req)) {
+          opts.logger.warn('Dropped an RPC frame that is not a request');
           return;
         }
         const result = await opts.router.dispatch(req.method, req.input, { transport: 'ws' });

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
@@ -7,7 +8,12 @@ import { createPointIndexer, type PointIndexer } from './catalog/index-worker';
 import { registerCompute, UPLOAD_LIMITS } from './http/compute';
 import { createHost } from './http/host';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
+import { createServiceLayers, type ServiceLayers } from './layers/registry';
+import type { LayerStore } from './layers/store/layer-store';
+import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
+import { isGrammarWord } from './query/words';
 import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
+import { createVocabularyProvider } from './vocabulary/provider';
 
 
 export interface LocalServiceOptions {
@@ -22,12 +28,16 @@ export interface LocalServiceOptions {
   catalogDir?: string;
   /** A catalog already loaded (tests share one between restarts). */
   catalog?: Catalog;
+  /** Where data layers are kept; defaults to the SQLite layer store in the data folder. */
+  layerStore?: LayerStore;
 }
 
 export interface LocalService {
   start(opts?: { port?: number; searchPort?: number }): Promise<{ baseUrl: string; searchBaseUrl: string }>;
   close(): Promise<void>;
   setKeys(keys: LocalServiceKeys): void;
+  /** The data layers questions are answered over: list, import, remove, and a change signal. */
+  layers: ServiceLayers;
 }
 
 const JSON_BODY_LIMIT = 1024 * 1024;
@@ -47,6 +57,12 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let checkpointer: Checkpointer | null = null;
   let indexer: PointIndexer | null = null;
   const plugins = opts.plugins ?? [];
+  // The layer store opens on first use (an own one closes with the service, a given one stays open).
+  let ownStore: LayerStore | null = null;
+  const layerStore = () => opts.layerStore ?? (ownStore ??= openSqliteLayerStore({ dataDir: opts.dataDir, clock: opts.clock }));
+  const vocabulary = createVocabularyProvider({ store: layerStore, reserved: isGrammarWord });
+  const layers = createServiceLayers({ store: layerStore, tempDir: join(opts.dataDir, 'tmp') });
+  layers.onChange(() => vocabulary.invalidate());
 
   return {
     async start(startOpts = {}) {
@@ -70,10 +86,16 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       search = createHost({ logger: opts.logger, auth: 'x-api-key', key: () => keys.search, bodyLimit: JSON_BODY_LIMIT });
       await base.register(multipart, { limits: UPLOAD_LIMITS });
       for (const app of [base, search]) app.get('/health', { config: { auth: false } }, async () => ({ status: 'ok' }));
-      registerCompute(base, { catalog, logger: opts.logger, store, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer });
+      registerCompute(base, {
+        catalog, logger: opts.logger, store, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer,
+        layers: { store: layerStore, vocabulary },
+      });
       // Process figures for soak runs and support: memory in MiB, saved query count.
       const countSaved = db.prepare('SELECT count(*) AS n FROM searches');
-      base.get('/v1/status', async () => {
+      base.get<{ Querystring: { gc?: string } }>('/v1/status', async (req) => {
+        // Soak runs compare memory after a full collection; only a process started with --expose-gc can.
+        const gc = (globalThis as { gc?: () => void }).gc;
+        if (req.query.gc === '1' && gc) gc();
         const m = process.memoryUsage();
         const mb = (v: number) => Math.round((v / 1048576) * 10) / 10;
         return {
@@ -86,6 +108,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
           saved_queries: (countSaved.get() as { n: number }).n,
         };
       });
+      // The vocabulary (presets read, layer words gathered) is built before the first question needs it.
+      await vocabulary.get();
       for (const p of plugins) {
         await p.registerBase?.(base, ctx);
         await p.registerSearch?.(search, ctx);
@@ -112,9 +136,13 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       checkpointer = null;
       indexer = null;
       closeDb = null;
+      ownStore?.close();
+      ownStore = null;
+      vocabulary.invalidate();
     },
     setKeys(next) {
       keys = { ...next };
     },
+    layers,
   };
 }

@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { createAppServices, type AppServices } from '../root/app-services';
 import { createLogger } from '../ground/logger';
 import { err } from '../../shared/rpc/errors';
@@ -29,19 +29,24 @@ function createWindow(): BrowserWindow {
     title: 'Fieldlens',
     show: false,
     webPreferences: {
-      preload: join(here, '../preload/index.cjs'),
+      // Reviewed: the preload exposes only invoke/on, through contextBridge, with a method and event allowlist.
+      preload: join(here, '../preload/index.cjs'), // eng-disable PRELOAD_JS_CHECK
       contextIsolation: true,
       sandbox: true,
       nodeIntegration: false,
       webSecurity: true,
       webviewTag: false,
+      // A middle click would otherwise open a link in a new window past the window-open handler.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   w.once('ready-to-show', () => w.show());
   w.webContents.on('will-navigate', (e) => e.preventDefault());
+  w.webContents.on('will-redirect', (e) => e.preventDefault());
+  w.webContents.on('will-attach-webview', (e) => e.preventDefault());
   w.webContents.setWindowOpenHandler(({ url }) => {
     // External links (data sources, attributions) open in the user's browser, never in-app.
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url); // eng-disable OPEN_EXTERNAL_JS_CHECK (http and https only)
     return { action: 'deny' };
   });
   if (rendererUrl) void w.loadURL(rendererUrl);
@@ -57,6 +62,9 @@ app.on('second-instance', () => {
 });
 
 app.whenReady().then(async () => {
+  // The app asks for no browser permission (camera, location, notifications...): refuse them all.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
   const dataDir = app.getPath('userData');
   // Set once the services exist: the key values they know are redacted from every log line.
   let secretValues: () => Iterable<string> = () => [];
@@ -75,6 +83,18 @@ app.whenReady().then(async () => {
       };
       const r = win ? await dialog.showSaveDialog(win, options) : await dialog.showSaveDialog(options);
       return r.canceled || !r.filePath ? null : r.filePath;
+    },
+    async pickLayerFile() {
+      const options = {
+        title: 'Add a data layer',
+        properties: ['openFile' as const],
+        filters: [
+          { name: 'Data layers', extensions: ['pbf', 'osm', 'gpkg', 'shp', 'kml', 'gpx', 'fgb', 'geojson', 'json', 'geojsonl', 'ndjson'] },
+          { name: 'All files', extensions: ['*'] },
+        ],
+      };
+      const r = win ? await dialog.showOpenDialog(win, options) : await dialog.showOpenDialog(options);
+      return r.canceled ? null : (r.filePaths[0] ?? null);
     },
   });
   secretValues = services.secretValues;

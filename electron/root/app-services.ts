@@ -20,6 +20,9 @@ import { createImageryPlugin, type ImageryPlugin } from '../local-service/imager
 import type { LocalServicePlugin } from '../local-service/plugin';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import { createLocalService, type LocalService } from '../local-service/server';
+import type { LayerStore } from '../local-service/layers/store/layer-store';
+import { openSqliteLayerStore } from '../local-service/layers/store/sqlite-layer-store';
+import { createLayerHandlers } from './layers';
 import { PhotoFolders } from './photo-folders';
 import { createConnections } from './connections';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
@@ -41,7 +44,7 @@ export interface AppDeps {
   /** Reads the selected queries for export; the query cache when absent. */
   loadExportLayers?: LoadLayers;
   /** Service client tuning and test seams (fetch, timeouts, retries, probe interval). */
-  client?: Partial<Pick<ServiceClientOptions, 'fetch' | 'timeouts' | 'retry' | 'probeIntervalMs'>>;
+  client?: Partial<Pick<ServiceClientOptions, 'fetch' | 'timeouts' | 'retry' | 'probeIntervalMs' | 'maxResponseBytes'>>;
   /** false: do not start the bundled local service (tests that need no connection). */
   startLocalService?: boolean;
   /**
@@ -58,6 +61,8 @@ export interface AppDeps {
   watchPhotos?: boolean;
   /** The desktop shell's native save dialog (absent in the browser host, which downloads instead). */
   chooseSavePath?: (opts: { defaultName: string; extension: string }) => Promise<string | null>;
+  /** The desktop shell's native open dialog for a data layer file (absent in the browser host, which uploads). */
+  pickLayerFile?: () => Promise<string | null>;
 }
 
 export interface AppServices {
@@ -101,6 +106,8 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   const photoFolders = new PhotoFolders(deps.dataDir, deps.logger);
   let imagery: ImageryPlugin | null = null;
   let localService: RunningService | null = null;
+  // Opened here rather than inside the service so the layer list can also draw a layer's features.
+  let layerStore: LayerStore | null = null;
   let localStarted: Promise<void> = Promise.resolve();
   let closing = false;
   if (deps.startLocalService !== false) {
@@ -117,7 +124,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         // Closed before the start began (a shell stopped at once): nothing to start.
         closing
           ? null
-          : startBundledService(deps, plugins, {
+          : startBundledService(deps, plugins, (layerStore = openSqliteLayerStore({ dataDir: localDataDir(deps), clock: deps.clock })), {
               fromKeychain: () => connections.localServiceKeys(),
               holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
             }),
@@ -126,12 +133,25 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         localService = started;
         if (!started) return;
         localUrls = started.urls;
+        layerHandlers.attach(started.layers);
         // Local's URLs exist only now; tell the status bar what the active connection really is.
         bus.emit('connection.changed', connection());
       })
       // Settles either way: waiting handlers then answer as with the service stopped.
       .catch((e: unknown) => deps.logger.error('The bundled local service did not start', e));
   }
+
+  const layerHandlers = createLayerHandlers({
+    layers: () => localService?.layers ?? null,
+    store: () => layerStore,
+    connection,
+    uploadDir: join(deps.dataDir, 'layer-uploads'),
+    logger: deps.logger,
+    progress: (p) => bus.emit('layers.progress', p),
+    done: (d) => bus.emit('layers.done', d),
+    changed: (layers) => bus.emit('layers.changed', { layers }),
+    pickFile: deps.pickLayerFile,
+  });
 
   const cache = Cache.open(join(deps.dataDir, 'cache.db'));
   let queue: QuestionQueue | null = null;
@@ -208,6 +228,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       queue,
       cache,
     }),
+    ...layerHandlers.handlers,
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.
       await imagery?.catalog()?.ready().catch(() => undefined);
@@ -229,10 +250,12 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     async close() {
       closing = true;
       await exports.close();
+      await layerHandlers.close();
       client.dispose();
       cache.close();
       await localStarted;
       await localService?.close();
+      layerStore?.close();
     },
   };
 }
@@ -246,6 +269,7 @@ const NEEDS_LOCAL = new Set<MethodName>([
   'connection.active', 'profiles.list', 'profiles.save', 'profiles.select', 'profiles.delete',
   'keys.test', 'compute.run', 'compute.cancel', 'stream.run', 'stream.cancel', 'imagery.search',
   'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'service.health',
+  'layers.list', 'layers.import', 'layers.cancel', 'layers.remove', 'layers.features',
 ]);
 
 /**
@@ -264,6 +288,8 @@ function waitForLocal(handlers: Handlers, started: () => Promise<void>): Handler
   return out as Handlers;
 }
 
+const localDataDir = (deps: AppDeps) => join(deps.dataDir, 'local-service');
+
 type RunningService = LocalService & { urls: { baseUrl: string; searchBaseUrl: string } };
 
 /**
@@ -274,6 +300,7 @@ type RunningService = LocalService & { urls: { baseUrl: string; searchBaseUrl: s
 async function startBundledService(
   deps: AppDeps,
   plugins: LocalServicePlugin[],
+  layerStore: LayerStore,
   keySource: { fromKeychain(): Promise<LocalServiceKeys>; holdForThisRun(keys: LocalServiceKeys): void },
 ): Promise<RunningService | null> {
   let keys: LocalServiceKeys;
@@ -285,8 +312,9 @@ async function startBundledService(
     keySource.holdForThisRun(keys);
   }
   const service = createLocalService({
-    dataDir: join(deps.dataDir, 'local-service'),
+    dataDir: localDataDir(deps),
     keys,
+    layerStore,
     logger: deps.logger,
     clock: deps.clock,
     plugins,

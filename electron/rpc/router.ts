@@ -37,7 +37,9 @@ function issuesOf(e: z.ZodError) {
 export function createRouter(handlers: Handlers, logger: Logger): Router {
   return {
     async dispatch(method, rawInput, ctx = { transport: 'memory' }) {
-      if (!isMethodName(method)) return err('NOT_FOUND', `Unknown method: ${String(method)}`);
+      // Only a string is quoted: String() of an object can throw ({ toString: 1 }) or run its code.
+      if (!isMethodName(method))
+        return err('NOT_FOUND', `Unknown method: ${typeof method === 'string' ? method : `(${method === null ? 'null' : typeof method})`}`);
       const spec = methods[method];
       const input = spec.input.safeParse(rawInput ?? {});
       if (!input.success)

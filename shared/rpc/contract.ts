@@ -13,6 +13,7 @@ import { queueEvents, queueMethods } from './methods/queue';
 import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
 import { photosMethods } from './methods/photos';
+import { layersEvents, layersMethods } from './methods/layers';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -34,6 +35,7 @@ export const methods = {
   ...queueMethods,
   ...compareMethods,
   ...facingMethods,
+  ...layersMethods,
 } as const;
 
 export const events = {
@@ -41,6 +43,7 @@ export const events = {
   ...exportEvents,
   ...computeEvents,
   ...queueEvents,
+  ...layersEvents,
 } as const;
 
 export type Methods = typeof methods;

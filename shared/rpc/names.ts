@@ -44,5 +44,21 @@ export const METHOD_NAMES = [
   'queue.drop',
   'history.compare',
   'imagery.facing',
+  'layers.list',
+  'layers.import',
+  'layers.cancel',
+  'layers.remove',
+  'layers.pick',
+  'layers.uploadStart',
+  'layers.uploadChunk',
+  'layers.features',
 ] as const;
-export const EVENT_NAMES = ['connection.changed', 'export.progress', 'connectivity.changed', 'queue.settled'] as const;
+export const EVENT_NAMES = [
+  'connection.changed',
+  'export.progress',
+  'connectivity.changed',
+  'queue.settled',
+  'layers.progress',
+  'layers.done',
+  'layers.changed',
+] as const;

@@ -6,6 +6,11 @@ export type WsRequest = { id: number; method: string; input: unknown };
 export type WsReply = { id: number; result: Result<unknown> };
 export type WsEvent = { event: string; payload: unknown };
 
+/** A frame the host can answer: an object with a numeric id (method and input are the router's to judge). */
+export function isWsRequest(v: unknown): v is WsRequest {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Number.isSafeInteger((v as { id?: unknown }).id);
+}
+
 /** The subset of the WHATWG WebSocket used here (the browser's, or the `ws` package in tests). */
 export interface WebSocketLike {
   readyState: number;

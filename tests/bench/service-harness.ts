@@ -18,6 +18,7 @@ export const QUESTIONS = [
 
 export interface ServiceProcess {
   baseUrl: string;
+  searchBaseUrl: string;
   dataDir: string;
   child: ChildProcess;
   rssKb(): number;
@@ -25,11 +26,11 @@ export interface ServiceProcess {
 }
 
 /** The service in its own process, so the load generator does not share its event loop. */
-export async function spawnService(): Promise<ServiceProcess> {
+export async function spawnService(opts: { nodeFlags?: string[] } = {}): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-bench-'));
   const child = spawn(
     process.execPath,
-    [...(process.env['SERVICE_NODE_FLAGS'] ?? '').split(' ').filter(Boolean), '--import', 'tsx', join(root, 'electron/local-service/cli.ts'), '--json', '--data-dir', dataDir],
+    [...(process.env['SERVICE_NODE_FLAGS'] ?? '').split(' ').filter(Boolean), ...(opts.nodeFlags ?? []), '--import', 'tsx', join(root, 'electron/local-service/cli.ts'), '--json', '--data-dir', dataDir],
     {
       cwd: root,
       env: { ...process.env, FIELDLENS_SERVICE_KEY: BENCH_KEYS.bearer, FIELDLENS_SERVICE_SEARCH_KEY: BENCH_KEYS.search },
@@ -41,9 +42,10 @@ export async function spawnService(): Promise<ServiceProcess> {
     rl.once('line', ok);
     child.once('exit', (code) => fail(new Error(`service exited with ${code}`)));
   });
-  const { baseUrl } = JSON.parse(line) as { baseUrl: string };
+  const { baseUrl, searchBaseUrl } = JSON.parse(line) as { baseUrl: string; searchBaseUrl: string };
   return {
     baseUrl,
+    searchBaseUrl,
     dataDir,
     child,
     rssKb() {
@@ -57,6 +59,13 @@ export async function spawnService(): Promise<ServiceProcess> {
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Memory of the service after a full collection (the process must run with --expose-gc). */
+export async function memoryAfterGc(svc: ServiceProcess): Promise<{ rssMb: number; heapUsedMb: number }> {
+  const res = await fetch(`${svc.baseUrl}/v1/status?gc=1`, { headers: { authorization: `Bearer ${BENCH_KEYS.bearer}` } });
+  const s = (await res.json()) as { rss_mb: number; heap_used_mb: number };
+  return { rssMb: s.rss_mb, heapUsedMb: s.heap_used_mb };
 }
 
 export function computeRequests() {

@@ -14,6 +14,15 @@ import { MEASUREMENTS, type Measurement } from '../query/plan';
 import { packItemsSliced, type SearchStore, type StoredFile } from '../store';
 import { createSlicer, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
 import { fieldErrors, sendProblem, type FieldError } from './problem';
+import type { LayerStore } from '../layers/store/layer-store';
+import { executeLayers, unknownSubject, type LayerExecution } from '../query/layers/execute-layers';
+import { layerFeature, writeLayerAnswer } from '../query/layers/features';
+import { referenceGeometries, type ResolveContext } from '../query/layers/resolve';
+import { h3Filter } from '../query/h3';
+import type { Plan, Reference } from '../query/plan';
+import type { VocabularyProvider } from '../vocabulary/provider';
+import { booleanIntersects } from '@turf/turf';
+import type { Geometry } from 'geojson';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
 /** Header that makes answer generation fail for this request (the documented fault switch). */
@@ -27,6 +36,24 @@ export interface ComputeDeps {
   answerFault: () => boolean;
   /** Builds the indexes of large uploads off the request thread. */
   indexer: PointIndexer;
+  /** Data layers and their vocabulary (absent: the built-in kinds only). */
+  layers?: { store: () => LayerStore; vocabulary: VocabularyProvider };
+}
+
+/** Layer references of a plan about a kind or uploads, read into geometries so the kinds' executor can measure to them. */
+async function resolveLayerReferences(plan: Plan, ctx: ResolveContext): Promise<((lon: number, lat: number) => boolean) | undefined> {
+  const toGeoms = async (ref: Reference | undefined): Promise<Reference | undefined> =>
+    ref?.type === 'selection' ? { type: 'geoms', geoms: (await referenceGeometries(ref, ctx)) ?? [], label: ref.label } : ref;
+  if (plan.within) plan.within = { ...plan.within, reference: (await toGeoms(plan.within.reference))! };
+  plan.distanceRef = await toGeoms(plan.distanceRef);
+  const tests: ((p: Geometry) => boolean)[] = [];
+  for (const [ref, inside] of [[plan.inside, true], [plan.intersecting, true], [plan.outside, false]] as const) {
+    if (!ref) continue;
+    const geoms = (await referenceGeometries(ref, ctx)) ?? [];
+    tests.push((p) => geoms.some((g) => booleanIntersects(g, p)) === inside);
+  }
+  if (!tests.length) return undefined;
+  return (lon, lat) => tests.every((t) => t({ type: 'Point', coordinates: [lon, lat] }));
 }
 
 /** Fields of spec 2.1 (anything else is reported in warnings and ignored). */
@@ -227,7 +254,9 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       if (parent?.files?.length && !parent.set.uploads.length) parent.set.uploads = await readSaved(parent.files, slice);
       if (!body.files.length && parent) uploads = parent.set.uploads;
 
+      const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
       const plan = parseQuery(req.query, {
+        vocabulary,
         catalog,
         coordinates: req.coordinates ?? [],
         fileNames: body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))],
@@ -243,8 +272,43 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         .map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name }));
       const cells = req.h3_ids === undefined ? [] : Array.isArray(req.h3_ids) ? req.h3_ids : [req.h3_ids];
 
+      if (deps.layers && (plan.layerSubject || plan.unknownSubject)) {
+        const layerStore = deps.layers.store();
+        const lex: LayerExecution | null = plan.layerSubject
+          ? await executeLayers({ plan, catalog, store: layerStore, now: deps.clock(), coordinates, uploads, h3: h3Filter(cells), areaCountry })
+          : null;
+        if (!lex) warnings.push(unknownSubject(plan.unknownSubject!, null, layerStore.list(), catalog.kinds.labels(() => true)));
+        warnings.push(...plan.warnings, ...(lex?.warnings ?? []));
+        if (lex?.measurement) warnings.push({ code: 'measurement', message: `${lex.measurement.kind}: ${lex.measurement.value ?? 'n/a'} ${lex.measurement.unit}`, measurement: lex.measurement });
+        const id = randomUUID();
+        const items = lex?.items ?? [];
+        // Saved for the record; a follow-up on layer features searches anew (its subject is no kind).
+        store.save(
+          { files: [], id, createdAt: deps.clock().toISOString(), userId: req.user_id ?? null, query: req.query, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
+          await packItemsSliced([], slice, catalog.kinds.codes),
+        );
+        const features = lex ? items.slice(0, req.limit).map((x) => layerFeature(x, lex, catalog)) : [];
+        const fault = deps.answerFault() || /^(1|true|yes)$/i.test(String(request.headers[ANSWER_FAULT_HEADER] ?? ''));
+        const answer: ComputeResponse['answer'] = !req.answer
+          ? { status: 'skipped', content: null, error: null }
+          : fault
+            ? { status: 'failed', content: null, error: { code: 'answer_generation_failed', message: 'Answer generation failed (fault switch on); results are intact.' } }
+            : { status: 'complete', content: lex ? writeLayerAnswer(lex, plan.within?.said) : `Nothing was searched: "${plan.unknownSubject}" is not something any layer holds.`, error: null };
+        const response: ComputeResponse = {
+          id,
+          query: req.query,
+          answer,
+          results: { type: 'FeatureCollection', numberMatched: items.length, numberReturned: features.length, features },
+          warnings,
+          usage: { meters: meters(items.length, body.files.length + body.images, answer.status === 'complete') },
+        };
+        return reply.code(200).send(response);
+      }
+      const keep = deps.layers ? await resolveLayerReferences(plan, { store: deps.layers.store(), catalog, uploads, warn: (w) => warnings.push(w) }) : undefined;
+
       const work = { slice, indexer: deps.indexer };
       const ex = await execute({
+        keep,
         plan,
         catalog,
         uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, work) },

@@ -40,6 +40,8 @@ export interface ImportOptions {
   file: string;
   /** Shown in the layer list; defaults to the file name without its extension(s). */
   name?: string;
+  /** What the layer list shows as its source; defaults to the file (an upload names the user's file, not its staging copy). */
+  sourceFile?: string;
   /** Scratch files of OSM imports; removed when the job ends. */
   tempDir: string;
   signal?: AbortSignal;
@@ -83,7 +85,7 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
     try {
       writer = opts.store.create({
         name: opts.name ?? defaultLayerName(file),
-        sourceFile: file,
+        sourceFile: opts.sourceFile ?? file,
         format: reader.format,
         licence: reader.licence,
         sourceText: reader.licence ? `${shown} (${reader.licence})` : shown,

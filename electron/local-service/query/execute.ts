@@ -4,6 +4,7 @@ import type { PointIndexer } from '../catalog/index-worker';
 import type { KindLayer } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import type { Slicer, UploadFeature } from '../uploads';
+import { distanceToGeometry } from '../layers/store/geo';
 import { inBox } from './bbox';
 import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
@@ -40,6 +41,8 @@ export interface ExecuteInput {
   h3Cells: string[];
   areaCountry?: string;
   saved?: SavedSet;
+  /** Relations to layer features the plan asks for ("in Nordviertel"), as one test per item position. */
+  keep?: (lon: number, lat: number) => boolean;
   /**
    * Where long work goes: loops over many candidates pause between slices, large layers are
    * indexed by the worker. Without it everything runs at once (small sets, tests).
@@ -117,6 +120,15 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
         for (const p of ref.points) best = Math.min(best, distance(lon, lat, p.lon, p.lat));
         return best;
       };
+    if (ref.type === 'geoms') {
+      const geoms = ref.geoms;
+      return (lon, lat) => {
+        let best = Infinity;
+        for (const g of geoms) best = Math.min(best, distanceToGeometry([lon, lat], g) / 1000);
+        return best;
+      };
+    }
+    if (ref.type === 'selection') return null;
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     if (!RL) return null;
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
@@ -156,7 +168,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   // "cities within 10 km of an airport": with fewer reference items than candidates, search
   // around each reference item once instead of around every candidate.
   let nearMap: Map<number, number> | null = null;
-  if (within && within.reference.type !== 'points') {
+  if (within && (within.reference.type === 'class' || within.reference.type === 'saved')) {
     const ref = within.reference;
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
@@ -208,6 +220,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     }
     if (h3 && !h3.has(lon, lat)) continue;
     if (plan.bbox && !inBox(plan.bbox, lon, lat)) continue;
+    if (input.keep && !input.keep(lon, lat)) continue;
     let d: number | undefined;
     if (withinFn && within) {
       const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);

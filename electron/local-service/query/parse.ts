@@ -5,6 +5,8 @@ import { countWord, density, howMany, numberOf, perCountry, perMeasure } from '.
 import {
   byOrder, countBeforeOrder, nearestTo, nearestWord, populationFilter, sizeOrder, sortWord, topN,
 } from './rules/order';
+import { numberCondition, openCondition, operatorCondition, wheelchairCondition } from './rules/conditions';
+import { along, insideFeature, intersecting, layerSubject, outside, perFeature } from './rules/layers';
 import type { Rule } from './rules/rule';
 import { modifierWord, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { barePlace, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius } from './rules/where';
@@ -15,11 +17,12 @@ export type { ParseContext } from './reader';
 
 /** The reading rules, tried in this order at each word; the first that reads something wins. */
 export const RULES: readonly Rule[] = [
-  howMany, numberOf, countWord, perMeasure, density, perCountry,
-  withinRadius, underRadius, near, inPlace, ofCountry, box,
+  howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
+  openCondition, wheelchairCondition, operatorCondition, numberCondition,
+  withinRadius, underRadius, near, insideFeature, inPlace, ofCountry, box, along, outside, intersecting,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
-  modifierWord, subjectNoun, uploadsOrSaved, demonym, barePlace,
+  demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved,
 ];
 
 /** Reads a question into a plan: deterministic rules over the words, each reading said in warnings. */
@@ -48,6 +51,17 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
   const areaWord = plan.ignored.find((x) => AREA_WORDS.has(x.toLowerCase()));
   if (areaWord && !plan.invalid && !plan.bbox)
     plan.invalid = `could not read the area after "${areaWord}"; write a box as "bbox west,south,east,north" or "between latitude 45.5 and 46 and longitude 4.5 and 5.5"`;
+  // A kind and a layer phrase both read as the subject: the one some data holds answers.
+  if (plan.subject !== null && plan.layerSubject) {
+    const dropped = plan.layerSubject.sources.length ? plan.subject : plan.layerSubject.said;
+    if (plan.layerSubject.sources.length) plan.subject = null;
+    else delete plan.layerSubject;
+    r.warn('ignored', `"${dropped}" ignored: the question has another subject`);
+  }
+  // Words where the subject goes that no vocabulary knows: say so, never answer about something else.
+  if (ctx.vocabulary && plan.subject === null && !plan.layerSubject && plan.ignored.length && ctx.savedSubject === undefined) {
+    plan.unknownSubject = plan.ignored.join(' ');
+  }
   if (plan.ignored.length) r.warn('ignored_words', `words not used: ${plan.ignored.join(', ')}`, { words: plan.ignored });
   return plan;
 }

@@ -1,4 +1,6 @@
+import type { Geometry } from 'geojson';
 import type { Kind } from '../catalog/catalog';
+import type { Selection } from '../vocabulary/vocabulary';
 import type { BBox } from './bbox';
 import type { SaidDistance } from './units';
 
@@ -13,7 +15,19 @@ export interface RefPoint {
 export type Reference =
   | { type: 'points'; points: RefPoint[]; label: string }
   | ({ type: 'class'; kind: Kind; popMin?: number; popMax?: number; label: string } & ModifierValues)
-  | { type: 'saved'; label: string };
+  | { type: 'saved'; label: string }
+  /** Features of data layers named by the vocabulary ("a substation", "Nordviertel", "the Lenne"). */
+  | { type: 'selection'; selection: Selection; label: string }
+  /** A selection read from its layers: the geometries distances are measured to. */
+  | { type: 'geoms'; geoms: Geometry[]; label: string };
+
+/** A test on a feature's attributes ("open now", "wheelchair accessible", "capacity over 100"). */
+export type Condition =
+  | { type: 'open_now'; label: string }
+  | { type: 'open_on'; day: number; label: string }
+  | { type: 'equals'; key: string; values: string[]; label: string }
+  | { type: 'contains'; key: string; text: string; label: string }
+  | { type: 'number'; keys: string[]; min?: number; max?: number; label: string };
 
 export type Measurement = 'count' | 'per_capita' | 'per_area';
 export const MEASUREMENTS: readonly Measurement[] = ['count', 'per_capita', 'per_area'];
@@ -35,6 +49,17 @@ export function modifierValue(v: ModifierValues, key: string): boolean | undefin
 /** The reading of one question: deterministic, and explained item by item in warnings. */
 export interface Plan extends ModifierValues {
   subject: Kind | null;
+  /** A subject read from the layer vocabulary (features of data layers) instead of a kind. */
+  layerSubject?: Selection;
+  /** Words that stood where a subject goes and that no vocabulary knows. */
+  unknownSubject?: string;
+  /** Relations to features of layers (or any reference). */
+  inside?: Reference;
+  outside?: Reference;
+  intersecting?: Reference;
+  /** "pharmacies per district": counts per polygon of this reference. */
+  perRef?: Reference;
+  conditions: Condition[];
   /** Country filters (alpha-2), ORed. */
   countries: string[];
   /** Items within radiusKm of the reference. */

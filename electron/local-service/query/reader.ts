@@ -3,6 +3,7 @@ import { formatInt } from '../catalog/format';
 import type { AdjectiveReading } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { normalizeName } from '../catalog/text';
+import type { Vocabulary } from '../vocabulary/vocabulary';
 import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
 import type { Plan, Reference, Warning } from './plan';
@@ -18,6 +19,8 @@ export interface ParseContext {
   fileNames: string[];
   /** Subject of the saved query when continuing one. */
   savedSubject?: Kind | null;
+  /** Words of the data layers, presets and brands (absent: kinds only). */
+  vocabulary?: Vocabulary;
 }
 
 const fmt = formatInt;
@@ -33,7 +36,7 @@ export function createReader(query: string, ctx: ParseContext) {
   const { catalog } = ctx;
   const { lexicon } = catalog.kinds;
   const t = tokenize(query);
-  const plan: Plan = { subject: null, countries: [], unread: [], ignored: [], warnings: [] };
+  const plan: Plan = { subject: null, countries: [], unread: [], ignored: [], warnings: [], conditions: [] };
   const warn = (code: string, message: string, extra: Record<string, unknown> = {}) =>
     plan.warnings.push({ code, message, ...extra } as Warning);
   const w = (i: number) => t[i]?.w ?? '';
@@ -47,6 +50,12 @@ export function createReader(query: string, ctx: ParseContext) {
   const { placeAt, placePoint } = createPlaceReader({ t, catalog, coordinates: ctx.coordinates, warn, unread: plan.unread });
 
   const isRuleWord = (word: string) => RULE_WORDS.has(word) || lexicon.nouns.has(word) || lexicon.adjectives.has(word);
+  const words = t.map((x) => x.w);
+  // One word that grammar or a kind reads is not taken as a layer's word ("near", "cities"); words
+  // for uploads ("stations", "sites") only when files were sent.
+  const grammarWord = (word: string) =>
+    SILENT.has(word) || lexicon.nouns.has(word) || lexicon.adjectives.has(word) || UNIT_KM[word] !== undefined ||
+    (RULE_WORDS.has(word) && (!UPLOAD_NOUNS.has(word) || ctx.fileNames.length > 0)) || /^-?\d/.test(word);
 
   const r = {
     t,
@@ -65,6 +74,13 @@ export function createReader(query: string, ctx: ParseContext) {
     pending: undefined as AdjectiveReading[] | undefined,
     numberAt: (i: number, allowMultiplier: boolean) => numberAt(t, i, allowMultiplier),
     distanceUnit: (i: number) => UNIT_KM[w(i)],
+
+    /** A phrase of the layer vocabulary at i ("fire stations", "Nordviertel"): the match, else null. */
+    selectionAt(i: number) {
+      const m = ctx.vocabulary?.at(words, i);
+      if (!m || (m.len === 1 && grammarWord(w(i)))) return null;
+      return { ...m, selection: { ...m.selection, said: said(i, i + m.len) } };
+    },
 
     /** A count for "top N": a positive whole number, else null. */
     countAt(i: number): [number, number] | null {
@@ -119,6 +135,8 @@ export function createReader(query: string, ctx: ParseContext) {
       if (ctx.savedSubject !== undefined && ['those', 'them', 'these', 'previous', 'earlier'].includes(w(j)))
         return [{ type: 'saved', label: 'the earlier results' }, j - i + 1 + (w(j + 1) === 'results' ? 1 : 0)];
       if (w(j) === 'these' && ctx.fileNames.length) return [{ ...UPLOAD_CLASS }, j - i + 1];
+      const sel = r.selectionAt(j);
+      if (sel) return [{ type: 'selection', selection: sel.selection, label: sel.selection.said }, j - i + sel.len];
       return null;
     },
 
@@ -132,6 +150,7 @@ export function createReader(query: string, ctx: ParseContext) {
       if (cls) return withClassFilter(cls, i + cls[1]);
       let j = i;
       while (w(j) === 'the') j++;
+      if (['me', 'here', 'us'].includes(w(j))) return [r.herePoints(`${phrase} ${t[j]!.raw}`), j - i + 1];
       const p = placeAt(j, true);
       if (!p) {
         const unknown = r.unknownPlaceAt(j);
@@ -145,6 +164,17 @@ export function createReader(query: string, ctx: ParseContext) {
       }
       const pt = placePoint(p);
       return [{ type: 'points', points: [pt], label: pt.label }, j - i + p.len];
+    },
+
+    /** "near me", "here": the request coordinates; without any, nothing (never everywhere). */
+    herePoints(phrase: string): Reference | null {
+      if (ctx.coordinates.length) {
+        const points = ctx.coordinates.map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name }));
+        return { type: 'points', points, label: points.map((p) => p.label).join(', ') };
+      }
+      plan.unread.push(phrase);
+      warn('no_position', `"${phrase}" needs a position: send request coordinates; nothing was searched`);
+      return null;
     },
 
     /**
@@ -168,10 +198,11 @@ export function createReader(query: string, ctx: ParseContext) {
     singularNearest(i: number) {
       let j = i + 1;
       while (DETERMINERS.has(w(j)) || lexicon.adjectives.has(w(j)) || w(j) === 'my' || w(j) === 'our') j++;
-      const noun = lexicon.nouns.has(w(j)) || UPLOAD_NOUNS.has(w(j)) ? j : r.subjectWordAt;
+      const sel = lexicon.nouns.has(w(j)) ? null : r.selectionAt(j);
+      const noun = lexicon.nouns.has(w(j)) || UPLOAD_NOUNS.has(w(j)) ? j : sel ? j + sel.len - 1 : r.subjectWordAt;
       if (noun < 0) return;
       const words = said(Math.min(i, noun), Math.max(i, noun) + 1);
-      if (lexicon.nouns.get(w(noun))?.plural ?? isPlural(w(noun))) {
+      if (sel ? sel.selection.plural : (lexicon.nouns.get(w(noun))?.plural ?? isPlural(w(noun)))) {
         warn('reading', `read "${words}" as every match ranked by distance; "the 3 nearest" takes the first 3`);
         return;
       }

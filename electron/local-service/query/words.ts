@@ -87,3 +87,8 @@ export const RULE_WORDS = new Set([
   'sorted', 'order', 'ordered', 'rank', 'ranked', 'distance', 'less', 'fewer', 'more', 'greater', 'exceeding', 'least',
   'most', 'capita', 'density', 'count', 'tally', 'total', 'first', 'order', 'terms',
 ]);
+
+/** Words no vocabulary phrase may start with: the grammar of questions reads them. */
+export const isGrammarWord = (word: string): boolean =>
+  SILENT.has(word) || (RULE_WORDS.has(word) && !UPLOAD_NOUNS.has(word)) || UNIT_KM[word] !== undefined || /^-?\d/.test(word) ||
+  ['open', 'operated', 'along', 'outside', 'crossing', 'intersecting', 'over', 'me', 'here', 'near'].includes(word);

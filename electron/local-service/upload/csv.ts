@@ -18,6 +18,11 @@ const WKT_VALUE = /^\s*(SRID=\d+;\s*)?(POINT|LINESTRING|POLYGON|MULTIPOINT|MULTI
 const NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 const BOOLEAN = /^(?:true|false)$/i;
 
+// A coordinate as written in a table: decimal, with a point or a comma, optionally in E notation.
+const DECIMAL = /^[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][-+]?\d+)?$/;
+/** The number a coordinate cell holds; NaN for anything else (Number() would also take "0x10" as 16). */
+const decimal = (s: string) => (DECIMAL.test(s) ? Number(s.replace(',', '.')) : NaN);
+
 export const norm = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
 
 /** Rows read before the coordinate columns are chosen (by header, else by their values). */
@@ -199,8 +204,8 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
     } else {
       const latS = (f[c.lat] ?? '').trim();
       const lonS = (f[c.lon] ?? '').trim();
-      const lat = Number(latS.replace(',', '.'));
-      const lon = Number(lonS.replace(',', '.'));
+      const lat = decimal(latS);
+      const lon = decimal(lonS);
       if (latS === '') return bad('latitude is empty');
       if (lonS === '') return bad('longitude is empty');
       if (!Number.isFinite(lat)) return bad(`latitude "${excerpt(latS)}" is not a number`);

@@ -1,5 +1,5 @@
 import type { Geometry } from 'geojson';
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, printParseErrorCode, visit, type ParseError } from 'jsonc-parser';
 import { Geometry as GeometrySchema } from '../../../shared/service/geojson';
 import { declaredCrs, guessProjected } from './checks';
 import { ADDRESS, ID, NAME, norm } from './csv';
@@ -34,19 +34,44 @@ function parseJson(file: string, text: string): unknown {
 
 const kindOf = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : `a ${typeof v}`);
 
-/** Lines of the feature objects, found once on the first feature that needs one. */
+/**
+ * Line of each member of the top-level "features" array, found once on the first feature that
+ * needs one: the line of an object's "type" member (else of its brace), or of any other value (a
+ * number or null in the array takes its place too, so later features keep their own lines).
+ */
 function featureLines(text: string): (n: number) => number {
   let lines: number[] | null = null;
   return (n) => {
     if (!lines) {
-      lines = [];
-      let line = 1;
-      let at = 0;
-      for (const m of text.matchAll(/"type"\s*:\s*"Feature"/g)) {
-        for (let i = text.indexOf('\n', at); i !== -1 && i < m.index; i = text.indexOf('\n', i + 1)) line++;
-        at = m.index;
-        lines.push(line);
-      }
+      const found: number[] = [];
+      lines = found;
+      let depth = 0;
+      let key: string | null = null;
+      let featuresDepth = -1;
+      const member = (line: number) => {
+        if (depth === featuresDepth) found.push(line + 1);
+      };
+      visit(text, {
+        onObjectProperty: (p, _o, _l, line) => {
+          if (depth === 1) key = p;
+          else if (depth === featuresDepth + 1 && p === 'type') found[found.length - 1] = line + 1;
+        },
+        onObjectBegin: (_o, _l, line) => {
+          member(line);
+          depth++;
+        },
+        onObjectEnd: () => void depth--,
+        onArrayBegin: (_o, _l, line) => {
+          member(line);
+          depth++;
+          if (depth === 2 && key === 'features' && featuresDepth < 0) featuresDepth = 2;
+        },
+        onArrayEnd: () => {
+          if (depth === featuresDepth) featuresDepth = Infinity;
+          depth--;
+        },
+        onLiteralValue: (_v, _o, _l, line) => member(line),
+      });
     }
     return lines[n] ?? 1;
   };

@@ -61,3 +61,34 @@ export const CREDITS: readonly Credit[] = [
     url: '',
   },
 ];
+
+/** The data layers' part of the credits: only what the layer says of itself. */
+export interface LayerCreditSource {
+  name: string;
+  sourceFile: string;
+  format: string;
+  featureCount: number;
+  licence: string | null;
+  sourceText: string;
+}
+
+const OSM_FORMATS = new Set(['osm-pbf', 'osm-xml']);
+
+/**
+ * One credit per data layer: its source as the import recorded it, and its licence (ODbL for
+ * OpenStreetMap files). Other files carry no licence in their data, so the credit says to
+ * check it with whoever supplied the file rather than guessing.
+ */
+export function layerCredits(layers: readonly LayerCreditSource[]): Credit[] {
+  return layers.map((l) => {
+    const osm = OSM_FORMATS.has(l.format);
+    const file = l.sourceFile.split(/[\\/]/).pop() || l.sourceFile;
+    return {
+      name: l.name,
+      role: `Data layer: ${l.featureCount.toLocaleString('en')} features from ${file}`,
+      via: l.sourceText,
+      licence: l.licence ?? (osm ? 'OpenStreetMap contributors, ODbL 1.0' : 'Licence not stated in the file: check it with its supplier'),
+      url: osm ? 'https://www.openstreetmap.org/copyright' : '',
+    };
+  });
+}

@@ -1,85 +1,61 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Cache, FEATURE_ID_SPAN } from '../../../electron/cache';
+import { Cache } from '../../../electron/cache';
+import { exportRounds, featuresIn } from '../../support/crash/export';
+import { ingestRounds } from '../../support/crash/ingest';
+import { computeResponse } from './fixtures';
 
-const here = dirname(fileURLToPath(import.meta.url));
+// Reduced here (20 kills during ingest, 12 during export); `npm run bench:hardening` runs 50 of each.
+const INGEST_KILLS = Number(process.env['CRASH_INGEST_KILLS'] ?? 20);
+const EXPORT_KILLS = Number(process.env['CRASH_EXPORT_KILLS'] ?? 12);
+
 const dir = mkdtempSync(join(tmpdir(), 'fieldlens-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Starts the ingesting child, waits until it has stored one response, kills it after `delayMs`. */
-function runAndKill(file: string, seed: number, delayMs: number): Promise<{ signal: NodeJS.Signals | null; inWrite: boolean }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'crash-child.ts'), file, String(seed)], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    let stdout = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.stdout.on('data', (d: Buffer) => {
-      const wasReady = stdout.includes('ready');
-      stdout += d.toString();
-      if (!wasReady && stdout.includes('ready')) setTimeout(() => child.kill('SIGKILL'), delayMs);
-    });
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      const markers = stdout.split('\n').filter((l) => l === 'begin' || l === 'end');
-      if (signal === 'SIGKILL') resolve({ signal, inWrite: markers.at(-1) === 'begin' });
-      else reject(new Error(`child exited on its own (${code}): ${stderr}`));
-    });
-  });
-}
-
-describe('cache crash safety', () => {
-  it('survives SIGKILL during ingest 20 times with no partial query visible', async () => {
-    const file = join(dir, 'crash.db');
-    let seed = 1;
-    const stored: number[] = [];
-    let killedInWrite = 0;
-    for (let round = 0; round < 20; round++) {
-      // Random moment in the next few ingests (each takes several ms on this machine).
-      const delay = Math.floor(Math.random() * 120);
-      const run = await runAndKill(file, seed++, delay);
-      expect(run.signal).toBe('SIGKILL');
-      if (run.inWrite) killedInWrite++;
-
-      const cache = Cache.open(file);
-      try {
-        expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
-        // The index structures agree with their content too.
-        cache.db.exec(`INSERT INTO features_fts (features_fts) VALUES ('integrity-check')`);
-        expect(cache.db.prepare(`SELECT rtreecheck('features_rtree')`).pluck().get()).toBe('ok');
-        const rows = cache.db
-          .prepare(
-            `SELECT q.id, q.feature_count AS stored,
-               (SELECT count(*) FROM features f WHERE f.id BETWEEN q.id * @span AND q.id * @span + @span - 1) AS actual,
-               length(q.raw_response) AS rawLength
-             FROM queries q`,
-          )
-          .all({ span: FEATURE_ID_SPAN }) as { id: number; stored: number; actual: number; rawLength: number }[];
-        expect(rows.length).toBeGreaterThan(0);
-        for (const r of rows) {
-          expect(r.actual, `query ${r.id}`).toBe(r.stored);
-          expect(r.stored).toBe(2000);
-          expect(r.rawLength).toBeGreaterThan(0);
-        }
-        // No feature belongs to a query that is not there.
-        const orphans = cache.db
-          .prepare('SELECT count(*) FROM features WHERE query_id NOT IN (SELECT id FROM queries)')
-          .pluck()
-          .get();
-        expect(orphans).toBe(0);
-        stored.push(rows.length);
-      } finally {
-        cache.close();
-      }
-    }
-    expect(stored).toHaveLength(20);
+describe('crash safety', () => {
+  it(`survives SIGKILL during ingest ${INGEST_KILLS} times with no partial query visible`, async () => {
+    const f = await ingestRounds(join(dir, 'crash.db'), INGEST_KILLS);
+    console.log(`ingest kills: ${f.rounds}, inside a write ${f.killedInWrite}, corrupt ${f.corrupt.length}, partial queries ${f.partial.length}, queries checked ${f.queriesSeen}`);
+    expect(f.corrupt).toEqual([]);
+    expect(f.partial).toEqual([]);
+    expect(f.queriesSeen).toBeGreaterThanOrEqual(INGEST_KILLS);
     // Most of the child's time is spent inside a write transaction, so most kills land there.
-    expect(killedInWrite).toBeGreaterThan(0);
-    console.log(`killed inside a write in ${killedInWrite} of 20 rounds`);
-  }, 240_000);
+    expect(f.killedInWrite).toBeGreaterThan(0);
+  }, 300_000);
+
+  it(`survives SIGKILL during export ${EXPORT_KILLS} times with no half-written file under its final name`, async () => {
+    const cacheFile = join(dir, 'export-source.db');
+    const features = 3000;
+    const fx = computeResponse(features, 77);
+    const cache = Cache.open(cacheFile);
+    const queryId = cache.storeCompute({ profileId: 'crash', request: { query: fx.body.query }, startedAt: 1, finishedAt: 2 }, fx.body, Buffer.from(fx.raw));
+    cache.close();
+    const out = join(dir, 'exports');
+    mkdirSync(out);
+    const f = await exportRounds(cacheFile, queryId, features, out, EXPORT_KILLS);
+    console.log(
+      `export kills: ${f.rounds}, inside a write ${f.killedInWrite}, files checked whole ${f.completeFiles}, half-written under the final name ${f.halfWritten.length}, ` +
+        `temporary files left beside them ${f.leftoverPartials}, corrupt source ${f.corruptSource.length}`,
+    );
+    expect(f.halfWritten).toEqual([]);
+    expect(f.corruptSource).toEqual([]);
+    expect(f.completeFiles).toBeGreaterThanOrEqual(EXPORT_KILLS);
+    expect(f.killedInWrite).toBeGreaterThan(0);
+  }, 300_000);
+
+  it('the export check tells a cut file from a whole one', async () => {
+    // The checker itself must fail on what a torn write leaves, or the test above proves nothing.
+    const { writeFileSync } = await import('node:fs');
+    const whole = join(dir, 'whole.geojson');
+    writeFileSync(whole, JSON.stringify({ type: 'FeatureCollection', features: [{}, {}, {}] }));
+    expect(featuresIn(whole)).toBe(3);
+    const cut = join(dir, 'cut.geojson');
+    writeFileSync(cut, JSON.stringify({ type: 'FeatureCollection', features: [{}, {}, {}] }).slice(0, -10));
+    expect(() => featuresIn(cut)).toThrow();
+    const csv = join(dir, 'cut.csv');
+    writeFileSync(csv, 'a,b\n1,2\n3,"4');
+    expect(() => featuresIn(csv)).toThrow();
+  });
 });

@@ -77,10 +77,10 @@ describe('layer import jobs', () => {
     ]);
     expect(store.get(a.id)).toEqual(a);
     const station = town.features.find((f) => f.properties['railway'] === 'station')!.geometry as { coordinates: number[] };
-    expect(store.nearest(a.id, station.coordinates, 1)[0]!.tags['name']).toBe('Lennbrück Hauptbahnhof');
+    expect((await store.nearest(a.id, station.coordinates, 1))[0]!.tags['name']).toBe('Lennbrück Hauptbahnhof');
     expect(store.remove(a.id)).toBe(true);
     expect(store.remove(a.id)).toBe(false);
-    expect(() => store.nearest(a.id, station.coordinates, 1)).toThrow(/no layer/);
+    await expect(store.nearest(a.id, station.coordinates, 1)).rejects.toThrow(/no layer/);
     expect(store.list().map((l) => l.id)).toEqual([b.id]);
     store.close();
   });
@@ -94,14 +94,14 @@ describe('layer import jobs', () => {
     job.events.on('warning', (w) => warned.push(w));
     const info = await job.done;
     expect([info.featureCount, info.bbox, info.warnings, warned]).toEqual([0, null, ['the file holds no features'], ['the file holds no features']]);
-    expect(store.nearest(info.id, [0, 0], 3)).toEqual([]);
+    expect(await store.nearest(info.id, [0, 0], 3)).toEqual([]);
     const ignored = startLayerImport({ store, file: join(dir, 'missing.gpkg'), tempDir: tempDir() });
     await new Promise((ok) => setTimeout(ok, 50));
     await expect(ignored.done).rejects.toThrow('missing.gpkg: file not found');
     store.close();
   });
 
-  it('an import cut short by a crash is not listed after a restart', () => {
+  it('an import cut short by a crash is not listed after a restart', async () => {
     const dataDir = join(dir, 'crash');
     let store = openSqliteLayerStore({ dataDir });
     const writer = store.create({ name: 'half', sourceFile: '/x.geojson', format: 'geojson', licence: null, sourceText: 'x' });
@@ -114,7 +114,7 @@ describe('layer import jobs', () => {
     next.add([{ sourceId: '1', geometry: { type: 'Point', coordinates: [1, 2] }, properties: { a: 1 } }]);
     const info = next.commit([]);
     expect(store.list()).toEqual([info]);
-    expect(store.feature(info.id, 1)).toMatchObject({ sourceId: '1', tags: { a: 1 }, geometry: { type: 'Point', coordinates: [1, 2] } });
+    expect(await store.feature(info.id, 1)).toMatchObject({ sourceId: '1', tags: { a: 1 }, geometry: { type: 'Point', coordinates: [1, 2] } });
     store.close();
   });
 });

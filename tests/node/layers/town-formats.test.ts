@@ -107,8 +107,8 @@ describe.each(CASES)('the generated town as $format', ({ key, format, holds, ful
     expect(b[3]).toBeCloseTo(Math.max(...lats), 6);
   });
 
-  it('keeps each feature where the generator put it, with its tags', () => {
-    const got = store.inBBox(layer.id, [-180, -90, 180, 90]);
+  it('keeps each feature where the generator put it, with its tags', async () => {
+    const got = await store.inBBox(layer.id, [-180, -90, 180, 90]);
     expect(got).toHaveLength(expected.length);
     for (const f of expected) {
       const name = f.properties['name'];
@@ -131,47 +131,47 @@ describe.each(CASES)('the generated town as $format', ({ key, format, holds, ful
     }
   });
 
-  it('answers "within 500 m of the station" as turf does on the generator data', () => {
+  it('answers "within 500 m of the station" as turf does on the generator data', async () => {
     const station = byName(town.features, 'Lennbrück Hauptbahnhof').geometry as { coordinates: Position };
     const want = expected
       .map((f) => ({ name: f.properties['name'], d: expectedDistance(station.coordinates, f.geometry) }))
       .filter((x) => x.d <= 500)
       .sort((a, b) => a.d - b.d);
-    const got = store.within(layer.id, station.coordinates, 500);
+    const got = await store.within(layer.id, station.coordinates, 500);
     expectNearestFirst(got, want);
     expect(names(got).sort()).toEqual(want.map((w) => w.name).sort());
     expect(want.length).toBeGreaterThan(2);
   });
 
-  it('answers "nearest 5 to a point" with distances to the nearest point of lines and polygons', () => {
+  it('answers "nearest 5 to a point" with distances to the nearest point of lines and polygons', async () => {
     const p = at(650, 120);
     const want = expected
       .map((f) => ({ name: f.properties['name'], d: expectedDistance(p, f.geometry) }))
       .sort((a, b) => a.d - b.d)
       .slice(0, 5);
-    const got = store.nearest(layer.id, p, 5);
+    const got = await store.nearest(layer.id, p, 5);
     expectNearestFirst(got, want);
   });
 
-  it('answers a map-window (bbox) question with what meets the box, lines and polygons by their shape', () => {
+  it('answers a map-window (bbox) question with what meets the box, lines and polygons by their shape', async () => {
     const sw = at(-200, 100);
     const ne = at(300, 450);
     const box: [number, number, number, number] = [sw[0]!, sw[1]!, ne[0]!, ne[1]!];
     const want = expected.filter((f) => turf.booleanIntersects(turf.bboxPolygon(box), f.geometry)).map((f) => f.properties['name']);
-    expect(names(store.inBBox(layer.id, box)).sort()).toEqual(want.sort());
+    expect(names(await store.inBBox(layer.id, box)).sort()).toEqual(want.sort());
     expect(want.length).toBeGreaterThan(3);
   });
 
-  it('finds the polygons that hold a point, holes excluded, and what crosses the river', () => {
+  it('finds the polygons that hold a point, holes excluded, and what crosses the river', async () => {
     const holders = (p: Position) =>
       expected.filter((f) => f.geometry.type === 'Polygon' && turf.booleanPointInPolygon(p, f.geometry as never)).map((f) => f.properties['name']);
     const cafe = (byName(town.features, 'Starbucks').geometry as { coordinates: Position }).coordinates;
     const inPark = (byName(town.features, 'Apotheke im Park').geometry as { coordinates: Position }).coordinates;
-    expect(names(store.containing(layer.id, cafe)).sort()).toEqual(holders(cafe).sort());
-    expect(names(store.containing(layer.id, inPark)).sort()).toEqual(holders(inPark).sort());
+    expect(names(await store.containing(layer.id, cafe)).sort()).toEqual(holders(cafe).sort());
+    expect(names(await store.containing(layer.id, inPark)).sort()).toEqual(holders(inPark).sort());
     const river = byName(town.features, 'Lenne').geometry;
     const crossing = expected.filter((f) => turf.booleanIntersects(river, f.geometry)).map((f) => f.properties['name']);
-    expect(names(store.intersecting(layer.id, river)).sort()).toEqual(crossing.sort());
+    expect(names(await store.intersecting(layer.id, river)).sort()).toEqual(crossing.sort());
     if (holds === all) {
       expect(holders(cafe)).toEqual(['Ostviertel']);
       expect(holders(inPark)).toEqual(['Stadtpark']);
@@ -183,7 +183,7 @@ describe.each(CASES)('the generated town as $format', ({ key, format, holds, ful
 describe('format details', () => {
   it('OSM: a closed footway stays a line, a closed building is an area, a route relation is reported', async () => {
     const layer = await importFile(town.osm);
-    const found = store.inBBox(layer.id, [-180, -90, 180, 90]);
+    const found = await store.inBBox(layer.id, [-180, -90, 180, 90]);
     expect(found.find((f) => f.tags['name'] === 'Ringweg')!.geometry.type).toBe('LineString');
     expect(found.find((f) => f.tags['name'] === 'Rathaus')!.geometry.type).toBe('Polygon');
     expect(found.find((f) => f.tags['name'] === 'Nordviertel')!.sourceId).toMatch(/^relation\/\d+$/);
@@ -193,8 +193,8 @@ describe('format details', () => {
   it('OSM PBF with plain (not dense) nodes reads the same town', async () => {
     const plain = join(dir, 'files', 'plain-nodes.osm.pbf');
     execFileSync('osmium', ['cat', '--overwrite', '-o', plain, '-f', 'pbf,pbf_dense_nodes=false', town.osm]);
-    const dense = store.inBBox((await importFile(town.pbf)).id, [-180, -90, 180, 90]);
-    const got = store.inBBox((await importFile(plain)).id, [-180, -90, 180, 90]);
+    const dense = await store.inBBox((await importFile(town.pbf)).id, [-180, -90, 180, 90]);
+    const got = await store.inBBox((await importFile(plain)).id, [-180, -90, 180, 90]);
     const strip = (fs: typeof got) => fs.map((f) => [f.sourceId, f.geometry, f.tags]);
     expect(strip(got)).toEqual(strip(dense));
     expect(got.filter((f) => f.geometry.type === 'Point')).toHaveLength(town.features.filter(pointsOnly).length);
@@ -212,12 +212,12 @@ describe('format details', () => {
 </osm>`,
     );
     const layer = await importFile(file);
-    expect(store.inBBox(layer.id, [-180, -90, 180, 90]).map((f) => [f.sourceId, f.tags])).toEqual([['node/-1', { amenity: 'pharmacy' }]]);
+    expect((await store.inBBox(layer.id, [-180, -90, 180, 90])).map((f) => [f.sourceId, f.tags])).toEqual([['node/-1', { amenity: 'pharmacy' }]]);
   });
 
   it('OSM: pharmacies keep opening_hours, wheelchair and operator; the cafe its brand', async () => {
     const layer = await importFile(town.pbf);
-    const found = store.inBBox(layer.id, [-180, -90, 180, 90]);
+    const found = await store.inBBox(layer.id, [-180, -90, 180, 90]);
     const pharmacies = town.features.filter((f) => f.properties['amenity'] === 'pharmacy');
     for (const p of pharmacies) {
       const mine = found.find((f) => f.tags['name'] === p.properties['name'])!;
@@ -230,7 +230,7 @@ describe('format details', () => {
 
   it('GeoPackage: every vector table is read, each feature naming its table', async () => {
     const layer = await importFile(town.gpkg);
-    const found = store.inBBox(layer.id, [-180, -90, 180, 90]);
+    const found = await store.inBBox(layer.id, [-180, -90, 180, 90]);
     const points = town.features.filter(pointsOnly).length;
     expect(found.filter((f) => f.sublayer === 'points')).toHaveLength(points);
     expect(found.filter((f) => f.sublayer === 'shapes')).toHaveLength(town.features.length - points);
@@ -245,7 +245,7 @@ describe('format details', () => {
       INSERT INTO gpkg_geometry_columns (table_name, column_name, geometry_type_name, srs_id, z, m) VALUES ('pharmacies', 'geom', 'POINT', 4326, 0, 0);`);
     db.close();
     const layer = await importFile(file);
-    const views = store.inBBox(layer.id, [-180, -90, 180, 90]).filter((f) => f.sublayer === 'pharmacies');
+    const views = (await store.inBBox(layer.id, [-180, -90, 180, 90])).filter((f) => f.sublayer === 'pharmacies');
     const want = town.features.filter((f) => f.properties['amenity'] === 'pharmacy');
     expect(views.map((f) => f.tags).sort((a, b) => String(a['name']).localeCompare(String(b['name'])))).toEqual(
       want.map((f) => ({ name: f.properties['name'], opening_hours: f.properties['opening_hours'] })).sort((a, b) => a.name!.localeCompare(b.name!)),
@@ -260,17 +260,17 @@ describe('format details', () => {
     const layer = await importFile(file);
     expect(layer.format).toBe('geojson');
     expect(layer.geometryTypes).toEqual(typeCounts(town.features));
-    const got = store.inBBox(layer.id, [-180, -90, 180, 90]);
+    const got = await store.inBBox(layer.id, [-180, -90, 180, 90]);
     expect(got.map((f) => f.tags).sort((a, b) => String(a['name']).localeCompare(String(b['name'])))).toEqual(
       town.features.map((f) => f.properties).sort((a, b) => String(a['name']).localeCompare(String(b['name']))),
     );
   });
 
   it('Shapefile and GPX: attribute names as the formats write them', async () => {
-    const shp = store.inBBox((await importFile(town.shp)).id, [-180, -90, 180, 90]);
+    const shp = await store.inBBox((await importFile(town.shp)).id, [-180, -90, 180, 90]);
     const cafe = shp.find((f) => f.tags['name'] === 'Starbucks')!;
     expect(cafe.tags).toMatchObject({ amenity: 'cafe', brand: 'Starbucks', brand_wiki: 'Q37158' });
-    const gpx = store.inBBox((await importFile(town.gpx)).id, [-180, -90, 180, 90]);
+    const gpx = await store.inBBox((await importFile(town.gpx)).id, [-180, -90, 180, 90]);
     expect(gpx.find((f) => f.tags['name'] === 'Apotheke West')!.tags['ogr_opening_hours']).toBe('24/7');
   });
 });

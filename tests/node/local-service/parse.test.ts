@@ -51,7 +51,9 @@ describe('query reading', () => {
 
   it('does not take everyday words for places, and finds "X City" without "City"', () => {
     expect(read('cities near me').within).toBeUndefined();
-    expect(read('cities near me').ignored).toEqual(['near']);
+    // "near me" without request coordinates is read, and answers nothing rather than every city.
+    expect(read('cities near me').ignored).toEqual([]);
+    expect(read('cities near me').unread).toEqual(['near me']);
     expect(read('airports near New York').within?.reference.label).toBe('New York City, NY, United States');
     expect(read('airports in the UK')).toMatchObject({ countries: ['GB'] });
     expect(read('airports in the uk')).toMatchObject({ countries: ['GB'] });

@@ -319,6 +319,28 @@ describe('GeoJSON structure', () => {
     expect(row!.line).toBe(text.slice(0, text.lastIndexOf('"type": "Feature"')).split('\n').length);
   });
 
+  it('reads coordinates as decimals only, with a point or a comma', async () => {
+    const text = ['name;lat;lon', 'A;45,5;7.25', 'B;0x10;7', 'C;45;0b1', 'D;-1.5e1;+7', 'E;.5;7', 'F;45;0o10'].join('\n');
+    const { features, warnings } = await read('d.csv', text);
+    expect(features.map((f) => [f.name, f.lat, f.lon])).toEqual([['A', 45.5, 7.25], ['D', -15, 7], ['E', 0.5, 7]]);
+    expect((warning(warnings, 'bad_rows')!.rows as { line: number; reason: string }[]).map((r) => [r.line, r.reason])).toEqual([
+      [3, 'latitude "0x10" is not a number'],
+      [4, 'longitude "0b1" is not a number'],
+      [7, 'longitude "0o10" is not a number'],
+    ]);
+  });
+
+  it('gives each bad feature its own line when members that are not objects come first', async () => {
+    // A number, null and a string in the array hold places too: the lines must not shift.
+    const feature = (lon: number) => ({ type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [lon, 48] } });
+    const members = [7, null, 'x', feature(2), { type: 'Feature', properties: {}, geometry: { type: 'Point', coordinates: [2, 900] } }];
+    const text = `{"type": "FeatureCollection", "features": [\n${members.map((m) => JSON.stringify(m)).join(',\n')}\n]}`;
+    const { features, warnings } = await read('mixed.geojson', text);
+    expect(features).toHaveLength(1);
+    // Member k sits on line k + 2 of the text as written above.
+    expect((warning(warnings, 'bad_rows')!.rows as { line: number }[]).map((r) => r.line)).toEqual([2, 3, 4, 6]);
+  });
+
   it('counts features without geometry in a warning', async () => {
     const fc = {
       type: 'FeatureCollection',

@@ -65,7 +65,8 @@ describe('router', () => {
 
   it('gives NOT_FOUND for unknown or non-string methods and VALIDATION for bad input', async () => {
     const router = createRouter(handlers(), createMemoryLogger());
-    for (const m of ['x.y', 42, undefined, '__proto__', 'toString'])
+    // An object name whose toString is not a function made String() throw out of dispatch.
+    for (const m of ['x.y', 42, undefined, null, [], '__proto__', 'toString', { toString: 1 }, { toString: () => 'app.info' }])
       expect((await router.dispatch(m, {})) as unknown).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(await router.dispatch('app.info', 'text')).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
   });

@@ -87,6 +87,11 @@ export function buildTown(): TownFeature[] {
     point(x, Math.abs(y - riverY(x)) < 60 ? y + 150 : y, { shop: kinds[i % kinds.length]!, name: `Laden ${i + 1}`, ...(i % 4 === 0 ? { wheelchair: 'yes' } : {}) });
   }
   area([rect(600, 800, 800, 1000)], { leisure: 'park', name: 'Stadtpark' });
+  point(-700, 1200, { amenity: 'fire_station', name: 'Feuerwache Nord' });
+  point(1300, 1300, { power: 'generator', 'generator:source': 'wind', 'generator:method': 'wind_turbine', name: 'Windrad Lennhöhe' });
+  for (const [i, [x, y]] of ([[-200, 700], [400, -300], [1100, 200]] as const).entries()) {
+    point(x, y, { amenity: 'parking', capacity: ['40', '150', '320'][i]!, name: `Parkplatz ${['Nord', 'Süd', 'Ost'][i]}` });
+  }
   area([rect(-1500, 150, 0, 1500)], { place: 'quarter', name: 'Nordviertel' }, 'relation', 2);
   area([rect(0, 150, 1500, 1500), rect(600, 800, 800, 1000).reverse()], { place: 'quarter', name: 'Ostviertel' }, 'relation');
   area([rect(-1500, -1500, 1500, -150)], { place: 'quarter', name: 'Südviertel' }, 'relation');

@@ -56,8 +56,31 @@ export interface LayerWriter {
   abort(): void;
 }
 
+/**
+ * A tag test as data (so a SQL backend can translate it): every clause holds; a clause holds
+ * when the key is present and, if `values` is given, its value is one of them.
+ */
+export type TagMatch = { key: string; values?: string[] }[];
+
 export interface QueryOptions {
   limit?: number;
+  /** Only features that pass any of these tag tests (absent: every feature). */
+  match?: TagMatch[];
+}
+
+/** What a layer's columns hold, for its vocabulary: distinct values up to a bound per key. */
+export interface ColumnSummary {
+  key: string;
+  /** Features with a value in this column. */
+  count: number;
+  /** Distinct text values, most frequent first; null when there are more than the bound. */
+  values: string[] | null;
+  /** Whether every value reads as a number (OSM writes numbers as text). */
+  numeric: boolean;
+}
+
+export interface LayerSummary {
+  columns: ColumnSummary[];
 }
 
 export interface LayerStore {
@@ -65,17 +88,23 @@ export interface LayerStore {
   list(): LayerInfo[];
   get(id: string): LayerInfo | null;
   remove(id: string): boolean;
-  feature(layerId: string, fid: number): StoredFeature | null;
+  // Queries are asynchronous so that a database server (PostGIS) can answer them; the embedded
+  // store answers at once.
+  feature(layerId: string, fid: number): Promise<StoredFeature | null>;
   /** Features whose geometry meets the box [minLon, minLat, maxLon, maxLat]. */
-  inBBox(layerId: string, bbox: BBox, opts?: QueryOptions): StoredFeature[];
+  inBBox(layerId: string, bbox: BBox, opts?: QueryOptions): Promise<StoredFeature[]>;
   /** Features within `metres` of a point, nearest first. */
-  within(layerId: string, point: Position, metres: number, opts?: QueryOptions): NearFeature[];
+  within(layerId: string, point: Position, metres: number, opts?: QueryOptions): Promise<NearFeature[]>;
   /** The k features nearest a point, nearest first (fewer if the layer holds fewer). */
-  nearest(layerId: string, point: Position, k: number): NearFeature[];
+  nearest(layerId: string, point: Position, k: number, opts?: Pick<QueryOptions, 'match'>): Promise<NearFeature[]>;
   /** Polygons that contain a point. */
-  containing(layerId: string, point: Position, opts?: QueryOptions): StoredFeature[];
+  containing(layerId: string, point: Position, opts?: QueryOptions): Promise<StoredFeature[]>;
   /** Features that intersect a geometry (touching counts). */
-  intersecting(layerId: string, geometry: Geometry, opts?: QueryOptions): StoredFeature[];
+  intersecting(layerId: string, geometry: Geometry, opts?: QueryOptions): Promise<StoredFeature[]>;
+  /** Every feature that passes the tag tests, in storage order (no spatial index involved). */
+  scan(layerId: string, opts?: QueryOptions): Promise<StoredFeature[]>;
+  /** The layer's columns and their values (bounded), recorded at import. */
+  summary(layerId: string): Promise<LayerSummary>;
   close(): void;
 }
 

@@ -20,4 +20,6 @@ export const LAYER_MIGRATIONS: readonly string[] = [
      warnings TEXT NOT NULL DEFAULT '[]',
      created_at TEXT NOT NULL
    );`,
+  // The layer's columns and their values (bounded), for the question vocabulary.
+  `ALTER TABLE layers ADD COLUMN summary TEXT;`,
 ];

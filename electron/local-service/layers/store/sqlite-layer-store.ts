@@ -8,8 +8,12 @@ import { applyMigrations } from '../../store';
 import type { LayerFeature } from '../types';
 import { decodeWkb, encodeWkb } from '../../../ground/wkb';
 import { bboxOf, boxesAround, containsPoint, distanceToGeometry, EARTH_RADIUS_M, type BBox } from './geo';
-import { LayerNotFoundError, type LayerInfo, type LayerStore, type LayerWriter, type NearFeature, type NewLayer, type StoredFeature } from './layer-store';
+import {
+  LayerNotFoundError, type LayerInfo, type LayerStore, type LayerSummary, type LayerWriter, type NearFeature, type NewLayer, type QueryOptions,
+  type StoredFeature, type TagMatch,
+} from './layer-store';
 import { LAYER_MIGRATIONS } from './migrations';
+import { createSummaryCollector, passes } from './summary';
 
 /**
  * Layers in their own SQLite file (`layers.sqlite` in the service's data folder, WAL): a large
@@ -134,8 +138,8 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
     return q;
   };
 
-  /** Rows whose boxes meet any of the boxes, each with its decoded geometry. */
-  const candidates = (n: number, boxes: BBox[]): { row: Row; geometry: Geometry }[] => {
+  /** Rows whose boxes meet any of the boxes and whose tags pass, each with its decoded geometry. */
+  const candidates = (n: number, boxes: BBox[], match?: TagMatch[]): { row: Row; geometry: Geometry }[] => {
     const { candidates: stmt } = statementsFor(n);
     const seen = new Set<number>();
     const out: { row: Row; geometry: Geometry }[] = [];
@@ -143,6 +147,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       for (const row of stmt.all(x0, x1, y0, y1) as Row[]) {
         if (seen.has(row.fid)) continue;
         seen.add(row.fid);
+        if (match && !passes(JSON.parse(row.tags) as Record<string, unknown>, match)) continue;
         out.push({ row, geometry: decodeWkb(row.geom) });
       }
     }
@@ -158,8 +163,8 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
     tags: JSON.parse(row.tags) as Record<string, unknown>,
   });
 
-  const withinRaw = (n: number, p: Position, metres: number) =>
-    candidates(n, boxesAround(p, metres))
+  const withinRaw = (n: number, p: Position, metres: number, match?: TagMatch[]) =>
+    candidates(n, boxesAround(p, metres), match)
       .map((c) => ({ ...c, d: distanceToGeometry(p, c.geometry) }))
       .filter((c) => c.d <= metres)
       .sort((a, b) => a.d - b.d || a.row.fid - b.row.fid);
@@ -186,6 +191,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       const insertBox = db.prepare(`INSERT INTO temp.bb_${n} (fid, x0, x1, y0, y1) VALUES (?, ?, ?, ?, ?)`);
       let count = 0;
       let done = false;
+      const summary = createSummaryCollector();
       const types: Record<string, number> = {};
       const ext: BBox = [Infinity, Infinity, -Infinity, -Infinity];
       const addBatch = db.transaction((features: readonly LayerFeature[]) => {
@@ -198,6 +204,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
           const fid = ++count;
           insertFeature.run(fid, f.sourceId, f.sublayer ?? null, encodeWkb(f.geometry), tagsJson(f.properties));
           insertBox.run(fid, b[0], b[2], b[1], b[3]);
+          summary.add(f.properties);
           types[f.geometry.type] = (types[f.geometry.type] ?? 0) + 1;
           if (b[0] < ext[0]) ext[0] = b[0];
           if (b[1] < ext[1]) ext[1] = b[1];
@@ -217,8 +224,11 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
         const has = count > 0;
         db.prepare(
           `UPDATE layers SET state = 'ready', feature_count = ?, geometry_types = ?, min_lon = ?, min_lat = ?, max_lon = ?, max_lat = ?,
-             size_bytes = ?, warnings = ? WHERE id = ?`,
-        ).run(count, JSON.stringify(types), has ? ext[0] : null, has ? ext[1] : null, has ? ext[2] : null, has ? ext[3] : null, size.s, JSON.stringify(warnings), n);
+             size_bytes = ?, warnings = ?, summary = ? WHERE id = ?`,
+        ).run(
+          count, JSON.stringify(types), has ? ext[0] : null, has ? ext[1] : null, has ? ext[2] : null, has ? ext[3] : null, size.s,
+          JSON.stringify(warnings), JSON.stringify(summary.result()), n,
+        );
       });
       return {
         id: uid,
@@ -266,26 +276,26 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       return true;
     },
 
-    feature(uid, fid) {
+    async feature(uid, fid) {
       const row = statementsFor(layerNumber(uid)).one.get(fid) as Row | undefined;
       return row ? stored(uid, row, decodeWkb(row.geom)) : null;
     },
 
-    inBBox(uid, bbox, opts = {}) {
+    async inBBox(uid, bbox, opts = {}) {
       const n = layerNumber(uid);
       const box = bboxPolygon(bbox).geometry;
-      return candidates(n, [bbox])
+      return candidates(n, [bbox], opts.match)
         .filter((c) => booleanIntersects(box, c.geometry))
         .sort((a, b) => a.row.fid - b.row.fid)
         .slice(0, opts.limit ?? Infinity)
         .map((c) => stored(uid, c.row, c.geometry));
     },
 
-    within(uid, point, metres, opts = {}) {
-      return near(uid, withinRaw(layerNumber(uid), point, metres), opts.limit ?? Infinity);
+    async within(uid, point, metres, opts = {}) {
+      return near(uid, withinRaw(layerNumber(uid), point, metres, opts.match), opts.limit ?? Infinity);
     },
 
-    nearest(uid, point, k) {
+    async nearest(uid, point, k, opts = {}) {
       const n = layerNumber(uid);
       const info = toInfo(byUid.get(uid) as LayerRow);
       if (!info.bbox || k <= 0) return [];
@@ -295,30 +305,57 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       const spanM = Math.max(1, Math.hypot((x1 - x0) * Math.cos(((y0 + y1) / 2) * (Math.PI / 180)), y1 - y0) * 111_195);
       let r = Math.max(10, (spanM / Math.sqrt(info.featureCount)) * Math.sqrt(k));
       const halfEarth = Math.PI * EARTH_RADIUS_M;
+      // Past the layer's own extent nothing new can come in: stop there rather than at half the earth.
+      const far = distanceToGeometry(point, bboxPolygon(info.bbox).geometry) + spanM * 1.1 + 1;
       for (;;) {
-        const hits = withinRaw(n, point, r);
-        if (hits.length >= k || r >= halfEarth) return near(uid, hits, k);
+        const hits = withinRaw(n, point, r, opts.match);
+        if (hits.length >= k || r >= halfEarth || r > far) return near(uid, hits, k);
         r = Math.min(halfEarth, r * 4);
       }
     },
 
-    containing(uid, point, opts = {}) {
+    async containing(uid, point, opts = {}) {
       const [x, y] = point as [number, number];
-      return candidates(layerNumber(uid), [[x, y, x, y]])
+      return candidates(layerNumber(uid), [[x, y, x, y]], opts.match)
         .filter((c) => containsPoint(c.geometry, point))
         .sort((a, b) => a.row.fid - b.row.fid)
         .slice(0, opts.limit ?? Infinity)
         .map((c) => stored(uid, c.row, c.geometry));
     },
 
-    intersecting(uid, geometry, opts = {}) {
+    async intersecting(uid, geometry, opts = {}) {
       const b = bboxOf(geometry);
       if (!b) return [];
-      return candidates(layerNumber(uid), [b])
+      return candidates(layerNumber(uid), [b], opts.match)
         .filter((c) => booleanIntersects(geometry, c.geometry))
         .sort((a, b2) => a.row.fid - b2.row.fid)
         .slice(0, opts.limit ?? Infinity)
         .map((c) => stored(uid, c.row, c.geometry));
+    },
+
+    async scan(uid, opts: QueryOptions = {}) {
+      const n = layerNumber(uid);
+      const out: StoredFeature[] = [];
+      const limit = opts.limit ?? Infinity;
+      for (const row of db.prepare(`SELECT fid, source_id, sublayer, geom, tags FROM lf_${n} ORDER BY fid`).iterate() as IterableIterator<Row>) {
+        const tags = JSON.parse(row.tags) as Record<string, unknown>;
+        if (!passes(tags, opts.match)) continue;
+        out.push({ layerId: uid, fid: row.fid, sourceId: row.source_id, sublayer: row.sublayer, geometry: decodeWkb(row.geom), tags });
+        if (out.length >= limit) break;
+      }
+      return out;
+    },
+
+    async summary(uid) {
+      const r = byUid.get(uid) as (LayerRow & { summary: string | null }) | undefined;
+      if (!r) throw new LayerNotFoundError(uid);
+      if (r.summary) return JSON.parse(r.summary) as LayerSummary;
+      // A layer imported before summaries were recorded: read it once and keep the result.
+      const c = createSummaryCollector();
+      for (const row of db.prepare(`SELECT tags FROM lf_${r.id}`).iterate() as IterableIterator<{ tags: string }>) c.add(JSON.parse(row.tags) as Record<string, unknown>);
+      const summary = c.result();
+      db.prepare('UPDATE layers SET summary = ? WHERE id = ?').run(JSON.stringify(summary), r.id);
+      return summary;
     },
 
     close() {

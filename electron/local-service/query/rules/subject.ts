@@ -31,9 +31,9 @@ export function subjectNoun(r: Reader, i: number): number {
 /** "my sites", a file's name, "these" (uploads) and "those" (the earlier results) as the subject. */
 export function uploadsOrSaved(r: Reader, i: number): number {
   const cls = r.classAt(i);
-  if (!cls || cls[0].type === 'points') return 0;
+  if (!cls) return 0;
   if (cls[0].type === 'saved') return cls[1];
-  if (cls[0].kind !== UPLOADS.name) return 0;
+  if (cls[0].type !== 'class' || cls[0].kind !== UPLOADS.name) return 0;
   r.setSubject(UPLOADS.name);
   return cls[1];
 }

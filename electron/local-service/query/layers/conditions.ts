@@ -1,0 +1,72 @@
+import OpeningHours from 'opening_hours';
+import type { Condition, Warning } from '../plan';
+
+/**
+ * Tests of the question's conditions on a feature's tags, each counting what it read so the
+ * answer can say it: how many features had no such tag or a value that could not be read.
+ */
+export function conditionTests(conditions: readonly Condition[], now: Date) {
+  const stats = conditions.map(() => ({ missing: 0, unreadable: 0, tested: 0 }));
+  const hours = new Map<string, OpeningHours | null>();
+  const parseHours = (v: string) => {
+    if (!hours.has(v)) {
+      try {
+        hours.set(v, new OpeningHours(v, null));
+      } catch {
+        hours.set(v, null);
+      }
+    }
+    return hours.get(v)!;
+  };
+  const dayStart = (day: number) => {
+    // The next such day from the service clock (today if it is that day), local time.
+    const d = new Date(now.getFullYear(), now.getMonth(), now.getDate());
+    d.setDate(d.getDate() + ((day - d.getDay() + 7) % 7));
+    return d;
+  };
+  const test = (c: Condition, tags: Record<string, unknown>, s: (typeof stats)[number]): boolean => {
+    s.tested++;
+    if (c.type === 'open_now' || c.type === 'open_on') {
+      const v = tags['opening_hours'];
+      if (v === undefined || v === null || v === '') return s.missing++, false;
+      const oh = parseHours(String(v));
+      if (!oh) return s.unreadable++, false;
+      if (c.type === 'open_now') return oh.getState(now);
+      const from = dayStart(c.day);
+      const to = new Date(from.getFullYear(), from.getMonth(), from.getDate() + 1);
+      return oh.getOpenIntervals(from, to).length > 0;
+    }
+    if (c.type === 'number') {
+      const present = c.keys.filter((k) => tags[k] !== undefined && tags[k] !== null && tags[k] !== '');
+      if (!present.length) return s.missing++, false;
+      const v = Number(tags[present[0]!]);
+      if (!Number.isFinite(v)) return s.unreadable++, false;
+      return (c.min === undefined || v >= c.min) && (c.max === undefined || v <= c.max);
+    }
+    const v = tags[c.key];
+    if (v === undefined || v === null || v === '') return s.missing++, false;
+    if (c.type === 'equals') return c.values.includes(String(v).toLowerCase());
+    return String(v).toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '').includes(c.text);
+  };
+  return {
+    pass(tags: Record<string, unknown>): boolean {
+      return conditions.every((c, k) => test(c, tags, stats[k]!));
+    },
+    warnings(): Warning[] {
+      return conditions.map((c, k) => {
+        const s = stats[k]!;
+        const key = c.type === 'open_now' || c.type === 'open_on' ? 'opening_hours' : c.type === 'number' ? c.keys.join('/') : c.key;
+        const when = c.type === 'open_now' ? ` at ${now.toString().slice(0, 21)} (service clock)` : '';
+        const extra = [s.missing ? `${s.missing} without ${key}` : '', s.unreadable ? `${s.unreadable} whose ${key} could not be read` : ''].filter(Boolean);
+        return {
+          code: 'reading',
+          message: `read "${c.label}" from the ${key} tag${when}${extra.length ? `; of ${s.tested} features tested, ${extra.join(' and ')} did not pass` : ''}`,
+          condition: c.type,
+          tag: key,
+          missing: s.missing,
+          unreadable: s.unreadable,
+        };
+      });
+    },
+  };
+}

@@ -1,0 +1,209 @@
+import { bboxPolygon, booleanIntersects } from '@turf/turf';
+import type { Geometry } from 'geojson';
+import type { Catalog } from '../../catalog/catalog';
+import { bboxOf, EARTH_RADIUS_M, type BBox } from '../../layers/store/geo';
+import type { LayerStore, StoredFeature } from '../../layers/store/layer-store';
+import type { UploadFeature } from '../../uploads';
+import type { Selection } from '../../vocabulary/vocabulary';
+import { inBox } from '../bbox';
+import type { MeasurementResult } from '../measure';
+import type { Plan, RefPoint, Reference, Warning } from '../plan';
+import { conditionTests } from './conditions';
+import { geometryDistance, representativePoint } from './geometry';
+import { referenceGeometries, selectionFeatures, type LayerHit, type ResolveContext } from './resolve';
+
+/** Features read for a subject with no spatial limit; more are not read (a warning says so). */
+export const SCAN_LIMIT = 100_000;
+
+/** One result: a layer feature, its distance to the reference, or its count of features (per polygon). */
+export interface LayerItem extends LayerHit {
+  d?: number;
+  count?: number;
+}
+
+export interface LayerExecution {
+  selection: Selection;
+  /** What the items are, said in the plural ("Pharmacy Counter features", "districts"). */
+  label: string;
+  items: LayerItem[];
+  matched: number;
+  reference?: Reference;
+  radiusKm?: number;
+  nearestFirst: boolean;
+  /** Items are the polygons of "per district", each with its count. */
+  perPolygon: boolean;
+  measurement?: MeasurementResult;
+  warnings: Warning[];
+}
+
+export interface LayerExecuteInput {
+  plan: Plan;
+  catalog: Catalog;
+  store: LayerStore;
+  now: Date;
+  coordinates: RefPoint[];
+  uploads: readonly UploadFeature[];
+  h3?: { has(lon: number, lat: number): boolean } | null;
+  areaCountry?: string;
+}
+
+/** Grows a box by metres on every side (a spherical cap's latitude span, longitude widened at its far edge). */
+function grow(b: BBox, metres: number): BBox {
+  const dLat = ((metres / EARTH_RADIUS_M) * 180) / Math.PI * 1.01;
+  const far = Math.min(89.9, Math.max(Math.abs(b[1] - dLat), Math.abs(b[3] + dLat)));
+  const dLon = Math.min(180, dLat / Math.cos((far * Math.PI) / 180));
+  return [Math.max(-180, b[0] - dLon), Math.max(-90, b[1] - dLat), Math.min(180, b[2] + dLon), Math.min(90, b[3] + dLat)];
+}
+
+const minDistance = (g: Geometry, refs: readonly Geometry[]) => {
+  let best = Infinity;
+  for (const r of refs) best = Math.min(best, geometryDistance(g, r));
+  return best;
+};
+
+/**
+ * Answers a question whose subject is features of data layers: candidates from the spatial
+ * index of each layer that holds the subject, then every relation and condition of the plan as
+ * a test on each candidate, then order, top N, per-polygon counts and the measurement.
+ */
+export async function executeLayers(input: LayerExecuteInput): Promise<LayerExecution> {
+  const { plan, store } = input;
+  const selection = plan.layerSubject!;
+  const warnings: Warning[] = [];
+  const warn = (w: Warning) => warnings.push(w);
+  const ctx: ResolveContext = { store, catalog: input.catalog, uploads: input.uploads, warn };
+  // Said in the question's own words ("pharmacies"), not the preset's name ("Pharmacy Counter").
+  const label = selection.said;
+  const base = { selection, label, nearestFirst: false, perPolygon: false, warnings };
+  warn({ code: 'reading', message: `read "${selection.said}" as ${selection.reading}` });
+
+  if (!selection.sources.length || plan.unread.length) {
+    if (!selection.sources.length) warn(unknownSubject(selection.said, selection.reading, store.list(), input.catalog.kinds.labels(() => true)));
+    return { ...base, items: [], matched: 0 };
+  }
+
+  // Everything the candidates are measured or tested against, read once.
+  const subjectBox = selection.sources.reduce<BBox | null>((b, s) => {
+    const x = s.layer.bbox;
+    if (!x) return b;
+    return b ? [Math.min(b[0], x[0]), Math.min(b[1], x[1]), Math.max(b[2], x[2]), Math.max(b[3], x[3])] : [...x];
+  }, null);
+  const radiusM = plan.within ? plan.within.radiusKm * 1000 : undefined;
+  const hint = subjectBox ? grow(subjectBox, radiusM ?? 0) : undefined;
+  const geomsOf = async (ref: Reference | undefined) => (ref ? await referenceGeometries(ref, ctx, hint) : null);
+  let reference: Reference | undefined = plan.within?.reference ?? plan.distanceRef;
+  if (!reference && input.coordinates.length) {
+    reference = { type: 'points', points: input.coordinates, label: input.coordinates.map((c) => c.label).join(', ') };
+    if (!plan.within) warn({ code: 'reading', message: `distances measured from the request coordinates (${reference.label})` });
+  }
+  const withinGeoms = await geomsOf(plan.within?.reference);
+  const refGeoms = reference === plan.within?.reference ? withinGeoms : await geomsOf(reference);
+  const insideGeoms = await geomsOf(plan.inside);
+  const outsideGeoms = await geomsOf(plan.outside);
+  const crossGeoms = await geomsOf(plan.intersecting);
+  for (const [ref, g] of [[plan.within?.reference, withinGeoms], [plan.inside, insideGeoms], [plan.outside, outsideGeoms], [plan.intersecting, crossGeoms]] as const) {
+    if (ref && g && !g.length) warn({ code: 'reading', message: `"${ref.label}" matched no feature, so nothing can be related to it` });
+  }
+
+  // Candidates per layer: the narrowest index question the plan allows.
+  const candidates = new Map<string, LayerHit>();
+  const add = (layer: LayerHit['layer'], fs: StoredFeature[]) => {
+    for (const f of fs) candidates.set(`${layer.id}/${f.fid}`, { f, layer });
+  };
+  for (const s of selection.sources) {
+    const opts = { match: s.match };
+    if (plan.within && withinGeoms) {
+      for (const g of withinGeoms) {
+        if (g.type === 'Point') add(s.layer, await store.within(s.layer.id, g.coordinates, radiusM!, opts));
+        else {
+          const b = bboxOf(g);
+          if (b) add(s.layer, await store.inBBox(s.layer.id, grow(b, radiusM!), opts));
+        }
+      }
+    } else if (insideGeoms) {
+      for (const g of insideGeoms) add(s.layer, await store.intersecting(s.layer.id, g, opts));
+    } else if (crossGeoms) {
+      for (const g of crossGeoms) add(s.layer, await store.intersecting(s.layer.id, g, opts));
+    } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
+      add(s.layer, await store.inBBox(s.layer.id, [plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north], opts));
+    } else if (plan.top !== undefined && plan.order === 'distance' && refGeoms?.length && refGeoms.every((g) => g.type === 'Point') && refGeoms.length <= 16 && !plan.conditions.length && !outsideGeoms) {
+      // "the 3 nearest pharmacies to X": the k nearest per reference point hold the answer.
+      for (const g of refGeoms) add(s.layer, await store.nearest(s.layer.id, (g as { coordinates: number[] }).coordinates, plan.top, opts));
+    } else {
+      const fs = await store.scan(s.layer.id, { ...opts, limit: SCAN_LIMIT + 1 });
+      if (fs.length > SCAN_LIMIT) {
+        warn({ code: 'ignored', message: `more than ${SCAN_LIMIT.toLocaleString('en')} "${label}" features in "${s.layer.name}"; the first ${SCAN_LIMIT.toLocaleString('en')} were searched — name a place or a distance to narrow the question` });
+        fs.length = SCAN_LIMIT;
+      }
+      add(s.layer, fs);
+    }
+  }
+
+  // Every relation and condition, tested on every candidate whatever index produced it.
+  const cond = conditionTests(plan.conditions, input.now);
+  const box = plan.bbox && plan.bbox.west <= plan.bbox.east ? bboxPolygon([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]).geometry : null;
+  const items: LayerItem[] = [];
+  for (const hit of candidates.values()) {
+    const g = hit.f.geometry;
+    if (plan.countries.length || input.areaCountry || input.h3 || (plan.bbox && !box)) {
+      const [lon, lat] = representativePoint(g) as [number, number];
+      const ci = input.catalog.countryAt(lon, lat);
+      const cc = ci >= 0 ? input.catalog.countries.rows[ci]!.cca2 : '';
+      if (plan.countries.length && !plan.countries.includes(cc)) continue;
+      if (input.areaCountry && cc !== input.areaCountry) continue;
+      if (input.h3 && !input.h3.has(lon, lat)) continue;
+      if (plan.bbox && !box && !inBox(plan.bbox, lon, lat)) continue;
+    }
+    if (box && !booleanIntersects(box, g)) continue;
+    if (insideGeoms && !insideGeoms.some((p) => booleanIntersects(p, g))) continue;
+    if (crossGeoms && !crossGeoms.some((p) => booleanIntersects(p, g))) continue;
+    if (outsideGeoms && outsideGeoms.some((p) => booleanIntersects(p, g))) continue;
+    let d: number | undefined;
+    if (plan.within && withinGeoms) {
+      d = minDistance(g, withinGeoms);
+      if (!(d <= radiusM!)) continue;
+    }
+    if (!cond.pass(hit.f.tags)) continue;
+    if (refGeoms && reference !== plan.within?.reference) d = minDistance(g, refGeoms);
+    items.push(d === undefined ? { ...hit } : { ...hit, d });
+  }
+  warnings.push(...cond.warnings());
+
+  let order = plan.order;
+  if (order === 'distance' && !refGeoms?.length) {
+    warn({ code: 'reading', message: '"nearest" needs a place to measure from; listed by name instead' });
+    order = undefined;
+  }
+  if (order === 'population_desc' || order === 'population_asc') warn({ code: 'ignored', message: `layer features have no population; "${label}" listed by ${refGeoms ? 'distance' : 'name'}` });
+  const nearestFirst = !!refGeoms?.length;
+  const nameOf = (x: LayerItem) => String(x.f.tags['name'] ?? '');
+  items.sort((a, b) => (nearestFirst ? a.d! - b.d! : 0) || nameOf(a).localeCompare(nameOf(b)) || a.layer.id.localeCompare(b.layer.id) || a.f.fid - b.f.fid);
+  const matched = items.length;
+  if (plan.top !== undefined && items.length > plan.top) items.length = plan.top;
+
+  if (plan.perRef) {
+    const polygons = plan.perRef.type === 'selection' ? await selectionFeatures(plan.perRef, ctx) : [];
+    const per = polygons
+      .filter((p) => p.f.geometry.type === 'Polygon' || p.f.geometry.type === 'MultiPolygon')
+      .map((p) => ({ ...p, count: items.filter((x) => booleanIntersects(p.f.geometry, x.f.geometry)).length }));
+    per.sort((a, b) => b.count - a.count || String(a.f.tags['name'] ?? '').localeCompare(String(b.f.tags['name'] ?? '')));
+    const total = per.reduce((n, p) => n + p.count, 0);
+    return {
+      ...base,
+      items: per,
+      matched: per.length,
+      perPolygon: true,
+      measurement: { kind: 'count', value: total, unit: label, scope: `per ${plan.perRef.label}` },
+    };
+  }
+  const measurement: MeasurementResult | undefined = plan.measurement === 'count' ? { kind: 'count', value: matched, unit: label, scope: '' } : undefined;
+  if (plan.measurement && plan.measurement !== 'count') warn({ code: 'ignored', message: `${plan.measurement} needs populations or areas of countries; not computed for layer features` });
+  return { ...base, items, matched, reference: refGeoms?.length ? reference : undefined, radiusKm: plan.within?.radiusKm, nearestFirst, measurement };
+}
+
+/** The warning for a subject no layer holds: what the words were read as, and which layers there are. */
+export function unknownSubject(said: string, reading: string | null, layers: { name: string; featureCount: number }[], builtIn: string): Warning {
+  const list = layers.length ? layers.map((l) => `"${l.name}" (${l.featureCount.toLocaleString('en')} features)`).join(', ') : 'none';
+  const what = reading ? `"${said}" was read as ${reading}, but no layer holds such features` : `"${said}" is not a word of any layer, OSM preset, brand or kind`;
+  return { code: 'unknown_subject', message: `${what}; nothing was searched. Layers: ${list}; built in: ${builtIn}`, words: said, layers: layers.map((l) => l.name) };
+}

@@ -1,0 +1,61 @@
+import type { Geometry } from 'geojson';
+import type { Catalog } from '../../catalog/catalog';
+import { UPLOADS } from '../../catalog/kinds/uploads';
+import type { BBox } from '../../layers/store/geo';
+import type { LayerInfo, LayerStore, StoredFeature } from '../../layers/store/layer-store';
+import type { UploadFeature } from '../../uploads';
+import type { Reference, Warning } from '../plan';
+
+/** A feature of a data layer with the layer it came from. */
+export interface LayerHit {
+  f: StoredFeature;
+  layer: LayerInfo;
+}
+
+/** Features read for one reference; more are not read (a warning says so). */
+export const REFERENCE_LIMIT = 100_000;
+
+export interface ResolveContext {
+  store: LayerStore;
+  catalog: Catalog;
+  uploads: readonly UploadFeature[];
+  warn: (w: Warning) => void;
+}
+
+/** The features of a selection, every layer that holds them. */
+export async function selectionFeatures(ref: Extract<Reference, { type: 'selection' }>, ctx: ResolveContext): Promise<LayerHit[]> {
+  const out: LayerHit[] = [];
+  for (const s of ref.selection.sources) {
+    const fs = await ctx.store.scan(s.layer.id, { match: s.match, limit: REFERENCE_LIMIT + 1 });
+    if (fs.length > REFERENCE_LIMIT) {
+      ctx.warn({ code: 'ignored', message: `"${ref.label}" matches more than ${REFERENCE_LIMIT.toLocaleString('en')} features of "${s.layer.name}"; the first ${REFERENCE_LIMIT.toLocaleString('en')} were used` });
+      fs.length = REFERENCE_LIMIT;
+    }
+    for (const f of fs) out.push({ f, layer: s.layer });
+  }
+  return out;
+}
+
+/**
+ * The geometries a reference stands for, to measure distances or test relations against: points
+ * of places, items of a kind (those in `near`, the box of interest), uploads, or layer features.
+ * Null when the reference cannot be read here (the earlier results).
+ */
+export async function referenceGeometries(ref: Reference, ctx: ResolveContext, near?: BBox): Promise<Geometry[] | null> {
+  switch (ref.type) {
+    case 'points':
+      return ref.points.map((p) => ({ type: 'Point', coordinates: [p.lon, p.lat] }));
+    case 'geoms':
+      return ref.geoms;
+    case 'selection':
+      return (await selectionFeatures(ref, ctx)).map((h) => h.f.geometry);
+    case 'saved':
+      return null;
+    case 'class': {
+      if (ref.kind === UPLOADS.name) return ctx.uploads.map((u) => u.geometry as Geometry);
+      const K = ctx.catalog.kinds.get(ref.kind);
+      const ids = near ? K.index.range(near[0], near[1], near[2], near[3]) : Array.from({ length: K.size }, (_, i) => i);
+      return ids.map((i) => ({ type: 'Point', coordinates: [K.lon[i]!, K.lat[i]!] }));
+    }
+  }
+}

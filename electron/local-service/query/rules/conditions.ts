@@ -1,0 +1,87 @@
+import { phraseKey } from '../../vocabulary/phrases';
+import type { Reader } from '../reader';
+import { numberAt, SILENT } from '../words';
+
+/** Day words as opening_hours numbers them (Sunday 0). */
+const DAYS: Record<string, number> = {
+  sunday: 0, sundays: 0, sun: 0, monday: 1, mondays: 1, mon: 1, tuesday: 2, tuesdays: 2, tue: 2, wednesday: 3, wednesdays: 3, wed: 3,
+  thursday: 4, thursdays: 4, thu: 4, friday: 5, fridays: 5, fri: 5, saturday: 6, saturdays: 6, sat: 6,
+};
+const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** "open now", "open on Sunday", "open Sundays", "open today": read from opening_hours. */
+export function openCondition(r: Reader, i: number): number {
+  const { w, plan } = r;
+  if (w(i) !== 'open' && w(i) !== 'opened') return 0;
+  if (w(i + 1) === 'now') return plan.conditions.push({ type: 'open_now', label: 'open now' }), 2;
+  let j = i + 1;
+  if (w(j) === 'on' || w(j) === 'at') j++;
+  const day = DAYS[w(j)];
+  if (day !== undefined) return plan.conditions.push({ type: 'open_on', day, label: `open on ${DAY_NAMES[day]}` }), j - i + 1;
+  // "open" alone: open at the service's time.
+  return plan.conditions.push({ type: 'open_now', label: 'open now' }), 1;
+}
+
+/** "wheelchair accessible", "accessible by wheelchair", "step-free": wheelchair=yes. */
+export function wheelchairCondition(r: Reader, i: number): number {
+  const { w, plan } = r;
+  const c = { type: 'equals', key: 'wheelchair', values: ['yes'], label: 'wheelchair accessible (wheelchair=yes)' } as const;
+  if (w(i) === 'wheelchair' && ['accessible', 'access', 'friendly'].includes(w(i + 1))) return plan.conditions.push({ ...c, values: [...c.values] }), 2;
+  if (w(i) === 'accessible' && w(i + 1) === 'by' && w(i + 2) === 'wheelchair') return plan.conditions.push({ ...c, values: [...c.values] }), 3;
+  if (w(i) === 'with' && w(i + 1) === 'wheelchair' && w(i + 2) === 'access') return plan.conditions.push({ ...c, values: [...c.values] }), 3;
+  return 0;
+}
+
+/** "operated by X", "run by X": the operator tag holds X (words up to the next grammar word). */
+export function operatorCondition(r: Reader, i: number): number {
+  const { w, plan } = r;
+  if (!['operated', 'run', 'managed', 'operator'].includes(w(i))) return 0;
+  let j = i + 1;
+  if (w(j) === 'by' || w(j) === 'is') j++;
+  const start = j;
+  while (r.t[j] && !SILENT.has(w(j)) && !['within', 'near', 'in', 'along', 'outside', 'open', 'around'].includes(w(j)) && w(j) !== ',') j++;
+  if (j === start) return 0;
+  const text = r.said(start, j);
+  plan.conditions.push({ type: 'contains', key: 'operator', text: phraseKey(text), label: `operated by ${text}` });
+  return j - i;
+}
+
+const MORE = ['over', 'above', 'exceeding'];
+const LESS = ['under', 'below'];
+
+/** "capacity over 100", "with a capacity of at least 50", "voltage under 30000": a numeric column of a layer. */
+export function numberCondition(r: Reader, i: number): number {
+  const { w, plan } = r;
+  const numeric = r.ctx.vocabulary?.numeric;
+  if (!numeric) return 0;
+  let j = i;
+  if (w(j) === 'with') j++;
+  while (['a', 'an', 'the'].includes(w(j))) j++;
+  const keys = numeric.get(w(j));
+  if (!keys) return 0;
+  const name = r.t[j]!.raw;
+  j++;
+  if (w(j) === 'of') j++;
+  // The comparison words: [words, bound, inclusive].
+  const OPS: [string[], 'min' | 'max', boolean][] = [
+    [['more', 'than'], 'min', false], [['greater', 'than'], 'min', false], [['higher', 'than'], 'min', false],
+    [['less', 'than'], 'max', false], [['fewer', 'than'], 'max', false], [['lower', 'than'], 'max', false],
+    [['at', 'least'], 'min', true], [['at', 'most'], 'max', true],
+    ...MORE.map((x): [string[], 'min', boolean] => [[x], 'min', false]),
+    ...LESS.map((x): [string[], 'max', boolean] => [[x], 'max', false]),
+  ];
+  const hit = OPS.find(([ws]) => ws.every((x, k) => w(j + k) === x));
+  const op: 'min' | 'max' | 'eq' = hit ? hit[1] : 'eq';
+  const inclusive = hit ? hit[2] : false;
+  if (hit) j += hit[0].length;
+  const num = numberAt(r.t, j, true);
+  if (!num) return 0;
+  const v = num[0];
+  // Strict bounds are kept strict by nudging them: values are compared as numbers read from text.
+  const eps = Math.max(1e-9, Math.abs(v) * 1e-12);
+  const bound =
+    op === 'eq' ? { min: v, max: v } : op === 'min' ? { min: inclusive ? v : v + eps } : { max: inclusive ? v : v - eps };
+  const said = r.said(i, j + num[1]);
+  plan.conditions.push({ type: 'number', keys, ...bound, label: `${name} ${op === 'eq' ? '=' : op === 'min' ? (inclusive ? '≥' : '>') : inclusive ? '≤' : '<'} ${v} (read from "${said}")` });
+  return j - i + num[1];
+}

@@ -1,0 +1,91 @@
+import type { Reader } from '../reader';
+import type { Reference } from '../plan';
+
+/** Metres either side of a line that "along" covers when the question gives no distance. */
+export const ALONG_M = 50;
+
+/** A subject from the layer vocabulary ("pharmacies", "fire stations", "Starbucks", "districts"). */
+export function layerSubject(r: Reader, i: number): number {
+  const { plan } = r;
+  if (plan.subject !== null || plan.layerSubject) return 0;
+  const m = r.selectionAt(i);
+  if (!m) return 0;
+  // "power substations": "power" alone names something no layer holds, "substations" does; the
+  // first word only qualifies the next.
+  if (!m.selection.sources.length && r.selectionAt(i + m.len)?.selection.sources.length) return m.len;
+  plan.layerSubject = m.selection;
+  r.subjectWordAt = i + m.len - 1;
+  return m.len;
+}
+
+/** A reference after a relation word: a class or named feature of a layer, a kind, uploads or a place. */
+function refAfter(r: Reader, i: number, phrase: string): [Reference, number] | null {
+  let j = i;
+  while (r.w(j) === 'the' || r.w(j) === 'a' || r.w(j) === 'an' || r.w(j) === 'any') j++;
+  const ref = r.referenceAt(j, phrase);
+  if (!ref?.[0]) return null;
+  // "in Nordviertel quarter", "along the Lenne river": a class word after a name only repeats what it is.
+  let len = j - i + ref[1];
+  if (ref[0].type === 'selection' && r.selectionAt(i + len)?.len === 1) len++;
+  return [ref[0], len];
+}
+
+/** "in / inside NAME" where NAME is a polygon of a layer ("in Nordviertel"): inside it. */
+export function insideFeature(r: Reader, i: number): number {
+  if (r.w(i) !== 'in' && r.w(i) !== 'inside' && r.w(i) !== 'within') return 0;
+  const m = r.selectionAt(i + 1 + (r.w(i + 1) === 'the' ? 1 : 0));
+  if (!m || !m.selection.sources.some((s) => s.layer.geometryTypes['Polygon'] || s.layer.geometryTypes['MultiPolygon'])) return 0;
+  const ref = refAfter(r, i + 1, r.w(i));
+  if (!ref) return 0;
+  r.plan.inside = ref[0];
+  return 1 + ref[1];
+}
+
+/** "outside (of) X": not in X (polygons) and not on it. */
+export function outside(r: Reader, i: number): number {
+  if (r.w(i) !== 'outside') return 0;
+  const skip = r.w(i + 1) === 'of' ? 2 : 1;
+  const ref = refAfter(r, i + skip, 'outside');
+  if (!ref) return 0;
+  r.plan.outside = ref[0];
+  return skip + ref[1];
+}
+
+/** "intersecting X", "crossing X", "over the Lenne" (bridges), "across X": sharing a point with X. */
+export function intersecting(r: Reader, i: number): number {
+  const { w } = r;
+  let skip: number;
+  if (['intersecting', 'crossing', 'across', 'intersect', 'intersects', 'cross', 'crosses', 'over'].includes(w(i))) skip = 1;
+  else if (w(i) === 'that' && ['intersect', 'cross', 'crosses', 'intersects'].includes(w(i + 1))) skip = 2;
+  else return 0;
+  // "over 100" is a number filter, not a crossing.
+  if (/^\d/.test(w(i + skip))) return 0;
+  const ref = refAfter(r, i + skip, w(i));
+  if (!ref) return 0;
+  r.plan.intersecting = ref[0];
+  return skip + ref[1];
+}
+
+/** "along (the) X": within a default distance of it (said in a warning); "within 100 m of X" sets its own. */
+export function along(r: Reader, i: number): number {
+  if (r.w(i) !== 'along' && !(r.w(i) === 'on' && r.selectionAt(i + 1 + (r.w(i + 1) === 'the' ? 1 : 0)))) return 0;
+  const ref = refAfter(r, i + 1, r.w(i));
+  if (!ref) return 0;
+  r.plan.within = { reference: ref[0], radiusKm: ALONG_M / 1000 };
+  r.warn('reading', `read "${r.said(i, i + 1 + ref[1])}" as within ${ALONG_M} m of ${ref[0].label}; "within 200 m of ${ref[0].label}" sets another distance`);
+  return 1 + ref[1];
+}
+
+/** "per district", "in each district", "by quarter": counts per polygon of a layer. */
+export function perFeature(r: Reader, i: number): number {
+  const { w } = r;
+  let j = i;
+  if (['in', 'for'].includes(w(j)) && ['each', 'every'].includes(w(j + 1))) j += 2;
+  else if (['per', 'by', 'each', 'every'].includes(w(j))) j += 1;
+  else return 0;
+  const m = r.selectionAt(j);
+  if (!m) return 0;
+  r.plan.perRef = { type: 'selection', selection: m.selection, label: m.selection.said };
+  r.plan.measurement = 'count';
+  return j - i + m.len;
+}

@@ -1,0 +1,157 @@
+import type { LayerInfo, LayerSummary, TagMatch } from '../layers/store/layer-store';
+import type { Brand } from './brands';
+import { phraseKey, singularForms } from './phrases';
+import type { PresetPhrase } from './presets';
+
+/** Where a subject's features are: a layer, and the tag tests they pass there (absent: all of it). */
+export interface Source {
+  layer: LayerInfo;
+  match?: TagMatch[];
+}
+
+/** What a phrase of a question names: features of some layers, or nothing any layer holds. */
+export interface Selection {
+  /** How the answer says it ("Pharmacy Counter", "districts", "Starbucks"). */
+  label: string;
+  /** The words of the question. */
+  said: string;
+  /** How the words were read, for warnings ("the OSM preset Pharmacy Counter: amenity=pharmacy"). */
+  reading: string;
+  /** Whether the words were plural ("pharmacies"). */
+  plural: boolean;
+  /** Empty when the words are known but no layer holds such features. */
+  sources: Source[];
+}
+
+export interface Vocabulary {
+  layers: LayerInfo[];
+  summaries: ReadonlyMap<string, LayerSummary>;
+  /** The longest phrase at token i of the words (normalized), else null. */
+  at(words: readonly string[], i: number): { selection: Selection; len: number } | null;
+  /** Numeric columns of any layer, by normalized name ("capacity"), with their original keys. */
+  numeric: ReadonlyMap<string, string[]>;
+}
+
+export interface VocabularyInput {
+  layers: { info: LayerInfo; summary: LayerSummary }[];
+  presets: readonly PresetPhrase[];
+  /** Brands by Wikidata id; only those some layer holds become words. */
+  brands: ReadonlyMap<string, Brand> | null;
+  /** Words that are grammar or kinds: no phrase may start with one. */
+  reserved: (word: string) => boolean;
+}
+
+interface Entry {
+  rank: number;
+  label: string;
+  reading: string;
+  sources: Source[];
+}
+
+/** Texts of yes/no columns: the column's name is then the word ("bridge" -> bridge=yes). */
+const YES_NO = new Set(['yes', 'no', 'true', 'false', '1', '0', 'limited', 'designated', 'only', 'permissive', 'private']);
+/** Longest column value taken as a word. */
+const MAX_WORD_VALUE = 40;
+
+const matchText = (m: TagMatch) => m.map((c) => `${c.key}=${c.values?.join('|') ?? '*'}`).join(' + ');
+
+/**
+ * The vocabulary of questions, built from data once per layer change: layer names, OSM presets,
+ * brands and the values of each layer's columns, each pointing at the layers that hold them.
+ * A phrase claimed by several sources goes to the strongest (layer name, preset, brand, column
+ * value); among presets, a name beats an alias, a tag value and a term.
+ */
+export function buildVocabulary(input: VocabularyInput): Vocabulary {
+  const entries = new Map<string, Entry>();
+  const numeric = new Map<string, string[]>();
+  let maxLen = 1;
+  const add = (key: string, e: Entry) => {
+    if (!key || input.reserved(key.split(' ')[0]!)) return;
+    const prev = entries.get(key);
+    // A phrase some layer holds beats one no layer holds; then the stronger source wins; equals merge.
+    if (prev && (prev.sources.length > 0) === (e.sources.length > 0)) {
+      if (prev.rank < e.rank) return;
+      if (prev.rank === e.rank) {
+        for (const s of e.sources) if (!prev.sources.some((p) => p.layer.id === s.layer.id && p.match === s.match)) prev.sources.push(s);
+        return;
+      }
+    } else if (prev && prev.sources.length > 0) return;
+    entries.set(key, { ...e, sources: [...e.sources] });
+    maxLen = Math.max(maxLen, key.split(' ').length);
+  };
+  const summaries = new Map(input.layers.map((l) => [l.info.id, l.summary]));
+  const holds = (s: LayerSummary, m: TagMatch) =>
+    m.every((c) => {
+      const col = s.columns.find((x) => x.key === c.key);
+      return col && (!c.values || !col.values || c.values.some((v) => col.values!.includes(v)));
+    });
+
+  for (const { info } of input.layers) {
+    // A layer named in the plural ("districts") is also said in the singular ("per district").
+    const key = phraseKey(info.name);
+    const words = key.split(' ');
+    for (const last of singularForms(words.at(-1) ?? ''))
+      add([...words.slice(0, -1), last].join(' '), { rank: 0, label: info.name, reading: `the layer "${info.name}"`, sources: [{ layer: info }] });
+  }
+
+  for (const p of input.presets) {
+    const sources = input.layers.filter((l) => holds(l.summary, p.match)).map((l) => ({ layer: l.info, match: [p.match] }));
+    add(p.key, { rank: 10 - p.strength, label: p.label, reading: `the OSM preset "${p.label}" (${matchText(p.match)})`, sources });
+  }
+
+  if (input.brands) {
+    for (const l of input.layers) {
+      const col = l.summary.columns.find((c) => c.key === 'brand:wikidata');
+      for (const q of col?.values ?? []) {
+        const b = input.brands.get(q);
+        if (!b) continue;
+        const match: TagMatch[] = [[{ key: 'brand:wikidata', values: [q] }]];
+        for (const k of b.keys) add(k, { rank: 20, label: b.label, reading: `the brand ${b.label} (brand:wikidata=${q})`, sources: [{ layer: l.info, match }] });
+      }
+    }
+  }
+
+  for (const l of input.layers) {
+    for (const col of l.summary.columns) {
+      if (col.numeric) {
+        const k = phraseKey(col.key);
+        if (k) numeric.set(k, [...new Set([...(numeric.get(k) ?? []), col.key])]);
+        continue;
+      }
+      if (!col.values) continue;
+      if (col.values.every((v) => YES_NO.has(v.toLowerCase()))) {
+        if (col.values.includes('yes'))
+          add(phraseKey(col.key.replace(/_/g, ' ')), { rank: 30, label: col.key, reading: `${col.key}=yes in "${l.info.name}"`, sources: [{ layer: l.info, match: [[{ key: col.key, values: ['yes'] }]] }] });
+        continue;
+      }
+      for (const v of col.values) {
+        if (v.length > MAX_WORD_VALUE || YES_NO.has(v.toLowerCase())) continue;
+        const match: TagMatch[] = [[{ key: col.key, values: [v] }]];
+        add(phraseKey(v.replace(/_/g, ' ')), { rank: 30, label: v, reading: `${col.key}=${v} in "${l.info.name}"`, sources: [{ layer: l.info, match }] });
+      }
+    }
+  }
+
+  return {
+    layers: input.layers.map((l) => l.info),
+    summaries,
+    numeric,
+    at(words, i) {
+      for (let len = Math.min(maxLen, words.length - i); len >= 1; len--) {
+        const head = words.slice(i, i + len - 1);
+        const last = words[i + len - 1]!;
+        // "wind turbines": a form some layer holds ("wind turbine") beats one none holds (a term "wind turbines").
+        const forms = singularForms(last).filter((f) => entries.has([...head, f].join(' ')));
+        const form = forms.find((f) => entries.get([...head, f].join(' '))!.sources.length) ?? forms[0];
+        if (form !== undefined) {
+          const e = entries.get([...head, form].join(' '))!;
+          return {
+            len,
+            selection: { label: e.label, said: words.slice(i, i + len).join(' '), reading: e.reading, plural: form !== last, sources: e.sources },
+          };
+        }
+      }
+      return null;
+    },
+  };
+}

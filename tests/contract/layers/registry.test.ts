@@ -1,0 +1,117 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../../../electron/ground/logger';
+import type { LayerChange } from '../../../electron/local-service/layers/registry';
+import type { LayerStore } from '../../../electron/local-service/layers/store/layer-store';
+import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
+import { createLocalService, type LocalService } from '../../../electron/local-service/server';
+import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
+import { catalog, KEYS } from '../local-service/harness';
+
+/** service.layers: what the RPC and Settings build on, and how its changes reach questions. */
+let dir: string;
+let districts: string;
+const quarter = (x: number, name: string) => ({
+  type: 'Feature',
+  geometry: { type: 'Polygon', coordinates: [[[x, 47], [x + 0.01, 47], [x + 0.01, 47.01], [x, 47.01], [x, 47]]] },
+  properties: { name },
+});
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'fieldlens-layer-registry-'));
+  districts = join(dir, 'districts.geojson');
+  writeFileSync(districts, JSON.stringify({ type: 'FeatureCollection', features: [quarter(8, 'Alt'), quarter(8.02, 'Neu')] }));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const start = async (dataDir: string, layerStore?: LayerStore) => {
+  const service = createLocalService({ dataDir, keys: KEYS, logger: createMemoryLogger(), clock: () => new Date(), catalog: catalog(), layerStore });
+  const { baseUrl } = await service.start();
+  const ask = async (query: string): Promise<ComputeResponse> => {
+    const res = await fetch(`${baseUrl}/v1/compute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    expect(res.status).toBe(200);
+    return ComputeResponseExact.parse(await res.json());
+  };
+  return { service, ask };
+};
+const warning = (r: ComputeResponse, code: string) => r.warnings.find((w) => (w as { code: string }).code === code) as { message: string; words: string; layers: string[] } | undefined;
+
+describe('service.layers', () => {
+  let service: LocalService;
+  let ask: (q: string) => Promise<ComputeResponse>;
+  const dataDir = () => join(dir, 'data');
+  beforeAll(async () => ({ service, ask } = await start(dataDir())));
+  afterAll(async () => service?.close());
+
+  it('without layers, "pharmacies in Lyon" answers nothing and says the word and that no layer holds it', async () => {
+    const r = await ask('pharmacies in Lyon');
+    expect(r.results.numberMatched).toBe(0);
+    const w = warning(r, 'unknown_subject')!;
+    expect(w.message).toContain('"pharmacies"');
+    expect(w.message).toContain('amenity=pharmacy');
+    expect(w.message).toContain('Layers: none');
+    expect(w.layers).toEqual([]);
+  });
+
+  it('an import is announced, listed and its words answer at once; a removal takes them away', async () => {
+    const changes: LayerChange[] = [];
+    const stop = service.layers.onChange((c) => changes.push(c));
+    const job = service.layers.startImport(districts);
+    const info = await job.done;
+    expect(changes).toEqual([{ type: 'added', layer: info }]);
+    expect(await service.layers.list()).toEqual([info]);
+    expect(await service.layers.get(info.id)).toEqual(info);
+    expect((await ask('districts')).results.features.map((f) => f.properties.name).sort()).toEqual(['Alt', 'Neu']);
+    const unknown = await ask('zorblaxes in Alt');
+    expect(warning(unknown, 'unknown_subject')!.layers).toEqual(['districts']);
+
+    expect(await service.layers.remove(info.id)).toBe(true);
+    expect(await service.layers.remove(info.id)).toBe(false);
+    expect(changes.map((c) => c.type)).toEqual(['added', 'removed']);
+    expect(warning(await ask('districts'), 'unknown_subject')).toBeDefined();
+    stop();
+    await (await service.layers.startImport(districts, { name: 'quarters' }).done);
+    expect(changes).toHaveLength(2);
+  });
+
+  it('layers are kept across a restart and answer without a new import', async () => {
+    await service.close();
+    ({ service, ask } = await start(dataDir()));
+    expect((await service.layers.list()).map((l) => l.name)).toEqual(['quarters']);
+    expect((await ask('quarters')).results.numberMatched).toBe(2);
+  });
+});
+
+describe('a given layer store', () => {
+  it('is used for every layer question, read for its words once per change, and left open on close', async () => {
+    const inner = openSqliteLayerStore({ dataDir: join(dir, 'own') });
+    const calls: string[] = [];
+    const counted = new Proxy(inner, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv);
+        return typeof v === 'function' ? (...args: unknown[]) => (calls.push(String(prop)), v.apply(target, args)) : v;
+      },
+    });
+    const { service, ask } = await start(join(dir, 'data-own'), counted);
+    try {
+      await service.layers.startImport(districts).done;
+      calls.length = 0;
+      await ask('districts');
+      await ask('Alt');
+      expect(calls.filter((c) => c === 'summary')).toHaveLength(1);
+      expect(calls).toContain('scan');
+      await ask('districts');
+      expect(calls.filter((c) => c === 'summary')).toHaveLength(1);
+    } finally {
+      await service.close();
+    }
+    expect(inner.list().map((l) => l.name)).toEqual(['districts']);
+    inner.close();
+  });
+});

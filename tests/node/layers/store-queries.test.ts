@@ -1,0 +1,95 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as turf from '@turf/turf';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LayerInfo, LayerStore } from '../../../electron/local-service/layers/store/layer-store';
+import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
+import { SUMMARY_VALUES } from '../../../electron/local-service/layers/store/summary';
+import type { LayerFeature } from '../../../electron/local-service/layers/types';
+
+let dir: string;
+let store: LayerStore;
+let layer: LayerInfo;
+// 400 points on a 20 x 20 grid; every seventh a pharmacy, the others cafes; a unique name each.
+const features: LayerFeature[] = Array.from({ length: 400 }, (_, i) => ({
+  sourceId: String(i),
+  geometry: { type: 'Point', coordinates: [8 + (i % 20) * 0.001, 47 + Math.floor(i / 20) * 0.001] },
+  properties: { amenity: i % 7 === 0 ? 'pharmacy' : 'cafe', name: `F${i}`, capacity: i, ...(i % 2 ? { wheelchair: 'yes' } : {}) },
+}));
+const pharmacyMatch = [[{ key: 'amenity', values: ['pharmacy'] }]];
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'fieldlens-store-q-'));
+  store = openSqliteLayerStore({ dataDir: dir });
+  const w = store.create({ name: 'grid', sourceFile: '/grid.geojson', format: 'geojson', licence: null, sourceText: 'grid' });
+  w.add(features);
+  layer = w.commit([]);
+});
+afterAll(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('layer store queries with tag tests', () => {
+  it('scan returns the features that pass, in storage order', async () => {
+    const got = await store.scan(layer.id, { match: pharmacyMatch });
+    expect(got.map((f) => f.tags['name'])).toEqual(features.filter((f) => f.properties['amenity'] === 'pharmacy').map((f) => f.properties['name']));
+    expect(await store.scan(layer.id, { match: [[{ key: 'amenity', values: ['pharmacy'] }, { key: 'wheelchair' }]], limit: 3 })).toHaveLength(3);
+  });
+
+  it('nearest with a tag test widens until it has the k nearest that pass, though others are closer', async () => {
+    const at = [8.0101, 47.0101];
+    const want = features
+      .filter((f) => f.properties['amenity'] === 'pharmacy')
+      .map((f) => ({ name: f.properties['name'], d: turf.distance(at, (f.geometry as { coordinates: number[] }).coordinates, { units: 'meters' }) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, 5);
+    const got = await store.nearest(layer.id, at, 5, { match: pharmacyMatch });
+    expect(got.map((f) => f.distanceMeters)).toEqual(want.map((w) => expect.closeTo(w.d, 3)));
+    // Asking for more than the layer holds ends at the layer's extent with what there is.
+    expect(await store.nearest(layer.id, at, 1000, { match: pharmacyMatch })).toHaveLength(features.filter((f) => f.properties['amenity'] === 'pharmacy').length);
+  });
+
+  it('within and inBBox apply the tag test too', async () => {
+    const at = [8.01, 47.01];
+    const want = features.filter((f) => f.properties['amenity'] === 'pharmacy' && turf.distance(at, (f.geometry as { coordinates: number[] }).coordinates, { units: 'meters' }) <= 300);
+    expect((await store.within(layer.id, at, 300, { match: pharmacyMatch })).map((f) => f.tags['name']).sort()).toEqual(want.map((f) => f.properties['name']).sort());
+    expect((await store.inBBox(layer.id, [7, 46, 9, 48], { match: pharmacyMatch })).length).toBe(features.filter((f) => f.properties['amenity'] === 'pharmacy').length);
+  });
+});
+
+describe('layer summaries', () => {
+  it('records each column: its count, whether it is numeric, its values most frequent first; none past the bound', async () => {
+    const s = await store.summary(layer.id);
+    const amenity = s.columns.find((c) => c.key === 'amenity')!;
+    expect(amenity).toEqual({ key: 'amenity', count: 400, numeric: false, values: ['cafe', 'pharmacy'] });
+    expect(s.columns.find((c) => c.key === 'capacity')).toMatchObject({ numeric: true, count: 400 });
+    expect(s.columns.find((c) => c.key === 'wheelchair')).toMatchObject({ count: 200, values: ['yes'] });
+    expect(s.columns.find((c) => c.key === 'name')!.values).toHaveLength(400);
+
+    const many = store.create({ name: 'many', sourceFile: '/m', format: 'geojson', licence: null, sourceText: 'm' });
+    many.add(Array.from({ length: SUMMARY_VALUES + 1 }, (_, i) => ({ sourceId: String(i), geometry: { type: 'Point', coordinates: [0, 0] }, properties: { id: `x${i}` } })));
+    const info = many.commit([]);
+    expect((await store.summary(info.id)).columns[0]).toMatchObject({ key: 'id', values: null, count: SUMMARY_VALUES + 1 });
+  });
+
+  it('a layer stored before summaries were recorded gets one from its features, kept', async () => {
+    const dataDir = join(dir, 'old');
+    const s1 = openSqliteLayerStore({ dataDir });
+    const w = s1.create({ name: 'old', sourceFile: '/o', format: 'geojson', licence: null, sourceText: 'o' });
+    w.add(features.slice(0, 10));
+    const info = w.commit([]);
+    s1.close();
+    const db = new Database(join(dataDir, 'layers.sqlite'));
+    db.prepare('UPDATE layers SET summary = NULL').run();
+    db.close();
+    const s2 = openSqliteLayerStore({ dataDir });
+    expect((await s2.summary(info.id)).columns.find((c) => c.key === 'amenity')).toEqual({ key: 'amenity', count: 10, numeric: false, values: ['cafe', 'pharmacy'] });
+    s2.close();
+    const db2 = new Database(join(dataDir, 'layers.sqlite'));
+    expect((db2.prepare('SELECT summary FROM layers').get() as { summary: string | null }).summary).not.toBeNull();
+    db2.close();
+  });
+});

@@ -28,6 +28,18 @@ a key file (--key-file). Keys on the command line are visible to every user of t
                       into the data folder before starting (repeatable; kept across restarts)
   --answer-fault      make every answer generation fail (status "failed", results intact)
   --json              print {"baseUrl","searchBaseUrl"} as one JSON line once listening
+
+Team service (see electron/local-service/README.md, "Team service"):
+  --database URL      keep saved queries, uploads and layers in PostgreSQL + PostGIS
+                      (postgres://user:password@host:5432/db; or FIELDLENS_DATABASE_URL)
+  --users-file FILE   keys mapped to users, stored as scrypt hashes (replaces the two keys);
+                      one "<user> <key id> scrypt$..." line per key
+  --new-key USER      make a key for USER: prints the key once and its users-file line
+  --rate-limit N      requests per minute per key (429 with Retry-After past it)
+  --host ADDR         listen address (default 127.0.0.1; 0.0.0.0 in a container)
+  --access-log        one JSON log line per request (on with --database or --users-file)
+  --log-level LEVEL   debug, info (default), warn, error; debug also logs request bodies
+  --drain-seconds N   on SIGTERM/SIGINT, let requests in flight finish for up to N s (default 30)
   -h, --help          this text
 `;
 

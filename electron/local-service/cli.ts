@@ -6,7 +6,9 @@ import { defaultDataDir, resourcesDir } from '../ground/paths';
 import { fileMode, HELP, resolveKeys } from './cli-options';
 import { createImageryPlugin } from './imagery';
 import { importLayerFiles } from './layers/cli-import';
+import { DATABASE_URL_ENV, safeUrl } from './pg/database';
 import { createLocalService } from './server';
+import { createKeyring, newKey, parseUsersFile, type Keyring } from './team/keyring';
 
 const { values } = parseArgs({
   options: {
@@ -21,6 +23,14 @@ const { values } = parseArgs({
     'no-sample': { type: 'boolean', default: false },
     layer: { type: 'string', multiple: true, default: [] },
     json: { type: 'boolean', default: false },
+    database: { type: 'string' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'users-file': { type: 'string' },
+    'new-key': { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'access-log': { type: 'boolean', default: false },
+    'log-level': { type: 'string', default: 'info' },
+    'drain-seconds': { type: 'string', default: '30' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -29,7 +39,34 @@ if (values.help) {
   process.stdout.write(HELP);
   process.exit(0);
 }
-const keys = resolveKeys({
+if (values['new-key'] !== undefined) {
+  const { key, line } = await newKey(values['new-key']);
+  process.stdout.write(`key (give it to ${values['new-key']}; it is not stored anywhere): ${key}\nline for the users file:\n${line}\n`);
+  process.exit(0);
+}
+const fail = (message: string): never => {
+  process.stderr.write(message + '\n');
+  process.exit(2);
+};
+let keyring: Keyring | undefined;
+if (values['users-file']) {
+  try {
+    const entries = parseUsersFile(readFileSync(values['users-file'], 'utf8'));
+    if (!entries.length) fail(`The users file ${values['users-file']} holds no keys (add one with --new-key USER).`);
+    keyring = createKeyring(entries);
+  } catch (e) {
+    fail(`Cannot read the users file ${values['users-file']}: ${(e as Error).message}`);
+  }
+}
+const database = values.database ?? (process.env[DATABASE_URL_ENV] || undefined);
+const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
+if (rateLimit !== undefined && !(rateLimit > 0)) fail('--rate-limit takes a number of requests per minute per key, over 0.');
+const level = values['log-level'];
+if (level !== 'debug' && level !== 'info' && level !== 'warn' && level !== 'error') fail('--log-level is one of debug, info, warn, error.');
+const team = Boolean(keyring || database);
+const keys = keyring
+  ? { ok: true as const, bearer: '', search: '', warnings: [] }
+  : resolveKeys({
   key: values.key,
   searchKey: values['search-key'],
   keyFile: values['key-file'],
@@ -44,8 +81,12 @@ if (!keys.ok) {
 for (const w of keys.warnings) process.stderr.write(w + '\n');
 const { bearer, search } = keys;
 const dataDir = resolve(values['data-dir'] ?? resolve(defaultDataDir(), 'local-service'));
-const logger = createLogger({ secrets: () => [bearer, search] });
+const accessLog = values['access-log'] || team;
+// A team service logs a JSON line per request (on stderr, for the container's log collector).
+const logger = createLogger({ secrets: () => [bearer, search], level: level as 'info', echo: accessLog || undefined });
 if (values.layer.length) {
+  // Into the embedded store even with --database: the question engine reads layers through the
+  // synchronous-listing LayerStore, which the PostGIS store does not implement yet.
   await importLayerFiles({ dataDir, files: values.layer.map((f) => resolve(f)), log: (line) => process.stderr.write(line + '\n') });
 }
 const service = createLocalService({
@@ -54,6 +95,12 @@ const service = createLocalService({
   logger,
   clock: () => new Date(),
   answerFault: values['answer-fault'],
+  database,
+  keyring,
+  rateLimitPerMinute: rateLimit,
+  accessLog,
+  logBodies: level === 'debug',
+  drainMs: Number(values['drain-seconds']) * 1000,
   plugins: [
     createImageryPlugin({
       photoDirs: values.photos.map((d) => resolve(d)),
@@ -62,11 +109,20 @@ const service = createLocalService({
     }),
   ],
 });
-const urls = await service.start({ port: Number(values.port), searchPort: Number(values['search-port']) });
+if (values.host !== '127.0.0.1' && !keyring)
+  process.stderr.write(`Listening on ${values.host}: anyone who can reach it and has the key can use it; a team service should use --users-file.\n`);
+const urls = await service.start({ port: Number(values.port), searchPort: Number(values['search-port']), host: values.host });
 if (values.json) process.stdout.write(JSON.stringify(urls) + '\n');
-else process.stdout.write(`Fieldlens local service\n  base_url:        ${urls.baseUrl}\n  search_base_url: ${urls.searchBaseUrl}\n  data: ${dataDir}\n`);
+else
+  process.stdout.write(
+    `Fieldlens local service\n  base_url:        ${urls.baseUrl}\n  search_base_url: ${urls.searchBaseUrl}\n  data: ${database ? safeUrl(database) : dataDir}\n`,
+  );
 
+// Requests in flight finish (up to --drain-seconds) before the process ends; a second signal ends it at once.
+let stopping = false;
 const stop = async () => {
+  if (stopping) process.exit(1);
+  stopping = true;
   await service.close();
   process.exit(0);
 };

@@ -6,13 +6,18 @@ import type { Logger } from '../ground/logger';
 import { defaultCatalogDir, loadCatalog, type Catalog } from './catalog/catalog';
 import { createPointIndexer, type PointIndexer } from './catalog/index-worker';
 import { registerCompute, UPLOAD_LIMITS } from './http/compute';
-import { createHost } from './http/host';
+import { createHost, createTraffic } from './http/host';
+import { openPgPool } from './pg/database';
+import { openPgResultStore } from './pg/pg-result-store';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
 import { createServiceLayers, type ServiceLayers } from './layers/registry';
 import type { LayerStore } from './layers/store/layer-store';
 import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
 import { isGrammarWord } from './query/words';
+import { sqliteResultStore, type ResultStore } from './result-store';
 import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
+import type { Keyring } from './team/keyring';
+import { createRateLimiter } from './team/rate-limit';
 import { createVocabularyProvider } from './vocabulary/provider';
 
 
@@ -28,12 +33,27 @@ export interface LocalServiceOptions {
   catalogDir?: string;
   /** A catalog already loaded (tests share one between restarts). */
   catalog?: Catalog;
+  /**
+   * A PostgreSQL (PostGIS) URL: saved results and uploads live there instead of the data
+   * folder's SQLite file, so several service processes can share them (a team service).
+   */
+  database?: string;
+  /** Keys mapped to users (a team service): replaces `keys` for authentication on both hosts. */
+  keyring?: Keyring;
+  /** Requests per minute per key (429 with Retry-After past it); none by default. */
+  rateLimitPerMinute?: number;
+  /** One structured log line per request; `logBodies` adds request bodies at debug level. */
+  accessLog?: boolean;
+  logBodies?: boolean;
+  /** How long close() lets requests in flight finish, in ms (new ones get 503 meanwhile); 0 by default. */
+  drainMs?: number;
   /** Where data layers are kept; defaults to the SQLite layer store in the data folder. */
   layerStore?: LayerStore;
 }
 
 export interface LocalService {
-  start(opts?: { port?: number; searchPort?: number }): Promise<{ baseUrl: string; searchBaseUrl: string }>;
+  /** `host`: the address to listen on (loopback by default; a container listens on 0.0.0.0). */
+  start(opts?: { port?: number; searchPort?: number; host?: string }): Promise<{ baseUrl: string; searchBaseUrl: string }>;
   close(): Promise<void>;
   setKeys(keys: LocalServiceKeys): void;
   /** The data layers questions are answered over: list, import, remove, and a change signal. */
@@ -54,6 +74,9 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let base: FastifyInstance | null = null;
   let search: FastifyInstance | null = null;
   let closeDb: (() => void) | null = null;
+  let store: ResultStore | null = null;
+  let closePool: (() => Promise<void>) | null = null;
+  const traffic = createTraffic();
   let checkpointer: Checkpointer | null = null;
   let indexer: PointIndexer | null = null;
   const plugins = opts.plugins ?? [];
@@ -67,11 +90,33 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   return {
     async start(startOpts = {}) {
       if (base) throw new Error('local service already started');
+      traffic.draining = false;
       const catalog = opts.catalog ?? loadCatalog(opts.catalogDir ?? defaultCatalogDir());
+      // Plugins keep the data folder's SQLite database (ctx.db) on either backend.
       const db = openDatabase(opts.dataDir);
-      const store = createSearchStore(db, (e) => opts.logger.error('local service: saving results failed', e), catalog.kinds.codes);
+      const onSaveError = (e: unknown) => opts.logger.error('local service: saving results failed', e);
+      let ping: () => Promise<void> = async () => {};
+      if (opts.database) {
+        const pool = openPgPool({ url: opts.database, onError: (e) => opts.logger.warn('local service: database connection lost', e) });
+        closePool = () => pool.end();
+        ping = async () => void (await pool.query('SELECT 1'));
+        try {
+          store = await openPgResultStore({ pool, onError: onSaveError, codes: catalog.kinds.codes });
+        } catch (e) {
+          db.close();
+          await closePool();
+          closePool = null;
+          throw e;
+        }
+        closeDb = () => db.close();
+      } else {
+        const sqlite = createSearchStore(db, onSaveError, catalog.kinds.codes);
+        // Its close() writes pending saves and closes the database.
+        store = sqliteResultStore(sqlite);
+        closeDb = null;
+      }
+      const results = store;
       checkpointer = startCheckpointer(db, (e) => opts.logger.error('local service: checkpoint failed', e));
-      closeDb = () => store.close();
       indexer = createPointIndexer((e) => opts.logger.error('local service: index worker failed; indexing on the request thread', e));
       const ctx: ServiceContext = {
         dataDir: opts.dataDir,
@@ -82,16 +127,39 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         baseUrl: () => baseUrl,
         searchBaseUrl: () => searchBaseUrl,
       };
-      base = createHost({ logger: opts.logger, auth: 'bearer', key: () => keys.bearer, bodyLimit: JSON_BODY_LIMIT });
-      search = createHost({ logger: opts.logger, auth: 'x-api-key', key: () => keys.search, bodyLimit: JSON_BODY_LIMIT });
+      const keyring = opts.keyring;
+      const rateLimiter = opts.rateLimitPerMinute ? createRateLimiter(opts.rateLimitPerMinute) : undefined;
+      const shared = {
+        logger: opts.logger,
+        bodyLimit: JSON_BODY_LIMIT,
+        authenticate: keyring && ((k: string) => keyring.verify(k)),
+        rateLimiter,
+        accessLog: opts.accessLog,
+        logBodies: opts.logBodies,
+        traffic,
+      };
+      base = createHost({ ...shared, auth: 'bearer', key: () => keys.bearer });
+      search = createHost({ ...shared, auth: 'x-api-key', key: () => keys.search });
       await base.register(multipart, { limits: UPLOAD_LIMITS });
-      for (const app of [base, search]) app.get('/health', { config: { auth: false } }, async () => ({ status: 'ok' }));
+      for (const app of [base, search]) {
+        app.get('/health', { config: { auth: false } }, async () => ({ status: 'ok' }));
+        // Liveness: the process answers. Readiness: it takes work (its database answers, not draining).
+        app.get('/healthz', { config: { auth: false } }, async () => ({ status: 'ok' }));
+        app.get('/readyz', { config: { auth: false } }, async (_req, reply) => {
+          if (traffic.draining) return reply.code(503).send({ status: 'draining' });
+          try {
+            await ping();
+          } catch {
+            return reply.code(503).send({ status: 'database unavailable' });
+          }
+          return { status: 'ready' };
+        });
+      }
       registerCompute(base, {
-        catalog, logger: opts.logger, store, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer,
+        catalog, logger: opts.logger, store: results, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer,
         layers: { store: layerStore, vocabulary },
       });
       // Process figures for soak runs and support: memory in MiB, saved query count.
-      const countSaved = db.prepare('SELECT count(*) AS n FROM searches');
       base.get<{ Querystring: { gc?: string } }>('/v1/status', async (req) => {
         // Soak runs compare memory after a full collection; only a process started with --expose-gc can.
         const gc = (globalThis as { gc?: () => void }).gc;
@@ -105,7 +173,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
           heap_used_mb: mb(m.heapUsed),
           heap_total_mb: mb(m.heapTotal),
           external_mb: mb(m.external),
-          saved_queries: (countSaved.get() as { n: number }).n,
+          saved_queries: await results.count(),
         };
       });
       // The vocabulary (presets read, layer words gathered) is built before the first question needs it.
@@ -115,8 +183,9 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         await p.registerSearch?.(search, ctx);
       }
       try {
-        baseUrl = (await base.listen({ host: HOST, port: startOpts.port ?? 0 })).replace('localhost', HOST);
-        searchBaseUrl = (await search.listen({ host: HOST, port: startOpts.searchPort ?? 0 })).replace('localhost', HOST);
+        const host = startOpts.host ?? HOST;
+        baseUrl = (await base.listen({ host, port: startOpts.port ?? 0 })).replace('localhost', HOST);
+        searchBaseUrl = (await search.listen({ host, port: startOpts.searchPort ?? 0 })).replace('localhost', HOST);
       } catch (e) {
         await this.close();
         throw e;
@@ -125,12 +194,19 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       return { baseUrl, searchBaseUrl };
     },
     async close() {
+      // New requests get 503 while those in flight finish (up to drainMs), then the hosts close.
+      traffic.draining = true;
+      if (opts.drainMs) await Promise.race([traffic.idle(), new Promise((ok) => setTimeout(ok, opts.drainMs).unref())]);
       const apps = [base, search];
       base = search = null;
       for (const app of apps) await app?.close();
       for (const p of plugins) await p.close?.();
       // Pending saves first (they are written on close), then the last checkpoint.
+      await store?.close();
+      store = null;
       closeDb?.();
+      await closePool?.();
+      closePool = null;
       await checkpointer?.close();
       await indexer?.close();
       checkpointer = null;

@@ -24,6 +24,7 @@ import type { LayerStore } from '../local-service/layers/store/layer-store';
 import { openSqliteLayerStore } from '../local-service/layers/store/sqlite-layer-store';
 import { createLayerHandlers } from './layers';
 import { PhotoFolders } from './photo-folders';
+import { previewUpload } from './upload-preview';
 import { createConnections } from './connections';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import { EventBus } from '../rpc/events';
@@ -238,6 +239,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await photoFolders.set(folders, imagery);
       return photoFolders.status(imagery);
     },
+    'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64')),
   };
 
   router = createRouter(waitForLocal(handlers, () => localStarted), deps.logger);

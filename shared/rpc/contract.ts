@@ -13,6 +13,7 @@ import { queueEvents, queueMethods } from './methods/queue';
 import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
 import { photosMethods } from './methods/photos';
+import { uploadsMethods } from './methods/uploads';
 import { layersEvents, layersMethods } from './methods/layers';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
@@ -35,6 +36,7 @@ export const methods = {
   ...queueMethods,
   ...compareMethods,
   ...facingMethods,
+  ...uploadsMethods,
   ...layersMethods,
 } as const;
 

@@ -44,6 +44,7 @@ export const METHOD_NAMES = [
   'queue.drop',
   'history.compare',
   'imagery.facing',
+  'uploads.preview',
   'layers.list',
   'layers.import',
   'layers.cancel',

@@ -11,18 +11,13 @@ import { execute, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import { parseQuery } from '../query/parse';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
-import { packItemsSliced, type SearchStore, type StoredFile } from '../store';
+import type { ResultStore } from '../result-store';
+import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
 import { createSlicer, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
 import { fieldErrors, sendProblem, type FieldError } from './problem';
 import type { LayerStore } from '../layers/store/layer-store';
-import { executeLayers, unknownSubject, type LayerExecution } from '../query/layers/execute-layers';
-import { layerFeature, writeLayerAnswer } from '../query/layers/features';
-import { referenceGeometries, type ResolveContext } from '../query/layers/resolve';
-import { h3Filter } from '../query/h3';
-import type { Plan, Reference } from '../query/plan';
 import type { VocabularyProvider } from '../vocabulary/provider';
-import { booleanIntersects } from '@turf/turf';
-import type { Geometry } from 'geojson';
+import { answerFromLayers, resolveLayerReferences } from './compute-layers';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
 /** Header that makes answer generation fail for this request (the documented fault switch). */
@@ -31,29 +26,13 @@ export const ANSWER_FAULT_HEADER = 'x-fieldlens-answer-fault';
 export interface ComputeDeps {
   catalog: Catalog;
   logger: Logger;
-  store: SearchStore;
+  store: ResultStore;
   clock: () => Date;
   answerFault: () => boolean;
   /** Builds the indexes of large uploads off the request thread. */
   indexer: PointIndexer;
   /** Data layers and their vocabulary (absent: the built-in kinds only). */
   layers?: { store: () => LayerStore; vocabulary: VocabularyProvider };
-}
-
-/** Layer references of a plan about a kind or uploads, read into geometries so the kinds' executor can measure to them. */
-async function resolveLayerReferences(plan: Plan, ctx: ResolveContext): Promise<((lon: number, lat: number) => boolean) | undefined> {
-  const toGeoms = async (ref: Reference | undefined): Promise<Reference | undefined> =>
-    ref?.type === 'selection' ? { type: 'geoms', geoms: (await referenceGeometries(ref, ctx)) ?? [], label: ref.label } : ref;
-  if (plan.within) plan.within = { ...plan.within, reference: (await toGeoms(plan.within.reference))! };
-  plan.distanceRef = await toGeoms(plan.distanceRef);
-  const tests: ((p: Geometry) => boolean)[] = [];
-  for (const [ref, inside] of [[plan.inside, true], [plan.intersecting, true], [plan.outside, false]] as const) {
-    if (!ref) continue;
-    const geoms = (await referenceGeometries(ref, ctx)) ?? [];
-    tests.push((p) => geoms.some((g) => booleanIntersects(g, p)) === inside);
-  }
-  if (!tests.length) return undefined;
-  return (lon, lat) => tests.every((t) => t({ type: 'Point', coordinates: [lon, lat] }));
 }
 
 /** Fields of spec 2.1 (anything else is reported in warnings and ignored). */
@@ -225,9 +204,16 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       if (req.mode !== undefined) warnings.push({ code: 'mode_unused', message: `mode "${req.mode}" has no effect on the local service` });
       if (req.model !== 'compute') warnings.push({ code: 'model', message: `model "${req.model}" is not known; answered with compute` });
 
-      let parent = null as ReturnType<SearchStore['get']>;
+      // A team service knows the user from the key; a single-key service takes the request's user_id.
+      const keyUser = request.principal?.user ?? null;
+      if (keyUser !== null && req.user_id !== undefined && req.user_id !== keyUser)
+        throw new Invalid(403, 'Forbidden', 'user_id must be the user of the key (or left out).', [{ field: 'user_id', message: 'not the user of this key' }]);
+      const userId = keyUser ?? req.user_id ?? null;
+      let parent: SavedSearch | null = null;
       if (req.search_id) {
-        parent = store.get(req.search_id);
+        parent = await store.get(req.search_id);
+        // Another user's saved query is answered as unknown (404, not 403): ids do not leak.
+        if (parent && parent.userId !== userId) parent = null;
         if (!parent) throw new Invalid(404, 'Not Found', `No saved query with search_id ${req.search_id}.`, [{ field: 'search_id', message: 'unknown search_id' }]);
         if (parent.catalogVersion !== catalog.version)
           throw new Invalid(409, 'Conflict', 'The saved query refers to an older catalog; ask it again.', [{ field: 'search_id', message: 'saved with another catalog version' }]);
@@ -255,12 +241,25 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       if (!body.files.length && parent) uploads = parent.set.uploads;
 
       const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
-      const plan = parseQuery(req.query, {
+      const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
+      // A follow-up on layer features ("only those open now") is read together with the question
+      // it continues: their saved set holds no kind items, their question holds what they were.
+      const readAlone = (q: string) => parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames });
+      let asked = req.query;
+      if (parent && vocabulary && !body.files.length && readAlone(parent.query).layerSubject) {
+        const alone = readAlone(req.query);
+        if (!alone.layerSubject && alone.subject === null && !alone.unknownSubject) {
+          asked = `${parent.query} ${req.query}`;
+          warnings.push({ code: 'context', message: `read as a follow-up of "${parent.query}": "${asked}"` });
+        } else warnings.push({ code: 'context', message: `the earlier results are "${readAlone(parent.query).layerSubject!.said}"; this question names its own subject, so it searched anew` });
+      }
+      const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && readAlone(parent.query).layerSubject !== undefined);
+      const plan = parseQuery(asked, {
         vocabulary,
         catalog,
         coordinates: req.coordinates ?? [],
-        fileNames: body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))],
-        savedSubject: parent ? parent.set.subject : undefined,
+        fileNames,
+        savedSubject: parent && !continuesLayers ? parent.set.subject : undefined,
       });
       if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
       if (req.measurement) plan.measurement = req.measurement as Measurement;
@@ -272,35 +271,31 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         .map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name }));
       const cells = req.h3_ids === undefined ? [] : Array.isArray(req.h3_ids) ? req.h3_ids : [req.h3_ids];
 
-      if (deps.layers && (plan.layerSubject || plan.unknownSubject)) {
-        const layerStore = deps.layers.store();
-        const lex: LayerExecution | null = plan.layerSubject
-          ? await executeLayers({ plan, catalog, store: layerStore, now: deps.clock(), coordinates, uploads, h3: h3Filter(cells), areaCountry })
-          : null;
-        if (!lex) warnings.push(unknownSubject(plan.unknownSubject!, null, layerStore.list(), catalog.kinds.labels(() => true)));
-        warnings.push(...plan.warnings, ...(lex?.warnings ?? []));
-        if (lex?.measurement) warnings.push({ code: 'measurement', message: `${lex.measurement.kind}: ${lex.measurement.value ?? 'n/a'} ${lex.measurement.unit}`, measurement: lex.measurement });
-        const id = randomUUID();
-        const items = lex?.items ?? [];
-        // Saved for the record; a follow-up on layer features searches anew (its subject is no kind).
-        store.save(
-          { files: [], id, createdAt: deps.clock().toISOString(), userId: req.user_id ?? null, query: req.query, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
-          await packItemsSliced([], slice, catalog.kinds.codes),
-        );
-        const features = lex ? items.slice(0, req.limit).map((x) => layerFeature(x, lex, catalog)) : [];
-        const fault = deps.answerFault() || /^(1|true|yes)$/i.test(String(request.headers[ANSWER_FAULT_HEADER] ?? ''));
-        const answer: ComputeResponse['answer'] = !req.answer
+      const fault = deps.answerFault() || /^(1|true|yes)$/i.test(String(request.headers[ANSWER_FAULT_HEADER] ?? ''));
+      const answerOf = (write: () => string): ComputeResponse['answer'] =>
+        !req.answer
           ? { status: 'skipped', content: null, error: null }
           : fault
             ? { status: 'failed', content: null, error: { code: 'answer_generation_failed', message: 'Answer generation failed (fault switch on); results are intact.' } }
-            : { status: 'complete', content: lex ? writeLayerAnswer(lex, plan.within?.said) : `Nothing was searched: "${plan.unknownSubject}" is not something any layer holds.`, error: null };
+            : { status: 'complete', content: write(), error: null };
+
+      if (deps.layers && (plan.layerSubject || plan.unknownSubject)) {
+        const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit });
+        warnings.push(...la.warnings);
+        const id = randomUUID();
+        // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.
+        store.save(
+          { files: [], id, createdAt: deps.clock().toISOString(), userId: req.user_id ?? null, query: asked, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
+          await packItemsSliced([], slice, catalog.kinds.codes),
+        );
+        const answer = answerOf(() => la.content);
         const response: ComputeResponse = {
           id,
           query: req.query,
           answer,
-          results: { type: 'FeatureCollection', numberMatched: items.length, numberReturned: features.length, features },
+          results: { type: 'FeatureCollection', numberMatched: la.matched, numberReturned: la.features.length, features: la.features },
           warnings,
-          usage: { meters: meters(items.length, body.files.length + body.images, answer.status === 'complete') },
+          usage: { meters: meters(la.matched, body.files.length + body.images, answer.status === 'complete') },
         };
         return reply.code(200).send(response);
       }
@@ -315,7 +310,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         coordinates,
         h3Cells: cells,
         areaCountry,
-        saved: parent?.set,
+        saved: continuesLayers ? undefined : parent?.set,
         work,
       });
       warnings.push(...plan.warnings, ...ex.warnings);
@@ -338,7 +333,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           files,
           id,
           createdAt: deps.clock().toISOString(),
-          userId: req.user_id ?? null,
+          userId,
           query: req.query,
           parentId: parent?.id ?? null,
           catalogVersion: catalog.version,
@@ -349,12 +344,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
 
       const page = ex.items.slice(0, req.limit);
       const features = page.map((x) => toFeature(x, ex, catalog, ex.uploads));
-      const fault = deps.answerFault() || /^(1|true|yes)$/i.test(String(request.headers[ANSWER_FAULT_HEADER] ?? ''));
-      let answer: ComputeResponse['answer'];
-      if (!req.answer) answer = { status: 'skipped', content: null, error: null };
-      else if (fault)
-        answer = { status: 'failed', content: null, error: { code: 'answer_generation_failed', message: 'Answer generation failed (fault switch on); results are intact.' } };
-      else answer = { status: 'complete', content: writeAnswer(ex, catalog, ex.uploads, plan.within?.said), error: null };
+      const answer = answerOf(() => writeAnswer(ex, catalog, ex.uploads, plan.within?.said));
 
       const response: ComputeResponse = {
         id,

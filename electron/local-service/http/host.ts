@@ -1,6 +1,8 @@
-import { timingSafeEqual } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from '../../ground/logger';
+import type { Principal } from '../team/keyring';
+import type { RateLimiter } from '../team/rate-limit';
 import { sendProblem } from './problem';
 
 export interface HostOptions {
@@ -9,6 +11,55 @@ export interface HostOptions {
   auth: 'bearer' | 'x-api-key';
   key: () => string;
   bodyLimit: number;
+  /** Keys that map to users (a team service); replaces the single `key` when given. */
+  authenticate?: (given: string) => Promise<Principal | null>;
+  /** Per-key request limits: 429 with Retry-After past them. */
+  rateLimiter?: RateLimiter;
+  /** One structured log line per request (request id, route, status, time, user); never keys or bodies. */
+  accessLog?: boolean;
+  /** Also log request bodies (debug level only: they hold the users' questions). */
+  logBodies?: boolean;
+  /** Requests in flight, and whether the service is draining for shutdown (new requests get 503). */
+  traffic?: Traffic;
+}
+
+/** Requests in flight across the hosts, so shutdown can wait for them. */
+export interface Traffic {
+  draining: boolean;
+  inFlight: number;
+  /** Resolves once no request is in flight. */
+  idle(): Promise<void>;
+  enter(): void;
+  leave(): void;
+}
+
+export function createTraffic(): Traffic {
+  let waiters: (() => void)[] = [];
+  const t: Traffic = {
+    draining: false,
+    inFlight: 0,
+    idle: () => (t.inFlight === 0 ? Promise.resolve() : new Promise((ok) => waiters.push(ok))),
+    enter: () => void t.inFlight++,
+    leave() {
+      t.inFlight--;
+      if (t.inFlight === 0) {
+        const w = waiters;
+        waiters = [];
+        w.forEach((f) => f());
+      }
+    },
+  };
+  return t;
+}
+
+/** An incoming x-request-id is kept when it is a plain token (a proxy's id); else one is made. */
+const REQUEST_ID = /^[\w.:-]{1,64}$/;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who sent the request, once its key passed (null on routes without auth). */
+    principal: Principal | null;
+  }
 }
 
 function sameKey(given: string, want: string): boolean {
@@ -36,7 +87,43 @@ export function createHost(opts: HostOptions): FastifyInstance {
     bodyLimit: opts.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: true,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
   });
+  app.decorateRequest('principal', null);
+  const traffic = opts.traffic;
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    if (!traffic) return;
+    if (traffic.draining) {
+      reply.header('connection', 'close');
+      return sendProblem(reply, 503, 'Service Unavailable', 'The service is shutting down; try again shortly.');
+    }
+    traffic.enter();
+    let left = false;
+    const leave = () => {
+      if (left) return;
+      left = true;
+      traffic.leave();
+    };
+    reply.raw.once('finish', leave);
+    reply.raw.once('close', leave);
+  });
+  if (opts.accessLog)
+    app.addHook('onResponse', async (req, reply) => {
+      opts.logger.info('request', {
+        request_id: req.id,
+        method: req.method,
+        route: req.routeOptions.url ?? req.url.split('?')[0],
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        user: req.principal?.user ?? null,
+      });
+    });
+  if (opts.logBodies) app.addHook('preHandler', async (req) => opts.logger.debug('request body', { request_id: req.id, body: req.body }));
 
   // Bodies are JSON (or multipart where registered): plain text gets 415 instead of a string body.
   app.removeContentTypeParser('text/plain');
@@ -52,7 +139,8 @@ export function createHost(opts: HostOptions): FastifyInstance {
       const h = req.headers['x-api-key'];
       given = typeof h === 'string' ? h.trim() : undefined;
     }
-    if (!given || !sameKey(given, opts.key())) {
+    const principal = !given ? null : opts.authenticate ? await opts.authenticate(given) : sameKey(given, opts.key()) ? { user: null, keyId: opts.auth } : null;
+    if (!principal) {
       reply.header(
         'www-authenticate',
         opts.auth === 'bearer' ? 'Bearer realm="fieldlens-local"' : 'x-api-key realm="fieldlens-local"',
@@ -63,6 +151,12 @@ export function createHost(opts: HostOptions): FastifyInstance {
         'Unauthorized',
         given ? 'The API key is not valid.' : opts.auth === 'bearer' ? 'Send Authorization: Bearer <key>.' : 'Send x-api-key: <key>.',
       );
+    }
+    req.principal = principal;
+    const wait = opts.rateLimiter?.take(principal.keyId) ?? 0;
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      return sendProblem(reply, 429, 'Too Many Requests', `Too many requests with this key; try again in ${wait} s.`);
     }
   });
 
@@ -78,7 +172,7 @@ export function createHost(opts: HostOptions): FastifyInstance {
       return sendProblem(reply, 400, 'Bad Request', `The body is not valid JSON: ${err.message}`);
     const status = err.statusCode ?? 500;
     if (status >= 400 && status < 500) return sendProblem(reply, status, httpTitle(status), err.message);
-    opts.logger.error(`local service: ${req.method} ${req.url.split('?')[0]} failed`, err);
+    opts.logger.error(`local service: ${req.method} ${req.url.split('?')[0]} failed (request ${req.id})`, err);
     return sendProblem(reply, 500, 'Internal Server Error', 'The request could not be completed.');
   });
   return app;

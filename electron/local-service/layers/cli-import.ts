@@ -1,6 +1,9 @@
 import { join } from 'node:path';
 import { startLayerImport, type ImportProgress } from './import-job';
+import { openPgPool } from '../pg/database';
+import { asAsyncLayerStore, type AsyncLayerStore } from './store/async-layer-store';
 import type { LayerInfo } from './store/layer-store';
+import { openPostgisLayerStore } from './store/postgis-layer-store';
 import { openSqliteLayerStore } from './store/sqlite-layer-store';
 
 export interface CliImportOptions {
@@ -10,6 +13,8 @@ export interface CliImportOptions {
   /** One line of text per call (progress, results, errors). */
   log: (line: string) => void;
   signal?: AbortSignal;
+  /** A PostgreSQL (PostGIS) URL: layers go there instead of layers.sqlite. */
+  database?: string;
 }
 
 export interface CliImportResult {
@@ -25,7 +30,16 @@ const pct = (p: ImportProgress) => (p.total ? `${Math.floor((100 * p.done) / p.t
  * that fails is reported and skipped; the others still import and the service still starts.
  */
 export async function importLayerFiles(opts: CliImportOptions): Promise<CliImportResult> {
-  const store = openSqliteLayerStore({ dataDir: opts.dataDir });
+  let store: AsyncLayerStore;
+  let done = async () => {};
+  if (opts.database) {
+    const pool = openPgPool({ url: opts.database, max: 2 });
+    store = await openPostgisLayerStore({ pool }).catch(async (e: unknown) => {
+      await pool.end();
+      throw e;
+    });
+    done = () => pool.end();
+  } else store = asAsyncLayerStore(openSqliteLayerStore({ dataDir: opts.dataDir }));
   const result: CliImportResult = { imported: [], failed: [] };
   try {
     for (const file of opts.files) {
@@ -50,7 +64,8 @@ export async function importLayerFiles(opts: CliImportOptions): Promise<CliImpor
       }
     }
   } finally {
-    store.close();
+    await store.close();
+    await done();
   }
   return result;
 }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { basename, extname, resolve } from 'node:path';
 import { readerFor } from './readers';
+import type { AsyncLayerStore, AsyncLayerWriter } from './store/async-layer-store';
 import type { LayerInfo, LayerStore, LayerWriter } from './store/layer-store';
 import { ImportCancelledError, LayerFileError, type LayerFeature, type ReadProgress } from './types';
 
@@ -36,7 +37,8 @@ export interface ImportJob {
 }
 
 export interface ImportOptions {
-  store: LayerStore;
+  /** The embedded store or an asynchronous one (PostGIS): each batch is awaited before the next is read. */
+  store: LayerStore | AsyncLayerStore;
   file: string;
   /** Shown in the layer list; defaults to the file name without its extension(s). */
   name?: string;
@@ -73,7 +75,7 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
     const reader = await readerFor(file).catch((e: unknown) => {
       throw e instanceof LayerFileError ? new LayerFileError(shown, e.reason) : e;
     });
-    let writer: LayerWriter | null = null;
+    let writer: LayerWriter | AsyncLayerWriter | null = null;
     let last: ReadProgress = { done: 0, total: 0, unit: 'bytes' };
     let lastEmit = 0;
     const emit = (phase: ImportProgress['phase'], force = false) => {
@@ -83,7 +85,7 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
       events.emit('progress', { jobId: id, file: shown, phase, ...last, features: writer?.count ?? 0 });
     };
     try {
-      writer = opts.store.create({
+      writer = await opts.store.create({
         name: opts.name ?? defaultLayerName(file),
         sourceFile: opts.sourceFile ?? file,
         format: reader.format,
@@ -106,7 +108,7 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
       for await (const f of features) {
         batch.push(f);
         if (batch.length >= batchSize) {
-          writer.add(batch);
+          await writer.add(batch);
           batch = [];
           if (controller.signal.aborted) throw new ImportCancelledError(shown);
           // Give cancel requests and other work a turn between batches.
@@ -114,18 +116,18 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
         }
       }
       if (controller.signal.aborted) throw new ImportCancelledError(shown);
-      writer.add(batch);
+      await writer.add(batch);
       if (writer.count === 0) {
         warnings.push('the file holds no features');
         events.emit('warning', 'the file holds no features');
       }
       emit('indexing', true);
-      const info = writer.commit(warnings);
+      const info = await writer.commit(warnings);
       last = { ...last, done: last.total };
       emit('indexing', true);
       return info;
     } catch (e) {
-      writer?.abort();
+      await writer?.abort();
       if (e instanceof ImportCancelledError) throw new ImportCancelledError(shown);
       if (e instanceof LayerFileError) throw new LayerFileError(shown, e.reason);
       if (e instanceof RangeError) throw new LayerFileError(shown, e.message);

@@ -4,8 +4,8 @@ import type { PointIndexer } from '../catalog/index-worker';
 import type { KindLayer } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import type { Slicer, UploadFeature } from '../uploads';
-import { distanceToGeometry } from '../layers/store/geo';
 import { inBox } from './bbox';
+import { referenceIndex } from './layers/ref-index';
 import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
 import { modifierTest } from './modifiers';
@@ -121,11 +121,10 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
         return best;
       };
     if (ref.type === 'geoms') {
-      const geoms = ref.geoms;
-      return (lon, lat) => {
-        let best = Infinity;
-        for (const g of geoms) best = Math.min(best, distanceToGeometry([lon, lat], g) / 1000);
-        return best;
+      const index = referenceIndex(ref.geoms);
+      return (lon, lat, maxKm) => {
+        const p = { type: 'Point' as const, coordinates: [lon, lat] };
+        return (Number.isFinite(maxKm) && maxKm < 20_000 ? index.within(p, maxKm * 1000) : index.nearest(p)) / 1000;
       };
     }
     if (ref.type === 'selection') return null;
@@ -295,7 +294,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
 }
 
 /** Which items of a reference class count: its modifiers ("a large airport") and its own population filter. */
-function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {
+export function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {
   if (ref.kind === UPLOADS.name) return undefined;
   const K = catalog.kinds.get(ref.kind);
   const byModifiers = modifierTest(K, ref);

@@ -25,6 +25,7 @@ export type Reference =
 export type Condition =
   | { type: 'open_now'; label: string }
   | { type: 'open_on'; day: number; label: string }
+  | { type: 'open_at'; hour: number; minute: number; label: string }
   | { type: 'equals'; key: string; values: string[]; label: string }
   | { type: 'contains'; key: string; text: string; label: string }
   | { type: 'number'; keys: string[]; min?: number; max?: number; label: string };

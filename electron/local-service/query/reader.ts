@@ -8,7 +8,7 @@ import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
 import type { Plan, Reference, Warning } from './plan';
 import {
-  DETERMINERS, isPlural, NOT_PLACES, numberAt, RULE_WORDS, SILENT, tokenize, UNIT_KM, UPLOAD_NOUNS,
+  DETERMINERS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, SILENT, tokenize, UNIT_KM, UPLOAD_NOUNS,
 } from './words';
 
 export interface ParseContext {
@@ -54,8 +54,7 @@ export function createReader(query: string, ctx: ParseContext) {
   // One word that grammar or a kind reads is not taken as a layer's word ("near", "cities"); words
   // for uploads ("stations", "sites") only when files were sent.
   const grammarWord = (word: string) =>
-    SILENT.has(word) || lexicon.nouns.has(word) || lexicon.adjectives.has(word) || UNIT_KM[word] !== undefined ||
-    (RULE_WORDS.has(word) && (!UPLOAD_NOUNS.has(word) || ctx.fileNames.length > 0)) || /^-?\d/.test(word);
+    isGrammarWord(word) || lexicon.nouns.has(word) || lexicon.adjectives.has(word) || (UPLOAD_NOUNS.has(word) && ctx.fileNames.length > 0);
 
   const r = {
     t,

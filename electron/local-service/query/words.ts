@@ -88,7 +88,10 @@ export const RULE_WORDS = new Set([
   'most', 'capita', 'density', 'count', 'tally', 'total', 'first', 'order', 'terms',
 ]);
 
-/** Words no vocabulary phrase may start with: the grammar of questions reads them. */
+/**
+ * Words no vocabulary phrase may start with: the grammar of questions reads them (relations,
+ * conditions, units, numbers). Words for uploads ("sites", "stations") stay free for layers.
+ */
 export const isGrammarWord = (word: string): boolean =>
   SILENT.has(word) || (RULE_WORDS.has(word) && !UPLOAD_NOUNS.has(word)) || UNIT_KM[word] !== undefined || /^-?\d/.test(word) ||
   ['open', 'operated', 'along', 'outside', 'crossing', 'intersecting', 'over', 'me', 'here', 'near'].includes(word);

@@ -99,6 +99,15 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     add(p.key, { rank: 10 - p.strength, label: p.label, reading: `the OSM preset "${p.label}" (${matchText(p.match)})`, sources });
   }
 
+  // A key of the layer's tags is a word for any value of it ("shops": shop=*, "railways"): weaker
+  // than a preset's name or tag value, stronger than its terms.
+  for (const l of input.layers) {
+    for (const col of l.summary.columns) {
+      if (col.numeric || !/^[a-z]+$/.test(col.key) || col.key === 'name' || (col.values && col.values.every((v) => YES_NO.has(v.toLowerCase())))) continue;
+      add(phraseKey(col.key), { rank: 9.5, label: col.key, reading: `any ${col.key}=* in "${l.info.name}"`, sources: [{ layer: l.info, match: [[{ key: col.key }]] }] });
+    }
+  }
+
   if (input.brands) {
     for (const l of input.layers) {
       const col = l.summary.columns.find((c) => c.key === 'brand:wikidata');

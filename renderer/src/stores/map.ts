@@ -26,13 +26,18 @@ export const useMapStore = defineStore('map', () => {
   /** Bumped to ask the map to zoom to a layer's features. */
   const fitRequest = ref<{ layer: LayerName; seq: number } | null>(null);
   let centreProvider: (() => [number, number]) | null = null;
-  let extentProvider: (() => [number, number, number, number]) | null = null;
+  let extentProvider: (() => [number, number, number, number] | null) | null = null;
 
   function show(layer: LayerName, collection: FeatureCollectionLike | null, fit = true): void {
     collections.value = { ...collections.value, [layer]: collection };
     if (selection.value?.layer === layer) selection.value = null;
     if (fit && collection && collection.features.length > 0)
       fitRequest.value = { layer, seq: (fitRequest.value?.seq ?? 0) + 1 };
+  }
+
+  /** Zooms the map to a layer's features ("Zoom to results"). */
+  function fit(layer: LayerName): void {
+    if (collections.value[layer]?.features.length) fitRequest.value = { layer, seq: (fitRequest.value?.seq ?? 0) + 1 };
   }
 
   function select(layer: LayerName, id: string | null, origin: MapSelection['origin'] = 'list'): void {
@@ -51,8 +56,8 @@ export const useMapStore = defineStore('map', () => {
     centreProvider = fn;
   }
   const centre = (): [number, number] | null => centreProvider?.() ?? null;
-  /** The map view registers how to read its visible extent (History by place). */
-  function provideExtent(fn: (() => [number, number, number, number]) | null): void {
+  /** The map view registers how to read its extent ([minLon, minLat, maxLon, maxLat]); History filters by it. */
+  function provideExtent(fn: (() => [number, number, number, number] | null) | null): void {
     extentProvider = fn;
   }
   const extent = (): [number, number, number, number] | null => extentProvider?.() ?? null;
@@ -71,6 +76,7 @@ export const useMapStore = defineStore('map', () => {
     selectedFeature,
     fitRequest: readonly(fitRequest),
     show,
+    fit,
     select,
     selectedIn,
     setActiveLayer,

@@ -8,7 +8,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
 import { catalog, KEYS } from '../local-service/harness';
-import { cities, km } from '../local-service/raw';
+import { airports, apLat, apLon, cities, isLarge, km } from '../local-service/raw';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
 import { at, type TownFeature } from '../../support/town/town';
 import { distanceTo, inPolygon, named, nearestFirst, pointOf } from './town-questions';
@@ -108,6 +108,12 @@ describe('subjects from the vocabulary', () => {
     const r = await ask('Starbucks');
     expect(names(r)).toEqual(nameList(tagged('brand:wikidata', 'Q37158')));
     expect(text(r)).toContain('brand:wikidata=Q37158');
+  });
+
+  it('6b. "shops": a key of the tags, any value', async () => {
+    const r = await ask('shops');
+    expect(sorted(names(r))).toEqual(nameList(tagged('shop')));
+    expect(text(r)).toContain('shop=*');
   });
 
   it('7. "bakeries", 8. "supermarkets": plural forms of tag values', async () => {
@@ -296,6 +302,19 @@ describe('uploads and built-in kinds mixed with layers', () => {
     for (const id of got) expect(maybe).toContain(id);
   });
 
+  it('35b. a kind with its modifier as the reference: within 14.5 km of an airport, of a large airport', async () => {
+    const kindAirports = airports.filter((a) => a.type === 'large_airport' || a.type === 'medium_airport');
+    const within = (list: typeof airports) =>
+      pharmacies().filter((p) => list.some((a) => turf.distance(pointOf(p), [apLon(a), apLat(a)], { units: 'kilometers' }) <= 14.5));
+    // No pharmacy lies within 100 m of the edge, so formulas of the earth's radius cannot disagree.
+    for (const p of pharmacies()) for (const a of kindAirports) expect(Math.abs(turf.distance(pointOf(p), [apLon(a), apLat(a)]) - 14.5)).toBeGreaterThan(0.1);
+    const any = within(kindAirports);
+    const large = within(kindAirports.filter(isLarge));
+    expect(any.length).toBeGreaterThan(large.length);
+    expect(sorted(names(await ask('pharmacies within 14.5 km of an airport')))).toEqual(nameList(any));
+    expect(sorted(names(await ask('pharmacies within 14.5 km of a large airport')))).toEqual(nameList(large));
+  });
+
   it('35. pharmacies in Lyon: the layer holds none there, and nothing else is answered', async () => {
     const r = await ask('pharmacies in Lyon');
     expect(r.results.numberMatched).toBe(0);
@@ -318,6 +337,13 @@ describe('conditions', () => {
   it('37. open on Sunday', async () => {
     const want = pharmacies().filter((f) => new OpeningHours(f.properties['opening_hours']!, null).getOpenIntervals(sunday, new Date(2026, 0, 5)).length > 0);
     expect(sorted(names(await ask('pharmacies open on Sunday')))).toEqual(nameList(want));
+  });
+
+  it('37b. open at a time today', async () => {
+    for (const [said, h, m] of [['open at 8', 8, 0], ['open at 18:45', 18, 45], ['open at 7 pm', 19, 0]] as const) {
+      const at = new Date(NOW.getFullYear(), NOW.getMonth(), NOW.getDate(), h, m);
+      expect(sorted(names(await ask(`pharmacies ${said}`))), said).toEqual(nameList(pharmacies().filter((f) => openAt(f, at))));
+    }
   });
 
   it('38. wheelchair accessible', async () => {
@@ -346,6 +372,25 @@ describe('conditions', () => {
   it('42. how many open on Sunday', async () => {
     const want = pharmacies().filter((f) => new OpeningHours(f.properties['opening_hours']!, null).getOpenIntervals(sunday, new Date(2026, 0, 5)).length > 0);
     expect(count(await ask('how many pharmacies open on Sunday'))).toBe(want.length);
+  });
+});
+
+describe('follow-ups', () => {
+  it('45. "only those open now" continues a layer answer; a chain keeps every step; a new subject searches anew', async () => {
+    const nord = geom('Nordviertel');
+    const first = await ask('pharmacies outside Nordviertel');
+    const outside = pharmacies().filter((f) => !inPolygon(pointOf(f), nord));
+    expect(sorted(names(first))).toEqual(nameList(outside));
+    const open = await ask('only those open now', { search_id: first.id });
+    const openOutside = outside.filter((f) => new OpeningHours(f.properties['opening_hours']!, null).getState(NOW));
+    expect(openOutside.length).toBeLessThan(outside.length);
+    expect(sorted(names(open))).toEqual(nameList(openOutside));
+    expect(codes(open)).toContain('context');
+    const accessible = await ask('wheelchair accessible ones', { search_id: open.id });
+    expect(sorted(names(accessible))).toEqual(nameList(openOutside.filter((f) => f.properties['wheelchair'] === 'yes')));
+    const anew = await ask('cities in Switzerland over 300,000 people', { search_id: first.id });
+    expect(anew.results.numberMatched).toBe(cities.filter((c) => c.country === 'CH' && c.population > 300_000).length);
+    expect(anew.results.numberMatched).toBeGreaterThan(0);
   });
 });
 

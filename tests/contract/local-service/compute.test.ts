@@ -1,10 +1,7 @@
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../../electron/local-service/store';
 import { ComputeResponseExact } from '../../../shared/service/compute';
 import { PROBLEM_CONTENT_TYPE } from '../../../shared/service/problem';
-import { compute, computeForm, fileForm, KEYS, postForm, postJson, problem, startService, stopService, type Running } from './harness';
+import { compute, computeForm, fileForm, insertSavedRow, KEYS, postForm, postJson, problem, startService, stopService, type Running } from './harness';
 
 let r: Running;
 beforeAll(async () => {
@@ -159,13 +156,8 @@ describe('POST /v1/compute: errors', () => {
   });
 
   it('409 for a search_id saved against another catalog version', async () => {
-    const db = new Database(join(r.dataDir, DATABASE_FILE));
     const id = '11111111-2222-4333-8444-555555555555';
-    db.prepare(
-      `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, items, uploads)
-       VALUES (?, '2020-01-01', NULL, 'old', NULL, 'not-this-one', 'city', '[]', '[]')`,
-    ).run(id);
-    db.close();
+    await insertSavedRow(r, id, 'not-this-one');
     const p = expectProblem(await postJson(r, { query: 'only those in Spain', search_id: id }), 409);
     expect(p.errors).toEqual([{ field: 'search_id', message: 'saved with another catalog version' }]);
   });

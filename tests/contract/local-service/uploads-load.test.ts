@@ -1,10 +1,6 @@
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATABASE_FILE } from '../../../electron/local-service/store';
-import { compute, computeForm, fileForm, startService, stopService, type Running } from './harness';
+import { compute, computeForm, fileForm, savedCount, scalar, startService, stopService, storedBytes, type Running } from './harness';
 import { sitesCsv } from './sites';
 
 let r: Running;
@@ -14,16 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopService(r);
 });
-
-/** Bytes of the service database once its WAL is copied back (by a connection of the test's own). */
-function databaseBytes(dir: string): number {
-  const db = new Database(join(dir, DATABASE_FILE));
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
-  return readdirSync(dir)
-    .filter((f) => f.startsWith(DATABASE_FILE))
-    .reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
-}
 
 describe('large uploads', () => {
   it('keeps /health answering within 100 ms while a 10 MB CSV is read, queried and saved', { timeout: 180_000 }, async () => {
@@ -72,23 +58,21 @@ describe('large uploads', () => {
     const svc = await startService();
     try {
       const csv = sitesCsv(30_000);
-      const before = databaseBytes(svc.dataDir);
+      const before = await storedBytes(svc);
       const ids: string[] = [];
       for (let n = 0; n < 6; n++) {
         const res = await computeForm(svc, fileForm({ query: 'my sites', limit: '1', answer: 'false' }, [{ name: 'sites.csv', text: csv }]));
         expect(res.results.numberMatched).toBe(30_000);
         ids.push(res.id);
       }
-      await new Promise((ok) => setTimeout(ok, 50)); // saves are written behind
-      const growth = databaseBytes(svc.dataDir) - before;
+      expect(await savedCount(svc, 6)).toBe(6); // saves are written behind
+      const growth = (await storedBytes(svc)) - before;
       // One gzipped copy of the file plus six packed result sets (13 bytes an item), and room for pages.
       const bound = gzipSync(Buffer.from(csv), { level: 1 }).length + 6 * (8 + 30_000 * 13) + 512 * 1024;
       process.stdout.write(`six identical ${(csv.length / 1048576).toFixed(1)} MB uploads: database grew ${(growth / 1048576).toFixed(2)} MB (bound ${(bound / 1048576).toFixed(2)} MB)\n`);
       expect(growth).toBeLessThan(bound);
-      const db = new Database(join(svc.dataDir, DATABASE_FILE), { readonly: true });
-      expect(db.prepare('SELECT count(*) FROM uploads').pluck().get()).toBe(1);
-      expect(db.prepare('SELECT count(DISTINCT search_id) FROM search_uploads').pluck().get()).toBe(6);
-      db.close();
+      expect(await scalar(svc, 'SELECT count(*) FROM uploads')).toBe(1);
+      expect(await scalar(svc, 'SELECT count(DISTINCT search_id) FROM search_uploads')).toBe(6);
     } finally {
       await stopService(svc);
     }
@@ -107,10 +91,8 @@ describe('large uploads', () => {
       expect(b.results.features.map((f) => f.properties.name).sort()).toEqual(['Lyon', 'Paris']);
       expect(b.results.features[0]!.properties.attributes).toEqual({ name: b.results.features[0]!.properties.name });
       // The continuation links the same stored file.
-      const db = new Database(join(dataDir, DATABASE_FILE), { readonly: true });
-      await new Promise((ok) => setTimeout(ok, 50));
-      expect(db.prepare('SELECT count(*) FROM uploads').pluck().get()).toBe(1);
-      db.close();
+      expect(await savedCount(second, 2)).toBe(2);
+      expect(await scalar(second, 'SELECT count(*) FROM uploads')).toBe(1);
     } finally {
       await stopService(second);
     }

@@ -77,7 +77,7 @@ const toInfo = (r: LayerRow): LayerInfo => ({
 });
 
 /** Tags as JSON text; empty cells (null) of tabular sources are not values and are left out. */
-function tagsJson(props: Record<string, unknown>): string {
+export function tagsJson(props: Record<string, unknown>): string {
   let hasNull = false;
   for (const k in props) if (props[k] === null || props[k] === undefined) hasNull = true;
   if (!hasNull) return JSON.stringify(props);

@@ -26,12 +26,13 @@ export function conditionTests(conditions: readonly Condition[], now: Date) {
   };
   const test = (c: Condition, tags: Record<string, unknown>, s: (typeof stats)[number]): boolean => {
     s.tested++;
-    if (c.type === 'open_now' || c.type === 'open_on') {
+    if (c.type === 'open_now' || c.type === 'open_on' || c.type === 'open_at') {
       const v = tags['opening_hours'];
       if (v === undefined || v === null || v === '') return s.missing++, false;
       const oh = parseHours(String(v));
       if (!oh) return s.unreadable++, false;
       if (c.type === 'open_now') return oh.getState(now);
+      if (c.type === 'open_at') return oh.getState(new Date(now.getFullYear(), now.getMonth(), now.getDate(), c.hour, c.minute));
       const from = dayStart(c.day);
       const to = new Date(from.getFullYear(), from.getMonth(), from.getDate() + 1);
       return oh.getOpenIntervals(from, to).length > 0;
@@ -55,7 +56,7 @@ export function conditionTests(conditions: readonly Condition[], now: Date) {
     warnings(): Warning[] {
       return conditions.map((c, k) => {
         const s = stats[k]!;
-        const key = c.type === 'open_now' || c.type === 'open_on' ? 'opening_hours' : c.type === 'number' ? c.keys.join('/') : c.key;
+        const key = c.type === 'open_now' || c.type === 'open_on' || c.type === 'open_at' ? 'opening_hours' : c.type === 'number' ? c.keys.join('/') : c.key;
         const when = c.type === 'open_now' ? ` at ${now.toString().slice(0, 21)} (service clock)` : '';
         const extra = [s.missing ? `${s.missing} without ${key}` : '', s.unreadable ? `${s.unreadable} whose ${key} could not be read` : ''].filter(Boolean);
         return {

@@ -1,7 +1,6 @@
 import { bboxPolygon, booleanIntersects } from '@turf/turf';
-import type { Geometry } from 'geojson';
 import type { Catalog } from '../../catalog/catalog';
-import { bboxOf, EARTH_RADIUS_M, type BBox } from '../../layers/store/geo';
+import { bboxOf, type BBox } from '../../layers/store/geo';
 import type { LayerStore, StoredFeature } from '../../layers/store/layer-store';
 import type { UploadFeature } from '../../uploads';
 import type { Selection } from '../../vocabulary/vocabulary';
@@ -9,7 +8,8 @@ import { inBox } from '../bbox';
 import type { MeasurementResult } from '../measure';
 import type { Plan, RefPoint, Reference, Warning } from '../plan';
 import { conditionTests } from './conditions';
-import { geometryDistance, representativePoint } from './geometry';
+import { representativePoint } from './geometry';
+import { growBox as grow, referenceIndex } from './ref-index';
 import { referenceGeometries, selectionFeatures, type LayerHit, type ResolveContext } from './resolve';
 
 /** Features read for a subject with no spatial limit; more are not read (a warning says so). */
@@ -47,19 +47,8 @@ export interface LayerExecuteInput {
   areaCountry?: string;
 }
 
-/** Grows a box by metres on every side (a spherical cap's latitude span, longitude widened at its far edge). */
-function grow(b: BBox, metres: number): BBox {
-  const dLat = ((metres / EARTH_RADIUS_M) * 180) / Math.PI * 1.01;
-  const far = Math.min(89.9, Math.max(Math.abs(b[1] - dLat), Math.abs(b[3] + dLat)));
-  const dLon = Math.min(180, dLat / Math.cos((far * Math.PI) / 180));
-  return [Math.max(-180, b[0] - dLon), Math.max(-90, b[1] - dLat), Math.min(180, b[2] + dLon), Math.min(90, b[3] + dLat)];
-}
-
-const minDistance = (g: Geometry, refs: readonly Geometry[]) => {
-  let best = Infinity;
-  for (const r of refs) best = Math.min(best, geometryDistance(g, r));
-  return best;
-};
+/** Reference geometries up to which each is asked of the layer's index; past it the subject is scanned. */
+const PER_REFERENCE_QUERIES = 256;
 
 /**
  * Answers a question whose subject is features of data layers: candidates from the spatial
@@ -112,7 +101,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   };
   for (const s of selection.sources) {
     const opts = { match: s.match };
-    if (plan.within && withinGeoms) {
+    if (plan.within && withinGeoms && withinGeoms.length <= PER_REFERENCE_QUERIES) {
       for (const g of withinGeoms) {
         if (g.type === 'Point') add(s.layer, await store.within(s.layer.id, g.coordinates, radiusM!, opts));
         else {
@@ -143,6 +132,8 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   const cond = conditionTests(plan.conditions, input.now);
   const box = plan.bbox && plan.bbox.west <= plan.bbox.east ? bboxPolygon([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]).geometry : null;
   const items: LayerItem[] = [];
+  const withinIndex = withinGeoms ? referenceIndex(withinGeoms) : null;
+  const refIndex = refGeoms === withinGeoms ? withinIndex : refGeoms ? referenceIndex(refGeoms) : null;
   for (const hit of candidates.values()) {
     const g = hit.f.geometry;
     if (plan.countries.length || input.areaCountry || input.h3 || (plan.bbox && !box)) {
@@ -159,12 +150,12 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
     if (crossGeoms && !crossGeoms.some((p) => booleanIntersects(p, g))) continue;
     if (outsideGeoms && outsideGeoms.some((p) => booleanIntersects(p, g))) continue;
     let d: number | undefined;
-    if (plan.within && withinGeoms) {
-      d = minDistance(g, withinGeoms);
+    if (withinIndex) {
+      d = withinIndex.within(g, radiusM!);
       if (!(d <= radiusM!)) continue;
     }
     if (!cond.pass(hit.f.tags)) continue;
-    if (refGeoms && reference !== plan.within?.reference) d = minDistance(g, refGeoms);
+    if (refIndex && reference !== plan.within?.reference) d = refIndex.nearest(g);
     items.push(d === undefined ? { ...hit } : { ...hit, d });
   }
   warnings.push(...cond.warnings());
@@ -174,6 +165,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
     warn({ code: 'reading', message: '"nearest" needs a place to measure from; listed by name instead' });
     order = undefined;
   }
+  if (plan.byCountry) warn({ code: 'ignored', message: `figures per country are given for the built-in kinds; "${label}" listed as features ("per district" counts per polygon of a layer)` });
   if (order === 'population_desc' || order === 'population_asc') warn({ code: 'ignored', message: `layer features have no population; "${label}" listed by ${refGeoms ? 'distance' : 'name'}` });
   const nearestFirst = !!refGeoms?.length;
   const nameOf = (x: LayerItem) => String(x.f.tags['name'] ?? '');

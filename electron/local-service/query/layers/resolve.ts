@@ -4,6 +4,7 @@ import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { BBox } from '../../layers/store/geo';
 import type { LayerInfo, LayerStore, StoredFeature } from '../../layers/store/layer-store';
 import type { UploadFeature } from '../../uploads';
+import { classPredicate } from '../execute';
 import type { Reference, Warning } from '../plan';
 
 /** A feature of a data layer with the layer it came from. */
@@ -54,8 +55,10 @@ export async function referenceGeometries(ref: Reference, ctx: ResolveContext, n
     case 'class': {
       if (ref.kind === UPLOADS.name) return ctx.uploads.map((u) => u.geometry as Geometry);
       const K = ctx.catalog.kinds.get(ref.kind);
+      // "a large airport", "a city over 1 million people": the class's own modifiers and filters.
+      const keep = classPredicate(ref, ctx.catalog) ?? (() => true);
       const ids = near ? K.index.range(near[0], near[1], near[2], near[3]) : Array.from({ length: K.size }, (_, i) => i);
-      return ids.map((i) => ({ type: 'Point', coordinates: [K.lon[i]!, K.lat[i]!] }));
+      return ids.filter(keep).map((i) => ({ type: 'Point', coordinates: [K.lon[i]!, K.lat[i]!] }));
     }
   }
 }

@@ -9,11 +9,31 @@ const DAYS: Record<string, number> = {
 };
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
-/** "open now", "open on Sunday", "open Sundays", "open today": read from opening_hours. */
+/** "open now", "open on Sunday", "open Sundays", "open at 18:30": read from opening_hours. */
 export function openCondition(r: Reader, i: number): number {
   const { w, plan } = r;
   if (w(i) !== 'open' && w(i) !== 'opened') return 0;
   if (w(i + 1) === 'now') return plan.conditions.push({ type: 'open_now', label: 'open now' }), 2;
+  // "open at 9", "open at 18:30", "open at 7 pm": today at that time.
+  if (w(i + 1) === 'at' && /^\d{1,2}$/.test(w(i + 2))) {
+    let hour = Number(w(i + 2));
+    let used = 3;
+    let minute = 0;
+    // "18:30" reaches here as "18" "30" (the colon is no token).
+    if (/^\d{2}$/.test(w(i + 3))) {
+      minute = Number(w(i + 3));
+      used++;
+    }
+    if (w(i + used) === 'pm' || w(i + used) === 'am') {
+      if (w(i + used) === 'pm' && hour < 12) hour += 12;
+      used++;
+    }
+    if (hour <= 24 && minute < 60) {
+      const hhmm = `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`;
+      plan.conditions.push({ type: 'open_at', hour, minute, label: `open at ${hhmm} today` });
+      return used;
+    }
+  }
   let j = i + 1;
   if (w(j) === 'on' || w(j) === 'at') j++;
   const day = DAYS[w(j)];

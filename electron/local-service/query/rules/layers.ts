@@ -10,9 +10,9 @@ export function layerSubject(r: Reader, i: number): number {
   if (plan.subject !== null || plan.layerSubject) return 0;
   const m = r.selectionAt(i);
   if (!m) return 0;
-  // "power substations": "power" alone names something no layer holds, "substations" does; the
-  // first word only qualifies the next.
-  if (!m.selection.sources.length && r.selectionAt(i + m.len)?.selection.sources.length) return m.len;
+  // "power substations": when the next words name something too, they are the head noun and the
+  // first only qualifies them (English puts the thing last).
+  if (r.selectionAt(i + m.len)?.selection.sources.length) return m.len;
   plan.layerSubject = m.selection;
   r.subjectWordAt = i + m.len - 1;
   return m.len;

@@ -1,0 +1,69 @@
+import { booleanIntersects } from '@turf/turf';
+import type { Geometry } from 'geojson';
+import type { ComputeFeature } from '../../../shared/service/compute';
+import type { Catalog } from '../catalog/catalog';
+import type { LayerStore } from '../layers/store/layer-store';
+import { h3Filter } from '../query/h3';
+import { executeLayers, unknownSubject } from '../query/layers/execute-layers';
+import { layerFeature, writeLayerAnswer } from '../query/layers/features';
+import { referenceGeometries, type ResolveContext } from '../query/layers/resolve';
+import type { Plan, RefPoint, Reference } from '../query/plan';
+import type { UploadFeature } from '../uploads';
+
+/** What a question about layer features answers: results, warnings and the written answer. */
+export interface LayerAnswer {
+  matched: number;
+  features: ComputeFeature[];
+  warnings: unknown[];
+  content: string;
+}
+
+export interface LayerAnswerInput {
+  plan: Plan;
+  catalog: Catalog;
+  store: LayerStore;
+  now: Date;
+  coordinates: RefPoint[];
+  uploads: readonly UploadFeature[];
+  cells: string[];
+  areaCountry?: string;
+  limit: number;
+}
+
+/** Answers a plan whose subject is features of data layers, or words no vocabulary knows. */
+export async function answerFromLayers(input: LayerAnswerInput): Promise<LayerAnswer> {
+  const { plan, catalog } = input;
+  if (!plan.layerSubject) {
+    const w = unknownSubject(plan.unknownSubject!, null, input.store.list(), catalog.kinds.labels(() => true));
+    return { matched: 0, features: [], warnings: [w, ...plan.warnings], content: `Nothing was searched: "${plan.unknownSubject}" is not something any layer holds.` };
+  }
+  const ex = await executeLayers({ ...input, h3: h3Filter(input.cells) });
+  const warnings: unknown[] = [...plan.warnings, ...ex.warnings];
+  if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
+  return {
+    matched: ex.items.length,
+    features: ex.items.slice(0, input.limit).map((x) => layerFeature(x, ex, catalog)),
+    warnings,
+    content: writeLayerAnswer(ex, plan.within?.said),
+  };
+}
+
+/**
+ * Layer references of a plan about a kind or uploads ("my sites within 1 km of a substation"),
+ * read into geometries the kinds' executor measures to; relations to polygons and lines ("in
+ * Nordviertel", "outside", "crossing") become one test per item position.
+ */
+export async function resolveLayerReferences(plan: Plan, ctx: ResolveContext): Promise<((lon: number, lat: number) => boolean) | undefined> {
+  const toGeoms = async (ref: Reference | undefined): Promise<Reference | undefined> =>
+    ref?.type === 'selection' ? { type: 'geoms', geoms: (await referenceGeometries(ref, ctx)) ?? [], label: ref.label } : ref;
+  if (plan.within) plan.within = { ...plan.within, reference: (await toGeoms(plan.within.reference))! };
+  plan.distanceRef = await toGeoms(plan.distanceRef);
+  const tests: ((p: Geometry) => boolean)[] = [];
+  for (const [ref, inside] of [[plan.inside, true], [plan.intersecting, true], [plan.outside, false]] as const) {
+    if (!ref) continue;
+    const geoms = (await referenceGeometries(ref, ctx)) ?? [];
+    tests.push((p) => geoms.some((g) => booleanIntersects(g, p)) === inside);
+  }
+  if (!tests.length) return undefined;
+  return (lon, lat) => tests.every((t) => t({ type: 'Point', coordinates: [lon, lat] }));
+}

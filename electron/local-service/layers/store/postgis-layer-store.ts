@@ -1,0 +1,267 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { applyPgMigrations } from '../../pg/migrations';
+import { decodeWkb } from '../../../ground/wkb';
+import type { AsyncLayerStore } from './async-layer-store';
+import { LayerNotFoundError, type LayerInfo, type NearFeature, type StoredFeature } from './layer-store';
+import { featureTable, createPgLayerWriter } from './postgis-layer-writer';
+import { PG_LAYER_MIGRATIONS } from './postgis-migrations';
+
+/**
+ * Layers in PostgreSQL + PostGIS, for a team's service: the same interface and answers as the
+ * embedded store, with the database doing the spatial work. Per layer one table
+ * `layer_features_<n>` (geometry(Geometry, 4326), tags as JSONB) with two GiST indexes built
+ * after the load: on the geometry (boxes, ST_Intersects, ST_Covers) and on geom::geography
+ * (ST_DWithin and KNN `<->`, both on the sphere, so distances agree with the embedded store's
+ * great-circle metres). Nothing per feature is held in Node beyond the rows a query returns.
+ */
+
+interface LayerRow {
+  id: number;
+  uid: string;
+  name: string;
+  source_file: string;
+  format: LayerInfo['format'];
+  licence: string | null;
+  source_text: string | null;
+  feature_count: string;
+  geometry_types: Record<string, number>;
+  min_lon: number | null;
+  min_lat: number | null;
+  max_lon: number | null;
+  max_lat: number | null;
+  size_bytes: string;
+  warnings: string[];
+  created_at: string;
+}
+
+interface FeatureRow {
+  fid: string;
+  source_id: string;
+  sublayer: string | null;
+  wkb: Buffer;
+  tags: Record<string, unknown>;
+  d?: number;
+}
+
+const toInfo = (r: LayerRow): LayerInfo => ({
+  id: r.uid,
+  name: r.name,
+  sourceFile: r.source_file,
+  format: r.format,
+  // BIGINT arrives as text from the driver; counts and sizes stay far below 2^53.
+  featureCount: Number(r.feature_count),
+  geometryTypes: r.geometry_types,
+  bbox: r.min_lon === null ? null : [r.min_lon, r.min_lat!, r.max_lon!, r.max_lat!],
+  sizeBytes: Number(r.size_bytes),
+  licence: r.licence,
+  sourceText: r.source_text ?? r.source_file,
+  warnings: r.warnings,
+  createdAt: r.created_at,
+});
+
+const COLUMNS = 'fid, source_id, sublayer, ST_AsBinary(geom) AS wkb, tags';
+/** Rows a scan fetches at a time: what it holds in memory at once. */
+const SCAN_PAGE = 2000;
+const POINT = 'ST_SetSRID(ST_MakePoint($1, $2), 4326)';
+/** No LIMIT: ALL. */
+const limitOf = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? null : Math.max(0, Math.trunc(n)));
+
+export interface PostgisLayerStoreOptions {
+  pool: pg.Pool;
+  clock?: () => Date;
+}
+
+export async function openPostgisLayerStore({ pool, clock = () => new Date() }: PostgisLayerStoreOptions): Promise<AsyncLayerStore> {
+  await applyPgMigrations(pool, 'layers', PG_LAYER_MIGRATIONS);
+
+  const drop = async (q: pg.Pool | pg.PoolClient, n: number) => {
+    await q.query(`DROP TABLE IF EXISTS ${featureTable(n)}`);
+    await q.query('DELETE FROM layers WHERE id = $1', [n]);
+  };
+
+  // An import cut short by a crash left its table and an 'importing' row. A live import (this or
+  // another replica) holds its layer's advisory lock, so only orphans are removed.
+  {
+    const c = await pool.connect();
+    try {
+      for (const { id } of (await c.query<{ id: number }>("SELECT id FROM layers WHERE state = 'importing'")).rows) {
+        const got = (await c.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1) AS ok', [id])).rows[0]!.ok;
+        if (!got) continue;
+        await drop(c, id);
+        await c.query('SELECT pg_advisory_unlock($1)', [id]);
+      }
+    } finally {
+      c.release();
+    }
+  }
+
+  const layerRow = async (uid: string): Promise<LayerRow | null> =>
+    (await pool.query<LayerRow>("SELECT * FROM layers WHERE uid = $1 AND state = 'ready'", [uid])).rows[0] ?? null;
+
+  const layerNumber = async (uid: string): Promise<number> => {
+    const r = await layerRow(uid);
+    if (!r) throw new LayerNotFoundError(uid);
+    return r.id;
+  };
+
+  const stored = (uid: string, r: FeatureRow): StoredFeature => ({
+    layerId: uid,
+    fid: Number(r.fid),
+    sourceId: r.source_id,
+    sublayer: r.sublayer,
+    geometry: decodeWkb(r.wkb),
+    tags: r.tags,
+  });
+  const near = (uid: string, r: FeatureRow): NearFeature => ({ ...stored(uid, r), distanceMeters: r.d! });
+
+  const features = async (uid: string, where: string, params: unknown[], limit: number | undefined) => {
+    const t = featureTable(await layerNumber(uid));
+    const lim = limitOf(limit);
+    const rows = await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE ${where} ORDER BY fid LIMIT $${params.length + 1}`, [...params, lim]);
+    return rows.rows.map((r) => stored(uid, r));
+  };
+
+  return {
+    async create(layer) {
+      const uid = randomUUID();
+      const client = await pool.connect();
+      try {
+        const n = (
+          await client.query<{ id: number }>(
+            `INSERT INTO layers (uid, name, source_file, format, licence, source_text, state, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, 'importing', $7) RETURNING id`,
+            [uid, layer.name, layer.sourceFile, layer.format, layer.licence, layer.sourceText, clock().toISOString()],
+          )
+        ).rows[0]!.id;
+        // Held for the whole import: marks it live for crash clean-up (see above).
+        await client.query('SELECT pg_advisory_lock($1)', [n]);
+        await client.query(
+          `CREATE TABLE ${featureTable(n)} (fid BIGINT NOT NULL, source_id TEXT NOT NULL, sublayer TEXT, geom geometry(Geometry, 4326) NOT NULL, tags JSONB NOT NULL)`,
+        );
+        return createPgLayerWriter({
+          client,
+          pool,
+          n,
+          uid,
+          info: async () => toInfo((await layerRow(uid))!),
+          discard: async () => {
+            try {
+              await drop(client, n);
+              await client.query('SELECT pg_advisory_unlock($1)', [n]);
+            } finally {
+              client.release();
+            }
+          },
+        });
+      } catch (e) {
+        client.release();
+        throw e;
+      }
+    },
+
+    async list() {
+      return (await pool.query<LayerRow>("SELECT * FROM layers WHERE state = 'ready' ORDER BY created_at, id")).rows.map(toInfo);
+    },
+
+    async get(uid) {
+      const r = await layerRow(uid);
+      return r ? toInfo(r) : null;
+    },
+
+    async remove(uid) {
+      const r = await layerRow(uid);
+      if (!r) return false;
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        await drop(c, r.id);
+        await c.query('COMMIT');
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        c.release();
+      }
+      return true;
+    },
+
+    async feature(uid, fid) {
+      const t = featureTable(await layerNumber(uid));
+      const r = (await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE fid = $1`, [fid])).rows[0];
+      return r ? stored(uid, r) : null;
+    },
+
+    inBBox(uid, [w, s, e, n], opts = {}) {
+      return features(uid, 'geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ST_Intersects(geom, ST_MakeEnvelope($1, $2, $3, $4, 4326))', [w, s, e, n], opts.limit);
+    },
+
+    async within(uid, [lon, lat], metres, opts = {}) {
+      const t = featureTable(await layerNumber(uid));
+      // use_spheroid false: great-circle metres on the mean-radius sphere, as the embedded store measures.
+      const rows = await pool.query<FeatureRow>(
+        `SELECT ${COLUMNS}, ST_Distance(geom::geography, ${POINT}::geography, false) AS d FROM ${t}
+         WHERE ST_DWithin(geom::geography, ${POINT}::geography, $3, false)
+         ORDER BY d, fid LIMIT $4`,
+        [lon, lat, metres, limitOf(opts.limit)],
+      );
+      return rows.rows.map((r) => near(uid, r));
+    },
+
+    async nearest(uid, [lon, lat], k) {
+      const t = featureTable(await layerNumber(uid));
+      if (k <= 0) return [];
+      // KNN on the geography index walks features by sphere distance; the exact distance of the
+      // k found then orders ties by fid, as the embedded store does.
+      const rows = await pool.query<FeatureRow>(
+        `SELECT * FROM (
+           SELECT ${COLUMNS}, ST_Distance(geom::geography, ${POINT}::geography, false) AS d FROM ${t}
+           ORDER BY geom::geography <-> ${POINT}::geography LIMIT $3
+         ) k ORDER BY d, fid`,
+        [lon, lat, Math.trunc(k)],
+      );
+      return rows.rows.map((r) => near(uid, r));
+    },
+
+    containing(uid, [lon, lat], opts = {}) {
+      // ST_Covers rather than ST_Contains: a point on the edge counts, as in the embedded store.
+      return features(
+        uid,
+        `geom && ${POINT} AND ST_Dimension(geom) = 2 AND ST_Covers(geom, ${POINT})`,
+        [lon, lat],
+        opts.limit,
+      );
+    },
+
+    intersecting(uid, geometry, opts = {}) {
+      return features(uid, 'geom && ST_SetSRID(ST_GeomFromGeoJSON($1), 4326) AND ST_Intersects(geom, ST_SetSRID(ST_GeomFromGeoJSON($1), 4326))', [JSON.stringify(geometry)], opts.limit);
+    },
+
+    async *scan(uid, [w, s, e, n]) {
+      const t = featureTable(await layerNumber(uid));
+      const c = await pool.connect();
+      let ok = false;
+      try {
+        await c.query('BEGIN READ ONLY');
+        await c.query(
+          `DECLARE scan NO SCROLL CURSOR FOR SELECT ${COLUMNS} FROM ${t}
+           WHERE geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ST_Intersects(geom, ST_MakeEnvelope($1, $2, $3, $4, 4326)) ORDER BY fid`,
+          [w, s, e, n],
+        );
+        for (;;) {
+          const page = await c.query<FeatureRow>(`FETCH ${SCAN_PAGE} FROM scan`);
+          for (const r of page.rows) yield stored(uid, r);
+          if (page.rows.length < SCAN_PAGE) break;
+        }
+        ok = true;
+      } finally {
+        // Also on an early break: the cursor and its transaction end with the read.
+        await c.query(ok ? 'COMMIT' : 'ROLLBACK').catch(() => {});
+        c.release();
+      }
+    },
+
+    // The pool belongs to the service, which ends it.
+    async close() {},
+  };
+}

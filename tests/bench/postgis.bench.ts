@@ -1,0 +1,164 @@
+/**
+ * Team-service benchmark on a throwaway PostGIS cluster (scripts/pg-test-cluster.sh):
+ * - import of a 10,000,000-point layer (FIELDLENS_BENCH_POINTS) streamed through the PostGIS
+ *   layer store (COPY batches, indexes after the load), with the peak RSS of this process;
+ * - within-500 m and nearest-10 p50 over it (random points in the layer's extent);
+ * - the same within question on the embedded SQLite store holding the largest layer it is given
+ *   here (FIELDLENS_BENCH_EMBEDDED_POINTS, 2,000,000 by default), same run, same points;
+ * - 32 users at once, each with their own key, asking and continuing their own questions over
+ *   HTTP against a service on PostgreSQL: p50/p99 of the requests;
+ * - a leak sweep: no key in the database dump, the logs or the responses.
+ * Last line: one JSON object (import_features_per_s, within_p50_ms, knn_p50_ms,
+ * embedded_within_p50_ms, concurrent_users_p99_ms, ...).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createMemoryLogger } from '../../electron/ground/logger';
+import { defaultCatalogDir, loadCatalog } from '../../electron/local-service/catalog/catalog';
+import { asAsyncLayerStore, type AsyncLayerStore } from '../../electron/local-service/layers/store/async-layer-store';
+import { openPostgisLayerStore } from '../../electron/local-service/layers/store/postgis-layer-store';
+import { openSqliteLayerStore } from '../../electron/local-service/layers/store/sqlite-layer-store';
+import type { LayerFeature } from '../../electron/local-service/layers/types';
+import { createLocalService } from '../../electron/local-service/server';
+import { createKeyring, newKey, parseUsersFile } from '../../electron/local-service/team/keyring';
+import { startPgCluster } from '../support/pg-cluster';
+import { printFigures, type Figures } from './figures';
+
+const POINTS = Number(process.env['FIELDLENS_BENCH_POINTS'] ?? 10_000_000);
+const EMBEDDED = Math.min(POINTS, Number(process.env['FIELDLENS_BENCH_EMBEDDED_POINTS'] ?? 2_000_000));
+const QUERIES = 300;
+const USERS = 32;
+const ROUNDS = 6;
+const BATCH = 10_000;
+const MB = 1024 * 1024;
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+const say = (s: string) => process.stderr.write(s + '\n');
+
+/** Points spread over Western Europe (a country-sized extract's extent), deterministic. */
+function pointAt(i: number): [number, number] {
+  const h = Math.imul(i + 1, 2654435761) >>> 0;
+  const g = Math.imul(h ^ (h >>> 15), 2246822519) >>> 0;
+  return [-5 + (h / 4294967296) * 20, 40 + (g / 4294967296) * 12];
+}
+
+async function load(store: AsyncLayerStore, n: number, rss: { peak: number }): Promise<{ id: string; seconds: number; loadSeconds: number }> {
+  const t0 = performance.now();
+  const w = await store.create({ name: 'points', sourceFile: 'generated', format: 'geojson', licence: null, sourceText: 'generated' });
+  for (let at = 0; at < n; at += BATCH) {
+    const batch: LayerFeature[] = [];
+    for (let i = at; i < Math.min(n, at + BATCH); i++)
+      batch.push({ sourceId: `node/${i}`, geometry: { type: 'Point', coordinates: pointAt(i) }, properties: { amenity: i % 3 ? 'cafe' : 'pharmacy', name: `P ${i}` } });
+    await w.add(batch);
+    rss.peak = Math.max(rss.peak, process.memoryUsage().rss);
+    if (at % 1_000_000 === 0) say(`  ${at.toLocaleString('en')} / ${n.toLocaleString('en')}`);
+  }
+  const loadSeconds = (performance.now() - t0) / 1000;
+  const info = await w.commit([]);
+  return { id: info.id, seconds: (performance.now() - t0) / 1000, loadSeconds };
+}
+
+async function timed(n: number, q: (i: number) => Promise<unknown>): Promise<number[]> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await q(i);
+    ms.push(performance.now() - t);
+  }
+  return ms;
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'fieldlens-bench-pg-'));
+  const cluster = startPgCluster();
+  const figures: Figures = {};
+  try {
+    const url = await cluster.createDatabase();
+    const pool = new pg.Pool({ connectionString: url, max: 8 });
+    const store = await openPostgisLayerStore({ pool });
+    const rss = { peak: process.memoryUsage().rss };
+    say(`importing ${POINTS.toLocaleString('en')} points into PostGIS`);
+    const pgLayer = await load(store, POINTS, rss);
+    figures['points'] = POINTS;
+    figures['import_features_per_s'] = Math.round(POINTS / pgLayer.seconds);
+    figures['copy_features_per_s'] = Math.round(POINTS / pgLayer.loadSeconds);
+    figures['import_peak_rss_mb'] = Math.round(rss.peak / MB);
+    const probe = (i: number) => pointAt((i * 7919 + 13) % POINTS);
+    figures['within_p50_ms'] = round(pct(await timed(QUERIES, (i) => store.within(pgLayer.id, probe(i), 500)), 0.5));
+    figures['knn_p50_ms'] = round(pct(await timed(QUERIES, (i) => store.nearest(pgLayer.id, probe(i), 10)), 0.5));
+    figures['query_peak_rss_mb'] = Math.round(Math.max(rss.peak, process.memoryUsage().rss) / MB);
+    await pool.end();
+
+    say(`importing ${EMBEDDED.toLocaleString('en')} points into the embedded store`);
+    const sqlite = asAsyncLayerStore(openSqliteLayerStore({ dataDir: join(dir, 'embedded') }));
+    const emb = await load(sqlite, EMBEDDED, { peak: 0 });
+    figures['embedded_points'] = EMBEDDED;
+    figures['embedded_import_features_per_s'] = Math.round(EMBEDDED / emb.seconds);
+    figures['embedded_within_p50_ms'] = round(pct(await timed(QUERIES, (i) => sqlite.within(emb.id, pointAt((i * 7919 + 13) % EMBEDDED), 500)), 0.5));
+    await sqlite.close();
+
+    say(`${USERS} users at once against a service on PostgreSQL`);
+    Object.assign(figures, await concurrentUsers(await cluster.createDatabase(), join(dir, 'service')));
+  } finally {
+    cluster.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  printFigures(figures);
+}
+
+async function concurrentUsers(database: string, dataDir: string): Promise<Figures> {
+  const made = await Promise.all(Array.from({ length: USERS }, (_, i) => newKey(`user${i}`)));
+  const logger = createMemoryLogger();
+  const service = createLocalService({
+    dataDir,
+    keys: { bearer: '', search: '' },
+    keyring: createKeyring(parseUsersFile(made.map((m) => m.line).join('\n'))),
+    database,
+    accessLog: true,
+    logger,
+    clock: () => new Date(),
+    catalog: loadCatalog(defaultCatalogDir()),
+  });
+  const { baseUrl } = await service.start();
+  const bodies: string[] = [];
+  const ask = async (key: string, body: object) => {
+    const t = performance.now();
+    const res = await fetch(`${baseUrl}/v1/compute`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`compute ${res.status}: ${text}`);
+    bodies.push(text);
+    return { ms: performance.now() - t, id: (JSON.parse(text) as { id: string }).id };
+  };
+  const questions = ['airports in France', 'cities in Germany over 100000 people', 'airports within 100 km of Madrid', 'cities near Lyon'];
+  // Warm-up: each key's scrypt check once, catalog caches.
+  await Promise.all(made.map((m, u) => ask(m.key, { query: questions[u % questions.length]!, limit: 5 })));
+  const ms: number[] = [];
+  const t0 = performance.now();
+  await Promise.all(
+    made.map(async (m, u) => {
+      for (let r = 0; r < ROUNDS; r++) {
+        const first = await ask(m.key, { query: questions[(u + r) % questions.length]!, limit: 10 });
+        const next = await ask(m.key, { query: 'sort by distance to Paris', search_id: first.id, limit: 10 });
+        ms.push(first.ms, next.ms);
+      }
+    }),
+  );
+  const wall = (performance.now() - t0) / 1000;
+  await service.close();
+  const dump = execFileSync('pg_dump', ['--data-only', database], { encoding: 'utf8', maxBuffer: 1024 * MB });
+  const hay = [dump, logger.lines.join('\n'), bodies.join('\n')];
+  const leaked = made.filter((m) => hay.some((h) => h.includes(m.key) || h.includes(m.key.split('_').slice(2).join('_')))).length;
+  return {
+    concurrent_users: USERS,
+    concurrent_users_p50_ms: round(pct(ms, 0.5)),
+    concurrent_users_p99_ms: round(pct(ms, 0.99)),
+    concurrent_requests_per_s: Math.round(ms.length / wall),
+    leaked_keys: leaked,
+  };
+}
+
+await main();

@@ -1,0 +1,251 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as turf from '@turf/turf';
+import type { Geometry, Position } from 'geojson';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importLayerFiles } from '../../../electron/local-service/layers/cli-import';
+import { startLayerImport } from '../../../electron/local-service/layers/import-job';
+import { asAsyncLayerStore, type AsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
+import type { LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
+import { openPostgisLayerStore } from '../../../electron/local-service/layers/store/postgis-layer-store';
+import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
+import { ImportCancelledError } from '../../../electron/local-service/layers/types';
+import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
+import { writeTownFiles, type TownFiles } from '../../support/town/files';
+import { at, type TownFeature } from '../../support/town/town';
+
+/** Metres from a point to a geometry's nearest point, from turf primitives on the generator's geometry. */
+function expectedDistance(p: Position, g: Geometry): number {
+  const toLine = (l: Position[]) => turf.pointToLineDistance(p, turf.lineString(l), { units: 'meters' });
+  switch (g.type) {
+    case 'Point':
+      return turf.distance(p, g.coordinates, { units: 'meters' });
+    case 'LineString':
+      return toLine(g.coordinates);
+    case 'Polygon':
+      return turf.booleanPointInPolygon(p, turf.polygon(g.coordinates)) ? 0 : Math.min(...g.coordinates.map(toLine));
+    default:
+      throw new Error(`the town has no ${g.type}`);
+  }
+}
+
+let dir: string;
+let town: TownFiles;
+let cluster: PgCluster;
+let pool: pg.Pool;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'fieldlens-backends-'));
+  town = writeTownFiles(join(dir, 'files'));
+  cluster = startPgCluster();
+  pool = new pg.Pool({ connectionString: await cluster.createDatabase(), max: 4 });
+});
+afterAll(async () => {
+  await pool?.end();
+  cluster?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const BACKENDS: { name: string; open: () => Promise<AsyncLayerStore> }[] = [
+  { name: 'embedded SQLite', open: async () => asAsyncLayerStore(openSqliteLayerStore({ dataDir: join(dir, 'sqlite') })) },
+  { name: 'PostGIS', open: () => openPostgisLayerStore({ pool }) },
+];
+
+const byName = (fs: TownFeature[], name: string) => fs.find((f) => f.properties['name'] === name)!;
+const names = (xs: { tags: Record<string, unknown> }[]) => xs.map((x) => x.tags['name']);
+
+/**
+ * Nearest first, each at the distance turf gives. Lines and polygons: turf measures to a segment
+ * on a local plane, PostGIS along the great circle; over the town's few hundred metres the two
+ * agree to well under a centimetre.
+ */
+function expectNearestFirst(got: { tags: Record<string, unknown>; distanceMeters: number }[], want: { name: unknown; d: number }[]) {
+  expect(got).toHaveLength(want.length);
+  const d = new Map(want.map((w) => [w.name, w.d]));
+  got.forEach((g, i) => {
+    expect(d.has(g.tags['name']), String(g.tags['name'])).toBe(true);
+    expect(Math.abs(g.distanceMeters - d.get(g.tags['name'])!)).toBeLessThan(0.01);
+    expect(Math.abs(g.distanceMeters - want[i]!.d)).toBeLessThan(0.01);
+  });
+}
+
+describe.each(BACKENDS)('the layer store on $name', ({ name, open }) => {
+  let store: AsyncLayerStore;
+  let layer: LayerInfo;
+  const expected = () => town.features;
+  beforeAll(async () => {
+    store = await open();
+    layer = await startLayerImport({ store, file: town.pbf, tempDir: join(dir, 'tmp') }).done;
+  });
+  afterAll(() => store?.close());
+
+  it('imports every feature with its figures and lists the layer', async () => {
+    expect(layer.featureCount).toBe(expected().length);
+    expect(layer.sizeBytes).toBeGreaterThan(0);
+    expect((await store.list()).map((l) => l.id)).toContain(layer.id);
+    expect(await store.get(layer.id)).toEqual(layer);
+    const lons = expected().flatMap((f) => turf.coordAll(f).map((c) => c[0]!));
+    expect(layer.bbox![0]).toBeCloseTo(Math.min(...lons), 6);
+  });
+
+  it('keeps geometry and tags: a feature read back by its id is the one stored', async () => {
+    const all = await store.inBBox(layer.id, [-180, -90, 180, 90]);
+    expect(all).toHaveLength(expected().length);
+    const one = all.find((f) => f.tags['name'] === 'Starbucks')!;
+    expect(typeof one.fid).toBe('number');
+    expect(await store.feature(layer.id, one.fid)).toEqual(one);
+    expect(one.tags).toMatchObject(byName(expected(), 'Starbucks').properties);
+    expect(await store.feature(layer.id, 10_000_000)).toBeNull();
+  });
+
+  it('streams a box in fid order, the same features as the box query; a break ends the read', async () => {
+    const sw = at(-200, 100);
+    const ne = at(300, 450);
+    const box: [number, number, number, number] = [sw[0]!, sw[1]!, ne[0]!, ne[1]!];
+    const streamed = [];
+    for await (const f of store.scan(layer.id, box)) streamed.push(f);
+    expect(streamed).toEqual(await store.inBBox(layer.id, box));
+    expect(streamed.length).toBeGreaterThan(3);
+    let taken = 0;
+    for await (const _ of store.scan(layer.id, [-180, -90, 180, 90])) if (++taken === 2) break;
+    expect(taken).toBe(2);
+    // The store still answers (a PostGIS scan's connection went back to the pool).
+    expect(await store.inBBox(layer.id, box)).toHaveLength(streamed.length);
+  });
+
+  it('answers "within 500 m of the station" as turf does', async () => {
+    const station = (byName(expected(), 'Lennbrück Hauptbahnhof').geometry as { coordinates: Position }).coordinates;
+    const want = expected()
+      .map((f) => ({ name: f.properties['name'], d: expectedDistance(station, f.geometry) }))
+      .filter((x) => x.d <= 500)
+      .sort((a, b) => a.d - b.d);
+    expect(want.length).toBeGreaterThan(2);
+    expectNearestFirst(await store.within(layer.id, station, 500), want);
+    expect(await store.within(layer.id, station, 500, { limit: 2 })).toHaveLength(2);
+  });
+
+  it('answers "nearest 5 to a point" with distances to the nearest point of lines and polygons', async () => {
+    const p = at(650, 120);
+    const want = expected()
+      .map((f) => ({ name: f.properties['name'], d: expectedDistance(p, f.geometry) }))
+      .sort((a, b) => a.d - b.d)
+      .slice(0, 5);
+    expectNearestFirst(await store.nearest(layer.id, p, 5), want);
+    expect(await store.nearest(layer.id, p, 0)).toEqual([]);
+    expect(await store.nearest(layer.id, p, 10_000)).toHaveLength(expected().length);
+  });
+
+  it('answers a box, containment (holes excluded) and what crosses the river', async () => {
+    const sw = at(-200, 100);
+    const ne = at(300, 450);
+    const box: [number, number, number, number] = [sw[0]!, sw[1]!, ne[0]!, ne[1]!];
+    const inBox = expected().filter((f) => turf.booleanIntersects(turf.bboxPolygon(box), f.geometry)).map((f) => f.properties['name']);
+    expect(names(await store.inBBox(layer.id, box)).sort()).toEqual(inBox.sort());
+    const holders = (p: Position) =>
+      expected().filter((f) => f.geometry.type === 'Polygon' && turf.booleanPointInPolygon(p, f.geometry as never)).map((f) => f.properties['name']);
+    const cafe = (byName(expected(), 'Starbucks').geometry as { coordinates: Position }).coordinates;
+    const inPark = (byName(expected(), 'Apotheke im Park').geometry as { coordinates: Position }).coordinates;
+    expect(names(await store.containing(layer.id, cafe))).toEqual(holders(cafe));
+    expect(names(await store.containing(layer.id, inPark))).toEqual(holders(inPark));
+    expect(holders(inPark)).toEqual(['Stadtpark']);
+    const river = byName(expected(), 'Lenne').geometry;
+    const crossing = expected().filter((f) => turf.booleanIntersects(river, f.geometry)).map((f) => f.properties['name']);
+    expect(names(await store.intersecting(layer.id, river)).sort()).toEqual(crossing.sort());
+    expect(crossing).toEqual(expect.arrayContaining(['Lenne', 'Lennebrücke 1', 'Lennebrücke 2']));
+  });
+
+  it('a cancelled import leaves no layer; remove() takes a layer away', async () => {
+    const before = (await store.list()).length;
+    const job = startLayerImport({ store, file: town.osm, tempDir: join(dir, 'tmp'), batchSize: 5 });
+    job.events.once('progress', () => job.cancel());
+    job.cancel();
+    await expect(job.done).rejects.toBeInstanceOf(ImportCancelledError);
+    expect(await store.list()).toHaveLength(before);
+    const second = await startLayerImport({ store, file: town.geojson, tempDir: join(dir, 'tmp') }).done;
+    expect(await store.remove(second.id)).toBe(true);
+    expect(await store.remove(second.id)).toBe(false);
+    await expect(store.within(second.id, at(0, 0), 10)).rejects.toThrow(`no layer ${second.id}`);
+    expect(await store.list()).toHaveLength(before);
+    void name;
+  });
+});
+
+describe('PostGIS specifics', () => {
+  let store: AsyncLayerStore;
+  let layer: LayerInfo;
+  beforeAll(async () => {
+    store = await openPostgisLayerStore({ pool });
+    layer = await startLayerImport({ store, file: town.geojson, tempDir: join(dir, 'tmp') }).done;
+  });
+
+  const tableOf = async (uid: string) => `layer_features_${(await pool.query('SELECT id FROM layers WHERE uid = $1', [uid])).rows[0].id}`;
+  const plan = async (sql: string) => {
+    const c = await pool.connect();
+    try {
+      // The town is small enough for a sequential scan: ask the planner what it does with the index.
+      await c.query('SET enable_seqscan = off');
+      return (await c.query(`EXPLAIN ${sql}`)).rows.map((r) => r['QUERY PLAN']).join('\n');
+    } finally {
+      await c.query('RESET enable_seqscan');
+      c.release();
+    }
+  };
+
+  it('builds GiST indexes after the load and uses them for distance, KNN and boxes', async () => {
+    const t = await tableOf(layer.id);
+    const idx = (await pool.query('SELECT indexdef FROM pg_indexes WHERE tablename = $1', [t])).rows.map((r) => r.indexdef as string);
+    expect(idx.some((d) => /USING gist \(geom\)/.test(d))).toBe(true);
+    expect(idx.some((d) => /USING gist \(\(\(?geom\)?::geography\)\)/.test(d))).toBe(true);
+    expect(await plan(`SELECT fid FROM ${t} WHERE ST_DWithin(geom::geography, ST_MakePoint(7, 51)::geography, 500, false)`)).toContain(`${t}_geog`);
+    expect(await plan(`SELECT fid FROM ${t} ORDER BY geom::geography <-> ST_MakePoint(7, 51)::geography LIMIT 5`)).toMatch(new RegExp(`Index Scan using ${t}_geog`));
+    expect(await plan(`SELECT fid FROM ${t} WHERE geom && ST_MakeEnvelope(6, 50, 8, 52, 4326)`)).toContain(`${t}_geom`);
+  });
+
+  it('an import whose process died is removed at the next open; a live one is left alone', async () => {
+    const writer = await store.create({ name: 'live', sourceFile: 'live.geojson', format: 'geojson', licence: null, sourceText: 'live' });
+    await writer.add([{ sourceId: '1', geometry: { type: 'Point', coordinates: [1, 2] }, properties: {} }]);
+    // A row and table as a crashed import leaves them: no session holds its lock.
+    const dead = (
+      await pool.query(`INSERT INTO layers (uid, name, source_file, format, state, created_at) VALUES ('dead', 'd', 'd', 'geojson', 'importing', 'x') RETURNING id`)
+    ).rows[0].id as number;
+    await pool.query(`CREATE TABLE layer_features_${dead} (fid BIGINT)`);
+    await openPostgisLayerStore({ pool });
+    const states = (await pool.query(`SELECT name FROM layers WHERE state = 'importing'`)).rows.map((r) => r.name);
+    expect(states).toEqual(['live']);
+    expect((await pool.query(`SELECT to_regclass('layer_features_${dead}') AS t`)).rows[0].t).toBeNull();
+    const info = await writer.commit([]);
+    expect(info.featureCount).toBe(1);
+    expect((await store.nearest(info.id, [1, 2.001], 1))[0]!.distanceMeters).toBeCloseTo(turf.distance([1, 2], [1, 2.001], { units: 'meters' }), 3);
+  });
+
+  it('--layer with --database imports into PostGIS, where the service finds it', async () => {
+    const url = await cluster.createDatabase();
+    const lines: string[] = [];
+    const res = await importLayerFiles({ dataDir: join(dir, 'cli'), database: url, files: [town.geojson], log: (l) => lines.push(l) });
+    expect(res.failed).toEqual([]);
+    expect(res.imported[0]!.featureCount).toBe(town.features.length);
+    const other = new pg.Pool({ connectionString: url, max: 2 });
+    try {
+      const again = await openPostgisLayerStore({ pool: other });
+      expect((await again.list()).map((l) => [l.id, l.featureCount])).toEqual([[res.imported[0]!.id, town.features.length]]);
+    } finally {
+      await other.end();
+    }
+    expect(lines.at(-1)).toMatch(/imported "town"/);
+  });
+
+  it('refuses coordinates outside lon/lat and keeps text with tabs, backslashes and line breaks', async () => {
+    const w = await store.create({ name: 'odd', sourceFile: 'odd', format: 'geojson', licence: null, sourceText: 'odd' });
+    const tags = { note: 'a\tb\\c\nd\re "q"', n: 3 };
+    await w.add([{ sourceId: 'x\ty', sublayer: 'tab\\le', geometry: { type: 'Point', coordinates: [5, 6] }, properties: tags }]);
+    const info = await w.commit([]);
+    const [f] = await store.inBBox(info.id, [-180, -90, 180, 90]);
+    expect(f).toMatchObject({ sourceId: 'x\ty', sublayer: 'tab\\le', tags });
+    const bad = await store.create({ name: 'bad', sourceFile: 'bad', format: 'geojson', licence: null, sourceText: 'bad' });
+    await expect(bad.add([{ sourceId: '1', geometry: { type: 'Point', coordinates: [500000, 6000000] }, properties: {} }])).rejects.toThrow(/outside longitude\/latitude/);
+    await bad.abort();
+    expect((await store.list()).map((l) => l.name)).not.toContain('bad');
+  });
+});

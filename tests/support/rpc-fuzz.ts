@@ -113,6 +113,7 @@ function contain(input: unknown, scratch: string, method: MethodName): unknown {
   if (method === 'export.start' && 'destination' in o) o['destination'] = inside(o['destination']);
   if (method === 'photos.setFolders' && Array.isArray(o['folders'])) o['folders'] = o['folders'].map(inside);
   if (method === 'layers.import' && 'path' in o) o['path'] = inside(o['path']);
+  if (method === 'evidence.verify' && 'path' in o) o['path'] = inside(o['path']);
   return o;
 }
 
@@ -172,5 +173,16 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'layers.uploadStart': [{ name: 'sites.geojson', size: 40 }],
     'layers.uploadChunk': [{ uploadId: 'layer-upload-1', offset: 0, dataBase64: Buffer.from('{"type":"FeatureCollection"').toString('base64') }],
     'layers.features': [{ id: '1' }, { id: '1', limit: 10 }],
+    'settings.get': none,
+    'settings.save': [{ coordinateFormat: 'mgrs' }, {}],
+    'evidence.create': [{ queryId: 1 }],
+    'evidence.verify': [{ path: `${scratch}/bundle.zip` }, { dataBase64: Buffer.from('PK not a zip').toString('base64') }],
+    'evidence.key': none,
+    'queue.list': none,
+    'queue.add': [{ request: { query: 'airports in Malta', limit: 3 } }],
+    'queue.edit': [{ id: 1, query: 'airports in Gozo' }],
+    'queue.drop': [{ id: 1 }],
+    'history.compare': [{ oldId: 1, newId: 2 }, { oldId: 1, newId: 2, toleranceMetres: 5 }],
+    'imagery.facing': [{ lon: 2.29, lat: 48.86 }, { lon: 2.29, lat: 48.86, radiusMetres: 1000, toleranceDeg: 30 }],
   };
 }

@@ -7,6 +7,7 @@ import { useRun } from '../composables/useRun';
 import { collectionOf, computeRows } from '../lib/results';
 import { useAttachmentsStore } from './attachments';
 import { useComposerStore } from './composer';
+import { useQuestionQueueStore } from './questionQueue';
 
 /** One question of the current thread: a first question and its follow-ups. */
 export interface ThreadStep {
@@ -48,7 +49,12 @@ export const useAskStore = defineStore('ask', () => {
 
   async function send(request: ComputeRequestInput, files: Attachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
     const value = await runner.run((runId) => rpc.call('compute.run', { request, runId, ...(files.length ? { attachments: files } : {}) }));
-    if (!value) return false;
+    if (!value) {
+      // Asked with the connection down: kept, and run when it returns (not for follow-ups, whose
+      // search_id would continue a result that may be gone by then).
+      if (runner.error.value?.code === 'OFFLINE' && !followUp) await useQuestionQueueStore().add(request, files);
+      return false;
+    }
     const res = value.response;
     response.value = res;
     queryId.value = value.queryId;

@@ -31,8 +31,10 @@ export const electronFolders = {
   profiles: ['ground', 'rpc'],
   client: ['ground', 'rpc', 'cache'],
   export: ['ground', 'cache'],
+  // field kit: settings, evidence bundles, the question queue, history by place, diffs, packs
+  fieldkit: ['ground', 'rpc', 'cache', 'keys', 'export'],
   // composition root: builds every service; only the shells import it
-  root: ['ground', 'rpc', 'cache', 'keys', 'profiles', 'client', 'export', 'local-service'],
+  root: ['ground', 'rpc', 'cache', 'keys', 'profiles', 'client', 'export', 'fieldkit', 'local-service'],
   // shells
   host: ['ground', 'rpc', 'root'],
   main: ['ground', 'root'],

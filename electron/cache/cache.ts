@@ -1,13 +1,17 @@
 import { statSync } from 'node:fs';
 import Database, { type Database as Db, type Statement } from 'better-sqlite3';
+import pointInPolygon from 'point-in-polygon-hao';
 import type { ComputeResponse } from '../../shared/service/compute';
 import type { ImageryResponse } from '../../shared/service/imagery';
 import type { StreamResponse } from '../../shared/service/stream';
 import type { CacheDb } from './db';
 import { deleteQuery, stats, vacuum } from './maintenance';
 import { getMedia, putMedia } from './media';
+import { imageryNear, type CachedCapture } from './imagery-near';
 import { migrate } from './migrations';
-import { features, get, list, searchFeatures, uploadsOf } from './search';
+import { placeDiff, type PlaceDiff } from './place-diff';
+import { dropQueued, enqueue, listQueue, queued, setQueued, type QueuedQuestion, type QueueStatus } from './queue';
+import { features, get, list, rawResponse, searchFeatures, uploadsOf } from './search';
 import type { BBox } from './spatial';
 import { storeCompute, storeError, storeImagery, storeStream } from './store-response';
 import { diff, thread } from './threads';
@@ -28,6 +32,9 @@ import type {
 } from './types';
 
 export type * from './types';
+export type { QueuedQuestion, QueueStatus } from './queue';
+export type { Change, PlaceDiff, PlaceDiffRow } from './place-diff';
+export type { CachedCapture } from './imagery-near';
 export { ftsExpression } from './search';
 
 /** Idle time after the last write before the WAL is checkpointed, and the size that forces one. */
@@ -49,6 +56,8 @@ export class Cache {
   private readonly c: CacheDb;
   private readonly statements = new Map<string, Statement>();
   private checkpointTimer: NodeJS.Timeout | null = null;
+  // The area the current list() filters by (see CacheDb.withArea); null outside such a call.
+  private area: number[][][] | null = null;
 
   private constructor(
     readonly file: string,
@@ -71,7 +80,25 @@ export class Cache {
       this.db.pragma('wal_autocheckpoint = 0');
       migrate(this.db);
     }
-    this.c = { db: this.db, file, stmt: (sql) => this.stmt(sql), afterWrite: () => this.afterWrite() };
+    // On the edge counts as inside (pointInPolygon answers 0 there).
+    this.db.function('fl_in_area', { deterministic: false }, (x, y) =>
+      this.area !== null && pointInPolygon([x as number, y as number], this.area) !== false ? 1 : 0,
+    );
+    this.c = {
+      db: this.db,
+      file,
+      stmt: (sql) => this.stmt(sql),
+      afterWrite: () => this.afterWrite(),
+      withArea: (ring, fn) => {
+        const closed = ring.length && (ring[0]![0] !== ring.at(-1)![0] || ring[0]![1] !== ring.at(-1)![1]) ? [...ring, ring[0]!] : ring;
+        this.area = [closed];
+        try {
+          return fn();
+        } finally {
+          this.area = null;
+        }
+      },
+    };
   }
 
   /** Schedules a checkpoint for when writes pause; checkpoints at once if the WAL grew large. */
@@ -151,6 +178,11 @@ export class Cache {
     return get(this.c, id);
   }
 
+  /** The response body's bytes exactly as received (evidence bundles); null when none was kept. */
+  rawResponse(id: number): Buffer | null {
+    return rawResponse(this.c, id);
+  }
+
   /** The upload bytes kept with a query (for re-sending on rerun). */
   uploadsOf(queryId: number): UploadInput[] {
     return uploadsOf(this.c, queryId);
@@ -185,6 +217,16 @@ export class Cache {
     return diff(this.c, oldId, newId);
   }
 
+  /** Added, removed, moved (beyond toleranceMetres) and changed items, with a feature per row. */
+  placeDiff(oldId: number, newId: number, toleranceMetres: number): PlaceDiff {
+    return placeDiff(this.c, oldId, newId, toleranceMetres);
+  }
+
+  /** Cached imagery records positioned in a box, one per record id. */
+  imageryNear(box: BBox): CachedCapture[] {
+    return imageryNear(this.c, box);
+  }
+
   // ---------------------------------------------------------------- maintenance (maintenance.ts)
 
   delete(id: number): boolean {
@@ -198,6 +240,31 @@ export class Cache {
   /** Merges the FTS segments, rebuilds the file without free pages and truncates the WAL. */
   vacuum(): { bytesBefore: number; bytesAfter: number } {
     return vacuum(this.c);
+  }
+
+  // ---------------------------------------------------------------- question queue (queue.ts)
+
+  enqueue(q: { profileId: string; request: Record<string, unknown>; attachments: unknown[]; now: number }): QueuedQuestion {
+    return enqueue(this.c, q);
+  }
+
+  queued(id: number): QueuedQuestion | null {
+    return queued(this.c, id);
+  }
+
+  listQueue(): QueuedQuestion[] {
+    return listQueue(this.c);
+  }
+
+  setQueued(
+    id: number,
+    patch: { status: QueueStatus; now: number; request?: Record<string, unknown>; queryId?: number | null; error?: QueuedQuestion['error'] },
+  ): void {
+    setQueued(this.c, id, patch);
+  }
+
+  dropQueued(id: number): boolean {
+    return dropQueued(this.c, id);
   }
 
   // ---------------------------------------------------------------- media (media.ts)

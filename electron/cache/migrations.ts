@@ -128,6 +128,27 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 2,
+    up(db) {
+      // Questions asked while the connection was down, kept until they are answered or dropped.
+      db.exec(`
+        CREATE TABLE question_queue (
+          id INTEGER PRIMARY KEY,
+          profile_id TEXT NOT NULL,
+          query_text TEXT NOT NULL,
+          request_json TEXT NOT NULL,
+          attachments_json TEXT,
+          status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'answered', 'failed')),
+          created_at INTEGER NOT NULL,
+          updated_at INTEGER NOT NULL,
+          query_id INTEGER,
+          error_json TEXT
+        );
+        CREATE INDEX question_queue_status ON question_queue (status, id);
+      `);
+    },
+  },
 ];
 
 /** Applies the pending cache migrations (user_version) with the one runner of the ground floor. */

@@ -86,6 +86,8 @@ export interface ListFilter {
   profileId?: string;
   text?: string;
   bbox?: BBox;
+  /** One outer ring of [lon, lat]: entries with a feature whose box centre lies inside it. */
+  polygon?: [number, number][];
   from?: number;
   to?: number;
   limit?: number;

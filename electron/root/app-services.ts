@@ -8,6 +8,11 @@ import { RpcError } from '../../shared/rpc/errors';
 import { Cache } from '../cache';
 import { ServiceClient, createQueryHandlers, type ServiceClientOptions } from '../client';
 import { createCacheLayerLoader } from '../export/from-cache';
+import { createEvidenceService } from '../fieldkit/evidence/service';
+import { createSigningKey } from '../fieldkit/evidence/signing-key';
+import { createFieldKitHandlers } from '../fieldkit/handlers';
+import { createQuestionQueue, type QuestionQueue } from '../fieldkit/queue';
+import { createFieldSettings } from '../fieldkit/settings';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
@@ -19,6 +24,7 @@ import type { LayerStore } from '../local-service/layers/store/layer-store';
 import { openSqliteLayerStore } from '../local-service/layers/store/sqlite-layer-store';
 import { createLayerHandlers } from './layers';
 import { PhotoFolders } from './photo-folders';
+import { previewUpload } from './upload-preview';
 import { createConnections } from './connections';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import { EventBus } from '../rpc/events';
@@ -82,10 +88,11 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   const bus = new EventBus();
   let localUrls: { baseUrl: string; searchBaseUrl: string } | null = null;
 
+  const secretStore = deps.secretStore ?? createKeytarStore({ service: APP_NAME, clock: deps.clock });
   const connections = createConnections({
     dataDir: deps.dataDir,
     logger: deps.logger,
-    store: deps.secretStore ?? createKeytarStore({ service: APP_NAME, clock: deps.clock }),
+    store: secretStore,
     fetch: deps.fetch ?? globalThis.fetch,
     localEndpoint: () => localUrls,
     onActiveChanged: (c: ConnectionInfo) => bus.emit('connection.changed', c),
@@ -148,12 +155,33 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   });
 
   const cache = Cache.open(join(deps.dataDir, 'cache.db'));
+  let queue: QuestionQueue | null = null;
   const client = new ServiceClient({
     ...deps.client,
     connection,
     keys: connections.keys,
     logger: deps.logger,
-    onConnectivity: (state) => bus.emit('connectivity.changed', state),
+    onConnectivity: (state) => {
+      bus.emit('connectivity.changed', state);
+      // The connection is back: questions kept while it was down go now.
+      if (state.online) void queue?.flush();
+    },
+  });
+  // Queued questions are sent through the router (validated like any compute.run), so the queue
+  // needs the router that is built last; it is looked up when a question is sent.
+  let router: Router | null = null;
+  queue = createQuestionQueue({
+    cache,
+    run: async (input) => {
+      const r = await router!.dispatch('compute.run', input);
+      if (!r.ok) throw new RpcError(r.error.code, r.error.message, r.error.details);
+      return r.value as { queryId: number };
+    },
+    profileId: () => connection().profileId,
+    online: () => client.online,
+    settled: (q) => bus.emit('queue.settled', q),
+    logger: deps.logger,
+    now: () => deps.clock().getTime(),
   });
 
   const profileOf = (id: string) => {
@@ -189,6 +217,18 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     },
     'export.start': (input) => exports.start(input),
     'export.cancel': (input) => exports.cancel(input),
+    ...createFieldKitHandlers({
+      settings: createFieldSettings(deps.dataDir, deps.logger),
+      evidence: createEvidenceService({
+        cache,
+        signingKey: createSigningKey(secretStore),
+        dataDir: deps.dataDir,
+        app: { name: APP_NAME, version: deps.version },
+        clock: deps.clock,
+      }),
+      queue,
+      cache,
+    }),
     ...layerHandlers.handlers,
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.
@@ -199,10 +239,12 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await photoFolders.set(folders, imagery);
       return photoFolders.status(imagery);
     },
+    'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64')),
   };
 
+  router = createRouter(waitForLocal(handlers, () => localStarted), deps.logger);
   return {
-    router: createRouter(waitForLocal(handlers, () => localStarted), deps.logger),
+    router,
     bus,
     secretValues: connections.keys.secretValues,
     localEndpoint: () => localUrls,

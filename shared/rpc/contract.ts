@@ -5,9 +5,15 @@ import { profilesMethods } from './methods/profiles';
 import { exportEvents, exportMethods } from './methods/export';
 import { cacheMethods } from './methods/cache';
 import { computeEvents, computeMethods } from './methods/compute';
+import { compareMethods } from './methods/compare';
+import { evidenceMethods } from './methods/evidence';
+import { facingMethods } from './methods/facing';
+import { fieldkitMethods } from './methods/fieldkit';
+import { queueEvents, queueMethods } from './methods/queue';
 import { historyMethods } from './methods/history';
 import { mediaMethods } from './methods/media';
 import { photosMethods } from './methods/photos';
+import { uploadsMethods } from './methods/uploads';
 import { layersEvents, layersMethods } from './methods/layers';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
@@ -25,6 +31,12 @@ export const methods = {
   ...cacheMethods,
   ...mediaMethods,
   ...photosMethods,
+  ...fieldkitMethods,
+  ...evidenceMethods,
+  ...queueMethods,
+  ...compareMethods,
+  ...facingMethods,
+  ...uploadsMethods,
   ...layersMethods,
 } as const;
 
@@ -32,6 +44,7 @@ export const events = {
   ...appEvents,
   ...exportEvents,
   ...computeEvents,
+  ...queueEvents,
   ...layersEvents,
 } as const;
 

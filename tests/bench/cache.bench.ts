@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Cache, FEATURE_ID_SPAN, type QueryMeta } from '../../electron/cache';
+import { createQueryHandlers } from '../../electron/client/query-handlers';
+import { createMemoryLogger } from '../../electron/ground/logger';
+import { createRouter, type Handlers } from '../../electron/rpc/router';
 import { computeResponse, rng } from '../node/cache/fixtures';
 
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 31);
@@ -106,7 +109,7 @@ function benchReopen(lastId: number) {
   return p50(times);
 }
 
-function benchBig() {
+async function benchBig() {
   const file = join(dir, 'big.db');
   const cache = Cache.open(file);
   const perResponse = 2000;
@@ -158,10 +161,42 @@ function benchBig() {
     cache.list({ bbox: [x, y, x + 1, y + 1], limit: 50 });
     listBox.push(performance.now() - t);
   }
+  // The History search as the app runs it: through the RPC router (input and output validated),
+  // words, a 2°x2° map extent, a drawn triangle inside it and a date range together.
+  const logger = createMemoryLogger();
+  const handlers = createQueryHandlers({
+    client: {} as never, // history.list reads the cache only
+    cache,
+    connection: () => ({ profileId: 'bench', label: 'bench', kind: 'local', baseUrl: 'http://x', searchBaseUrl: 'http://x' }),
+    logger,
+  });
+  const router = createRouter(handlers as unknown as Handlers, logger);
+  const rpc: number[] = [];
+  let rpcHits = 0;
+  const now = Date.now();
+  for (let i = 0; i < ROUNDS; i++) {
+    // Around a cached feature, so every search has candidates to test.
+    const some = cache.features(1 + Math.floor(r() * responses))[0]!.bbox!;
+    const x = some[0] - 1;
+    const y = some[1] - 0.5;
+    const input = {
+      text: words[i % words.length]!.split(' ')[0]!,
+      bbox: [x, y, x + 2, y + 2],
+      polygon: [[x, y], [x + 2, y], [x + 1, y + 2]],
+      from: now - 3_600_000,
+      to: now + 3_600_000,
+      limit: 50,
+    };
+    const t = performance.now();
+    const res = await router.dispatch('history.list', JSON.parse(JSON.stringify(input)));
+    rpc.push(performance.now() - t);
+    if (!res.ok) throw new Error(res.error.message);
+    rpcHits += (res.value as { items: unknown[] }).items.length;
+  }
   cache.close();
   return {
     total, buildMs, fts: p50(fts), box: p50(box), ftsHits: ftsHits / ROUNDS, boxHits: boxHits / ROUNDS,
-    listText: p50(listText), listBox: p50(listBox),
+    listText: p50(listText), listBox: p50(listBox), rpc: p50(rpc), rpcHits: rpcHits / ROUNDS,
   };
 }
 
@@ -173,13 +208,14 @@ try {
   );
   const reopen = benchReopen(ingest.lastId);
   console.log(`reopen + get (metadata and raw body) of a 2000-feature query: ${reopen.toFixed(2)} ms`);
-  const big = benchBig();
+  const big = await benchBig();
   console.log(
     `built ${big.total} features in ${(big.buildMs / 1000).toFixed(1)} s; ` +
       `fts ${big.fts.toFixed(3)} ms (avg ${big.ftsHits} hits, limit 100); ` +
       `1°x1° box ${big.box.toFixed(3)} ms (avg ${big.boxHits} hits, limit 1000)`,
   );
   console.log(`history.list over the same data: by words ${big.listText.toFixed(2)} ms, by 1°x1° box ${big.listBox.toFixed(2)} ms`);
+  console.log(`history.list through the RPC router (words + extent + drawn area + dates): ${big.rpc.toFixed(2)} ms (avg ${big.rpcHits} entries)`);
   console.log(
     JSON.stringify({
       ingest_2000_ms_p50: round(ingest.cache),
@@ -187,6 +223,7 @@ try {
       reopen_2000_ms_p50: round(reopen),
       fts_1m_ms_p50: round(big.fts),
       bbox_1m_ms_p50: round(big.box),
+      history_rpc_1m_ms_p50: round(big.rpc),
     }),
   );
 } finally {

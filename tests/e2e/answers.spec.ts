@@ -16,7 +16,7 @@ test('a nearest question shows the single nearest with its distance, and the amb
 
   await expect(page.getByTestId('result-row')).toHaveCount(1);
   await expect(page.getByTestId('ask-answer-text')).toContainText(new RegExp(`The nearest of ${airportCount} airports to Genève, Switzerland is .+, \\d+(\\.\\d)? km\\.`));
-  const warnings = page.getByTestId('ask-panel').getByTestId('warnings');
+  const warnings = page.getByTestId('results-panel').getByTestId('warnings');
   await expect(warnings).toContainText('used Genève, Switzerland');
   await expect(warnings).toContainText('Geneva, IL, United States');
   await expect(warnings).toContainText('single nearest');

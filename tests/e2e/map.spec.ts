@@ -208,10 +208,10 @@ test('named coordinates: right-click to add with a name, drag to move, delete fr
   await page.getByTestId('coordinate-name').fill('Depot');
   await page.getByTestId('coordinate-name').press('Enter');
   await expect(map(page)).toHaveAttribute('data-coordinates', '1');
-  let [c] = await storeState<Array<{ name: string; lon: number; lat: number }>>(page, 'composer', 'namedCoordinates');
+  let [c] = await storeState<Array<{ name: string; longitude: number; latitude: number }>>(page, 'composer', 'coordinates');
   expect(c!.name).toBe('Depot');
-  expect(Math.abs(c!.lon - lon)).toBeLessThanOrEqual(px);
-  expect(Math.abs(c!.lat - lat)).toBeLessThanOrEqual(px);
+  expect(Math.abs(c!.longitude - lon)).toBeLessThanOrEqual(px);
+  expect(Math.abs(c!.latitude - lat)).toBeLessThanOrEqual(px);
   await expect.poll(async () => (await screenPixels(page, PIN, 12)).count, { timeout: 10_000 }).toBeGreaterThan(60);
 
   // Drag the pin 150 px right and 60 px down: its coordinates follow the pointer.
@@ -223,10 +223,10 @@ test('named coordinates: right-click to add with a name, drag to move, delete fr
   await page.mouse.move(to.x, to.y, { steps: 10 });
   await page.mouse.up();
   await expect
-    .poll(async () => Math.abs((await storeState<Array<{ lon: number }>>(page, 'composer', 'namedCoordinates'))[0]!.lon - lon2))
+    .poll(async () => Math.abs((await storeState<Array<{ longitude: number }>>(page, 'composer', 'coordinates'))[0]!.longitude - lon2))
     .toBeLessThanOrEqual(2 * px);
-  [c] = await storeState<Array<{ name: string; lon: number; lat: number }>>(page, 'composer', 'namedCoordinates');
-  expect(Math.abs(c!.lat - lat2)).toBeLessThanOrEqual(2 * px);
+  [c] = await storeState<Array<{ name: string; longitude: number; latitude: number }>>(page, 'composer', 'coordinates');
+  expect(Math.abs(c!.latitude - lat2)).toBeLessThanOrEqual(2 * px);
 
   // A second one, so the picture shows two named places.
   const other = { x: box.x + box.width * 0.35, y: box.y + box.height * 0.6 };

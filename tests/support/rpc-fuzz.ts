@@ -113,6 +113,7 @@ function contain(input: unknown, scratch: string, method: MethodName): unknown {
   if (method === 'export.start' && 'destination' in o) o['destination'] = inside(o['destination']);
   if (method === 'photos.setFolders' && Array.isArray(o['folders'])) o['folders'] = o['folders'].map(inside);
   if (method === 'layers.import' && 'path' in o) o['path'] = inside(o['path']);
+  if (method === 'evidence.verify' && 'path' in o) o['path'] = inside(o['path']);
   return o;
 }
 
@@ -160,6 +161,10 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'media.get': [{ url: 'http://127.0.0.1:9/media/x.jpg' }],
     'photos.status': none,
     'photos.setFolders': [{ folders: [] }, { folders: [scratch] }],
+    'uploads.preview': [
+      { name: 'sites.csv', dataBase64: Buffer.from('name,lat,lon\nA,45.7,4.8\n').toString('base64') },
+      { name: 'points.geojson', dataBase64: Buffer.from('{"type":"FeatureCollection","features":[]}').toString('base64') },
+    ],
     'layers.list': none,
     'layers.import': [{ path: `${scratch}/town.geojson` }, { path: `${scratch}/region.osm.pbf`, name: 'Region' }, { uploadId: 'layer-upload-1' }],
     'layers.cancel': [{ jobId: 'layer-upload-1' }],
@@ -168,5 +173,16 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'layers.uploadStart': [{ name: 'sites.geojson', size: 40 }],
     'layers.uploadChunk': [{ uploadId: 'layer-upload-1', offset: 0, dataBase64: Buffer.from('{"type":"FeatureCollection"').toString('base64') }],
     'layers.features': [{ id: '1' }, { id: '1', limit: 10 }],
+    'settings.get': none,
+    'settings.save': [{ coordinateFormat: 'mgrs' }, {}],
+    'evidence.create': [{ queryId: 1 }],
+    'evidence.verify': [{ path: `${scratch}/bundle.zip` }, { dataBase64: Buffer.from('PK not a zip').toString('base64') }],
+    'evidence.key': none,
+    'queue.list': none,
+    'queue.add': [{ request: { query: 'airports in Malta', limit: 3 } }],
+    'queue.edit': [{ id: 1, query: 'airports in Gozo' }],
+    'queue.drop': [{ id: 1 }],
+    'history.compare': [{ oldId: 1, newId: 2 }, { oldId: 1, newId: 2, toleranceMetres: 5 }],
+    'imagery.facing': [{ lon: 2.29, lat: 48.86 }, { lon: 2.29, lat: 48.86, radiusMetres: 1000, toleranceDeg: 30 }],
   };
 }

@@ -54,14 +54,25 @@ export async function answerFromLayers(input: LayerAnswerInput): Promise<LayerAn
  * Nordviertel", "outside", "crossing") become one test per item position.
  */
 export async function resolveLayerReferences(plan: Plan, ctx: ResolveContext): Promise<((lon: number, lat: number) => boolean) | undefined> {
-  const toGeoms = async (ref: Reference | undefined): Promise<Reference | undefined> =>
-    ref?.type === 'selection' ? { type: 'geoms', geoms: (await referenceGeometries(ref, ctx)) ?? [], label: ref.label } : ref;
+  const noFeature = (label: string) =>
+    plan.warnings.push({ code: 'reading', message: `"${label}" matched no feature of any layer, so nothing can be related to it` });
+  const toGeoms = async (ref: Reference | undefined): Promise<Reference | undefined> => {
+    if (ref?.type !== 'selection') return ref;
+    const geoms = (await referenceGeometries(ref, ctx)) ?? [];
+    // Nothing to measure from: an empty answer, never every item at a distance of nothing.
+    if (!geoms.length) {
+      plan.unread.push(ref.label);
+      noFeature(ref.label);
+    }
+    return { type: 'geoms', geoms, label: ref.label };
+  };
   if (plan.within) plan.within = { ...plan.within, reference: (await toGeoms(plan.within.reference))! };
   plan.distanceRef = await toGeoms(plan.distanceRef);
   const tests: ((p: Geometry) => boolean)[] = [];
   for (const [ref, inside] of [[plan.inside, true], [plan.intersecting, true], [plan.outside, false]] as const) {
     if (!ref) continue;
     const geoms = (await referenceGeometries(ref, ctx)) ?? [];
+    if (!geoms.length && ref.type === 'selection') noFeature(ref.label);
     tests.push((p) => geoms.some((g) => booleanIntersects(g, p)) === inside);
   }
   if (!tests.length) return undefined;

@@ -145,6 +145,12 @@ export function createReader(query: string, ctx: ParseContext) {
      * is null; the caller then sets no radius or distance order.
      */
     referenceAt(i: number, phrase: string): [Reference | null, number] | null {
+      // A request coordinate's name is the request's own word for a place: it wins over a class
+      // or a vocabulary word of the same spelling ("Depot" is also an OSM preset).
+      let k = i;
+      while (w(k) === 'the') k++;
+      const named = placeAt(k, true, false);
+      if (named?.type === 'coord') return [{ type: 'points', points: [named.point], label: named.point.label }, k - i + named.len];
       const cls = r.classAt(i);
       if (cls) return withClassFilter(cls, i + cls[1]);
       let j = i;

@@ -174,6 +174,8 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
 
   const start = () => {
     cols = columns(file, header!, head, ctx);
+    const at = (i: number) => (i >= 0 ? cols!.headers[i]! : null);
+    ctx.onColumns?.(file, { latitude: at(cols.lat), longitude: at(cols.lon), wkt: at(cols.wkt) });
     numeric = cols.headers.map(() => true);
     boolean = cols.headers.map(() => true);
     filled = cols.headers.map(() => 0);

@@ -53,4 +53,6 @@ export interface ReadContext {
   report: import('./report').UploadReport;
   /** Awaited between slices of work so other requests keep being answered. */
   slice: import('./slice').Slicer;
+  /** Told which CSV columns were chosen for the coordinates (a preview shows them). */
+  onColumns?: (file: string, columns: { latitude: string | null; longitude: string | null; wkt: string | null }) => void;
 }

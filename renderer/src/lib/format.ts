@@ -119,3 +119,12 @@ export function formatCaptureDate(s: string | null): string | null {
 export function formatLonLat([lon, lat]: readonly [number, number]): string {
   return `${Math.abs(lat).toFixed(4)}° ${lat < 0 ? 'S' : 'N'}, ${Math.abs(lon).toFixed(4)}° ${lon < 0 ? 'W' : 'E'}`;
 }
+
+/** A length in seconds as a clock: 75 → "1:15", 3725 → "1:02:05". */
+export function formatClock(seconds: number): string {
+  const t = Math.max(0, Math.round(seconds));
+  const h = Math.floor(t / 3600);
+  const m = Math.floor((t % 3600) / 60);
+  const s = String(t % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}

@@ -3,6 +3,7 @@ import type { ComputeFeature } from '../../../shared/service/compute';
 import type { ImageryRecord } from '../../../shared/service/imagery';
 import { responseItems } from '../../../shared/service/items';
 import type { Observation } from '../../../shared/service/stream';
+import { compassDegrees } from './compass';
 import { formatCaptureDate } from './format';
 
 /** GeoJSON as the map takes it (WGS84, [lon, lat]). */
@@ -22,6 +23,16 @@ export interface ResultRow {
   imageUrl: string | null;
   date: string | null;
   compass: string | null;
+  /** Short labels shown beside the title (360°, video). */
+  badges?: string[];
+  /** The image was withheld by the service (a street-level observation with no image_url). */
+  redacted?: boolean;
+  /** A video observation: its link and length in seconds, when given. */
+  video?: { url: string | null; id: string | null; duration: number | null } | null;
+  /** Facing in degrees clockwise from north, when known. */
+  facing?: number | null;
+  /** Where an observation comes from (spec: source), when given. */
+  source?: string | null;
 }
 
 export const computeRows = (features: readonly ComputeFeature[]): ResultRow[] =>
@@ -45,6 +56,8 @@ export const imageryRows = (records: readonly ImageryRecord[]): ResultRow[] =>
     imageUrl: r.image || null,
     date: r.date,
     compass: r.interactive ? `${r.compass} · 360°` : r.compass,
+    badges: r.interactive ? ['360°'] : [],
+    facing: compassDegrees(r.compass),
   }));
 
 export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
@@ -56,6 +69,14 @@ export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
     imageUrl: o.properties.image_url,
     date: formatCaptureDate(o.properties.date),
     compass: null,
+    badges: [...(o.properties.interactive ? ['360°'] : []), ...(o.properties.is_video ? ['Video'] : [])],
+    redacted: !o.properties.image_url,
+    video: o.properties.is_video
+      ? { url: o.properties.video_url ?? null, id: o.properties.video_id ?? null, duration: o.properties.duration ?? null }
+      : null,
+    source: o.properties.source,
+    // Not in the spec, but sent by some services (the bundled one among them).
+    facing: typeof o.properties['heading'] === 'number' ? (o.properties['heading'] as number) : compassDegrees(o.properties['compass'] as string | undefined),
   }));
 
 export function collectionOf(features: ReadonlyArray<{ id: string; geometry: unknown; properties?: unknown }>): FeatureCollectionLike {

@@ -1,7 +1,7 @@
 import Map from 'ol/Map';
 import View from 'ol/View';
 import { defaults as defaultControls, MousePosition, ScaleLine } from 'ol/control';
-import { fromLonLat, toLonLat } from 'ol/proj';
+import { fromLonLat, toLonLat, transformExtent } from 'ol/proj';
 import type BaseLayer from 'ol/layer/Base';
 import type { Extent } from 'ol/extent';
 import { isEmpty } from 'ol/extent';
@@ -77,6 +77,13 @@ export default class FieldMap {
   centreLonLat(): [number, number] {
     const [lon, lat] = toLonLat(this.map.getView().getCenter() ?? [0, 0]);
     return [lon!, lat!];
+  }
+
+  /** The visible area as [minx, miny, maxx, maxy] in degrees, clamped to one world. */
+  extentLonLat(): [number, number, number, number] {
+    const e = transformExtent(this.map.getView().calculateExtent(this.map.getSize()), 'EPSG:3857', 'EPSG:4326');
+    const clamp = (v: number, lim: number) => Math.max(-lim, Math.min(lim, v));
+    return [clamp(e[0]!, 180), clamp(e[1]!, 90), clamp(e[2]!, 180), clamp(e[3]!, 90)];
   }
 
   dispose(): void {

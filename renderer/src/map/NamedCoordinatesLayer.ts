@@ -7,7 +7,13 @@ import VectorLayer from 'ol/layer/Vector';
 import { fromLonLat, toLonLat } from 'ol/proj';
 import VectorSource from 'ol/source/Vector';
 import { Circle, Fill, Stroke, Style, Text } from 'ol/style';
-import type { NamedCoordinate } from '../stores/composer';
+
+/** A pin as drawn: names are unique on the map, as questions refer to places by name. */
+export interface NamedCoordinate {
+  name: string;
+  lon: number;
+  lat: number;
+}
 
 export interface NamedCoordinatesLayerOptions {
   map: Map;

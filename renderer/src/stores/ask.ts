@@ -5,6 +5,9 @@ import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '.
 import { useRpc } from '../api/rpc';
 import { useRun } from '../composables/useRun';
 import { collectionOf, computeRows } from '../lib/results';
+import { useAttachmentsStore } from './attachments';
+import { useComposerStore } from './composer';
+import { useQuestionQueueStore } from './questionQueue';
 
 /** One question of the current thread: a first question and its follow-ups. */
 export interface ThreadStep {
@@ -15,70 +18,88 @@ export interface ThreadStep {
   numberReturned: number;
 }
 
-export interface AttachedFile {
-  name: string;
-  size: number;
-  contentType: string;
-  dataBase64: string;
-}
-
-/** The Ask tab: compute questions, their answer and results, and the follow-up thread. */
+/** The Compute tab: questions, their answer and results, and the follow-up thread. */
 export const useAskStore = defineStore('ask', () => {
   const rpc = useRpc();
+  const composer = useComposerStore();
+  const attachments = useAttachmentsStore();
   const runner = useRun({ action: 'Ask', cancelMethod: 'compute.cancel', layer: 'ask' });
 
   const query = ref('');
   const limit = ref<number>(COMPUTE_LIMIT.default);
   const writtenAnswer = ref(true);
   const measurement = ref('');
-  const attachments = ref<AttachedFile[]>([]);
+  /** The next Run continues the shown result ("Ask a follow-up"). */
+  const followingUp = ref(false);
 
   const response = shallowRef<ComputeResponse | null>(null);
   const queryId = ref<number | null>(null);
   const thread = ref<ThreadStep[]>([]);
+  /** What produced the shown response, so it can be asked again with a higher limit. */
+  let last: { request: ComputeRequestInput; files: Attachment[]; followUp: boolean } | null = null;
 
   const busy = runner.busy;
   const rows = computed(() => computeRows(response.value?.results.features ?? []));
   const canFollowUp = computed(() => response.value !== null && !busy.value);
+  /** More matched than were returned, and the interface allows asking for more. */
+  const canRaiseLimit = computed(() => {
+    const r = response.value?.results;
+    return !!r && r.numberMatched > r.numberReturned && r.numberReturned < COMPUTE_LIMIT.max && !busy.value;
+  });
 
-  function attach(files: AttachedFile[]): void {
-    const names = new Set(files.map((f) => f.name));
-    attachments.value = [...attachments.value.filter((a) => !names.has(a.name)), ...files];
-  }
-  function detach(name: string): void {
-    attachments.value = attachments.value.filter((a) => a.name !== name);
+  async function send(request: ComputeRequestInput, files: Attachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
+    const value = await runner.run((runId) => rpc.call('compute.run', { request, runId, ...(files.length ? { attachments: files } : {}) }));
+    if (!value) {
+      // Asked with the connection down: kept, and run when it returns (not for follow-ups, whose
+      // search_id would continue a result that may be gone by then).
+      if (runner.error.value?.code === 'OFFLINE' && !followUp) await useQuestionQueueStore().add(request, files);
+      return false;
+    }
+    const res = value.response;
+    response.value = res;
+    queryId.value = value.queryId;
+    last = { request, files, followUp };
+    const step: ThreadStep = {
+      queryId: value.queryId,
+      responseId: res.id,
+      query: request.query,
+      numberMatched: res.results.numberMatched,
+      numberReturned: res.results.numberReturned,
+    };
+    const kept = replaceLast ? thread.value.slice(0, -1) : followUp ? thread.value : [];
+    thread.value = [...kept, step];
+    runner.show(collectionOf(res.results.features));
+    return true;
   }
 
   /** Runs the question; a follow-up continues the last response (search_id). */
   async function run(followUp = false): Promise<void> {
     const text = query.value.trim();
     if (!text || busy.value) return;
-    const request: ComputeRequestInput = { query: text, limit: limit.value, answer: writtenAnswer.value };
+    const request: ComputeRequestInput = { query: text, limit: limit.value, answer: writtenAnswer.value, ...composer.request() };
     if (measurement.value.trim()) request.measurement = measurement.value.trim();
-    if (followUp && response.value) request.search_id = response.value.id;
-    const files: Attachment[] = attachments.value.map((a) => ({
-      field: 'files',
-      name: a.name,
-      contentType: a.contentType,
-      dataBase64: a.dataBase64,
-    }));
-    const value = await runner.run((runId) =>
-      rpc.call('compute.run', { request, runId, ...(files.length ? { attachments: files } : {}) }),
-    );
-    if (!value) return;
-    const res = value.response;
-    response.value = res;
-    queryId.value = value.queryId;
-    const step: ThreadStep = {
-      queryId: value.queryId,
-      responseId: res.id,
-      query: text,
-      numberMatched: res.results.numberMatched,
-      numberReturned: res.results.numberReturned,
-    };
-    thread.value = followUp ? [...thread.value, step] : [step];
-    runner.show(collectionOf(res.results.features));
-    if (followUp) query.value = '';
+    const continuing = (followUp || followingUp.value) && !!response.value;
+    if (continuing) request.search_id = response.value!.id;
+    const ok = await send(request, attachments.forRequest(), continuing, false);
+    if (ok) followingUp.value = false;
+    if (ok && continuing) query.value = '';
+  }
+
+  /**
+   * Asks the shown question again for up to `to` results (default: all matched, within the
+   * interface's maximum); the thread keeps one step for it.
+   */
+  async function raiseLimit(to?: number): Promise<void> {
+    const r = response.value?.results;
+    if (!last || !r || busy.value) return;
+    const next = Math.min(COMPUTE_LIMIT.max, Math.max(to ?? r.numberMatched, r.numberReturned + 1));
+    limit.value = next;
+    await send({ ...last.request, limit: next }, last.files, last.followUp, true);
+  }
+
+  /** "Ask a follow-up": the next question continues the shown result (its id as search_id). */
+  function followUp(on = true): void {
+    followingUp.value = on && response.value !== null;
   }
 
   /** Starts over: no thread, no results on the map. */
@@ -86,6 +107,8 @@ export const useAskStore = defineStore('ask', () => {
     response.value = null;
     queryId.value = null;
     thread.value = [];
+    last = null;
+    followingUp.value = false;
     runner.clearError();
     runner.show(null);
   }
@@ -95,7 +118,8 @@ export const useAskStore = defineStore('ask', () => {
     limit,
     writtenAnswer,
     measurement,
-    attachments: readonly(attachments),
+    followingUp: readonly(followingUp),
+    followUp,
     error: runner.error,
     response: computed(() => response.value),
     queryId: readonly(queryId),
@@ -103,9 +127,9 @@ export const useAskStore = defineStore('ask', () => {
     busy,
     rows,
     canFollowUp,
-    attach,
-    detach,
+    canRaiseLimit,
     run,
+    raiseLimit,
     cancel: runner.cancel,
     reset,
   };

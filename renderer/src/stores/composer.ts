@@ -1,75 +1,104 @@
 import { defineStore } from 'pinia';
-import { readonly, ref } from 'vue';
+import { isValidCell } from 'h3-js';
+import { computed, ref } from 'vue';
+import { composerRequest, nextPointName, roundCoord, type IncludeStats, type NamedPoint } from '../lib/composer';
 
-/** A place the question can name ("near Depot"), as the map and the composer share it. */
-export interface NamedCoordinate {
-  name: string;
-  lon: number;
-  lat: number;
-}
-
-/** H3 resolutions a person can pick from (h3-js accepts 0..15). */
-export const H3_RESOLUTION = { min: 0, max: 15, default: 7 } as const;
+/** H3 resolutions offered when picking cells (0 coarsest … 15 finest). */
+export const H3_RESOLUTIONS = Array.from({ length: 16 }, (_, i) => i);
 
 /**
- * What the compute composer sends besides the question and that is picked on the map: named
- * coordinates (right-click to add, drag to move) and H3 cells at one resolution.
+ * The compute composer's extra fields, shared by the side panel (lists, text fields) and the map
+ * (right-click adds a named coordinate, dragging moves it; clicking picks H3 cells at
+ * `h3Resolution`). Plain data: the map draws what is here and calls the actions below.
  */
 export const useComposerStore = defineStore('composer', () => {
-  const namedCoordinates = ref<NamedCoordinate[]>([]);
+  const userId = ref('');
+  const areaId = ref('');
+  const mode = ref('');
+  const includeStats = ref<IncludeStats | ''>('');
+  const coordinates = ref<NamedPoint[]>([]);
   const h3Ids = ref<string[]>([]);
-  const h3Resolution = ref<number>(H3_RESOLUTION.default);
+  const h3Resolution = ref(7);
+  let seq = 0;
 
-  /** Adds a coordinate; a name already used replaces the old place (names are how questions refer to them). */
-  function addCoordinate(c: NamedCoordinate): void {
-    const name = c.name.trim();
-    if (!name) return;
-    namedCoordinates.value = [...namedCoordinates.value.filter((n) => n.name !== name), { name, lon: c.lon, lat: c.lat }];
-  }
-  function moveCoordinate(name: string, lon: number, lat: number): void {
-    namedCoordinates.value = namedCoordinates.value.map((n) => (n.name === name ? { ...n, lon, lat } : n));
-  }
-  function renameCoordinate(from: string, to: string): void {
-    const name = to.trim();
-    if (!name || name === from) return;
-    const moved = namedCoordinates.value.find((n) => n.name === from);
-    if (!moved) return;
-    namedCoordinates.value = [
-      ...namedCoordinates.value.filter((n) => n.name !== from && n.name !== name),
-      { ...moved, name },
+  function addCoordinate(longitude: number, latitude: number, name?: string): string {
+    const id = `pt-${++seq}`;
+    coordinates.value = [
+      ...coordinates.value,
+      { id, name: name?.trim() || nextPointName(coordinates.value), latitude: roundCoord(latitude), longitude: roundCoord(longitude) },
     ];
+    return id;
   }
-  function removeCoordinate(name: string): void {
-    namedCoordinates.value = namedCoordinates.value.filter((n) => n.name !== name);
+  function renameCoordinate(id: string, name: string): void {
+    coordinates.value = coordinates.value.map((p) => (p.id === id ? { ...p, name } : p));
+  }
+  function moveCoordinate(id: string, longitude: number, latitude: number): void {
+    coordinates.value = coordinates.value.map((p) => (p.id === id ? { ...p, latitude: roundCoord(latitude), longitude: roundCoord(longitude) } : p));
+  }
+  function removeCoordinate(id: string): void {
+    coordinates.value = coordinates.value.filter((p) => p.id !== id);
   }
 
-  /** A click on a picked cell un-picks it. */
-  function toggleH3(id: string): void {
-    h3Ids.value = h3Ids.value.includes(id) ? h3Ids.value.filter((c) => c !== id) : [...h3Ids.value, id];
-  }
-  /** Adds cells (a filled polygon) without repeating any already picked. */
-  function addH3(ids: readonly string[]): void {
+  /** Adds cells not yet listed; returns the ids that are not H3 cells (nothing is added for those). */
+  function addH3(ids: readonly string[]): string[] {
+    const clean = ids.map((s) => s.trim().toLowerCase()).filter(Boolean);
+    const bad = clean.filter((c) => !isValidCell(c));
     const have = new Set(h3Ids.value);
-    h3Ids.value = [...h3Ids.value, ...ids.filter((id) => !have.has(id) && have.add(id))];
+    const add = clean.filter((c) => isValidCell(c) && !have.has(c) && have.add(c));
+    if (add.length) h3Ids.value = [...h3Ids.value, ...add];
+    return bad;
+  }
+  function removeH3(id: string): void {
+    h3Ids.value = h3Ids.value.filter((c) => c !== id);
+  }
+  /** A map click on a cell: listed then removed, else added. */
+  function toggleH3(id: string): void {
+    if (h3Ids.value.includes(id)) removeH3(id);
+    else addH3([id]);
   }
   function clearH3(): void {
     h3Ids.value = [];
   }
-  function setH3Resolution(res: number): void {
-    if (Number.isInteger(res) && res >= H3_RESOLUTION.min && res <= H3_RESOLUTION.max) h3Resolution.value = res;
+  function setH3Resolution(r: number): void {
+    if (H3_RESOLUTIONS.includes(r)) h3Resolution.value = r;
   }
 
+  /** How many of the "More" fields are set, for the disclosure's label. */
+  const setCount = computed(
+    () =>
+      [userId.value.trim(), areaId.value.trim(), mode.value.trim(), includeStats.value].filter(Boolean).length +
+      (coordinates.value.length ? 1 : 0) +
+      (h3Ids.value.length ? 1 : 0),
+  );
+
+  const request = () =>
+    composerRequest({
+      userId: userId.value,
+      areaId: areaId.value,
+      mode: mode.value,
+      includeStats: includeStats.value,
+      coordinates: coordinates.value,
+      h3Ids: h3Ids.value,
+    });
+
   return {
-    namedCoordinates: readonly(namedCoordinates),
-    h3Ids: readonly(h3Ids),
-    h3Resolution: readonly(h3Resolution),
+    userId,
+    areaId,
+    mode,
+    includeStats,
+    coordinates: computed(() => coordinates.value as readonly NamedPoint[]),
+    h3Ids: computed(() => h3Ids.value as readonly string[]),
+    h3Resolution: computed(() => h3Resolution.value),
+    setCount,
     addCoordinate,
-    moveCoordinate,
     renameCoordinate,
+    moveCoordinate,
     removeCoordinate,
-    toggleH3,
     addH3,
+    removeH3,
+    toggleH3,
     clearH3,
     setH3Resolution,
+    request,
   };
 });

@@ -4,6 +4,7 @@ import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { FeatureDiff, QueryKind, QueryRecord, QuerySummary } from '../../../shared/rpc/methods/history';
 import { useRpc } from '../api/rpc';
 import { pruneSet, selectRange, toggleInSet } from '../lib/selection';
+import { historyTree } from '../lib/historyTree';
 import { viewOfRecord, type CachedView } from '../lib/results';
 import { useAppStore } from './app';
 import { useMapStore } from './map';
@@ -22,6 +23,8 @@ export const useHistoryStore = defineStore('history', () => {
 
   const text = ref('');
   const kind = ref<QueryKind | ''>('');
+  /** Only entries whose results fall in the map's current view. */
+  const inExtent = ref(false);
   const items = ref<QuerySummary[]>([]);
   const hasMore = ref(false);
   const loading = ref(false);
@@ -35,6 +38,22 @@ export const useHistoryStore = defineStore('history', () => {
   const thread = ref<ThreadEntry[]>([]);
   const rerunDiff = ref<{ previousId: number; queryId: number; diff: FeatureDiff } | null>(null);
   const rerunning = ref(false);
+  /** Titles of the entry's results before a rerun, so removed ones can be named. */
+  const previousTitles = shallowRef<Map<string, string>>(new Map());
+
+  /** What a rerun changed, by name: added and changed from the new run, removed from the old. */
+  const rerunChanges = computed(() => {
+    const d = rerunDiff.value?.diff;
+    if (!d) return null;
+    const now = new Map((openedView.value?.rows ?? []).map((r) => [r.id, r.title]));
+    const name = (id: string, from: Map<string, string>) => from.get(id) ?? id;
+    return {
+      added: d.added.map((id) => name(id, now)),
+      removed: d.removed.map((id) => name(id, previousTitles.value)),
+      changed: d.changed.map((id) => name(id, now)),
+    };
+  });
+  const groups = computed(() => historyTree(items.value, Date.now()));
 
   async function load(more = false): Promise<void> {
     loading.value = true;
@@ -42,6 +61,7 @@ export const useHistoryStore = defineStore('history', () => {
       const r = await rpc.call('history.list', {
         ...(text.value.trim() ? { text: text.value.trim() } : {}),
         ...(kind.value ? { kind: kind.value } : {}),
+        ...(inExtent.value && map.extent() ? { bbox: map.extent()! } : {}),
         limit: 50,
         offset: more ? items.value.length : 0,
       });
@@ -88,6 +108,7 @@ export const useHistoryStore = defineStore('history', () => {
     const rec = opened.value;
     if (!rec || rerunning.value) return;
     rerunning.value = true;
+    previousTitles.value = new Map((openedView.value?.rows ?? []).map((r) => [r.id, r.title]));
     try {
       const r = await rpc.call('history.rerun', { id: rec.id });
       app.report('Rerun', r.ok ? null : r.error);
@@ -128,6 +149,9 @@ export const useHistoryStore = defineStore('history', () => {
   return {
     text,
     kind,
+    inExtent,
+    groups,
+    rerunChanges,
     items: readonly(items),
     hasMore: readonly(hasMore),
     loading: readonly(loading),

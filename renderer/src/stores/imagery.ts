@@ -17,7 +17,6 @@ export const useImageryStore = defineStore('imagery', () => {
   const pageSize = ref<number>(12);
   const lastQuery = ref('');
   const response = shallowRef<ImageryResponseSuccess | null>(null);
-  const viewing = ref<string | null>(null);
 
   const rows = computed(() => imageryRows(response.value?.data ?? []));
   const page = computed(() => response.value?.page ?? 0);
@@ -43,7 +42,6 @@ export const useImageryStore = defineStore('imagery', () => {
     pageSize,
     error: runner.error,
     response: computed(() => response.value),
-    viewing,
     busy: runner.busy,
     rows,
     page,

@@ -36,6 +36,7 @@ export const useMapStore = defineStore('map', () => {
   /** Bumped to ask the map to zoom to a layer's features. */
   const fitRequest = ref<{ layer: LayerName; seq: number } | null>(null);
   let centreProvider: (() => [number, number]) | null = null;
+  let extentProvider: (() => [number, number, number, number] | null) | null = null;
 
   /** Uploaded files as drawn on their own layer, one collection per file name. */
   const uploads = shallowRef<Record<string, FeatureCollectionLike>>({});
@@ -83,6 +84,11 @@ export const useMapStore = defineStore('map', () => {
       fitRequest.value = { layer, seq: (fitRequest.value?.seq ?? 0) + 1 };
   }
 
+  /** Zooms the map to a layer's features ("Zoom to results"). */
+  function fit(layer: LayerName): void {
+    if (collections.value[layer]?.features.length) fitRequest.value = { layer, seq: (fitRequest.value?.seq ?? 0) + 1 };
+  }
+
   function select(layer: LayerName, id: string | null, origin: MapSelection['origin'] = 'list'): void {
     selection.value = id === null ? null : { layer, id, origin };
   }
@@ -99,6 +105,11 @@ export const useMapStore = defineStore('map', () => {
     centreProvider = fn;
   }
   const centre = (): [number, number] | null => centreProvider?.() ?? null;
+  /** The map view registers how to read its extent ([minLon, minLat, maxLon, maxLat]); History filters by it. */
+  function provideExtent(fn: (() => [number, number, number, number] | null) | null): void {
+    extentProvider = fn;
+  }
+  const extent = (): [number, number, number, number] | null => extentProvider?.() ?? null;
 
   /** The selected feature as the map holds it (all its properties), for the details panel. */
   const selectedFeature = computed(() => {
@@ -114,6 +125,7 @@ export const useMapStore = defineStore('map', () => {
     selectedFeature,
     fitRequest: readonly(fitRequest),
     show,
+    fit,
     select,
     selectedIn,
     setActiveLayer,
@@ -132,6 +144,8 @@ export const useMapStore = defineStore('map', () => {
     setOnlineTiles,
     setBasemapFile,
     zoomToResults,
+    provideExtent,
+    extent,
   };
 });
 

@@ -14,6 +14,8 @@ export const useStreetStore = defineStore('street', () => {
 
   const query = ref('');
   const year = ref<number | null>(null);
+  const limit = ref<number | null>(null);
+  const regionId = ref('');
   const useCentre = ref(false);
   const response = shallowRef<StreamResponseSuccess | null>(null);
   const usedCentre = ref<[number, number] | null>(null);
@@ -26,6 +28,8 @@ export const useStreetStore = defineStore('street', () => {
     if (!text) return;
     const request: StreamRequestInput = { query: text };
     if (year.value) request.year = year.value;
+    if (typeof limit.value === 'number' && Number.isFinite(limit.value)) request.limit = limit.value;
+    if (regionId.value.trim()) request.region_id = regionId.value.trim();
     const centre = useCentre.value ? map.centre() : null;
     if (centre) request.position = { points: [{ longitude: centre[0], latitude: centre[1] }] };
     const value = await runner.run(
@@ -41,6 +45,8 @@ export const useStreetStore = defineStore('street', () => {
   return {
     query,
     year,
+    limit,
+    regionId,
     useCentre,
     error: runner.error,
     response: computed(() => response.value),

@@ -8,8 +8,11 @@ export type ExportFormat = z.infer<typeof ExportFormat>;
 export const ExportSelection = z
   .object({
     queryIds: z.array(z.string().min(1)).min(1).max(500),
+    /** Instead of the entries themselves: what changed between the first two (one layer, a `change` field). */
+    compare: z.object({ toleranceMetres: z.number().min(0).max(1_000_000) }).strict().optional(),
   })
-  .strict();
+  .strict()
+  .refine((s) => !s.compare || s.queryIds.length === 2, 'a comparison exports exactly two entries (old, new)');
 export type ExportSelection = z.infer<typeof ExportSelection>;
 
 export const ExportStartInput = z

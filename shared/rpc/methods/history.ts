@@ -8,6 +8,9 @@ export const BBox = z
   .tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().min(-180).max(180), z.number().min(-90).max(90)])
   .refine((b) => b[0] <= b[2] && b[1] <= b[3], 'bbox is [minx, miny, maxx, maxy]');
 
+/** An area's outer ring, [lon, lat] positions in WGS84 degrees. */
+export const AreaRing = z.array(z.tuple([z.number().min(-180).max(180), z.number().min(-90).max(90)])).min(3).max(5000);
+
 const QueryId = z.number().int().positive();
 /** Milliseconds since the epoch. */
 const Millis = z.number().int().min(0);
@@ -73,6 +76,8 @@ export const historyMethods = {
         /** Words matched against query text, feature names, addresses and feature_name. */
         text: z.string().max(500).optional(),
         bbox: BBox.optional(),
+        /** A drawn area: one outer ring of [lon, lat] (closed or not); entries with a feature inside it. */
+        polygon: AreaRing.optional(),
         from: Millis.optional(),
         to: Millis.optional(),
         limit: z.number().int().min(1).max(500).default(50),

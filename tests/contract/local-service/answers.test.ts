@@ -50,6 +50,27 @@ describe('answers (issue 15)', () => {
     expect(ids(res)).toEqual(want.map((a) => a.id));
   });
 
+  it('a named request coordinate is the place its name says, even where the name is also a word of the vocabulary', async () => {
+    // "Depot" is also an OSM preset name; the request's own coordinate wins.
+    const depot = { name: 'Depot', latitude: 45.76, longitude: 4.84 };
+    const want = byDistanceFrom(depot.longitude, depot.latitude);
+    const one = await compute(r, { query: 'nearest airport to Depot', coordinates: [depot] });
+    expect(ids(one)).toEqual([want[0]!.id]);
+    const d = km(apLon(want[0]!), apLat(want[0]!), depot.longitude, depot.latitude);
+    expect(one.results.features[0]!.properties.distance_meters).toBeCloseTo(d * 1000, -1);
+    const near = await compute(r, { query: 'airports within 20 km of depot', coordinates: [depot] });
+    expect(sorted(ids(near))).toEqual(sorted(want.filter((a) => km(apLon(a), apLat(a), depot.longitude, depot.latitude) <= 20).map((a) => a.id)));
+  });
+
+  it('a reference no layer holds answers nothing, with a warning, never every item at no distance', async () => {
+    for (const query of ['nearest airport to a fire station', 'airports within 20 km of a pharmacy']) {
+      const res = await compute(r, { query });
+      expect(res.results.numberMatched).toBe(0);
+      expect(res.results.features).toEqual([]);
+      expect(warningText(res)).toMatch(/matched no feature of any layer/);
+    }
+  });
+
   it('2. "Geneva" is Genève, Switzerland (an alternate name, the most important match), and the other Genevas are named', async () => {
     const [lon, lat] = geneva.loc.coordinates;
     const res = await compute(r, { query: 'nearest airport to Geneva' });

@@ -1,0 +1,53 @@
+import type { UploadPreview } from '../../shared/rpc/methods/uploads';
+import { createSlicer, readUpload, UploadError, UploadReport } from '../local-service/uploads';
+
+/** Features listed in a preview; the count covers them all. */
+export const PREVIEW_SAMPLE = 5;
+
+const isGeoJsonName = (name: string) => /\.(geo)?json$/i.test(name);
+
+/**
+ * Reads an upload with the bundled service's own reader, so the preview shows exactly the
+ * features, coordinate columns and bad lines a question would get. No country lookup is loaded
+ * here, so the swapped-coordinates check is left to the service's answer.
+ */
+export async function previewUpload(name: string, bytes: Buffer): Promise<UploadPreview> {
+  const report = new UploadReport();
+  let columns: UploadPreview['columns'] = null;
+  const base = { name, format: isGeoJsonName(name) ? ('geojson' as const) : ('csv' as const) };
+  try {
+    const features = await readUpload(name, bytes, {
+      countryAt: () => '',
+      report,
+      slice: createSlicer(),
+      onColumns: (_file, c) => (columns = c),
+    });
+    const warnings = report.warnings();
+    const bad = warnings.find((w) => w.code === 'bad_rows') as { rows?: { line: number; reason: string }[]; more?: number } | undefined;
+    const rows = bad?.rows ?? [];
+    return {
+      ...base,
+      format: columns ? 'csv' : 'geojson',
+      featureCount: features.length,
+      columns,
+      sample: features.slice(0, PREVIEW_SAMPLE).map((f) => ({ name: f.name, longitude: f.lon, latitude: f.lat, attributes: f.attributes })),
+      badRows: rows.map((r) => ({ line: r.line, reason: r.reason })),
+      badRowCount: rows.length + (bad?.more ?? 0),
+      warnings: warnings.filter((w) => w.code !== 'bad_rows').map((w) => ({ code: w.code, message: w.message })),
+      error: null,
+    };
+  } catch (e) {
+    if (!(e instanceof UploadError)) throw e;
+    const rows = report.badRowsOf(name);
+    return {
+      ...base,
+      featureCount: 0,
+      columns,
+      sample: [],
+      badRows: rows.map((r) => ({ line: r.line, reason: r.reason })),
+      badRowCount: rows.length,
+      warnings: [],
+      error: { code: e.code, message: e.message, line: e.line },
+    };
+  }
+}

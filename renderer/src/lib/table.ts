@@ -1,0 +1,54 @@
+import type { ComputeFeature } from '../../../shared/service/compute';
+
+/** One line of the results table: the service's order is kept as `rank`. */
+export interface TableRow {
+  id: string;
+  rank: number;
+  name: string;
+  address: string;
+  /** Metres from the asked position; null when the answer measured none. */
+  distance: number | null;
+  score: number | null;
+  source: string;
+}
+
+export type SortKey = 'rank' | 'name' | 'address' | 'distance' | 'score' | 'source';
+export type SortDir = 'asc' | 'desc';
+export interface Sort {
+  key: SortKey;
+  dir: SortDir;
+}
+
+export const tableRows = (features: readonly ComputeFeature[]): TableRow[] =>
+  features.map((f, i) => ({
+    id: f.id,
+    rank: i + 1,
+    name: f.properties.name || f.id,
+    address: f.properties.address,
+    // Compute sends 0 when the question had no reference point: nothing to show then.
+    distance: f.properties.distance_meters > 0 ? f.properties.distance_meters : null,
+    score: Number.isFinite(f.properties.score) ? f.properties.score : null,
+    source: f.properties.source?.name ?? '',
+  }));
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+const blank = (v: unknown) => v === null || v === undefined || v === '';
+
+/**
+ * Rows in the order of one column. Missing values go last in either direction (as in a
+ * spreadsheet); ties keep the service's order, so a sort never shuffles equal rows.
+ */
+export function sortRows(rows: readonly TableRow[], sort: Sort): TableRow[] {
+  const sign = sort.dir === 'asc' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const x = a[sort.key];
+    const y = b[sort.key];
+    if (blank(x) || blank(y)) return blank(x) === blank(y) ? a.rank - b.rank : blank(x) ? 1 : -1;
+    const c = typeof x === 'number' && typeof y === 'number' ? x - y : collator.compare(String(x), String(y));
+    return c !== 0 ? sign * c : a.rank - b.rank;
+  });
+}
+
+/** A click on a column header: the same column flips direction, another starts ascending. */
+export const nextSort = (current: Sort, key: SortKey): Sort =>
+  current.key === key ? { key, dir: current.dir === 'asc' ? 'desc' : 'asc' } : { key, dir: key === 'score' ? 'desc' : 'asc' };

@@ -1,0 +1,76 @@
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import type { RpcErrorBody } from '../../../shared/rpc/errors';
+import type { Attachment } from '../../../shared/rpc/methods/compute';
+import type { UploadPreview } from '../../../shared/rpc/methods/uploads';
+import { useRpc } from '../api/rpc';
+
+/** A file or reference image waiting to be sent with the next question. */
+export interface AttachedFile {
+  field: Attachment['field'];
+  name: string;
+  size: number;
+  contentType: string;
+  dataBase64: string;
+  /** Files: what the service's reader makes of it (null while it reads). */
+  preview: UploadPreview | null;
+  /** Files: the preview itself could not be made. */
+  previewError: RpcErrorBody | null;
+}
+
+/** Images are reference images; everything else is a data file (CSV, GeoJSON). */
+export const fieldOf = (contentType: string, name: string): Attachment['field'] =>
+  contentType.startsWith('image/') || /\.(jpe?g|png|webp|gif|heic)$/i.test(name) ? 'images' : 'files';
+
+/**
+ * The composer's files and reference images. Each data file is previewed by the bundled
+ * service's own reader (uploads.preview) before anything is sent, so its features, coordinate
+ * columns and bad lines are known in advance.
+ */
+export const useAttachmentsStore = defineStore('attachments', () => {
+  const rpc = useRpc();
+  const items = ref<AttachedFile[]>([]);
+
+  const update = (field: AttachedFile['field'], name: string, patch: Partial<AttachedFile>) => {
+    items.value = items.value.map((a) => (a.field === field && a.name === name ? { ...a, ...patch } : a));
+  };
+
+  /** Adds files (one of the same name and kind is replaced) and previews the data files. */
+  async function attach(files: ReadonlyArray<Omit<AttachedFile, 'field' | 'preview' | 'previewError'>>): Promise<void> {
+    const added: AttachedFile[] = files.map((f) => ({ ...f, field: fieldOf(f.contentType, f.name), preview: null, previewError: null }));
+    const key = (a: AttachedFile) => `${a.field}:${a.name}`;
+    const replaced = new Set(added.map(key));
+    items.value = [...items.value.filter((a) => !replaced.has(key(a))), ...added];
+    await Promise.all(
+      added
+        .filter((a) => a.field === 'files')
+        .map(async (a) => {
+          const r = await rpc.call('uploads.preview', { name: a.name, dataBase64: a.dataBase64 });
+          // The file may have been removed or replaced meanwhile.
+          if (!items.value.some((x) => x.field === 'files' && x.name === a.name && x.dataBase64 === a.dataBase64)) return;
+          update('files', a.name, r.ok ? { preview: r.value } : { previewError: r.error });
+        }),
+    );
+  }
+
+  function detach(field: AttachedFile['field'], name: string): void {
+    items.value = items.value.filter((a) => !(a.field === field && a.name === name));
+  }
+  function clear(): void {
+    items.value = [];
+  }
+
+  /** What compute.run sends: every file and image as it was picked. */
+  const forRequest = (): Attachment[] =>
+    items.value.map((a) => ({ field: a.field, name: a.name, contentType: a.contentType, dataBase64: a.dataBase64 }));
+
+  return {
+    files: computed(() => items.value.filter((a) => a.field === 'files')),
+    images: computed(() => items.value.filter((a) => a.field === 'images')),
+    count: computed(() => items.value.length),
+    attach,
+    detach,
+    clear,
+    forRequest,
+  };
+});

@@ -1,0 +1,40 @@
+import { defineStore } from 'pinia';
+import { computed, ref } from 'vue';
+import { readPref, writePref } from '../lib/prefs';
+
+export type Tab = 'ask' | 'street' | 'imagery' | 'history';
+/** Where the results panel and imagery viewer sit: beside the map (right) or below it. */
+export type Placement = 'beside' | 'below';
+
+const KEY = 'resultsPlacement';
+
+/** The workspace's arrangement: the side panel's tab and where results sit (remembered). */
+export const useLayoutStore = defineStore('layout', () => {
+  const tab = ref<Tab>('ask');
+  const placement = ref<Placement>(readPref(KEY) === 'below' ? 'below' : 'beside');
+  /** Bumped to ask the History search box for focus (Ctrl+K). */
+  const searchFocus = ref(0);
+
+  function setTab(t: Tab): void {
+    tab.value = t;
+  }
+  function setPlacement(p: Placement): void {
+    placement.value = p;
+    writePref(KEY, p);
+  }
+  const togglePlacement = () => setPlacement(placement.value === 'beside' ? 'below' : 'beside');
+  function focusHistorySearch(): void {
+    tab.value = 'history';
+    searchFocus.value++;
+  }
+
+  return {
+    tab: computed(() => tab.value),
+    placement: computed(() => placement.value),
+    searchFocus: computed(() => searchFocus.value),
+    setTab,
+    setPlacement,
+    togglePlacement,
+    focusHistorySearch,
+  };
+});

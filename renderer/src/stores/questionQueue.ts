@@ -1,0 +1,56 @@
+import { defineStore } from 'pinia';
+import { computed, readonly, ref, shallowRef } from 'vue';
+import type { RpcErrorBody } from '../../../shared/rpc/errors';
+import type { Attachment } from '../../../shared/rpc/methods/compute';
+import type { QueuedQuestion } from '../../../shared/rpc/methods/queue';
+import type { ComputeRequestInput } from '../../../shared/service/compute';
+import { useRpc } from '../api/rpc';
+
+/** Questions kept while the connection is down, and the notice when one is answered. */
+export const useQuestionQueueStore = defineStore('questionQueue', () => {
+  const rpc = useRpc();
+  const items = ref<QueuedQuestion[]>([]);
+  const notice = shallowRef<QueuedQuestion | null>(null);
+  const error = ref<RpcErrorBody | null>(null);
+  let listening: (() => void) | null = null;
+
+  async function load(): Promise<void> {
+    const r = await rpc.call('queue.list', {});
+    if (r.ok) items.value = r.value.items;
+    else error.value = r.error;
+  }
+  /** Listens for answers once per window (the store lives as long as the app). */
+  function listen(): void {
+    listening ??= rpc.on('queue.settled', (q) => {
+      notice.value = q;
+      void load();
+    });
+  }
+  async function call<T>(p: Promise<{ ok: true; value: T } | { ok: false; error: RpcErrorBody }>): Promise<T | null> {
+    const r = await p;
+    if (!r.ok) {
+      error.value = r.error;
+      return null;
+    }
+    error.value = null;
+    await load();
+    return r.value;
+  }
+  const add = (request: ComputeRequestInput, attachments: Attachment[] = []) =>
+    call(rpc.call('queue.add', { request, ...(attachments.length ? { attachments } : {}) }));
+  const edit = (id: number, query: string) => call(rpc.call('queue.edit', { id, query }));
+  const drop = (id: number) => call(rpc.call('queue.drop', { id }));
+
+  return {
+    items: readonly(items),
+    waiting: computed(() => items.value.filter((q) => q.status === 'queued' || q.status === 'running').length),
+    notice: readonly(notice),
+    error: readonly(error),
+    load,
+    listen,
+    add,
+    edit,
+    drop,
+    dismiss: () => (notice.value = null),
+  };
+});

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { ComputeRequest } from '../../service/compute';
+import { Attachment } from './compute';
+
+export const QueuedQuestion = z.object({
+  id: z.number().int(),
+  profileId: z.string(),
+  queryText: z.string(),
+  request: z.record(z.string(), z.unknown()),
+  /** queued: waits for the connection; running: being sent; answered: in History as queryId; failed: see error. */
+  status: z.enum(['queued', 'running', 'answered', 'failed']),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  queryId: z.number().int().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  attachmentNames: z.array(z.string()),
+});
+export type QueuedQuestion = z.infer<typeof QueuedQuestion>;
+
+const Id = z.object({ id: z.number().int().positive() }).strict();
+
+export const queueMethods = {
+  'queue.list': { input: z.object({}).strict(), output: z.object({ items: z.array(QueuedQuestion) }) },
+  /** Keeps a compute question to run when the connection returns (at once when it is up). */
+  'queue.add': {
+    input: z.object({ request: ComputeRequest, attachments: z.array(Attachment).max(20).optional() }).strict(),
+    output: QueuedQuestion,
+  },
+  /** A new question text for a question still waiting. */
+  'queue.edit': { input: Id.extend({ query: z.string().trim().min(1).max(2000) }).strict(), output: QueuedQuestion },
+  'queue.drop': { input: Id, output: z.object({ dropped: z.boolean() }) },
+} as const;
+
+export const queueEvents = {
+  /** A queued question was answered (queryId in History) or failed for good. */
+  'queue.settled': QueuedQuestion,
+} as const;

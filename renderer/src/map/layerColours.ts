@@ -10,3 +10,10 @@ export const LAYER_COLOURS: Record<LayerName, string> = {
 
 /** The ring of the selected feature. */
 export const SELECTED_COLOUR = '#d7301f';
+
+/** Overlays drawn over every tab: uploaded files, picked H3 cells, named coordinates. */
+export const OVERLAY_COLOURS = {
+  uploads: '#8c564b',
+  h3: '#1f77b4',
+  coordinates: '#1d2733',
+} as const;

@@ -2,6 +2,16 @@ import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
 import type { FeatureCollectionLike } from '../lib/results';
 import type { LayerName } from '../map/layers';
+import type { DisplayChoice } from '../map/renderMode';
+
+/** What a click on the map does: pick results, pick H3 cells, or draw a polygon to fill with cells. */
+export type MapTool = 'select' | 'h3-pick' | 'h3-draw';
+
+/** Overlays the layer switcher turns on and off (results follow the active tab). */
+export const OVERLAYS = ['results', 'uploads', 'h3', 'coordinates'] as const;
+export type Overlay = (typeof OVERLAYS)[number];
+
+const ONLINE_TILES_KEY = 'fieldlens.map.onlineTiles';
 
 export interface MapSelection {
   layer: LayerName;
@@ -27,6 +37,45 @@ export const useMapStore = defineStore('map', () => {
   const fitRequest = ref<{ layer: LayerName; seq: number } | null>(null);
   let centreProvider: (() => [number, number]) | null = null;
   let extentProvider: (() => [number, number, number, number] | null) | null = null;
+
+  /** Uploaded files as drawn on their own layer, one collection per file name. */
+  const uploads = shallowRef<Record<string, FeatureCollectionLike>>({});
+  /** How results are drawn: each feature, clustered, or as a heatmap. */
+  const display = ref<DisplayChoice>('features');
+  const tool = ref<MapTool>('select');
+  const overlays = ref<Record<Overlay, boolean>>({ results: true, uploads: true, h3: true, coordinates: true });
+  /** The user's choice of online tiles, remembered; they are drawn only while online too. */
+  const onlineTiles = ref(readFlag(ONLINE_TILES_KEY));
+  /** A user-supplied PMTiles basemap, read from the file itself. */
+  const basemapFile = shallowRef<File | null>(null);
+
+  function showUploads(name: string, collection: FeatureCollectionLike | null): void {
+    const next = { ...uploads.value };
+    if (collection) next[name] = collection;
+    else delete next[name];
+    uploads.value = next;
+  }
+  function setDisplay(d: DisplayChoice): void {
+    display.value = d;
+  }
+  function setTool(t: MapTool): void {
+    tool.value = t;
+  }
+  function setOverlay(o: Overlay, visible: boolean): void {
+    overlays.value = { ...overlays.value, [o]: visible };
+  }
+  function setOnlineTiles(on: boolean): void {
+    onlineTiles.value = on;
+    writeFlag(ONLINE_TILES_KEY, on);
+  }
+  function setBasemapFile(file: File | null): void {
+    basemapFile.value = file;
+  }
+  /** Zooms to the active layer's results (the "zoom to results" button). */
+  function zoomToResults(): void {
+    const layer = activeLayer.value;
+    if (collections.value[layer]?.features.length) fitRequest.value = { layer, seq: (fitRequest.value?.seq ?? 0) + 1 };
+  }
 
   function show(layer: LayerName, collection: FeatureCollectionLike | null, fit = true): void {
     collections.value = { ...collections.value, [layer]: collection };
@@ -82,7 +131,35 @@ export const useMapStore = defineStore('map', () => {
     setActiveLayer,
     provideCentre,
     centre,
+    uploads: computed(() => uploads.value),
+    display: readonly(display),
+    tool: readonly(tool),
+    overlays: readonly(overlays),
+    onlineTiles: readonly(onlineTiles),
+    basemapFile: computed(() => basemapFile.value),
+    showUploads,
+    setDisplay,
+    setTool,
+    setOverlay,
+    setOnlineTiles,
+    setBasemapFile,
+    zoomToResults,
     provideExtent,
     extent,
   };
 });
+
+function readFlag(key: string): boolean {
+  try {
+    return globalThis.localStorage?.getItem(key) === 'on';
+  } catch {
+    return false;
+  }
+}
+function writeFlag(key: string, on: boolean): void {
+  try {
+    globalThis.localStorage?.setItem(key, on ? 'on' : 'off');
+  } catch {
+    // Storage refused (private mode): the choice lasts for this session only.
+  }
+}

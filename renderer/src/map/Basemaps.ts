@@ -1,0 +1,79 @@
+import type Map from 'ol/Map';
+import type BaseLayer from 'ol/layer/Base';
+import { createBasemapLayers } from './basemapLayers';
+import { openFileBasemap, type FileBasemap } from './fileBasemap';
+import { createOnlineBasemap } from './onlineBasemap';
+
+export interface BasemapsOptions {
+  map: Map;
+  /** Reports a problem with the online tiles or a basemap file, for the map to show. */
+  onProblem: (message: string | null) => void;
+}
+
+/**
+ * The basemap stack, bottom up: Natural Earth (bundled, always), online OSM tiles (when chosen
+ * and online), a user's PMTiles file (when one is opened). Results and overlays go above.
+ */
+export default class Basemaps {
+  private online: BaseLayer | null = null;
+  private file: FileBasemap | null = null;
+  /** Increases with each file opened, so a slow header read cannot replace a newer choice. */
+  private fileSeq = 0;
+
+  constructor(private readonly options: BasemapsOptions) {
+    for (const layer of createBasemapLayers()) options.map.addLayer(layer);
+  }
+
+  private insertAboveBase(layer: BaseLayer, offset: number): void {
+    // Natural Earth's land and borders are the first two layers.
+    this.options.map.getLayers().insertAt(2 + offset, layer);
+  }
+
+  setOnline(show: boolean): void {
+    if (show === (this.online !== null)) return;
+    if (show) {
+      this.online = createOnlineBasemap(() =>
+        this.options.onProblem('Online tiles did not load; the offline basemap is shown.'),
+      );
+      this.insertAboveBase(this.online, 0);
+    } else if (this.online) {
+      this.options.map.removeLayer(this.online);
+      this.online.dispose();
+      this.online = null;
+    }
+  }
+
+  get onlineShown(): boolean {
+    return this.online !== null;
+  }
+
+  /** Opens a PMTiles file as the top basemap (null closes it); resolves to what was opened. */
+  async setFile(file: File | null): Promise<FileBasemap | null> {
+    const seq = ++this.fileSeq;
+    if (this.file) {
+      this.options.map.removeLayer(this.file.layer);
+      this.file.layer.dispose();
+      this.file = null;
+    }
+    if (!file) return null;
+    try {
+      const opened = await openFileBasemap(file);
+      if (seq !== this.fileSeq) {
+        opened.layer.dispose();
+        return null;
+      }
+      this.file = opened;
+      this.insertAboveBase(opened.layer, this.online ? 1 : 0);
+      this.options.onProblem(null);
+      return opened;
+    } catch (e) {
+      this.options.onProblem(e instanceof Error ? e.message : String(e));
+      return null;
+    }
+  }
+
+  dispose(): void {
+    void this.setFile(null);
+    this.setOnline(false);
+  }
+}

@@ -1,0 +1,104 @@
+import Feature from 'ol/Feature';
+import GeoJSON from 'ol/format/GeoJSON';
+import RenderFeature from 'ol/render/Feature';
+import { createEmpty, extend, type Extent } from 'ol/extent';
+import { facingDegrees } from './facing';
+
+/** GeoJSON features as the service sends them (WGS84, [lon, lat]). */
+export interface GeoJsonFeatureCollection {
+  type: 'FeatureCollection';
+  features: ReadonlyArray<{ type: 'Feature'; id?: string | number; geometry: unknown; properties?: unknown }>;
+}
+
+/** A result on the map; `i` is its index in the collection it came from. */
+export type MapFeature = Feature | RenderFeature;
+
+export interface ReadResults {
+  features: MapFeature[];
+  /** Map-projection extent of everything read; empty when nothing had a geometry. */
+  extent: Extent;
+  /** Features without a usable geometry (not drawn, still listed). */
+  skipped: number;
+  /** Every drawn feature is a point (the fast WebGL point renderer can draw them). */
+  pointsOnly: boolean;
+}
+
+export interface ReadOptions {
+  /** Also keep the label and facing the canvas style draws (small sets only: it costs per feature). */
+  details: boolean;
+}
+
+const R = 6378137;
+const MAX_LAT = 85.0511287798066;
+
+/**
+ * Results as map features. Points, nearly all of a large set, become RenderFeatures projected
+ * inline: an OpenLayers Feature costs listeners and events each, which at a million points is
+ * seconds before anything is drawn. Other geometries go through the GeoJSON reader.
+ */
+export function readResults(collection: GeoJsonFeatureCollection, options: ReadOptions): ReadResults {
+  const format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: 'EPSG:3857' });
+  const out: MapFeature[] = new Array(collection.features.length);
+  let n = 0;
+  let skipped = 0;
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity; // prettier-ignore
+  const others = createEmpty();
+  const list = collection.features;
+  for (let i = 0; i < list.length; i++) {
+    const f = list[i]!;
+    const props: Record<string, unknown> = { i };
+    if (options.details) {
+      const p = (f.properties ?? {}) as Record<string, unknown>;
+      props['name'] = p['name'] ?? p['address'] ?? p['feature_name'] ?? '';
+      props['facing'] = facingDegrees(p);
+    }
+    const g = f.geometry as { type?: string; coordinates?: unknown } | null;
+    if (g?.type === 'Point' && Array.isArray(g.coordinates)) {
+      const lon = g.coordinates[0] as number;
+      const lat = g.coordinates[1] as number;
+      if (!Number.isFinite(lon) || !Number.isFinite(lat)) {
+        skipped++;
+        continue;
+      }
+      const clamped = Math.max(-MAX_LAT, Math.min(MAX_LAT, lat));
+      const x = (R * lon * Math.PI) / 180;
+      const y = R * Math.log(Math.tan(Math.PI / 4 + (clamped * Math.PI) / 360));
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+      out[n++] = new RenderFeature('Point', [x, y], [], 2, props, undefined);
+      continue;
+    }
+    let feature: Feature | null = null;
+    try {
+      feature = g ? (format.readFeature({ type: 'Feature', geometry: g, properties: null }) as Feature) : null;
+    } catch {
+      feature = null;
+    }
+    const geom = feature?.getGeometry();
+    if (!feature || !geom) {
+      skipped++;
+      continue;
+    }
+    feature.setProperties(props, true);
+    extend(others, geom.getExtent());
+    out[n++] = feature;
+  }
+  out.length = n;
+  const extent: Extent = minX <= maxX ? extend([minX, minY, maxX, maxY], others) : others;
+  return { features: out, extent, skipped, pointsOnly: others[0]! > others[2]! };
+}
+
+/** The map position of a point result, or null for lines and areas. */
+export function pointOf(f: MapFeature): [number, number] | null {
+  if (f instanceof RenderFeature) {
+    if (f.getType() !== 'Point') return null;
+    const c = f.getFlatCoordinates();
+    return [c[0]!, c[1]!];
+  }
+  const g = f.getGeometry();
+  if (g?.getType() !== 'Point') return null;
+  const c = (g as import('ol/geom/Point').default).getCoordinates();
+  return [c[0]!, c[1]!];
+}

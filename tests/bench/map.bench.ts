@@ -1,0 +1,68 @@
+// npm run bench:map: loads 100k and 1M points into the workspace map in headless Chromium (the
+// Debian build the e2e tests use) and prints, as its last line, one JSON object:
+//   first_frame_100k_ms, first_frame_1m_ms  WebGL, from handing the set to the map to its first complete frame
+//   canvas_100k_ms                          the plain canvas vector layer, same run, same points
+// The points are in page memory before the clock starts, as a store holds a cached response.
+// Targets: 100k <= 500 ms, 1M <= 2,000 ms. Figures only; nothing here fails a build.
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+import { chromium } from '@playwright/test';
+import { build } from 'vite';
+import { printFigures } from './figures';
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
+
+async function main(): Promise<void> {
+  const out = mkdtempSync(join(tmpdir(), 'fl-bench-map-'));
+  await build({
+    root: join(import.meta.dirname, 'map-page'),
+    base: './',
+    logLevel: 'warn',
+    configFile: false,
+    build: { outDir: out, emptyOutDir: true, chunkSizeWarningLimit: 10_000 },
+  });
+  const server = createServer((req, res) => {
+    const asked = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^(\.\.[/\\])+/, '');
+    const path = asked === '/' ? '/index.html' : asked;
+    try {
+      const body = readFileSync(join(out, path));
+      res.writeHead(200, { 'content-type': TYPES[extname(path)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  const browser = await chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.setDefaultTimeout(600_000);
+    await page.goto(`http://127.0.0.1:${port}/`);
+    await page.waitForFunction('document.title === "ready"');
+    const bench = (n: number, webgl: boolean) =>
+      page.evaluate(([n, webgl]) => (globalThis as unknown as { bench: (n: number, w: boolean) => Promise<{ ms: number; mode: string }> }).bench(n, webgl), [n, webgl] as const);
+    // One small run first so code and shaders are compiled before anything is timed.
+    await bench(10_000, true);
+    const w100k = await bench(100_000, true);
+    const w1m = await bench(1_000_000, true);
+    const c100k = await bench(100_000, false);
+    for (const [label, r] of [['100k', w100k], ['1M', w1m], ['canvas 100k', c100k]] as const)
+      console.log(`${label.padEnd(12)} ${r.mode.padEnd(7)} ${Math.round(r.ms)} ms`);
+    printFigures({
+      first_frame_100k_ms: Math.round(w100k.ms),
+      first_frame_1m_ms: Math.round(w1m.ms),
+      canvas_100k_ms: Math.round(c100k.ms),
+    });
+  } finally {
+    await browser.close();
+    server.close();
+    rmSync(out, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,3 +1,6 @@
+// One class over one connection's two hosts: sending, reachability, retries, redirect and size
+// limits share its state (the active connection, which host answered last), so it stays one file;
+// options and wire shapes live beside it (options.ts, wire.ts).
 import { createFetch, type $Fetch } from 'ofetch';
 import { z } from 'zod';
 import type { ConnectionInfo } from '../../shared/rpc/methods/app';

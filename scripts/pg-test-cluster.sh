@@ -25,7 +25,11 @@ free_port() {
 start() {
   local bin dir port
   bin=$(pg_bin)
-  dir=$(mktemp -d "${TMPDIR:-/tmp}/fieldlens-pg-XXXXXX")
+  # As root the cluster belongs to postgres, which must reach the folder: a private TMPDIR (the
+  # test keyring's) is not traversable by it, so the cluster goes under /tmp itself.
+  local base="${TMPDIR:-/tmp}"
+  [ "$(id -u)" -eq 0 ] && base=/tmp
+  dir=$(mktemp -d "$base/fieldlens-pg-XXXXXX")
   chmod 755 "$dir"
   [ "$(id -u)" -eq 0 ] && chown postgres: "$dir"
   as_owner "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 \

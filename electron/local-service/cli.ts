@@ -85,9 +85,8 @@ const accessLog = values['access-log'] || team;
 // A team service logs a JSON line per request (on stderr, for the container's log collector).
 const logger = createLogger({ secrets: () => [bearer, search], level: level as 'info', echo: accessLog || undefined });
 if (values.layer.length) {
-  // Into the embedded store even with --database: the question engine reads layers through the
-  // synchronous-listing LayerStore, which the PostGIS store does not implement yet.
-  await importLayerFiles({ dataDir, files: values.layer.map((f) => resolve(f)), log: (line) => process.stderr.write(line + '\n') });
+  // With --database into PostGIS, where the service (and every replica) reads them.
+  await importLayerFiles({ dataDir, database, files: values.layer.map((f) => resolve(f)), log: (line) => process.stderr.write(line + '\n') });
 }
 const service = createLocalService({
   dataDir,

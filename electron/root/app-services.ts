@@ -21,6 +21,7 @@ import type { LocalServicePlugin } from '../local-service/plugin';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import { createLocalService, type LocalService } from '../local-service/server';
 import type { LayerStore } from '../local-service/layers/store/layer-store';
+import { asAsyncLayerStore } from '../local-service/layers/store/async-layer-store';
 import { openSqliteLayerStore } from '../local-service/layers/store/sqlite-layer-store';
 import { createLayerHandlers } from './layers';
 import { PhotoFolders } from './photo-folders';
@@ -125,7 +126,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         // Closed before the start began (a shell stopped at once): nothing to start.
         closing
           ? null
-          : startBundledService(deps, plugins, (layerStore = openSqliteLayerStore({ dataDir: localDataDir(deps), clock: deps.clock })), {
+          : startBundledService(deps, plugins, (layerStore = asAsyncLayerStore(openSqliteLayerStore({ dataDir: localDataDir(deps), clock: deps.clock }))), {
               fromKeychain: () => connections.localServiceKeys(),
               holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
             }),
@@ -257,7 +258,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       cache.close();
       await localStarted;
       await localService?.close();
-      layerStore?.close();
+      await layerStore?.close();
     },
   };
 }

@@ -18,7 +18,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createMemoryLogger } from '../../electron/ground/logger';
 import { defaultCatalogDir, loadCatalog } from '../../electron/local-service/catalog/catalog';
-import { asAsyncLayerStore, type AsyncLayerStore } from '../../electron/local-service/layers/store/async-layer-store';
+import { asAsyncLayerStore } from '../../electron/local-service/layers/store/async-layer-store';
+import type { LayerStore } from '../../electron/local-service/layers/store/layer-store';
 import { openPostgisLayerStore } from '../../electron/local-service/layers/store/postgis-layer-store';
 import { openSqliteLayerStore } from '../../electron/local-service/layers/store/sqlite-layer-store';
 import type { LayerFeature } from '../../electron/local-service/layers/types';
@@ -46,7 +47,7 @@ function pointAt(i: number): [number, number] {
   return [-5 + (h / 4294967296) * 20, 40 + (g / 4294967296) * 12];
 }
 
-async function load(store: AsyncLayerStore, n: number, rss: { peak: number }): Promise<{ id: string; seconds: number; loadSeconds: number }> {
+async function load(store: LayerStore, n: number, rss: { peak: number }): Promise<{ id: string; seconds: number; loadSeconds: number }> {
   const t0 = performance.now();
   const w = await store.create({ name: 'points', sourceFile: 'generated', format: 'geojson', licence: null, sourceText: 'generated' });
   for (let at = 0; at < n; at += BATCH) {

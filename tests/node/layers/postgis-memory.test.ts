@@ -3,8 +3,7 @@ import vm from 'node:vm';
 import * as turf from '@turf/turf';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
-import type { LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
+import type { LayerInfo, LayerStore } from '../../../electron/local-service/layers/store/layer-store';
 import { openPostgisLayerStore } from '../../../electron/local-service/layers/store/postgis-layer-store';
 import type { LayerFeature } from '../../../electron/local-service/layers/types';
 import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
@@ -33,7 +32,7 @@ const collect = vm.runInNewContext('gc') as () => void;
 
 let cluster: PgCluster;
 let pool: pg.Pool;
-let store: AsyncLayerStore;
+let store: LayerStore;
 let peak = 0;
 let sampler: NodeJS.Timeout;
 const sample = () => {
@@ -101,10 +100,12 @@ describe(`a ${N.toLocaleString('en')}-point layer on PostGIS`, () => {
     let count = 0;
     let last = 0;
     let ordered = true;
-    for await (const f of store.scan(layer.id, [-180, -90, 180, 90])) {
-      ordered &&= f.fid > last;
-      last = f.fid;
-      if (++count % 50_000 === 0) sample();
+    for await (const page of store.scan(layer.id)) {
+      for (const f of page) {
+        ordered &&= f.fid > last;
+        last = f.fid;
+        if (++count % 50_000 === 0) sample();
+      }
     }
     expect(count).toBe(N);
     expect(ordered).toBe(true);

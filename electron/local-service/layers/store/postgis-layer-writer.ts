@@ -5,8 +5,7 @@ import { from as copyFrom } from 'pg-copy-streams';
 import type { LayerFeature } from '../types';
 import { encodeWkb } from '../../../ground/wkb';
 import { bboxOf, type BBox } from './geo';
-import type { AsyncLayerWriter } from './async-layer-store';
-import type { LayerInfo } from './layer-store';
+import type { LayerInfo, LayerWriter } from './layer-store';
 import { tagsJson } from './sqlite-layer-store';
 
 /** Features per COPY statement: a few MB of text, the memory an import holds at once. */
@@ -55,7 +54,7 @@ export interface PgWriterDeps {
  * the layer visible; until then nothing lists it, and a crash leaves an orphan the next open
  * removes.
  */
-export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
+export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
   const { client, n } = d;
   const table = featureTable(n);
   let count = 0;

@@ -106,22 +106,29 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   };
   for (const s of selection.sources) {
     const opts = { match: s.match };
+    // Every index question is bounded like a scan: what Node holds never grows with the layer.
+    const some = { ...opts, limit: SCAN_LIMIT + 1 };
+    const bounded = (fs: StoredFeature[], which: string) => {
+      if (fs.length <= SCAN_LIMIT) return fs;
+      warn({ code: 'ignored', message: `more than ${SCAN_LIMIT.toLocaleString('en')} "${label}" features of "${s.layer.name}" are ${which}; the first ${SCAN_LIMIT.toLocaleString('en')} were searched — a smaller area or distance narrows the question` });
+      return fs.slice(0, SCAN_LIMIT);
+    };
     if (plan.within && withinGeoms && withinGeoms.length <= PER_REFERENCE_QUERIES) {
       for (const g of withinGeoms) {
         // The store's distances (PostGIS on the sphere) and the test below (turf) may part by a
         // hair at the edge: ask a little wider and let the one test decide.
-        if (g.type === 'Point') add(s.layer, await store.within(s.layer.id, g.coordinates, radiusM! * 1.001 + 1, opts));
+        if (g.type === 'Point') add(s.layer, bounded(await store.within(s.layer.id, g.coordinates, radiusM! * 1.001 + 1, some), 'within the distance (the nearest kept)'));
         else {
           const b = bboxOf(g);
-          if (b) add(s.layer, await store.inBBox(s.layer.id, grow(b, radiusM!), opts));
+          if (b) add(s.layer, bounded(await store.inBBox(s.layer.id, grow(b, radiusM!), some), 'near the reference'));
         }
       }
     } else if (insideGeoms) {
-      for (const g of insideGeoms) add(s.layer, await store.intersecting(s.layer.id, g, opts));
+      for (const g of insideGeoms) add(s.layer, bounded(await store.intersecting(s.layer.id, g, some), `in "${plan.inside!.label}"`));
     } else if (crossGeoms) {
-      for (const g of crossGeoms) add(s.layer, await store.intersecting(s.layer.id, g, opts));
+      for (const g of crossGeoms) add(s.layer, bounded(await store.intersecting(s.layer.id, g, some), `crossing "${plan.intersecting!.label}"`));
     } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
-      add(s.layer, await store.inBBox(s.layer.id, [plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north], opts));
+      add(s.layer, bounded(await store.inBBox(s.layer.id, [plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north], some), 'in the box'));
     } else if (plan.top !== undefined && plan.order === 'distance' && refGeoms?.length && refGeoms.every((g) => g.type === 'Point') && refGeoms.length <= 16 && !plan.conditions.length && !outsideGeoms) {
       // "the 3 nearest pharmacies to X": the k nearest per reference point hold the answer.
       for (const g of refGeoms) add(s.layer, await store.nearest(s.layer.id, (g as { coordinates: number[] }).coordinates, plan.top, opts));

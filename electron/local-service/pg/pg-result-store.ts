@@ -152,6 +152,9 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
       return r ? gunzipAsync(r.data) : null;
     },
 
+    // After the flush already scheduled (saves of this turn are written together), then its write.
+    settled: () => new Promise<void>((ok) => setImmediate(ok)).then(() => writing),
+
     async count() {
       return Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM searches')).rows[0]!.n);
     },

@@ -149,6 +149,28 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    up(db) {
+      // History by place: an R*Tree over each entry's extent names the entries a map extent or
+      // drawn area can touch, and each entry's runs (the boxes of features_rtree, which the
+      // R*Tree can only look up by exact id) in a plain table, read by rowid range, say where in
+      // the entry to look. Filled from what is already stored: the R*Tree keeps 32-bit boxes
+      // rounded outwards, so backfilled runs stay a superset and features decide.
+      db.exec(`
+        CREATE VIRTUAL TABLE queries_rtree USING rtree(id, minx, maxx, miny, maxy);
+        INSERT INTO queries_rtree (id, minx, maxx, miny, maxy)
+          SELECT id, minx, maxx, miny, maxy FROM queries WHERE minx IS NOT NULL;
+        CREATE TABLE feature_runs (
+          id INTEGER PRIMARY KEY,
+          last_id INTEGER NOT NULL,
+          minx REAL NOT NULL, miny REAL NOT NULL, maxx REAL NOT NULL, maxy REAL NOT NULL
+        );
+        INSERT INTO feature_runs (id, last_id, minx, miny, maxx, maxy)
+          SELECT id, last_id, minx, miny, maxx, maxy FROM features_rtree;
+      `);
+    },
+  },
 ];
 
 /** Applies the pending cache migrations (user_version) with the one runner of the ground floor. */

@@ -169,6 +169,8 @@ function store(c: CacheDb,
       ).run(row).lastInsertRowid,
     );
     c.stmt('INSERT INTO queries_fts (rowid, query_text) VALUES (?, ?)').run(id, row.query_text);
+    if (hasExtent)
+      c.stmt('INSERT INTO queries_rtree (id, minx, maxx, miny, maxy) VALUES (?, ?, ?, ?, ?)').run(id, row.minx, row.maxx, row.miny, row.maxy);
     if (laidOut) insertItems(c, kind, id, items, laidOut);
     if (meta.uploads?.length) insertUploads(c, id, meta.uploads);
     return id;
@@ -221,6 +223,7 @@ function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record
     if (insOwn) insOwn.run(own!.values(rowId, p));
   }
   const insRun = c.stmt('INSERT INTO features_rtree (id, minx, maxx, miny, maxy, last_id) VALUES (?, ?, ?, ?, ?, ?)');
+  const insRunRow = c.stmt('INSERT INTO feature_runs (id, last_id, minx, miny, maxx, maxy) VALUES (?, ?, ?, ?, ?, ?)');
   for (let start = 0; start < n; start += RUN) {
     const end = Math.min(n, start + RUN) - 1;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -232,7 +235,10 @@ function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record
       if (boxes[o + 2]! > x1) x1 = boxes[o + 2]!;
       if (boxes[o + 3]! > y1) y1 = boxes[o + 3]!;
     }
-    if (x0 !== Infinity) insRun.run(base + start, x0, x1, y0, y1, base + end);
+    if (x0 !== Infinity) {
+      insRun.run(base + start, x0, x1, y0, y1, base + end);
+      insRunRow.run(base + start, base + end, x0, y0, x1, y1);
+    }
   }
   c.stmt(
     'INSERT INTO features_fts (rowid, name, address) SELECT id, name, address FROM features WHERE id BETWEEN ? AND ?',

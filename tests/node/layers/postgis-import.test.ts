@@ -146,4 +146,20 @@ describe('what the binary rows carry', () => {
     // The pool's connections still work (no COPY left open on any of them).
     await Promise.all(Array.from({ length: 6 }, () => pool.query('SELECT 1')));
   });
+
+  it('a row the database refuses fails the import with its message, and abort() cleans up', async () => {
+    const w = await newLayer('refused');
+    const points = Array.from({ length: 25_000 }, (_, i): LayerFeature => ({ sourceId: String(i), geometry: { type: 'Point', coordinates: [i / 1000, 1] }, properties: {} }));
+    // An unclosed ring: PostGIS checks rings when it reads WKB.
+    const open: LayerFeature = { sourceId: 'open ring', geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1]]] }, properties: {} };
+    const failed = (async () => {
+      await w.add([...points.slice(0, 12_000), open, ...points.slice(12_000)]);
+      await w.commit([]);
+    })();
+    await expect(failed).rejects.toThrow(/closed/i);
+    await w.abort();
+    expect((await pool.query("SELECT count(*)::int AS n FROM layers WHERE name = 'refused'")).rows[0].n).toBe(0);
+    expect(checkedOut()).toBe(0);
+    await Promise.all(Array.from({ length: 6 }, () => pool.query('SELECT 1')));
+  });
 });

@@ -105,7 +105,10 @@ export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
     streams = [client, ...extra].map((c) => openCopy(c, table));
     return streams;
   };
-  const release = () => {
+  /** Stops any COPY still open (the server discards its rows), then gives the extra connections back. */
+  const release = async () => {
+    if (streams) await Promise.allSettled(streams.map((x) => x.cancel()));
+    streams = null;
     for (const c of extra.splice(0)) c.release();
   };
 
@@ -170,7 +173,7 @@ export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
           })(),
         ]);
         for (const b of built) if (b.status === 'rejected') throw b.reason;
-        release();
+        await release();
         await client.query('BEGIN');
         await client.query(`ANALYZE ${table}`);
         await client.query(
@@ -180,8 +183,8 @@ export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
         );
         await client.query('COMMIT');
       } catch (e) {
+        await release();
         await client.query('ROLLBACK').catch(() => {});
-        release();
         throw e;
       }
       done = true;
@@ -192,9 +195,7 @@ export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
     async abort() {
       if (done) return;
       done = true;
-      if (streams) await Promise.allSettled(streams.map((s) => s.cancel()));
-      streams = null;
-      release();
+      await release();
       await d.discard();
     },
   };

@@ -66,6 +66,8 @@ describe('the PostGIS import (binary COPY on several connections)', () => {
     const t = await tableOf(layer.id);
     const r = (await pool.query(`SELECT count(*)::int AS n, count(DISTINCT fid)::int AS d, min(fid)::int AS lo, max(fid)::int AS hi, bool_and((tags->>'i')::int = fid - 1) AS ordered FROM ${t}`)).rows[0];
     expect(r).toEqual({ n: points.length, d: points.length, lo: 1, hi: points.length, ordered: true });
+    // Autovacuum, off while loading, is back on for the finished layer.
+    expect((await pool.query('SELECT reloptions FROM pg_class WHERE relname = $1', [t])).rows[0].reloptions).toBeNull();
     // Each fid's geometry is the point given for it.
     const some = (await pool.query(`SELECT fid::int, ST_X(geom) AS x, ST_Y(geom) AS y, ST_SRID(geom) AS srid FROM ${t} WHERE fid % 997 = 0`)).rows;
     for (const s of some) expect([s.x, s.y, s.srid]).toEqual([...points[s.fid - 1]!, 4326]);
@@ -139,6 +141,8 @@ describe('what the binary rows carry', () => {
     const w = await newLayer('cancelled');
     await w.add(Array.from({ length: 35_000 }, (_, i): LayerFeature => ({ sourceId: String(i), geometry: { type: 'Point', coordinates: [i / 1000, 1] }, properties: {} })));
     const n = (await pool.query("SELECT id FROM layers WHERE name = 'cancelled'")).rows[0].id as number;
+    // Autovacuum stays off the table while it loads.
+    expect((await pool.query(`SELECT reloptions FROM pg_class WHERE relname = 'layer_features_${n}'`)).rows[0].reloptions).toEqual(['autovacuum_enabled=false']);
     await w.abort();
     expect((await pool.query("SELECT count(*)::int AS n FROM layers WHERE name = 'cancelled'")).rows[0].n).toBe(0);
     expect((await pool.query(`SELECT to_regclass('layer_features_${n}') AS t`)).rows[0].t).toBeNull();

@@ -101,6 +101,9 @@ export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
 
   const open = async () => {
     if (streams) return streams;
+    // No autovacuum while loading: on a load of minutes it would scan the growing table beside
+    // the COPY and then hold up the index builds, whose locks it must first give way to.
+    await client.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
     for (let i = 1; i < STREAMS; i++) extra.push(await d.pool.connect());
     streams = [client, ...extra].map((c) => openCopy(c, table));
     return streams;
@@ -175,6 +178,7 @@ export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
         for (const b of built) if (b.status === 'rejected') throw b.reason;
         await release();
         await client.query('BEGIN');
+        await client.query(`ALTER TABLE ${table} RESET (autovacuum_enabled)`);
         await client.query(`ANALYZE ${table}`);
         await client.query(
           `UPDATE layers SET state = 'ready', feature_count = $1, geometry_types = $2, min_lon = $3, min_lat = $4, max_lon = $5, max_lat = $6,

@@ -3,7 +3,7 @@ import type { CacheDb } from './db';
 import { boxAgainstRing } from './box-in-ring';
 import { FEATURE_ID_SPAN } from './migrations';
 import { summary, type SummaryRow } from './rows';
-import { ftsExpression } from './search';
+import { ftsTerms } from './search';
 import type { BBox } from './spatial';
 import type { ListFilter, QuerySummary } from './types';
 
@@ -16,7 +16,7 @@ const LIST_COLUMNS = `id, kind, profile_id, query_text, outcome, remote_id, sear
 
 // Candidates are read newest first in pages that grow, so a common filter stops after one small page.
 const FIRST_PAGE = 64;
-// Entries in an area up to which looking each up and sorting beats walking the time index.
+// Entries in a set up to which looking each up and sorting beats walking the time index.
 const FEW = 256;
 
 interface Candidate {
@@ -57,7 +57,8 @@ export function list(c: CacheDb, filter: ListFilter = {}): { items: QuerySummary
     params['to'] = filter.to;
   }
   const box = areaBox(filter.bbox, filter.polygon);
-  const fts = filter.text ? ftsExpression(filter.text) : null;
+  const terms = filter.text ? ftsTerms(filter.text) : [];
+  const fts = terms.length ? terms.join(' ') : null;
   if (!box && !fts) {
     params['limit'] = limit + 1;
     params['offset'] = offset;
@@ -67,23 +68,30 @@ export function list(c: CacheDb, filter: ListFilter = {}): { items: QuerySummary
     ).all(params) as SummaryRow[];
     return { items: rows.slice(0, limit).map(summary), hasMore: rows.length > limit };
   }
+  // A small set of entries (in the area, or holding the word) drives the statement: looked up by
+  // id and sorted. Otherwise the time index is walked and the sets are tested ('+' keeps SQLite
+  // from driving by them). Several words are checked per entry, cheaply only in time order.
+  let driven = terms.length > 1;
+  const drive = (set: string): string => {
+    const few = !driven && (c.stmt(`SELECT count(*) FROM (${set} LIMIT ${FEW + 1})`).pluck().get(params) as number) <= FEW;
+    driven ||= few;
+    return `${few ? '' : '+'}q.id IN (${set})`;
+  };
   if (box) {
     [params['minx'], params['miny'], params['maxx'], params['maxy']] = box;
-    const touching = `SELECT id FROM queries_rtree WHERE maxx >= @minx AND minx <= @maxx AND maxy >= @miny AND miny <= @maxy`;
-    // A few entries in the area are looked up by id and sorted; many (or words to test, which
-    // FTS5 answers cheaply only in time order) walk the time index, the R*Tree's answer as a set
-    // ('+' keeps SQLite from driving the query by it).
-    const few = !fts && (c.stmt(`SELECT count(*) FROM (${touching} LIMIT ${FEW + 1})`).pluck().get(params) as number) <= FEW;
-    where.push(`${few ? '' : '+'}q.id IN (${touching})`);
+    where.push(drive('SELECT id FROM queries_rtree WHERE maxx >= @minx AND minx <= @maxx AND maxy >= @miny AND miny <= @maxy'));
   }
   if (fts) {
-    // Its own text, else any of its features: one rowid range of the feature index, which FTS5
-    // seeks. Asked here, inside the statement, FTS5 keeps its cursor from one entry to the next;
-    // asked as a statement per entry, every seek reads the word's doclist again.
-    where.push(`(q.id IN (SELECT rowid FROM queries_fts WHERE queries_fts MATCH @fts)
-      OR EXISTS (SELECT 1 FROM features_fts WHERE features_fts MATCH @fts
-        AND features_fts.rowid BETWEEN q.id * ${FEATURE_ID_SPAN} AND q.id * ${FEATURE_ID_SPAN} + ${FEATURE_ID_SPAN - 1}))`);
     params['fts'] = fts;
+    // Entries holding every word somewhere (their text, or any of their items): one doclist of
+    // entries. For one word that is the answer.
+    where.push(drive('SELECT rowid FROM entry_words WHERE entry_words MATCH @fts'));
+    // Several words must meet in the entry's text or in one item: checked in its own features'
+    // rowid range, inside the statement, where FTS5 keeps its cursor from one entry to the next.
+    if (terms.length > 1)
+      where.push(`(q.id IN (SELECT rowid FROM queries_fts WHERE queries_fts MATCH @fts)
+        OR EXISTS (SELECT 1 FROM features_fts WHERE features_fts MATCH @fts
+          AND features_fts.rowid BETWEEN q.id * ${FEATURE_ID_SPAN} AND q.id * ${FEATURE_ID_SPAN} + ${FEATURE_ID_SPAN - 1}))`);
   }
   // Keyset paging over (started_at, id): each page starts below the last candidate seen.
   where.push('(q.started_at, q.id) < (@afterAt, @afterId)');

@@ -152,7 +152,7 @@ export const migrations: Migration[] = [
   {
     version: 3,
     up(db) {
-      // History by place: an R*Tree over each entry's extent names the entries a map extent or
+      // History by place and words: an R*Tree over each entry's extent names the entries a map extent or
       // drawn area can touch, and each entry's runs (the boxes of features_rtree, which the
       // R*Tree can only look up by exact id) in a plain table, read by rowid range, say where in
       // the entry to look. Filled from what is already stored: the R*Tree keeps 32-bit boxes
@@ -168,6 +168,16 @@ export const migrations: Migration[] = [
         );
         INSERT INTO feature_runs (id, last_id, minx, miny, maxx, maxy)
           SELECT id, last_id, minx, miny, maxx, maxy FROM features_rtree;
+
+        -- History by words: one document per entry (its text and its items' names and
+        -- addresses), contentless, so a word costs one doclist of entries, not of features.
+        CREATE VIRTUAL TABLE entry_words USING fts5(
+          words, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2'
+        );
+        INSERT INTO entry_words (rowid, words)
+          SELECT q.id, q.query_text || char(10) || coalesce((SELECT group_concat(coalesce(f.name, '') || char(10) || coalesce(f.address, ''), char(10))
+            FROM features f WHERE f.id BETWEEN q.id * ${FEATURE_ID_SPAN} AND q.id * ${FEATURE_ID_SPAN} + ${FEATURE_ID_SPAN - 1}), '')
+          FROM queries q;
       `);
     },
   },

@@ -15,12 +15,18 @@ import type { FeatureHit, QueryRecord, StoredError, UploadInput } from './types'
  * a phrase or FTS syntax.
  */
 export function ftsExpression(text: string): string | null {
+  const terms = ftsTerms(text);
+  return terms.length ? terms.join(' ') : null;
+}
+
+/** The quoted terms of ftsExpression, one per word. */
+export function ftsTerms(text: string): string[] {
   const terms: string[] = [];
   for (const chunk of text.split(/\s+/)) {
     const tokens = chunk.split(/[^\p{L}\p{N}\p{M}]+/u).filter(Boolean);
     tokens.forEach((t, i) => terms.push(i === tokens.length - 1 && chunk.endsWith('*') ? `"${t}"*` : `"${t}"`));
   }
-  return terms.length ? terms.join(' ') : null;
+  return terms;
 }
 
 

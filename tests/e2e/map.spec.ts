@@ -30,6 +30,8 @@ test('100,000 results are drawn with WebGL; a pick on one rings the nearest poin
   await showPoints(page, 100_000, [-10, 35, 30, 60]);
   await expect(map(page)).toHaveAttribute('data-features', '100000', { timeout: 60_000 });
   await expect(map(page)).toHaveAttribute('data-render-mode', 'webgl');
+  // Drawn by the point renderer from one buffer (its own canvas), not feature by feature.
+  await expect(map(page).locator('.fl-points canvas')).toHaveCount(1);
   await expect(map(page)).toHaveAttribute('data-settled', 'yes', { timeout: 90_000 });
   await page.screenshot({ path: 'test-results/map-webgl-100k.png' });
   // 100,000 sub-pixel dots blend with the basemap; thousands of pixels in the result colour show the grid drawn.

@@ -4,6 +4,20 @@ import { transformExtent } from 'ol/proj';
 import type OlMap from 'ol/Map';
 import FieldMap from '../../../renderer/src/map/FieldMap';
 import ResultsLayer, { type GeoJsonFeatureCollection } from '../../../renderer/src/map/ResultsLayer';
+import PointsRenderer from '../../../renderer/src/map/PointsRenderer';
+import { buildPointBuffer } from '../../../renderer/src/map/pointBuffer';
+
+/** CPU time in the point renderer's frames since the last reset (for the step breakdown only). */
+let pointFramesMs = 0;
+const renderFrame = PointsRenderer.prototype.renderFrame;
+PointsRenderer.prototype.renderFrame = function (this: PointsRenderer, ...args: Parameters<typeof renderFrame>) {
+  const t = performance.now();
+  try {
+    return renderFrame.apply(this, args);
+  } finally {
+    pointFramesMs += performance.now() - t;
+  }
+};
 
 /** Deterministic points over Europe (mulberry32), with the properties a compute feature carries. */
 function points(n: number, seed: number): GeoJsonFeatureCollection {
@@ -45,6 +59,19 @@ function frame(map: OlMap, step: string, ms: number): Promise<void> {
   });
 }
 
+/**
+ * Waits for the GPU to finish what the frame asked of it: a WebGL call returns once queued, so
+ * a one-pixel read from each WebGL canvas of the map is what makes the figure the drawn frame.
+ */
+function finishGpu(target: HTMLElement): void {
+  const pixel = new Uint8Array(4);
+  for (const canvas of target.querySelectorAll('canvas')) {
+    // getContext gives back the context a layer made (null for a canvas with a 2D one).
+    const gl = canvas.getContext('webgl') ?? canvas.getContext('webgl2');
+    gl?.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, pixel);
+  }
+}
+
 async function run(n: number, webgl: boolean, limitMs: number): Promise<Run> {
   const target = document.getElementById('map')!;
   const m = new FieldMap({ target });
@@ -55,14 +82,31 @@ async function run(n: number, webgl: boolean, limitMs: number): Promise<Run> {
     m.addLayer(layer.group);
     await frame(m.map, 'adding the empty layer', limitMs);
     const collection = points(n, 42);
+    pointFramesMs = 0;
     const t0 = performance.now();
     layer.setFeatures(collection);
     const t1 = performance.now();
     await frame(m.map, `handing over ${n} points`, limitMs);
     const t2 = performance.now();
+    finishGpu(target);
+    const t3 = performance.now();
+    const firstFrameCpu = pointFramesMs;
     const mode = layer.renderMode;
+    // Not part of the figure, to see where it goes: the buffer alone, and a frame of the same
+    // view drawn again with nothing changed (basemap and points, no hand-over).
+    const b0 = performance.now();
+    buildPointBuffer(collection);
+    const b1 = performance.now();
+    pointFramesMs = 0;
+    await frame(m.map, 'redrawing', limitMs);
+    finishGpu(target);
+    const b2 = performance.now();
     layer.dispose();
-    return { ms: t2 - t0, mode, steps: { set_features_ms: t1 - t0, to_frame_ms: t2 - t1 } };
+    return {
+      ms: t3 - t0,
+      mode,
+      steps: { set_features_ms: t1 - t0, to_frame_ms: t2 - t1, gpu_finish_ms: t3 - t2, of_which_buffer_ms: b1 - b0, point_layer_cpu_ms: firstFrameCpu, redraw_ms: b2 - b1, redraw_point_layer_cpu_ms: pointFramesMs },
+    };
   } finally {
     m.dispose();
   }

@@ -46,6 +46,9 @@ export default class PointsRenderer extends LayerRenderer<PointsLayer> {
   /** The data set the scratch and the GL buffer's size are for. */
   private uploaded: PointBuffer | null = null;
   private scratch: ThinScratch | null = null;
+  /** The view the GL buffer's points were thinned for, when one copy of the world was drawn. */
+  private thinnedFor = '';
+  private thinnedCount = 0;
 
   constructor(layer: PointsLayer) {
     super(layer);
@@ -123,6 +126,7 @@ export default class PointsRenderer extends LayerRenderer<PointsLayer> {
       gl.bufferData(gl.ARRAY_BUFFER, points.positions.byteLength, gl.DYNAMIC_DRAW);
       this.scratch = new ThinScratch(new Float32Array(points.positions.length));
       this.uploaded = points;
+      this.thinnedFor = '';
     }
     gl.enableVertexAttribArray(at.position);
     gl.vertexAttribPointer(at.position, 2, gl.FLOAT, false, 0, 0);
@@ -152,8 +156,15 @@ export default class PointsRenderer extends LayerRenderer<PointsLayer> {
       if (last - first >= MAX_WORLDS) last = first + MAX_WORLDS - 1;
     }
     const margin = (style.radius + 1) * ratio;
+    // Frames of an unchanged view (another layer redrawn) reuse the points already in the buffer.
+    const viewKey = first === last ? `${first}|${width}|${height}|${frameState.coordinateToPixelTransform.join(',')}` : '';
     for (let k = first; k <= last; k++) {
       const x = ox + k * worldWidth;
+      gl.uniform2f(at.offset, m[0] * x + m[2] * oy + (2 * e!) / w - 1, m[1] * x + m[3] * oy + 1 - (2 * f!) / h);
+      if (viewKey && viewKey === this.thinnedFor) {
+        gl.drawArrays(gl.POINTS, 0, this.thinnedCount);
+        continue;
+      }
       const kept = thinToScreen(
         points.positions,
         points.count,
@@ -167,9 +178,10 @@ export default class PointsRenderer extends LayerRenderer<PointsLayer> {
         },
         this.scratch,
       );
+      this.thinnedFor = viewKey;
+      this.thinnedCount = kept;
       if (kept === 0) continue;
       gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.scratch.out.subarray(0, 2 * kept));
-      gl.uniform2f(at.offset, m[0] * x + m[2] * oy + (2 * e!) / w - 1, m[1] * x + m[3] * oy + 1 - (2 * f!) / h);
       gl.drawArrays(gl.POINTS, 0, kept);
     }
     return this.container;

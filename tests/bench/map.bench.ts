@@ -73,7 +73,9 @@ async function main(): Promise<void> {
     const w100k = await bench(100_000, true);
     const w1m = await bench(1_000_000, true);
     const c100k = await bench(100_000, false);
-    for (const [label, r] of [['100k', w100k], ['1M', w1m], ['canvas 100k', c100k]] as const) {
+    // No points: what the basemap's own frame costs, the floor under every figure above.
+    const none = await bench(0, true);
+    for (const [label, r] of [['100k', w100k], ['1M', w1m], ['canvas 100k', c100k], ['no points', none]] as const) {
       const steps = Object.entries(r.steps).map(([k, v]) => `${k} ${Math.round(v)}`);
       console.log(`${label.padEnd(12)} ${r.mode.padEnd(7)} ${Math.round(r.ms)} ms (${steps.join(', ')})`);
     }

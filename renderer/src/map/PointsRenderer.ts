@@ -17,8 +17,6 @@ interface Gl {
 /** Copies of the world drawn side by side at most (a wide window at zoom 0 shows about five). */
 const MAX_WORLDS = 16;
 
-/** Screen cell (CSS pixels) within which one point stands for all: see thinPoints. */
-export const THIN_CELL = 1;
 
 function compile(gl: WebGLRenderingContext, type: number, source: string): WebGLShader {
   const shader = gl.createShader(type)!;
@@ -156,6 +154,9 @@ export default class PointsRenderer extends LayerRenderer<PointsLayer> {
       if (last - first >= MAX_WORLDS) last = first + MAX_WORLDS - 1;
     }
     const margin = (style.radius + 1) * ratio;
+    // Screen cell (whole CSS pixels) within which one point stands for all (see thinPoints): its
+    // diagonal is under the dot's radius, so every point left out lies inside a drawn dot.
+    const cell = Math.max(1, Math.floor(style.radius / Math.SQRT2)) * ratio;
     // Frames of an unchanged view (another layer redrawn) reuse the points already in the buffer.
     const viewKey = first === last ? `${first}|${width}|${height}|${frameState.coordinateToPixelTransform.join(',')}` : '';
     for (let k = first; k <= last; k++) {
@@ -174,7 +175,7 @@ export default class PointsRenderer extends LayerRenderer<PointsLayer> {
           width,
           height,
           margin,
-          cell: THIN_CELL * ratio,
+          cell,
         },
         this.scratch,
       );

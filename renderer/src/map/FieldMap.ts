@@ -18,6 +18,9 @@ export interface FieldMapOptions {
   onBasemapProblem?: (message: string | null) => void;
 }
 
+/** Closest zoom a fit goes to: streets and building outlines, with the blocks around them. */
+export const FIT_MAX_ZOOM = 17;
+
 /** The workspace map: an OpenLayers map over the offline basemap. Call dispose() when done. */
 export default class FieldMap {
   readonly map: Map;
@@ -57,8 +60,12 @@ export default class FieldMap {
     this.map.addLayer(layer);
   }
 
-  /** Zooms to an extent (map projection) with room around it; close results stop where borders still give context. */
-  fit(extent: Extent, maxZoom = 10): void {
+  /**
+   * Zooms to an extent (map projection) with room around it, as close as it needs: a town's
+   * results fill the map at street zoom. `maxZoom` caps it (a single point, or points a few
+   * metres apart, stop at street level rather than at the last zoom step).
+   */
+  fit(extent: Extent, maxZoom = FIT_MAX_ZOOM): void {
     if (!extent.every(Number.isFinite)) return;
     // A single point has an empty extent; fit still centres on it, at maxZoom. The side padding
     // leaves room for the labels of points at the edge.

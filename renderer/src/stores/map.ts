@@ -33,6 +33,8 @@ export const useMapStore = defineStore('map', () => {
   });
   const activeLayer = ref<LayerName>('ask');
   const selection = ref<MapSelection | null>(null);
+  /** Bumped to ask the map to zoom to one uploaded file's features. */
+  const uploadsFitRequest = ref<{ name: string; seq: number } | null>(null);
   /** Bumped to ask the map to zoom to a layer's features. */
   const fitRequest = ref<{ layer: LayerName; seq: number } | null>(null);
   let centreProvider: (() => [number, number]) | null = null;
@@ -54,6 +56,9 @@ export const useMapStore = defineStore('map', () => {
     if (collection) next[name] = collection;
     else delete next[name];
     uploads.value = next;
+  }
+  function zoomToUploads(name: string): void {
+    if (uploads.value[name]?.features.length) uploadsFitRequest.value = { name, seq: (uploadsFitRequest.value?.seq ?? 0) + 1 };
   }
   function setDisplay(d: DisplayChoice): void {
     display.value = d;
@@ -138,6 +143,8 @@ export const useMapStore = defineStore('map', () => {
     onlineTiles: readonly(onlineTiles),
     basemapFile: computed(() => basemapFile.value),
     showUploads,
+    zoomToUploads,
+    uploadsFitRequest: readonly(uploadsFitRequest),
     setDisplay,
     setTool,
     setOverlay,

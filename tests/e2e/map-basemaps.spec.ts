@@ -118,3 +118,51 @@ test('a PMTiles file picked from disk is drawn as the basemap, each tile where t
   await settled(page);
   expect((await screenPixels(page, WEST, 6)).count).toBe(0);
 });
+
+test('the basemap follows the dark theme: Natural Earth recoloured, online tiles inverted', async ({ page, host, context }) => {
+  // Natural Earth colours of renderer/src/map/basemapPalette.ts and style.css's --fl-map-bg.
+  const LAND = { light: { r: 0xee, g: 0xf0, b: 0xe6 }, dark: { r: 0x2c, g: 0x33, b: 0x3b } };
+  const WATER = { light: { r: 0xb9, g: 0xd3, b: 0xe6 }, dark: { r: 0x1f, g: 0x2e, b: 0x3b } };
+  const PAPER = { r: 242, g: 239, b: 233 };
+  await context.route('https://tile.openstreetmap.org/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'image/png', headers: { 'access-control-allow-origin': '*' }, body: solidPng(256, rgb(PAPER)) }),
+  );
+  await openApp(page, host.launchUrl);
+  await settled(page);
+  const box = (await map(page).boundingBox())!;
+  const area = box.width * box.height;
+  expect((await screenPixels(page, LAND.light, 4)).count).toBeGreaterThan(area * 0.1);
+  expect((await screenPixels(page, WATER.light, 4)).count).toBeGreaterThan(area * 0.1);
+
+  await page.getByTestId('theme-toggle').click();
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await settled(page);
+  await shot(page, 'map-dark');
+  const land = await screenPixels(page, LAND.dark, 4);
+  expect(land.count).toBeGreaterThan(area * 0.1);
+  expect((await screenPixels(page, WATER.dark, 4)).count).toBeGreaterThan(area * 0.1);
+  expect((await screenPixels(page, LAND.light, 4)).count).toBe(0);
+  // Land is drawn where the land is: the middle of it reads on the northern continents.
+  const [lat] = await readoutAt(page, land.centroid!.x, land.centroid!.y);
+  expect(lat).toBeGreaterThan(0);
+
+  // Online tiles in dark: the light paper colour is inverted to a dark one on screen.
+  await layers(page, true);
+  await page.getByTestId('online-tiles').check();
+  await layers(page, false);
+  await settled(page);
+  await shot(page, 'map-dark-online');
+  expect((await screenPixels(page, PAPER, 8)).count).toBeLessThan(area * 0.001);
+  const inverted = await page.evaluate(() => {
+    const el = document.querySelector('.basemap-online');
+    return el ? getComputedStyle(el).filter : null;
+  });
+  expect(inverted).toContain('invert(1)');
+  // invert(1) then hue-rotate(180deg) turns a near-grey dark by about 255 - x (brightness dims it further).
+  const dark = await screenPixels(page, { r: 255 - PAPER.r, g: 255 - PAPER.g, b: 255 - PAPER.b }, 40);
+  expect(dark.count).toBeGreaterThan(area * 0.3);
+
+  await page.getByTestId('theme-toggle').click();
+  await settled(page);
+  expect((await screenPixels(page, PAPER, 8)).count).toBeGreaterThan(area * 0.3);
+});

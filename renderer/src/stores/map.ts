@@ -1,6 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
 import type { FeatureCollectionLike } from '../lib/results';
+import type { DiffItem } from '../map/DiffLayer';
 import type { LayerName } from '../map/layers';
 import type { DisplayChoice } from '../map/renderMode';
 
@@ -8,7 +9,7 @@ import type { DisplayChoice } from '../map/renderMode';
 export type MapTool = 'select' | 'h3-pick' | 'h3-draw';
 
 /** Overlays the layer switcher turns on and off (results follow the active tab). */
-export const OVERLAYS = ['results', 'uploads', 'h3', 'coordinates'] as const;
+export const OVERLAYS = ['results', 'uploads', 'h3', 'coordinates', 'diff'] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
 const ONLINE_TILES_KEY = 'fieldlens.map.onlineTiles';
@@ -45,7 +46,11 @@ export const useMapStore = defineStore('map', () => {
   /** How results are drawn: each feature, clustered, or as a heatmap. */
   const display = ref<DisplayChoice>('features');
   const tool = ref<MapTool>('select');
-  const overlays = ref<Record<Overlay, boolean>>({ results: true, uploads: true, h3: true, coordinates: true });
+  const overlays = ref<Record<Overlay, boolean>>({ results: true, uploads: true, h3: true, coordinates: true, diff: true });
+  /** A re-run diff drawn over the results (History's compare), with the entries it compares. */
+  const diff = shallowRef<{ oldId: number; newId: number; items: readonly DiffItem[] } | null>(null);
+  /** Bumped to zoom to the diff when one is shown. */
+  const diffSeq = ref(0);
   /** The user's choice of online tiles, remembered; they are drawn only while online too. */
   const onlineTiles = ref(readFlag(ONLINE_TILES_KEY));
   /** A user-supplied PMTiles basemap, read from the file itself. */
@@ -56,6 +61,13 @@ export const useMapStore = defineStore('map', () => {
     if (collection) next[name] = collection;
     else delete next[name];
     uploads.value = next;
+  }
+  function showDiff(d: { oldId: number; newId: number; items: readonly DiffItem[] } | null): void {
+    diff.value = d;
+    if (d?.items.length) {
+      overlays.value = { ...overlays.value, diff: true };
+      diffSeq.value++;
+    }
   }
   function zoomToUploads(name: string): void {
     if (uploads.value[name]?.features.length) uploadsFitRequest.value = { name, seq: (uploadsFitRequest.value?.seq ?? 0) + 1 };
@@ -143,6 +155,9 @@ export const useMapStore = defineStore('map', () => {
     onlineTiles: readonly(onlineTiles),
     basemapFile: computed(() => basemapFile.value),
     showUploads,
+    diff: computed(() => diff.value),
+    diffSeq: readonly(diffSeq),
+    showDiff,
     zoomToUploads,
     uploadsFitRequest: readonly(uploadsFitRequest),
     setDisplay,

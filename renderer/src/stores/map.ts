@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia';
-import { computed, readonly, ref, shallowRef } from 'vue';
+import { computed, readonly, ref, shallowRef, watch } from 'vue';
 import type { FeatureCollectionLike } from '../lib/results';
 import type { DiffItem } from '../map/DiffLayer';
+import type { FacingView } from '../map/FacingLayer';
 import type { LayerName } from '../map/layers';
 import type { DisplayChoice } from '../map/renderMode';
 
@@ -49,6 +50,11 @@ export const useMapStore = defineStore('map', () => {
   const overlays = ref<Record<Overlay, boolean>>({ results: true, uploads: true, h3: true, coordinates: true, diff: true });
   /** A re-run diff drawn over the results (History's compare), with the entries it compares. */
   const diff = shallowRef<{ oldId: number; newId: number; items: readonly DiffItem[] } | null>(null);
+  /**
+   * Imagery facing the selected feature, drawn as arrows from when the Field kit finds it until
+   * the selection changes or the arrows are closed (the Field kit covers the map while open).
+   */
+  const facing = shallowRef<FacingView | null>(null);
   /** Bumped to zoom to the diff when one is shown. */
   const diffSeq = ref(0);
   /** The user's choice of online tiles, remembered; they are drawn only while online too. */
@@ -68,6 +74,9 @@ export const useMapStore = defineStore('map', () => {
       overlays.value = { ...overlays.value, diff: true };
       diffSeq.value++;
     }
+  }
+  function showFacing(view: FacingView | null): void {
+    facing.value = view;
   }
   function zoomToUploads(name: string): void {
     if (uploads.value[name]?.features.length) uploadsFitRequest.value = { name, seq: (uploadsFitRequest.value?.seq ?? 0) + 1 };
@@ -128,6 +137,8 @@ export const useMapStore = defineStore('map', () => {
   }
   const extent = (): [number, number, number, number] | null => extentProvider?.() ?? null;
 
+  watch(selection, () => (facing.value = null));
+
   /** The selected feature as the map holds it (all its properties), for the details panel. */
   const selectedFeature = computed(() => {
     const sel = selection.value;
@@ -158,6 +169,8 @@ export const useMapStore = defineStore('map', () => {
     diff: computed(() => diff.value),
     diffSeq: readonly(diffSeq),
     showDiff,
+    facing: computed(() => facing.value),
+    showFacing,
     zoomToUploads,
     uploadsFitRequest: readonly(uploadsFitRequest),
     setDisplay,

@@ -138,6 +138,12 @@ test('the basemap follows the dark theme: Natural Earth recoloured, online tiles
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await settled(page);
   await shot(page, 'map-dark');
+  await layers(page, true);
+  // The switcher takes the theme's surface, not a white box on the dark map.
+  const panelBg = await page.getByTestId('layer-switcher').evaluate((el) => getComputedStyle(el).backgroundColor);
+  expect(panelBg).toBe('rgb(27, 34, 43)');
+  await shot(page, 'map-dark-layers');
+  await layers(page, false);
   const land = await screenPixels(page, LAND.dark, 4);
   expect(land.count).toBeGreaterThan(area * 0.1);
   expect((await screenPixels(page, WATER.dark, 4)).count).toBeGreaterThan(area * 0.1);

@@ -6,6 +6,7 @@ import type BaseLayer from 'ol/layer/Base';
 import type { Extent } from 'ol/extent';
 import { isEmpty } from 'ol/extent';
 import Basemaps from './Basemaps';
+import type { Theme } from '../lib/theme';
 import { coordinateText } from './coordinateText';
 
 export interface FieldMapOptions {
@@ -16,6 +17,7 @@ export interface FieldMapOptions {
   coordinatesTarget?: HTMLElement;
   /** A basemap problem to show (online tiles failing, a file that is not PMTiles), or null. */
   onBasemapProblem?: (message: string | null) => void;
+  theme?: Theme;
 }
 
 /** Closest zoom a fit goes to: streets and building outlines, with the blocks around them. */
@@ -43,7 +45,7 @@ export default class FieldMap {
       ]),
       view: new View({ center: fromLonLat(options.center ?? [10, 30]), zoom: options.zoom ?? 2, maxZoom: 19 }),
     });
-    this.basemaps = new Basemaps({ map: this.map, onProblem: (m) => options.onBasemapProblem?.(m) });
+    this.basemaps = new Basemaps({ map: this.map, onProblem: (m) => options.onBasemapProblem?.(m), ...(options.theme ? { theme: options.theme } : {}) });
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
   }
 

@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import Database, { type Database as Db, type Statement } from 'better-sqlite3';
-import pointInPolygon from 'point-in-polygon-hao';
 import type { ComputeResponse } from '../../shared/service/compute';
 import type { ImageryResponse } from '../../shared/service/imagery';
 import type { StreamResponse } from '../../shared/service/stream';
@@ -11,7 +10,8 @@ import { imageryNear, type CachedCapture } from './imagery-near';
 import { migrate } from './migrations';
 import { placeDiff, type PlaceDiff } from './place-diff';
 import { dropQueued, enqueue, listQueue, queued, setQueued, type QueuedQuestion, type QueueStatus } from './queue';
-import { features, get, list, rawResponse, searchFeatures, uploadsOf } from './search';
+import { list } from './history-filter';
+import { features, get, rawResponse, searchFeatures, uploadsOf } from './search';
 import type { BBox } from './spatial';
 import { storeCompute, storeError, storeImagery, storeStream } from './store-response';
 import { diff, thread } from './threads';
@@ -56,8 +56,6 @@ export class Cache {
   private readonly c: CacheDb;
   private readonly statements = new Map<string, Statement>();
   private checkpointTimer: NodeJS.Timeout | null = null;
-  // The area the current list() filters by (see CacheDb.withArea); null outside such a call.
-  private area: number[][][] | null = null;
 
   private constructor(
     readonly file: string,
@@ -80,24 +78,11 @@ export class Cache {
       this.db.pragma('wal_autocheckpoint = 0');
       migrate(this.db);
     }
-    // On the edge counts as inside (pointInPolygon answers 0 there).
-    this.db.function('fl_in_area', { deterministic: false }, (x, y) =>
-      this.area !== null && pointInPolygon([x as number, y as number], this.area) !== false ? 1 : 0,
-    );
     this.c = {
       db: this.db,
       file,
       stmt: (sql) => this.stmt(sql),
       afterWrite: () => this.afterWrite(),
-      withArea: (ring, fn) => {
-        const closed = ring.length && (ring[0]![0] !== ring.at(-1)![0] || ring[0]![1] !== ring.at(-1)![1]) ? [...ring, ring[0]!] : ring;
-        this.area = [closed];
-        try {
-          return fn();
-        } finally {
-          this.area = null;
-        }
-      },
     };
   }
 

@@ -38,6 +38,10 @@ export interface Selection {
 const TILE_BYTES = 20_000;
 /** A written item: its index row, its GeoPackage feature row, and their index entries. */
 const ITEM_BYTES = 400;
+/** A pack with nothing in it (schema pages of the GeoPackage and the pack tables), measured. */
+const EMPTY_PACK_BYTES = 160_000;
+/** Each GeoPackage layer's own pages: its table, R-tree and their first pages, measured. */
+const LAYER_BYTES = 20_000;
 
 export async function select(src: PackSources, sel: PackSelection): Promise<Selection> {
   const area = readArea(sel.area);
@@ -77,9 +81,16 @@ export function estimate(src: PackSources, s: Selection): PackEstimate {
     uploads: s.uploads,
     layers: s.layers.map((l) => ({ name: l.info.name, features: l.features.length })),
     tiles: { count: s.tileCount, online, tooMany },
-    // An empty GeoPackage is about 100 KB (schema pages); the rest is what is carried, twice for
-    // items (the cache's rows and the GeoPackage layer).
-    bytes: 100_000 + s.rawBytes * 2 + s.features * ITEM_BYTES + mediaBytes + s.uploads.bytes + layerBytes + tileBytes,
+    // Items are carried twice: the cache's rows and the GeoPackage layer.
+    bytes:
+      EMPTY_PACK_BYTES +
+      LAYER_BYTES * (s.queryIds.length + s.layers.length) +
+      s.rawBytes +
+      s.features * ITEM_BYTES +
+      mediaBytes +
+      s.uploads.bytes +
+      layerBytes +
+      tileBytes,
   };
 }
 

@@ -294,8 +294,8 @@ export class Cache {
     return footprint(this.c, ids);
   }
 
-  /** Cached media shown by the items of these queries. */
-  mediaUrlsOf(ids: readonly number[]): { url: string; size: number }[] {
+  /** Media shown by the items of these queries, with the cached size (null: not cached). */
+  mediaUrlsOf(ids: readonly number[]): { url: string; size: number | null }[] {
     return mediaUrlsOf(this.c, ids);
   }
 

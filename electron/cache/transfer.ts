@@ -149,17 +149,18 @@ export function importQuery(c: CacheDb, rows: QueryRows, keys: Map<string, numbe
   return { id, added: true };
 }
 
-/** URLs of the media the items of these queries show (images and videos), that the cache holds. */
-export function mediaUrlsOf(c: CacheDb, ids: readonly number[]): { url: string; size: number }[] {
+/** URLs of the media the items of these queries show (images and videos), with their cached size (null: never viewed, so not cached). */
+export function mediaUrlsOf(c: CacheDb, ids: readonly number[]): { url: string; size: number | null }[] {
   const stmt = c.stmt(
-    `SELECT url, size FROM media WHERE url IN (
-       SELECT image_url FROM observations WHERE id BETWEEN @lo AND @hi
+    `SELECT u.url, m.size FROM (
+       SELECT image_url AS url FROM observations WHERE id BETWEEN @lo AND @hi
        UNION SELECT video_url FROM observations WHERE id BETWEEN @lo AND @hi
-       UNION SELECT image FROM imagery_records WHERE id BETWEEN @lo AND @hi)`,
+       UNION SELECT image FROM imagery_records WHERE id BETWEEN @lo AND @hi) u
+     LEFT JOIN media m ON m.url = u.url WHERE u.url IS NOT NULL AND u.url != ''`,
   );
-  const out = new Map<string, number>();
+  const out = new Map<string, number | null>();
   for (const id of ids)
-    for (const r of stmt.all({ lo: id * FEATURE_ID_SPAN, hi: id * FEATURE_ID_SPAN + FEATURE_ID_SPAN - 1 }) as { url: string; size: number }[])
+    for (const r of stmt.all({ lo: id * FEATURE_ID_SPAN, hi: id * FEATURE_ID_SPAN + FEATURE_ID_SPAN - 1 }) as { url: string; size: number | null }[])
       out.set(r.url, r.size);
   return [...out].map(([url, size]) => ({ url, size }));
 }

@@ -206,6 +206,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     dataDir: deps.dataDir,
     layers: () => (layerStore && localService ? packLayers(layerStore, localService.layers) : null),
     online: () => client.online,
+    fetchMedia: (url, signal) => client.fetchMedia(url, { signal }),
     fetchTile: createTileFetcher(deps.fetch ?? globalThis.fetch, `${APP_NAME}/${deps.version} (offline area pack)`),
     clock: deps.clock,
     emit: (e) => bus.emit('pack.progress', e),

@@ -203,10 +203,15 @@ export async function fillSource(side: AppSide): Promise<SourceIds> {
   return { inside, outside, mixed, rerun, imagery: imageryId, stream: streamId, failed, early, mediaInside, mediaElsewhere };
 }
 
+/** Images of the fixture's results never viewed: these two the fake service still serves, the others it answers 404. */
+export const FETCHABLE = ['https://img.example/fulda-4.jpg', 'https://img.example/obs-1.jpg'];
+export const UNFETCHABLE = ['https://img.example/fulda-5.jpg', 'https://img.example/obs-2.jpg'];
+
 export interface Harness {
   service: PackService;
   events: PackProgressEvent[];
   tiles: { z: number; x: number; y: number }[];
+  fetchedMedia: string[];
   online: { value: boolean };
 }
 
@@ -214,6 +219,7 @@ export interface Harness {
 export function packService(side: AppSide, opts: { fetchTile?: FetchTile; clock?: () => Date } = {}): Harness {
   const events: PackProgressEvent[] = [];
   const tiles: Harness['tiles'] = [];
+  const fetchedMedia: string[] = [];
   const online = { value: true };
   const service = createPackService({
     cache: side.cache,
@@ -226,11 +232,16 @@ export function packService(side: AppSide, opts: { fetchTile?: FetchTile; clock?
         tiles.push({ z, x, y });
         return tileImage((z * 40 + x + y) % 255);
       }),
+    fetchMedia: async (url) => {
+      fetchedMedia.push(url);
+      if (!FETCHABLE.includes(url)) throw new Error(`${url}: 404`);
+      return { contentType: 'image/jpeg', bytes: jpegLike(1200) };
+    },
     clock: opts.clock ?? (() => new Date()),
     emit: (e) => events.push(e),
     logger: createMemoryLogger(),
   });
-  return { service, events, tiles, online };
+  return { service, events, tiles, fetchedMedia, online };
 }
 
 /** Waits for the job's last event. */

@@ -28,7 +28,10 @@ export interface Selection {
   features: number;
   rawBytes: number;
   uploads: { count: number; bytes: number };
+  /** Cached media of the queries' items. */
   media: { url: string; size: number }[];
+  /** Media of the queries' items never viewed, so not cached. */
+  missingMedia: string[];
   layers: PackLayer[];
   tiles: TileRange[];
   tileCount: number;
@@ -54,6 +57,7 @@ export async function select(src: PackSources, sel: PackSelection): Promise<Sele
   // Oldest first: a re-run comes after the query it re-ran, which a reader then already knows.
   const queryIds = listed.map((q) => q.id).reverse();
   const fp = src.cache.footprint(queryIds);
+  const media = src.cache.mediaUrlsOf(queryIds);
   const tiles = sel.maxTileZoom === undefined ? [] : tileRanges(area.box, sel.maxTileZoom);
   return {
     area,
@@ -61,7 +65,8 @@ export async function select(src: PackSources, sel: PackSelection): Promise<Sele
     features: fp.features,
     rawBytes: fp.rawBytes,
     uploads: fp.uploads,
-    media: src.cache.mediaUrlsOf(queryIds),
+    media: media.filter((m): m is { url: string; size: number } => m.size !== null),
+    missingMedia: media.filter((m) => m.size === null).map((m) => m.url),
     layers: await layersIn(src.layers(), area),
     tiles,
     tileCount: tileCount(tiles),
@@ -77,7 +82,7 @@ export function estimate(src: PackSources, s: Selection): PackEstimate {
   return {
     queries: s.queryIds.length,
     features: s.features,
-    media: { count: s.media.length, bytes: mediaBytes },
+    media: { count: s.media.length, bytes: mediaBytes, missing: s.missingMedia.length },
     uploads: s.uploads,
     layers: s.layers.map((l) => ({ name: l.info.name, features: l.features.length })),
     tiles: { count: s.tileCount, online, tooMany },

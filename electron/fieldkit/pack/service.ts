@@ -53,7 +53,7 @@ export function createPackService(deps: PackServiceDeps): PackService {
       const id = randomUUID();
       const controller = new AbortController();
       const event = (e: Partial<PackProgressEvent> & Pick<PackProgressEvent, 'state' | 'phase'>) =>
-        deps.emit({ jobId: id, path, done: 0, total: 0, bytes: null, contents: null, error: null, ...e });
+        deps.emit({ jobId: id, path, done: 0, total: 0, bytes: null, contents: null, mediaMissing: null, error: null, ...e });
       const done = (async () => {
         // The caller hears of the job before its first event.
         await new Promise<void>((r) => setImmediate(r));
@@ -63,8 +63,8 @@ export function createPackService(deps: PackServiceDeps): PackService {
             signal: controller.signal,
             progress: (p) => event({ state: 'running', ...p }),
           });
-          const { bytes, ...contents } = out;
-          event({ state: 'done', phase: 'finishing', done: 1, total: 1, bytes, contents });
+          const { bytes, mediaMissing, ...contents } = out;
+          event({ state: 'done', phase: 'finishing', done: 1, total: 1, bytes, contents, mediaMissing: mediaMissing.length });
         } catch (e) {
           if (e instanceof PackCancelledError || controller.signal.aborted) event({ state: 'cancelled', phase: 'finishing' });
           else {

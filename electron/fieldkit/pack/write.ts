@@ -16,8 +16,12 @@ import { createTileTable, finishTiles, putTile, tilesOf, TILES_TABLE } from './t
 /** Fetches one basemap tile (XYZ numbering); rejects when it cannot. */
 export type FetchTile = (z: number, x: number, y: number, signal: AbortSignal) => Promise<Buffer>;
 
+/** Fetches a result's image or video from its service (as viewing it would). */
+export type FetchMedia = (url: string, signal: AbortSignal) => Promise<{ contentType: string; bytes: Uint8Array }>;
+
 export interface WriterDeps extends PackSources {
   fetchTile: FetchTile;
+  fetchMedia: FetchMedia;
   clock: () => Date;
 }
 
@@ -49,7 +53,7 @@ export async function writePack(
   s: Selection,
   path: string,
   hooks: { signal: AbortSignal; progress: (p: WriteProgress) => void },
-): Promise<PackContents & { bytes: number }> {
+): Promise<PackContents & { bytes: number; mediaMissing: string[] }> {
   const part = `${path}.part`;
   rmSync(part, { force: true });
   let old: Database.Database | null = null;
@@ -170,6 +174,27 @@ export async function writePack(
         await new Promise<void>((r) => setImmediate(r));
       }
     }
+    // Images never viewed: fetched now when online (and kept in the media cache, as viewing
+    // them would), so the pack holds every image of its results; those that fail are named.
+    const mediaMissing: string[] = [];
+    done = 0;
+    for (const url of s.missingMedia) {
+      stop();
+      if (!deps.online()) {
+        mediaMissing.push(url);
+        continue;
+      }
+      try {
+        const m = await deps.fetchMedia(url, hooks.signal);
+        const fetchedAt = deps.clock().getTime();
+        deps.cache.putMedia(url, m.contentType, m.bytes, fetchedAt);
+        put.media(url, m.contentType, Buffer.from(m.bytes), fetchedAt);
+      } catch {
+        stop();
+        mediaMissing.push(url);
+      }
+      hooks.progress({ phase: 'media', done: ++done, total: s.missingMedia.length });
+    }
     const tableOf = new Map<string, string>();
     exported.forEach((e, i) => layerOfKey[i] && tableOf.set(layerOfKey[i]!, e.table));
     for (const l of s.layers) put.layer(l.info, l.features, tableOf.get(layerKey(l.info)) ?? null);
@@ -199,7 +224,7 @@ export async function writePack(
     if (hadTiles || fetchTiles) finishTiles(db);
 
     hooks.progress({ phase: 'finishing', done: 0, total: 1 });
-    writeMeta(db, sel, s, now, !fetchTiles && s.tileCount > 0);
+    writeMeta(db, sel, s, now, !fetchTiles && s.tileCount > 0, mediaMissing);
     const contents = countContents(db);
     db.exec('COMMIT');
     db.pragma('journal_mode = DELETE');
@@ -209,7 +234,7 @@ export async function writePack(
     old = null;
     stop();
     renameSync(part, path);
-    return { ...contents, bytes: statSync(path).size };
+    return { ...contents, bytes: statSync(path).size, mediaMissing };
   } catch (e) {
     db?.close();
     old?.close();
@@ -290,7 +315,7 @@ function putters(db: Database.Database) {
   };
 }
 
-function writeMeta(db: Database.Database, sel: PackSelection, s: Selection, now: string, tilesSkipped: boolean): void {
+function writeMeta(db: Database.Database, sel: PackSelection, s: Selection, now: string, tilesSkipped: boolean, mediaMissing: string[]): void {
   const set = db.prepare(`INSERT OR REPLACE INTO ${T.meta} (key, value) VALUES (?, ?)`);
   set.run('format', PACK_FORMAT);
   set.run('version', String(PACK_VERSION));
@@ -299,6 +324,7 @@ function writeMeta(db: Database.Database, sel: PackSelection, s: Selection, now:
   set.run('to', sel.to === undefined ? null : new Date(sel.to).toISOString());
   set.run('max_tile_zoom', sel.maxTileZoom === undefined ? null : String(sel.maxTileZoom));
   set.run('tiles_skipped', tilesSkipped ? 'offline when packed' : null);
+  set.run('media_missing', mediaMissing.length ? JSON.stringify(mediaMissing) : null);
   set.run('written_at', now);
 }
 

@@ -40,7 +40,7 @@ export const usePackStore = defineStore('pack', () => {
     const r = await guarded(() => rpc.call('pack.create', { selection: sel, ...(path ? { path } : {}) }));
     // Events may have come first; a job only starts as running when none did.
     if (r && job.value?.jobId !== r.jobId)
-      job.value = { jobId: r.jobId, state: 'running', phase: 'results', done: 0, total: 0, path: r.path, bytes: null, contents: null, error: null };
+      job.value = { jobId: r.jobId, state: 'running', phase: 'results', done: 0, total: 0, path: r.path, bytes: null, contents: null, mediaMissing: null, error: null };
   }
 
   async function cancel(): Promise<void> {

@@ -38,7 +38,8 @@ export type PackSelection = z.infer<typeof PackSelection>;
 export const PackEstimate = z.object({
   queries: z.number().int(),
   features: z.number().int(),
-  media: z.object({ count: z.number().int(), bytes: z.number().int() }),
+  /** Cached images and videos of the area's results; `missing` were never viewed, so they are fetched while packing (online) or left out. */
+  media: z.object({ count: z.number().int(), bytes: z.number().int(), missing: z.number().int() }),
   uploads: z.object({ count: z.number().int(), bytes: z.number().int() }),
   layers: z.array(z.object({ name: z.string(), features: z.number().int() })),
   /** Tiles of the area up to the zoom asked; `online` false: none can be fetched now. */
@@ -72,6 +73,8 @@ export const PackProgressEvent = z.object({
   /** The finished file's size and what it holds (state done). */
   bytes: z.number().int().nullable(),
   contents: PackContents.nullable(),
+  /** Images of the area's results that could not be fetched (state done): the pack lacks them. */
+  mediaMissing: z.number().int().nullable(),
   error: RpcErrorBody.nullable(),
 });
 export type PackProgressEvent = z.infer<typeof PackProgressEvent>;

@@ -46,7 +46,7 @@ describe('an area pack read by GDAL and QGIS', () => {
     expect(byName['cafes_in_Fulda_2026_03_01_01_00']?.count).toBe(20);
     expect(byName['Layer_roads']).toMatchObject({ count: 3, geometry: 'Unknown (any)' });
     expect(byName['fieldlens_pack_queries']?.geometry).toBe('None');
-    expect(byName['fieldlens_pack_media']?.count).toBe(5);
+    expect(byName['fieldlens_pack_media']?.count).toBe(7); // five viewed, two fetched while packing
     const tiles = await run('gdalinfo', [path]);
     expect(tiles).toContain('Driver: GPKG');
     // The raster spans the tiles of the deepest zoom: at zoom 3 the one-degree area lies in one tile.

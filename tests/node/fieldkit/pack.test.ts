@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { decodeWkb } from '../../../electron/ground/wkb';
 import { RpcError } from '../../../shared/rpc/errors';
-import { AREA, T0, computeBody, finished, fillSource, openSide, packService, type AppSide, type SourceIds } from '../../support/pack-fixture';
+import { AREA, FETCHABLE, T0, UNFETCHABLE, computeBody, finished, fillSource, openSide, packService, type AppSide, type SourceIds } from '../../support/pack-fixture';
 
 type Row = Record<string, unknown>;
 const SPAN = 2 ** 20;
@@ -92,7 +92,8 @@ describe('offline area pack', () => {
     const features = expected.reduce((a, id) => a + (db.prepare('SELECT count(*) FROM features WHERE query_id = ?').pluck().get(id) as number), 0);
     expect(est.features).toBe(features);
     const media = db.prepare('SELECT count(*) AS n, sum(size) AS b FROM media WHERE url != ?').get(ids.mediaElsewhere) as { n: number; b: number };
-    expect(est.media).toEqual({ count: media.n, bytes: media.b });
+    // Six imagery records and three observations show nine images; five were viewed.
+    expect(est.media).toEqual({ count: media.n, bytes: media.b, missing: 9 - media.n });
     expect(est.uploads.count).toBe(1);
     expect(est.layers).toEqual([{ name: 'roads', features: 3 }]);
     // Slippy-map tile numbers of the corners, per zoom (OSM wiki formula).
@@ -113,6 +114,10 @@ describe('offline area pack', () => {
     const end = await pack(h, { area: { bbox: AREA }, maxTileZoom: 2 }, path);
     expect(end.state, JSON.stringify(end.error)).toBe('done');
     expect(end.bytes).toBe(readFileSync(path).length);
+    // Images never viewed were fetched while packing; the two the service does not serve are named.
+    expect(h.fetchedMedia.sort()).toEqual([...FETCHABLE, ...UNFETCHABLE].sort());
+    expect(end.mediaMissing).toBe(UNFETCHABLE.length);
+    for (const url of FETCHABLE) expect(src.cache.getMedia(url)?.contentType).toBe('image/jpeg');
     expect(h.tiles.length).toBe(end.contents!.tiles);
 
     const dst = freshSide('laptop-2');
@@ -149,7 +154,7 @@ describe('offline area pack', () => {
       )
       .pluck()
       .all(JSON.stringify(expected), JSON.stringify(expected)) as string[];
-    expect(urls.sort()).toEqual([...ids.mediaInside].sort());
+    expect(urls.sort()).toEqual([...ids.mediaInside, ...FETCHABLE].sort());
     expect(d.prepare('SELECT * FROM media ORDER BY url').all()).toEqual(s.prepare(`SELECT * FROM media WHERE url IN (SELECT value FROM json_each(?)) ORDER BY url`).all(JSON.stringify(urls)));
 
     // Through the app's reading side: History by area, answers and raw responses.
@@ -272,6 +277,11 @@ describe('offline area pack', () => {
     expect(h.tiles).toEqual([]);
     const db = new Database(path, { readonly: true });
     expect(db.prepare(`SELECT value FROM fieldlens_pack_meta WHERE key = 'tiles_skipped'`).pluck().get()).toBe('offline when packed');
+    // Offline, images never viewed cannot be fetched: the pack names them.
+    const missing = JSON.parse(db.prepare(`SELECT value FROM fieldlens_pack_meta WHERE key = 'media_missing'`).pluck().get() as string) as string[];
+    expect(missing.sort()).toEqual([...FETCHABLE, ...UNFETCHABLE].sort());
+    expect(h.fetchedMedia).toEqual([]);
+    expect(end.mediaMissing).toBe(4);
     db.close();
   });
 

@@ -43,6 +43,7 @@ const event = (over: Partial<PackProgressEvent>): PackProgressEvent => ({
   path: '/p/a.gpkg',
   bytes: null,
   contents: null,
+  mediaMissing: null,
   error: null,
   ...over,
 });
@@ -50,7 +51,7 @@ const SEL = { area: { bbox: [10, 50, 11, 51] as [number, number, number, number]
 
 describe('pack store', () => {
   it('estimates a selection and keeps which one it estimated', async () => {
-    const est = { queries: 2, features: 30, media: { count: 1, bytes: 100 }, uploads: { count: 0, bytes: 0 }, layers: [], tiles: { count: 4, online: true, tooMany: false }, bytes: 5000 };
+    const est = { queries: 2, features: 30, media: { count: 1, bytes: 100, missing: 0 }, uploads: { count: 0, bytes: 0 }, layers: [], tiles: { count: 4, online: true, tooMany: false }, bytes: 5000 };
     const s = scriptedClient(() => ok(est));
     const store = withStore(s.client);
     await store.runEstimate(SEL);

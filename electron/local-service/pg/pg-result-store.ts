@@ -2,9 +2,8 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type pg from 'pg';
 import { BUILTIN_CODES, type KindCodes } from '../catalog/kinds/registry';
-import type { SavedSet } from '../query/execute';
 import type { ResultStore } from '../result-store';
-import { packItems, unpackItems, type SavedSearch, type StoredFile } from '../store';
+import { packItems, savedSearchFromRow, unpackItems, type SavedSearch, type SearchRowHead, type StoredFile } from '../store';
 import { applyPgMigrations } from './migrations';
 
 /**
@@ -51,16 +50,9 @@ export interface PgResultStoreOptions {
   codes?: KindCodes;
 }
 
-interface SearchRow {
-  id: string;
-  created_at: string;
-  user_id: string | null;
-  query: string;
-  catalog_version: string;
-  subject: string;
+interface SearchRow extends SearchRowHead {
   figures: string;
   items_bin: Buffer;
-  uploads: string;
 }
 
 export async function openPgResultStore({ pool, onError = () => {}, codes = BUILTIN_CODES }: PgResultStoreOptions): Promise<ResultStore> {
@@ -124,19 +116,7 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
       const row = (await pool.query<SearchRow>('SELECT * FROM searches WHERE id = $1', [key])).rows[0];
       if (!row) return null;
       const files = (await pool.query<StoredFile>('SELECT hash, name FROM search_uploads WHERE search_id = $1 ORDER BY position', [key])).rows;
-      return {
-        files,
-        id: row.id,
-        createdAt: row.created_at,
-        userId: row.user_id,
-        query: row.query,
-        catalogVersion: row.catalog_version,
-        set: {
-          subject: row.subject as SavedSet['subject'],
-          items: unpackItems(row.items_bin, row.figures, codes),
-          uploads: JSON.parse(row.uploads),
-        },
-      };
+      return savedSearchFromRow(row, files, unpackItems(row.items_bin, row.figures, codes));
     },
 
     async keepUpload(hash, bytes) {

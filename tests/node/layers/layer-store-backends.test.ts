@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as turf from '@turf/turf';
-import type { Geometry, Position } from 'geojson';
+import type { Position } from 'geojson';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLayerFiles } from '../../../electron/local-service/layers/cli-import';
@@ -14,22 +14,8 @@ import { openSqliteLayerStore } from '../../../electron/local-service/layers/sto
 import { ImportCancelledError } from '../../../electron/local-service/layers/types';
 import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
+import { distanceTo } from '../../support/town/distance';
 import { at, type TownFeature } from '../../support/town/town';
-
-/** Metres from a point to a geometry's nearest point, from turf primitives on the generator's geometry. */
-function expectedDistance(p: Position, g: Geometry): number {
-  const toLine = (l: Position[]) => turf.pointToLineDistance(p, turf.lineString(l), { units: 'meters' });
-  switch (g.type) {
-    case 'Point':
-      return turf.distance(p, g.coordinates, { units: 'meters' });
-    case 'LineString':
-      return toLine(g.coordinates);
-    case 'Polygon':
-      return turf.booleanPointInPolygon(p, turf.polygon(g.coordinates)) ? 0 : Math.min(...g.coordinates.map(toLine));
-    default:
-      throw new Error(`the town has no ${g.type}`);
-  }
-}
 
 let dir: string;
 let town: TownFiles;
@@ -118,7 +104,7 @@ describe.each(BACKENDS)('the layer store on $name', ({ name, open }) => {
   it('answers "within 500 m of the station" as turf does', async () => {
     const station = (byName(expected(), 'Lennbrück Hauptbahnhof').geometry as { coordinates: Position }).coordinates;
     const want = expected()
-      .map((f) => ({ name: f.properties['name'], d: expectedDistance(station, f.geometry) }))
+      .map((f) => ({ name: f.properties['name'], d: distanceTo(station, f.geometry) }))
       .filter((x) => x.d <= 500)
       .sort((a, b) => a.d - b.d);
     expect(want.length).toBeGreaterThan(2);
@@ -129,7 +115,7 @@ describe.each(BACKENDS)('the layer store on $name', ({ name, open }) => {
   it('answers "nearest 5 to a point" with distances to the nearest point of lines and polygons', async () => {
     const p = at(650, 120);
     const want = expected()
-      .map((f) => ({ name: f.properties['name'], d: expectedDistance(p, f.geometry) }))
+      .map((f) => ({ name: f.properties['name'], d: distanceTo(p, f.geometry) }))
       .sort((a, b) => a.d - b.d)
       .slice(0, 5);
     expectNearestFirst(await store.nearest(layer.id, p, 5), want);

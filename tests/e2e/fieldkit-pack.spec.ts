@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { expect, test } from './fixtures';
 
 /** A second install: the built browser host on an empty data folder. */
-async function freshHost(): Promise<{ launchUrl: string; dataDir: string; stop(): void }> {
+async function freshHost(): Promise<{ launchUrl: string; dataDir: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fl-e2e-fresh-'));
   const child = spawn(process.execPath, ['out/main/host.js', '--json', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await new Promise<string>((resolve, reject) => {
@@ -17,8 +17,11 @@ async function freshHost(): Promise<{ launchUrl: string; dataDir: string; stop()
   return {
     launchUrl: info.launchUrl,
     dataDir,
-    stop() {
+    async stop() {
+      // The host writes its log until it exits: remove its folder only then.
+      const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
+      await exited;
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
@@ -59,7 +62,7 @@ test('area pack: estimate and pack an area around Lyon, then a fresh install ope
     await other.goto(fresh.launchUrl);
     await expect(other.getByTestId('map')).toHaveAttribute('data-basemap', 'drawn', { timeout: 30_000 });
     await other.getByTestId('tab-history').click();
-    await expect(other.getByTestId('history-empty')).toBeVisible();
+    await expect(other.getByTestId('history-empty')).toBeVisible({ timeout: 30_000 });
     await other.getByTestId('open-field-kit').click();
     await other.getByTestId('area-pack').scrollIntoViewIfNeeded();
     await other.getByTestId('pack-open-path').fill(path);
@@ -75,6 +78,6 @@ test('area pack: estimate and pack an area around Lyon, then a fresh install ope
     await expect(other.getByTestId('history-entry')).toHaveCount(entries);
     await other.close();
   } finally {
-    fresh.stop();
+    await fresh.stop();
   }
 });

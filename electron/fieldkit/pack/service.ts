@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { extname, isAbsolute, join } from 'node:path';
+import { dirname, extname, isAbsolute, join } from 'node:path';
 import { RpcError, type RpcErrorBody } from '../../../shared/rpc/errors';
 import { PACK_MAX_TILES, type PackEstimate, type PackProgressEvent, type PackSelection } from '../../../shared/rpc/methods/pack';
 import type { Logger } from '../../ground/logger';
@@ -42,7 +42,7 @@ export function createPackService(deps: PackServiceDeps): PackService {
       if (given !== undefined && (!isAbsolute(given) || extname(given).toLowerCase() !== '.gpkg'))
         throw new RpcError('VALIDATION', 'A pack path must be absolute and end in .gpkg');
       const path = given ?? join(deps.dataDir, 'packs', `area-${deps.clock().toISOString().slice(0, 10)}.gpkg`);
-      mkdirSync(join(path, '..'), { recursive: true });
+      mkdirSync(dirname(path), { recursive: true });
       if ([...jobs.values()].some((j) => j.path === path)) throw new RpcError('CONFLICT', `${path} is being written already`);
       const s = await select(deps, sel);
       if (s.tileCount > PACK_MAX_TILES && deps.online())

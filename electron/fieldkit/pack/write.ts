@@ -98,7 +98,13 @@ export async function writePack(
     // A question asked twice is two layers: the time it was asked tells them apart.
     const resultLayer = (kind: string, text: string, startedAt: number, raw: Buffer | string | null): ExportLayer | null => {
       if (raw === null) return null;
-      const items = responseItems(kind as never, JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'))) as never[];
+      let body: unknown;
+      try {
+        body = JSON.parse(typeof raw === 'string' ? raw : raw.toString('utf8'));
+      } catch {
+        return null; // a body that was never JSON (an error page) has no features to show
+      }
+      const items = responseItems(kind as never, body) as never[];
       const name = `${text} ${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')}`;
       return { kind: kind as 'compute', name, count: items.length, features: items };
     };

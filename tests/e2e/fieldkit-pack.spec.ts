@@ -65,6 +65,17 @@ test('area pack: estimate and pack an area around Lyon, then a fresh install ope
     await expect(other.getByTestId('history-empty')).toBeVisible({ timeout: 30_000 });
     await other.getByTestId('open-field-kit').click();
     await other.getByTestId('area-pack').scrollIntoViewIfNeeded();
+    // An area drawn on the map (left of the Field kit) lands in the area field, a corner per line.
+    await other.getByTestId('pack-drawn').check();
+    await other.getByTestId('pack-draw').click();
+    const box = (await other.getByTestId('map').boundingBox())!;
+    await other.mouse.click(box.x + 100, box.y + 200);
+    await other.mouse.click(box.x + 300, box.y + 200);
+    await other.mouse.dblclick(box.x + 300, box.y + 400);
+    await expect(other.getByTestId('pack-area')).toHaveValue(/^-?\d+\.\d{6}, -?\d+\.\d{6}(\n-?\d+\.\d{6}, -?\d+\.\d{6}){2}$/);
+    await expect(other.getByTestId('pack-draw')).toHaveText('Draw on the map');
+    await other.getByTestId('pack-estimate').click();
+    await expect(other.getByTestId('pack-est-queries')).toContainText(/^0 \(/);
     await other.getByTestId('pack-open-path').fill(path);
     await other.getByTestId('pack-open').click();
     await expect(other.getByTestId('pack-opened')).toContainText(/Added [1-9]\d* questions?,/);

@@ -179,13 +179,17 @@ describe('PostGIS specifics', () => {
     }
   };
 
-  it('builds GiST indexes after the load and uses them for distance, KNN and boxes', async () => {
+  it('builds one geometry GiST index after the load, which serves distance, KNN and boxes', async () => {
     const t = await tableOf(layer.id);
     const idx = (await pool.query('SELECT indexdef FROM pg_indexes WHERE tablename = $1', [t])).rows.map((r) => r.indexdef as string);
     expect(idx.some((d) => /USING gist \(geom\)/.test(d))).toBe(true);
-    expect(idx.some((d) => /USING gist \(\(\(?geom\)?::geography\)\)/.test(d))).toBe(true);
-    expect(await plan(`SELECT fid FROM ${t} WHERE ST_DWithin(geom::geography, ST_MakePoint(7, 51)::geography, 500, false)`)).toContain(`${t}_geog`);
-    expect(await plan(`SELECT fid FROM ${t} ORDER BY geom::geography <-> ST_MakePoint(7, 51)::geography LIMIT 5`)).toMatch(new RegExp(`Index Scan using ${t}_geog`));
+    // No geography index: it has no sorted build and took most of an import.
+    expect(idx.filter((d) => /gist/.test(d))).toHaveLength(1);
+    // The shapes the store sends: a lon/lat box before the exact test on the sphere, planar KNN.
+    expect(
+      await plan(`SELECT fid FROM ${t} WHERE geom && ST_MakeEnvelope(6.99, 50.99, 7.01, 51.01, 4326) AND ST_DWithin(geom::geography, ST_MakePoint(7, 51)::geography, 500, false)`),
+    ).toContain(`${t}_geom`);
+    expect(await plan(`SELECT fid FROM ${t} ORDER BY geom <-> ST_SetSRID(ST_MakePoint(7, 51), 4326) LIMIT 5`)).toMatch(new RegExp(`Index Scan using ${t}_geom`));
     expect(await plan(`SELECT fid FROM ${t} WHERE geom && ST_MakeEnvelope(6, 50, 8, 52, 4326)`)).toContain(`${t}_geom`);
   });
 

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import type { Position } from 'geojson';
 import type pg from 'pg';
 import { applyPgMigrations } from '../../pg/migrations';
 import { decodeWkb } from '../../../ground/wkb';
 import type { AsyncLayerStore } from './async-layer-store';
 import { LayerNotFoundError, type LayerInfo, type NearFeature, type StoredFeature } from './layer-store';
 import { featureTable, createPgLayerWriter } from './postgis-layer-writer';
+import { nearBoxes } from './postgis-near';
 import { PG_LAYER_MIGRATIONS } from './postgis-migrations';
 
 /**
@@ -122,6 +124,21 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
     return rows.rows.map((r) => stored(uid, r));
   };
 
+  const withinRows = async (uid: string, p: Position, metres: number, limit: number | undefined) => {
+    const t = featureTable(await layerNumber(uid));
+    const params: unknown[] = [p[0], p[1], metres, limitOf(limit)];
+    // The geometry index through the lon/lat boxes of the circle (the embedded store's own
+    // prefilter), then the exact test. use_spheroid false: great-circle metres on the
+    // mean-radius sphere, as the embedded store measures.
+    const rows = await pool.query<FeatureRow>(
+      `SELECT ${COLUMNS}, ST_Distance(geom::geography, ${POINT}::geography, false) AS d FROM ${t}
+       WHERE ${nearBoxes(params, p, metres)} AND ST_DWithin(geom::geography, ${POINT}::geography, $3, false)
+       ORDER BY d, fid LIMIT $4`,
+      params,
+    );
+    return rows.rows.map((r) => near(uid, r));
+  };
+
   return {
     async create(layer) {
       const uid = randomUUID();
@@ -196,31 +213,28 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
       return features(uid, 'geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ST_Intersects(geom, ST_MakeEnvelope($1, $2, $3, $4, 4326))', [w, s, e, n], opts.limit);
     },
 
-    async within(uid, [lon, lat], metres, opts = {}) {
-      const t = featureTable(await layerNumber(uid));
-      // use_spheroid false: great-circle metres on the mean-radius sphere, as the embedded store measures.
-      const rows = await pool.query<FeatureRow>(
-        `SELECT ${COLUMNS}, ST_Distance(geom::geography, ${POINT}::geography, false) AS d FROM ${t}
-         WHERE ST_DWithin(geom::geography, ${POINT}::geography, $3, false)
-         ORDER BY d, fid LIMIT $4`,
-        [lon, lat, metres, limitOf(opts.limit)],
-      );
-      return rows.rows.map((r) => near(uid, r));
+    within(uid, point, metres, opts = {}) {
+      return withinRows(uid, point, metres, opts.limit);
     },
 
-    async nearest(uid, [lon, lat], k) {
+    async nearest(uid, point, k) {
+      const [lon, lat] = point;
       const t = featureTable(await layerNumber(uid));
       if (k <= 0) return [];
-      // KNN on the geography index walks features by sphere distance; the exact distance of the
-      // k found then orders ties by fid, as the embedded store does.
-      const rows = await pool.query<FeatureRow>(
-        `SELECT * FROM (
-           SELECT ${COLUMNS}, ST_Distance(geom::geography, ${POINT}::geography, false) AS d FROM ${t}
-           ORDER BY geom::geography <-> ${POINT}::geography LIMIT $3
-         ) k ORDER BY d, fid`,
+      // KNN on the geometry index finds k features by planar lon/lat distance; the farthest of
+      // them on the sphere bounds the true k nearest (k features lie that close), so a within
+      // query of that radius ordered on the sphere answers exactly, ties by fid as the embedded
+      // store orders them.
+      const far = await pool.query<{ r: number | null }>(
+        `SELECT max(ST_Distance(geom::geography, ${POINT}::geography, false)) AS r FROM (
+           SELECT geom FROM ${t} ORDER BY geom <-> ${POINT} LIMIT $3
+         ) k`,
         [lon, lat, Math.trunc(k)],
       );
-      return rows.rows.map((r) => near(uid, r));
+      const r = far.rows[0]?.r;
+      if (r === null || r === undefined) return [];
+      // A hair wider than the farthest: the same distance computed by ST_DWithin must not drop it.
+      return withinRows(uid, point, r * (1 + 1e-9) + 1e-6, k);
     },
 
     containing(uid, [lon, lat], opts = {}) {

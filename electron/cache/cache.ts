@@ -15,6 +15,7 @@ import { features, get, rawResponse, searchFeatures, uploadsOf } from './search'
 import type { BBox } from './spatial';
 import { storeCompute, storeError, storeImagery, storeStream } from './store-response';
 import { diff, thread } from './threads';
+import { footprint, importQuery, mediaUrlsOf, queryKeys, queryRows, type QueryRows } from './transfer';
 import type {
   CacheStats,
   FeatureDiff,
@@ -35,6 +36,8 @@ export type * from './types';
 export type { QueuedQuestion, QueueStatus } from './queue';
 export type { Change, PlaceDiff, PlaceDiffRow } from './place-diff';
 export type { CachedCapture } from './imagery-near';
+export type { QueryRows } from './transfer';
+export { queryKey } from './transfer';
 export { ftsExpression } from './search';
 
 /** Idle time after the last write before the WAL is checkpointed, and the size that forces one. */
@@ -250,6 +253,35 @@ export class Cache {
 
   dropQueued(id: number): boolean {
     return dropQueued(this.c, id);
+  }
+
+  // ---------------------------------------------------------------- carrying queries (transfer.ts)
+
+  /** Stable key -> local id of every cached query (see queryKey). */
+  queryKeys(): Map<string, number> {
+    return queryKeys(this.c);
+  }
+
+  /** Every row of one query with no local ids in it, to be carried to another cache. */
+  queryRows(id: number): QueryRows | null {
+    return queryRows(this.c, id);
+  }
+
+  /** Stores carried rows (one query already here by key keeps its id); `keys` learns the new id. */
+  importQuery(rows: QueryRows, keys: Map<string, number>): { id: number; added: boolean } {
+    const out = importQuery(this.c, rows, keys);
+    if (!this.db.inTransaction) this.afterWrite();
+    return out;
+  }
+
+  /** What carrying these queries takes: items, response bytes and distinct uploads. */
+  footprint(ids: readonly number[]): { features: number; rawBytes: number; uploads: { count: number; bytes: number } } {
+    return footprint(this.c, ids);
+  }
+
+  /** Media shown by the items of these queries, with the cached size (null: not cached). */
+  mediaUrlsOf(ids: readonly number[]): { url: string; size: number | null }[] {
+    return mediaUrlsOf(this.c, ids);
   }
 
   // ---------------------------------------------------------------- media (media.ts)

@@ -15,7 +15,6 @@ npx electron-vite build >/dev/null
 step "unit, contract and interop tests"
 bash scripts/with-keyring.sh npx vitest run
 step "local-service and layer question contract suites on PostGIS (a throwaway cluster per file)"
-# The upload-responsiveness timing test measures the embedded backend only (see the README).
-FIELDLENS_TEST_BACKEND=postgis npx vitest run tests/contract/local-service tests/contract/layers --exclude tests/contract/local-service/uploads-load.test.ts
+FIELDLENS_TEST_BACKEND=postgis npx vitest run tests/contract/local-service tests/contract/layers
 step "end-to-end tests (Chromium)"
 bash scripts/with-keyring.sh npx playwright test

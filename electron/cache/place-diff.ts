@@ -13,6 +13,8 @@ export interface PlaceDiffRow {
   name: string | null;
   /** How far it moved (moved and changed rows); null for added and removed. */
   movedMetres: number | null;
+  /** Where a moved item was before ([lon, lat]); null for the other changes. */
+  from: [number, number] | null;
 }
 
 export interface PlaceDiff {
@@ -71,10 +73,10 @@ export function placeDiff(c: CacheDb, oldId: number, newId: number, toleranceMet
   const before = items(a);
   const after = items(b);
   const out: PlaceDiff = { oldId, newId, toleranceMetres, rows: [], unchanged: 0, features: [] };
-  const add = (id: string, change: Change, item: Record<string, unknown>, kind: QueryRecord['kind'], movedMetres: number | null) => {
+  const add = (id: string, change: Change, item: Record<string, unknown>, kind: QueryRecord['kind'], movedMetres: number | null, from: [number, number] | null = null) => {
     const props = propertiesOf(kind, item);
     const name = typeof props['name'] === 'string' ? props['name'] : typeof props['feature_name'] === 'string' ? props['feature_name'] : typeof props['address'] === 'string' ? props['address'] : null;
-    out.rows.push({ id, change, name, movedMetres });
+    out.rows.push({ id, change, name, movedMetres, from });
     if (item['geometry'])
       out.features.push({ type: 'Feature', id, geometry: item['geometry'], properties: { ...props, change, moved_m: movedMetres === null ? null : Math.round(movedMetres * 10) / 10 } });
   };
@@ -87,7 +89,7 @@ export function placeDiff(c: CacheDb, oldId: number, newId: number, toleranceMet
     const p0 = positionOf(old);
     const p1 = positionOf(now);
     const moved = p0 && p1 ? metres(p0, p1) : 0;
-    if (moved > toleranceMetres) add(id, 'moved', now, b.kind, moved);
+    if (moved > toleranceMetres) add(id, 'moved', now, b.kind, moved, p0);
     else if (JSON.stringify(propertiesOf(a.kind, old)) !== JSON.stringify(propertiesOf(b.kind, now))) add(id, 'changed', now, b.kind, moved);
     else out.unchanged++;
   }

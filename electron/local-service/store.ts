@@ -163,6 +163,29 @@ export interface SavedSearch {
   files?: StoredFile[];
 }
 
+/** The columns both result stores keep a saved set under, named as in their `searches` tables. */
+export interface SearchRowHead {
+  id: string;
+  created_at: string;
+  user_id: string | null;
+  query: string;
+  catalog_version: string;
+  subject: string;
+  uploads: string;
+}
+
+export function savedSearchFromRow(row: SearchRowHead, files: StoredFile[], items: Item[]): SavedSearch {
+  return {
+    files,
+    id: row.id,
+    createdAt: row.created_at,
+    userId: row.user_id,
+    query: row.query,
+    catalogVersion: row.catalog_version,
+    set: { subject: row.subject as SavedSet['subject'], items, uploads: JSON.parse(row.uploads) },
+  };
+}
+
 export interface SearchStore {
   db: Database.Database;
   /** `packed`: the items already packed (packItemsSliced), else they are packed here at once. */
@@ -325,34 +348,10 @@ export function createSearchStore(
       const key = id.toLowerCase();
       const p = pending.get(key);
       if (p) return p;
-      const row = select.get(key) as
-        | {
-            id: string;
-            created_at: string;
-            user_id: string | null;
-            query: string;
-            catalog_version: string;
-            subject: string;
-            items: string;
-            items_bin: Buffer | null;
-            uploads: string;
-          }
-        | undefined;
+      const row = select.get(key) as (SearchRowHead & { items: string; items_bin: Buffer | null }) | undefined;
       if (!row) return null;
-      const files = selectLinks.all(key) as StoredFile[];
-      return {
-        files,
-        id: row.id,
-        createdAt: row.created_at,
-        userId: row.user_id,
-        query: row.query,
-        catalogVersion: row.catalog_version,
-        set: {
-          subject: row.subject as SavedSet['subject'],
-          items: row.items_bin ? unpackItems(row.items_bin, row.items, codes) : (JSON.parse(row.items) as Item[]),
-          uploads: JSON.parse(row.uploads),
-        },
-      };
+      const items = row.items_bin ? unpackItems(row.items_bin, row.items, codes) : (JSON.parse(row.items) as Item[]);
+      return savedSearchFromRow(row, selectLinks.all(key) as StoredFile[], items);
     },
     async keepUpload(hash, bytes) {
       if (hasUpload.get(hash)) return;

@@ -13,6 +13,9 @@ import { createSigningKey } from '../fieldkit/evidence/signing-key';
 import { createFieldKitHandlers } from '../fieldkit/handlers';
 import { createQuestionQueue, type QuestionQueue } from '../fieldkit/queue';
 import { createFieldSettings } from '../fieldkit/settings';
+import { createTileFetcher } from '../fieldkit/pack/fetch-tile';
+import { createPackHandlers } from '../fieldkit/pack/handlers';
+import { createPackService } from '../fieldkit/pack/service';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
@@ -20,10 +23,11 @@ import { createImageryPlugin, type ImageryPlugin } from '../local-service/imager
 import type { LocalServicePlugin } from '../local-service/plugin';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import { createLocalService, type LocalService } from '../local-service/server';
-import type { LayerStore } from '../local-service/layers/store/layer-store';
+import type { EmbeddedLayerStore, LayerStore } from '../local-service/layers/store/layer-store';
 import { asAsyncLayerStore } from '../local-service/layers/store/async-layer-store';
 import { openSqliteLayerStore } from '../local-service/layers/store/sqlite-layer-store';
 import { createLayerHandlers } from './layers';
+import { packLayers } from './pack-layers';
 import { PhotoFolders } from './photo-folders';
 import { previewUpload } from './upload-preview';
 import { createConnections } from './connections';
@@ -110,6 +114,8 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   let localService: RunningService | null = null;
   // Opened here rather than inside the service so the layer list can also draw a layer's features.
   let layerStore: LayerStore | null = null;
+  // The same store's synchronous calls, for area packs (they list and write the app's own layers).
+  let embedded: EmbeddedLayerStore | null = null;
   let localStarted: Promise<void> = Promise.resolve();
   let closing = false;
   if (deps.startLocalService !== false) {
@@ -126,7 +132,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         // Closed before the start began (a shell stopped at once): nothing to start.
         closing
           ? null
-          : startBundledService(deps, plugins, (layerStore = asAsyncLayerStore(openSqliteLayerStore({ dataDir: localDataDir(deps), clock: deps.clock }))), {
+          : startBundledService(deps, plugins, (layerStore = asAsyncLayerStore((embedded = openSqliteLayerStore({ dataDir: localDataDir(deps), clock: deps.clock })))), {
               fromKeychain: () => connections.localServiceKeys(),
               holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
             }),
@@ -198,6 +204,18 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     loadLayers: deps.loadExportLayers ?? createCacheLayerLoader(cache, profileOf),
   });
 
+  const packs = createPackService({
+    cache,
+    dataDir: deps.dataDir,
+    layers: () => (embedded && localService ? packLayers(embedded, localService.layers) : null),
+    online: () => client.online,
+    fetchMedia: (url, signal) => client.fetchMedia(url, { signal }),
+    fetchTile: createTileFetcher(deps.fetch ?? globalThis.fetch, `${APP_NAME}/${deps.version} (offline area pack)`),
+    clock: deps.clock,
+    emit: (e) => bus.emit('pack.progress', e),
+    logger: deps.logger,
+  });
+
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
     ...connections.handlers,
@@ -231,6 +249,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       cache,
     }),
     ...layerHandlers.handlers,
+    ...createPackHandlers(packs),
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.
       await imagery?.catalog()?.ready().catch(() => undefined);
@@ -253,6 +272,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     async close() {
       closing = true;
       await exports.close();
+      await packs.close();
       await layerHandlers.close();
       client.dispose();
       cache.close();
@@ -273,6 +293,7 @@ const NEEDS_LOCAL = new Set<MethodName>([
   'keys.test', 'compute.run', 'compute.cancel', 'stream.run', 'stream.cancel', 'imagery.search',
   'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'service.health',
   'layers.list', 'layers.import', 'layers.cancel', 'layers.remove', 'layers.features',
+  'pack.estimate', 'pack.create', 'pack.open',
 ]);
 
 /**

@@ -1,4 +1,4 @@
-import type { UploadPreview } from '../../shared/rpc/methods/uploads';
+import { PREVIEW_POSITIONS_MAX, type UploadPreview } from '../../shared/rpc/methods/uploads';
 import { createSlicer, readUpload, UploadError, UploadReport } from '../local-service/uploads';
 
 /** Features listed in a preview; the count covers them all. */
@@ -31,6 +31,7 @@ export async function previewUpload(name: string, bytes: Buffer): Promise<Upload
       featureCount: features.length,
       columns,
       sample: features.slice(0, PREVIEW_SAMPLE).map((f) => ({ name: f.name, longitude: f.lon, latitude: f.lat, attributes: f.attributes })),
+      positions: features.slice(0, PREVIEW_POSITIONS_MAX).map((f) => ({ name: f.name, longitude: f.lon, latitude: f.lat })),
       badRows: rows.map((r) => ({ line: r.line, reason: r.reason })),
       badRowCount: rows.length + (bad?.more ?? 0),
       warnings: warnings.filter((w) => w.code !== 'bad_rows').map((w) => ({ code: w.code, message: w.message })),
@@ -44,6 +45,7 @@ export async function previewUpload(name: string, bytes: Buffer): Promise<Upload
       featureCount: 0,
       columns,
       sample: [],
+      positions: [],
       badRows: rows.map((r) => ({ line: r.line, reason: r.reason })),
       badRowCount: rows.length,
       warnings: [],

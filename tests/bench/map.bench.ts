@@ -3,14 +3,18 @@
 //   first_frame_100k_ms, first_frame_1m_ms  WebGL, from handing the set to the map to its first complete frame
 //   canvas_100k_ms                          the plain canvas vector layer, same run, same points
 // The points are in page memory before the clock starts, as a store holds a cached response.
-// Targets: 100k <= 500 ms, 1M <= 2,000 ms. Figures only; nothing here fails a build.
+// Targets: 100k <= 500 ms, 1M <= 2,000 ms. Figures only; nothing here fails a build, but a page
+// that never gets ready or never draws fails the run with the step it was stuck at.
 import { createServer } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
 import { printFigures } from './figures';
+
+/** Longest wait for any one step (page ready, one set drawn); a hang fails the run, it does not wait on. */
+const STEP_LIMIT_MS = 120_000;
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
 
@@ -41,18 +45,41 @@ async function main(): Promise<void> {
   });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.setDefaultTimeout(600_000);
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      // (The page has no favicon; that 404 is no problem.)
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) problems.push(m.text());
+    });
+    page.setDefaultTimeout(STEP_LIMIT_MS);
     await page.goto(`http://127.0.0.1:${port}/`);
-    await page.waitForFunction('document.title === "ready"');
+    await page.waitForFunction('document.title === "ready"', undefined, { timeout: 30_000 }).catch((e: unknown) => {
+      throw new Error(`the bench page did not get ready in 30 s${problems.length ? `: ${problems.join('; ')}` : ''}`, { cause: e });
+    });
+    type Run = { ms: number; mode: string; steps: Record<string, number> };
     const bench = (n: number, webgl: boolean) =>
-      page.evaluate(([n, webgl]) => (globalThis as unknown as { bench: (n: number, w: boolean) => Promise<{ ms: number; mode: string }> }).bench(n, webgl), [n, webgl] as const);
+      page
+        .evaluate(
+          ([n, webgl, limit]) => (globalThis as unknown as { bench: (n: number, w: boolean, l: number) => Promise<Run> }).bench(n, webgl, limit),
+          [n, webgl, STEP_LIMIT_MS] as const,
+        )
+        .catch((e: unknown) => {
+          const message = e instanceof Error ? e.message : String(e);
+          throw new Error(`${message}${problems.length ? `\npage errors: ${problems.join('; ')}` : ''}`, { cause: e });
+        });
+    console.log(`load average ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
     // One small run first so code and shaders are compiled before anything is timed.
     await bench(10_000, true);
     const w100k = await bench(100_000, true);
     const w1m = await bench(1_000_000, true);
     const c100k = await bench(100_000, false);
-    for (const [label, r] of [['100k', w100k], ['1M', w1m], ['canvas 100k', c100k]] as const)
-      console.log(`${label.padEnd(12)} ${r.mode.padEnd(7)} ${Math.round(r.ms)} ms`);
+    // No points: what the basemap's own frame costs, the floor under every figure above.
+    const none = await bench(0, true);
+    for (const [label, r] of [['100k', w100k], ['1M', w1m], ['canvas 100k', c100k], ['no points', none]] as const) {
+      const steps = Object.entries(r.steps).map(([k, v]) => `${k} ${Math.round(v)}`);
+      console.log(`${label.padEnd(12)} ${r.mode.padEnd(7)} ${Math.round(r.ms)} ms (${steps.join(', ')})`);
+    }
+    console.log(`load average ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
     printFigures({
       first_frame_100k_ms: Math.round(w100k.ms),
       first_frame_1m_ms: Math.round(w1m.ms),

@@ -1,7 +1,11 @@
 /**
  * Team-service benchmark on a throwaway PostGIS cluster (scripts/pg-test-cluster.sh):
  * - import of a 10,000,000-point layer (FIELDLENS_BENCH_POINTS) streamed through the PostGIS
- *   layer store (COPY batches, indexes after the load), with the peak RSS of this process;
+ *   layer store (binary COPY on two connections, key and geometry GiST index after the load),
+ *   with the peak RSS of this process. import_features_per_s counts features written and
+ *   indexed, end to end: from create() until commit() returns with the layer listed (features
+ *   made here in batches, COPY, primary key, GiST index, ANALYZE); copy_features_per_s the
+ *   load alone (until the last batch was handed over);
  * - within-500 m and nearest-10 p50 over it (random points in the layer's extent);
  * - the same within question on the embedded SQLite store holding the largest layer it is given
  *   here (FIELDLENS_BENCH_EMBEDDED_POINTS, 2,000,000 by default), same run, same points;

@@ -30,6 +30,8 @@ test('100,000 results are drawn with WebGL; a pick on one rings the nearest poin
   await showPoints(page, 100_000, [-10, 35, 30, 60]);
   await expect(map(page)).toHaveAttribute('data-features', '100000', { timeout: 60_000 });
   await expect(map(page)).toHaveAttribute('data-render-mode', 'webgl');
+  // Drawn by the point renderer from one buffer (its own canvas), not feature by feature.
+  await expect(map(page).locator('.fl-points canvas')).toHaveCount(1);
   await expect(map(page)).toHaveAttribute('data-settled', 'yes', { timeout: 90_000 });
   await page.screenshot({ path: 'test-results/map-webgl-100k.png' });
   // 100,000 sub-pixel dots blend with the basemap; thousands of pixels in the result colour show the grid drawn.
@@ -251,4 +253,39 @@ test('named coordinates: right-click to add with a name, drag to move, delete fr
   await expect(map(page)).toHaveAttribute('data-coordinates', '0');
   await page.mouse.move(box.x + box.width + 2, box.y + 5);
   await expect.poll(async () => (await screenPixels(page, PIN, 12)).count, { timeout: 10_000 }).toBeLessThan(darkBefore + 20);
+});
+
+test('zoom to results goes as close as the results need: a town fills the map, a single point stops at street zoom', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  const box = (await map(page).boundingBox())!;
+  const y = box.y + box.height / 2;
+  // Web Mercator zoom from the readout: degrees of longitude per CSS pixel at zoom z are 360 / (256 * 2^z).
+  const zoomNow = async () => {
+    const [, west] = await readoutAt(page, box.x + box.width / 2 - 100, y);
+    const [, east] = await readoutAt(page, box.x + box.width / 2 + 100, y);
+    return Math.log2(360 / (256 * ((east - west) / 200)));
+  };
+  const show = async (coordinates: Array<[number, number]>) => {
+    const features = coordinates.map((c, i) => ({ type: 'Feature', id: `z${i}`, geometry: { type: 'Point', coordinates: c }, properties: { name: `Z${i}` } }));
+    await storeCall(page, 'map', 'show', 'ask', { type: 'FeatureCollection', features }, false);
+    await storeCall(page, 'map', 'fit', 'ask');
+  };
+
+  // Two sites 0.06 degrees apart on one parallel (some 4.5 km): the fit is as wide as the map less
+  // its side padding (120 px each side), so the resolution is their distance in Mercator metres over that.
+  await show([[11.5, 48.1], [11.56, 48.1]]);
+  const metres = (6378137 * 0.06 * Math.PI) / 180;
+  const expected = Math.log2((2 * Math.PI * 6378137) / 256 / (metres / (box.width - 240)));
+  expect(expected).toBeGreaterThan(11);
+  await expect.poll(zoomNow, { timeout: 20_000 }).toBeCloseTo(expected, 1);
+
+  // One result: the closest the fit goes is 17.
+  await show([[4.8357, 45.764]]);
+  await expect.poll(zoomNow, { timeout: 20_000 }).toBeCloseTo(17, 1);
+  const [lat, lon] = await readoutAt(page, box.x + box.width / 2, y);
+  // And it is in the middle (the padding is 120 px either side, 72 above and 56 below: 8 px low).
+  expect(Math.abs(lon - 4.8357)).toBeLessThan(0.0002);
+  expect(Math.abs(lat - 45.764)).toBeLessThan(0.0002);
+  await expect(map(page)).toHaveAttribute('data-settled', 'yes', { timeout: 20_000 });
+  await page.screenshot({ path: 'test-results/map-zoom-single-result.png' });
 });

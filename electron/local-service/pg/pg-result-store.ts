@@ -2,9 +2,8 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type pg from 'pg';
 import { BUILTIN_CODES, type KindCodes } from '../catalog/kinds/registry';
-import type { SavedSet } from '../query/execute';
 import type { ResultStore } from '../result-store';
-import { packItems, unpackItems, type SavedSearch, type StoredFile } from '../store';
+import { packItems, savedSearchFromRow, unpackItems, type SavedSearch, type SearchRowHead, type StoredFile } from '../store';
 import { applyPgMigrations } from './migrations';
 
 /**
@@ -40,7 +39,23 @@ const PG_COMPUTE_MIGRATIONS: readonly string[] = [
      PRIMARY KEY (search_id, position)
    );
    CREATE INDEX search_uploads_hash ON search_uploads (hash);`,
+  // Uploads in chunks, as in the embedded store: a 10 MB file is written in statements of
+  // UPLOAD_CHUNK, the request thread answering others between them, rather than as one value.
+  // Data already compressed (gzip, packed result sets) is stored as is, not compressed again.
+  `CREATE TABLE upload_chunks (
+     hash TEXT NOT NULL REFERENCES uploads (hash) ON DELETE CASCADE,
+     seq INTEGER NOT NULL,
+     data BYTEA NOT NULL,
+     PRIMARY KEY (hash, seq)
+   );
+   ALTER TABLE upload_chunks ALTER COLUMN data SET STORAGE EXTERNAL;
+   ALTER TABLE uploads ALTER COLUMN data DROP NOT NULL;
+   ALTER TABLE uploads ALTER COLUMN data SET STORAGE EXTERNAL;
+   ALTER TABLE searches ALTER COLUMN items_bin SET STORAGE EXTERNAL;`,
 ];
+
+/** Bytes of a stored upload per row of upload_chunks (the embedded store's chunk size). */
+const UPLOAD_CHUNK = 512 * 1024;
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
@@ -51,16 +66,9 @@ export interface PgResultStoreOptions {
   codes?: KindCodes;
 }
 
-interface SearchRow {
-  id: string;
-  created_at: string;
-  user_id: string | null;
-  query: string;
-  catalog_version: string;
-  subject: string;
+interface SearchRow extends SearchRowHead {
   figures: string;
   items_bin: Buffer;
-  uploads: string;
 }
 
 export async function openPgResultStore({ pool, onError = () => {}, codes = BUILTIN_CODES }: PgResultStoreOptions): Promise<ResultStore> {
@@ -124,19 +132,7 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
       const row = (await pool.query<SearchRow>('SELECT * FROM searches WHERE id = $1', [key])).rows[0];
       if (!row) return null;
       const files = (await pool.query<StoredFile>('SELECT hash, name FROM search_uploads WHERE search_id = $1 ORDER BY position', [key])).rows;
-      return {
-        files,
-        id: row.id,
-        createdAt: row.created_at,
-        userId: row.user_id,
-        query: row.query,
-        catalogVersion: row.catalog_version,
-        set: {
-          subject: row.subject as SavedSet['subject'],
-          items: unpackItems(row.items_bin, row.figures, codes),
-          uploads: JSON.parse(row.uploads),
-        },
-      };
+      return savedSearchFromRow(row, files, unpackItems(row.items_bin, row.figures, codes));
     },
 
     async keepUpload(hash, bytes) {
@@ -144,12 +140,31 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
       if (known.rowCount) return;
       // Compressed on the thread pool: a 10 MB CSV takes about half a second at level 1.
       const data = await gzipAsync(bytes, { level: 1 });
-      await pool.query('INSERT INTO uploads (hash, size, data) VALUES ($1, $2, $3) ON CONFLICT (hash) DO NOTHING', [hash, bytes.length, data]);
+      // One transaction: the file appears whole or not at all; another replica keeping the same
+      // file at the same moment waits on the key and then finds it.
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        const row = await c.query('INSERT INTO uploads (hash, size, data) VALUES ($1, $2, NULL) ON CONFLICT (hash) DO NOTHING', [hash, bytes.length]);
+        if (row.rowCount)
+          for (let at = 0, seq = 0; at < data.length; at += UPLOAD_CHUNK, seq++)
+            await c.query('INSERT INTO upload_chunks (hash, seq, data) VALUES ($1, $2, $3)', [hash, seq, data.subarray(at, at + UPLOAD_CHUNK)]);
+        await c.query('COMMIT');
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        c.release();
+      }
     },
 
     async readUpload(hash) {
-      const r = (await pool.query<{ data: Buffer }>('SELECT data FROM uploads WHERE hash = $1', [hash])).rows[0];
-      return r ? gunzipAsync(r.data) : null;
+      const r = (await pool.query<{ data: Buffer | null }>('SELECT data FROM uploads WHERE hash = $1', [hash])).rows[0];
+      if (!r) return null;
+      // Files kept before chunks (migration 2) hold their bytes in the row itself.
+      if (r.data) return gunzipAsync(r.data);
+      const chunks = (await pool.query<{ data: Buffer }>('SELECT data FROM upload_chunks WHERE hash = $1 ORDER BY seq', [hash])).rows;
+      return gunzipAsync(Buffer.concat(chunks.map((x) => x.data)));
     },
 
     // After the flush already scheduled (saves of this turn are written together), then its write.

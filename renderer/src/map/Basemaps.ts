@@ -1,6 +1,9 @@
 import type Map from 'ol/Map';
 import type BaseLayer from 'ol/layer/Base';
-import { createBasemapLayers } from './basemapLayers';
+import type VectorLayer from 'ol/layer/Vector';
+import type { Theme } from '../lib/theme';
+import { createBasemapLayers, paintBasemapLayers } from './basemapLayers';
+import { BASEMAP_PALETTES } from './basemapPalette';
 import { openFileBasemap, type FileBasemap } from './fileBasemap';
 import { createOnlineBasemap } from './onlineBasemap';
 
@@ -8,6 +11,7 @@ export interface BasemapsOptions {
   map: Map;
   /** Reports a problem with the online tiles or a basemap file, for the map to show. */
   onProblem: (message: string | null) => void;
+  theme?: Theme;
 }
 
 /**
@@ -19,9 +23,20 @@ export default class Basemaps {
   private file: FileBasemap | null = null;
   /** Increases with each file opened, so a slow header read cannot replace a newer choice. */
   private fileSeq = 0;
+  private readonly natural: VectorLayer[];
 
   constructor(private readonly options: BasemapsOptions) {
-    for (const layer of createBasemapLayers()) options.map.addLayer(layer);
+    this.natural = createBasemapLayers(BASEMAP_PALETTES[options.theme ?? 'light']);
+    for (const layer of this.natural) options.map.addLayer(layer);
+  }
+
+  /**
+   * Follows the app's theme: Natural Earth is recoloured. The online tiles are turned dark by a
+   * CSS filter on their own canvas (ONLINE_TILES_CLASS, MapView's style), and a user's PMTiles
+   * file is shown as its maker drew it.
+   */
+  setTheme(theme: Theme): void {
+    paintBasemapLayers(this.natural, BASEMAP_PALETTES[theme]);
   }
 
   private insertAboveBase(layer: BaseLayer, offset: number): void {

@@ -6,6 +6,7 @@ import type BaseLayer from 'ol/layer/Base';
 import type { Extent } from 'ol/extent';
 import { isEmpty } from 'ol/extent';
 import Basemaps from './Basemaps';
+import type { Theme } from '../lib/theme';
 import { coordinateText } from './coordinateText';
 
 export interface FieldMapOptions {
@@ -16,7 +17,11 @@ export interface FieldMapOptions {
   coordinatesTarget?: HTMLElement;
   /** A basemap problem to show (online tiles failing, a file that is not PMTiles), or null. */
   onBasemapProblem?: (message: string | null) => void;
+  theme?: Theme;
 }
+
+/** Closest zoom a fit goes to: streets and building outlines, with the blocks around them. */
+export const FIT_MAX_ZOOM = 17;
 
 /** The workspace map: an OpenLayers map over the offline basemap. Call dispose() when done. */
 export default class FieldMap {
@@ -40,7 +45,7 @@ export default class FieldMap {
       ]),
       view: new View({ center: fromLonLat(options.center ?? [10, 30]), zoom: options.zoom ?? 2, maxZoom: 19 }),
     });
-    this.basemaps = new Basemaps({ map: this.map, onProblem: (m) => options.onBasemapProblem?.(m) });
+    this.basemaps = new Basemaps({ map: this.map, onProblem: (m) => options.onBasemapProblem?.(m), ...(options.theme ? { theme: options.theme } : {}) });
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
   }
 
@@ -57,8 +62,12 @@ export default class FieldMap {
     this.map.addLayer(layer);
   }
 
-  /** Zooms to an extent (map projection) with room around it; close results stop where borders still give context. */
-  fit(extent: Extent, maxZoom = 10): void {
+  /**
+   * Zooms to an extent (map projection) with room around it, as close as it needs: a town's
+   * results fill the map at street zoom. `maxZoom` caps it (a single point, or points a few
+   * metres apart, stop at street level rather than at the last zoom step).
+   */
+  fit(extent: Extent, maxZoom = FIT_MAX_ZOOM): void {
     if (!extent.every(Number.isFinite)) return;
     // A single point has an empty extent; fit still centres on it, at maxZoom. The side padding
     // leaves room for the labels of points at the edge.

@@ -3,18 +3,19 @@ import type { FeatureLike } from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
 import type { Coordinate } from 'ol/coordinate';
 import type { Extent } from 'ol/extent';
-import { isEmpty } from 'ol/extent';
+import { extend, isEmpty } from 'ol/extent';
 import Point from 'ol/geom/Point';
 import type BaseLayer from 'ol/layer/Base';
 import LayerGroup from 'ol/layer/Group';
 import Heatmap from 'ol/layer/Heatmap';
 import VectorLayer from 'ol/layer/Vector';
-import WebGLPointsLayer from 'ol/layer/WebGLPoints';
 import WebGLVectorLayer from 'ol/layer/WebGLVector';
 import Cluster from 'ol/source/Cluster';
 import VectorSource from 'ol/source/Vector';
 import type { Style } from 'ol/style';
 import PointIndex from './PointIndex';
+import PointsLayer from './PointsLayer';
+import { buildPointBuffer, type PointBuffer } from './pointBuffer';
 import { facingDegrees } from './facing';
 import { pointOf, readResults, type GeoJsonFeatureCollection, type MapFeature } from './readResults';
 import { chooseRenderMode, WEBGL_THRESHOLD, type DisplayChoice, type RenderMode } from './renderMode';
@@ -37,13 +38,17 @@ export type ResultsHit = { id: string } | { cluster: Extent };
 
 /**
  * One result set on the map. Small sets are drawn on canvas with labels and capture arrows;
- * sets over WEBGL_THRESHOLD with WebGL; cluster and heatmap on request. The selection is drawn
- * by a layer of its own above any of them, so it shows whatever draws the rest.
+ * sets over WEBGL_THRESHOLD with WebGL (their points by PointsLayer straight from a buffer of
+ * positions, their lines and areas by OpenLayers' WebGL vector layer); cluster and heatmap on
+ * request. The selection is drawn by a layer of its own above any of them, so it shows whatever
+ * draws the rest.
  */
 export default class ResultsLayer {
   readonly group: LayerGroup;
-  private source = new VectorSource<MapFeature>();
+  private source: VectorSource<MapFeature> | null = null;
   private drawing: BaseLayer | null = null;
+  /** Non-point results of a large set, hit-tested by OpenLayers (points go through the index). */
+  private othersLayer: BaseLayer | null = null;
   private readonly selection = new VectorSource<Feature>();
   private readonly selectionLayer: VectorLayer<VectorSource<Feature>>;
   private readonly format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: 'EPSG:3857' });
@@ -52,8 +57,13 @@ export default class ResultsLayer {
   private display: DisplayChoice = 'features';
   private mode: RenderMode = 'canvas';
   private selectedId: string | undefined;
-  private pointsOnly = true;
-  private points: PointIndex | null = null;
+  /** A large set's points as one buffer (null for small sets, drawn feature by feature). */
+  private points: PointBuffer | null = null;
+  private index: PointIndex | null = null;
+  /** Every result as an OpenLayers feature: small sets always, large ones only for cluster, heatmap or no WebGL. */
+  private features: MapFeature[] | null = null;
+  /** A large set's lines and areas as features (its points stay in the buffer). */
+  private others: MapFeature[] = [];
   private readonly base: Style;
   private readonly selected: Style;
 
@@ -78,22 +88,35 @@ export default class ResultsLayer {
     return selected ? this.selected : this.base;
   }
 
+  /** Every result as a feature, read on first need for a large set (cluster, heatmap, no WebGL). */
+  private allFeatures(): MapFeature[] {
+    if (!this.features && this.collection) this.features = readResults(this.collection, { details: false }).features;
+    return this.features ?? [];
+  }
+
   private makeDrawing(mode: RenderMode): BaseLayer {
     const properties = { name: `${this.options.name}-${mode}` };
+    const big = this.points !== null;
     switch (mode) {
-      case 'webgl':
-        // Points only: the point renderer uploads positions alone, far faster than the mixed one.
-        if (this.pointsOnly)
-          return new WebGLPointsLayer({ source: this.source as VectorSource<never>, style: webglPointStyle(this.options.color), properties, disableHitDetection: true });
-        return new WebGLVectorLayer({ source: this.source, style: webglStyle(this.options.color), properties });
+      case 'webgl': {
+        const points = new PointsLayer({ style: webglPointStyle(this.options.color), properties: { name: `${this.options.name}-points` } });
+        points.setPoints(this.points ?? buildPointBuffer({ type: 'FeatureCollection', features: [] }));
+        if (!this.others.length) {
+          points.setProperties(properties);
+          return points;
+        }
+        this.source = new VectorSource<MapFeature>({ features: this.others });
+        this.othersLayer = new WebGLVectorLayer({ source: this.source, style: webglStyle(this.options.color), properties: { name: `${this.options.name}-others` } });
+        return new LayerGroup({ properties, layers: [this.othersLayer, points] });
+      }
       case 'heatmap':
+        this.source = new VectorSource<MapFeature>({ features: this.allFeatures(), useSpatialIndex: !big });
         return new Heatmap({ source: this.source as VectorSource<never>, blur: 18, radius: 6, weight: () => 1, properties });
       case 'cluster': {
-        // Clustering asks for neighbours by extent, so it needs a spatially indexed source even
-        // where the drawn set goes without one.
-        const indexed = this.source.getFeatures().length > WEBGL_THRESHOLD ? new VectorSource<MapFeature>({ features: this.source.getFeatures() }) : this.source;
+        // Clustering asks for neighbours by extent, so it needs a spatially indexed source.
+        this.source = new VectorSource<MapFeature>({ features: this.allFeatures() });
         const clusters = new Cluster<MapFeature>({
-          source: indexed,
+          source: this.source,
           distance: 44,
           // Results are RenderFeatures; the cluster needs a Point of each (only points cluster).
           geometryFunction: (f) => {
@@ -112,6 +135,9 @@ export default class ResultsLayer {
       }
       default: {
         const labelAll = (this.collection?.features.length ?? 0) <= 50;
+        // A spatial index pays off for small sets (canvas draws what is in view); for large ones
+        // building it costs more than it saves.
+        this.source = new VectorSource<MapFeature>({ features: this.allFeatures(), useSpatialIndex: !big });
         return new VectorLayer({
           source: this.source,
           properties,
@@ -130,27 +156,46 @@ export default class ResultsLayer {
     const layers = this.group.getLayers();
     if (this.drawing) {
       layers.remove(this.drawing);
+      if (this.drawing instanceof LayerGroup) this.drawing.getLayers().forEach((l) => l.dispose());
       this.drawing.dispose();
     }
+    const old = this.source;
+    this.source = null;
+    this.othersLayer = null;
     this.mode = mode;
     this.drawing = this.makeDrawing(mode);
     layers.insertAt(0, this.drawing);
+    if (old) {
+      old.clear(true);
+      old.dispose();
+    }
   }
 
   setFeatures(collection: GeoJsonFeatureCollection): void {
     this.collection = collection;
     const big = collection.features.length > WEBGL_THRESHOLD;
-    const read = readResults(collection, { details: !big });
-    this.pointsOnly = read.pointsOnly;
-    this.points = new PointIndex(read.features);
-    this.full = isEmpty(read.extent) && !Number.isFinite(read.extent[0]) ? undefined : read.extent;
-    // A spatial index pays off for small sets (canvas draws what is in view); for large ones
-    // building it costs more than the GPU saves.
-    const old = this.source;
-    this.source = new VectorSource<MapFeature>({ features: read.features, useSpatialIndex: !big });
+    if (big) {
+      // A large set's points go to the GPU as one buffer, read straight from the GeoJSON; only
+      // its lines and areas become features (as `i`, they keep their place in the collection).
+      this.points = buildPointBuffer(collection);
+      const list = this.points.others;
+      const read = readResults({ type: 'FeatureCollection', features: list.map((i) => collection.features[i]!) }, { details: false });
+      // (Only points become RenderFeatures, so every one of these is a Feature.)
+      for (const f of read.features) if (f instanceof Feature) f.set('i', list[f.get('i') as number], true);
+      this.others = read.features;
+      this.features = null;
+      this.index = new PointIndex(this.points);
+      this.full = this.points.count ? extend([...this.points.extent], read.extent) : read.extent;
+    } else {
+      const read = readResults(collection, { details: true });
+      this.points = null;
+      this.others = [];
+      this.features = read.features;
+      this.index = null;
+      this.full = read.extent;
+    }
+    if (isEmpty(this.full) && !Number.isFinite(this.full[0])) this.full = undefined;
     this.draw();
-    old.clear(true);
-    old.dispose();
     this.select(undefined);
   }
 
@@ -167,19 +212,16 @@ export default class ResultsLayer {
   /** Whether a layer found under the pointer is one of this set's (and OpenLayers can hit-test it). */
   owns(layer: unknown): boolean {
     if (layer === this.selectionLayer) return true;
-    return layer === this.drawing && !this.pickedByIndex && this.mode !== 'heatmap';
+    if (this.mode === 'webgl') return layer !== null && layer === this.othersLayer;
+    return layer === this.drawing && this.mode !== 'heatmap';
   }
 
-  /** Large point sets are picked through the k-d tree instead of OpenLayers' hit detection. */
-  private get pickedByIndex(): boolean {
-    return this.mode === 'webgl' && this.pointsOnly;
-  }
-
-  /** A pick through the index: the result within `tolerance` pixels of a map position, if any. */
+  /** A large set's points are picked through the k-d tree instead of OpenLayers' hit detection. */
   pickAt(coordinate: Coordinate, resolution: number, tolerance: number): ResultsHit | null {
-    if (!this.pickedByIndex || !this.visible) return null;
-    const f = this.points?.nearest(coordinate, resolution * tolerance);
-    return f ? this.hitOf(f) : null;
+    if (this.mode !== 'webgl' || !this.index || !this.visible) return null;
+    const i = this.index.nearest(coordinate, resolution * tolerance);
+    const id = i === null ? undefined : this.collection?.features[i]?.id;
+    return id === undefined ? null : { id: String(id) };
   }
 
   /** The result (or cluster) a hit feature stands for. */
@@ -243,9 +285,10 @@ export default class ResultsLayer {
   }
 
   dispose(): void {
+    if (this.drawing instanceof LayerGroup) this.drawing.getLayers().forEach((l) => l.dispose());
     this.group.getLayers().forEach((l) => l.dispose());
     this.group.dispose();
-    this.source.dispose();
+    this.source?.dispose();
     this.selection.dispose();
   }
 }

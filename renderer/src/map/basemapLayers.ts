@@ -7,12 +7,22 @@ import type { GeometryCollection, Topology } from 'topojson-specification';
 import land50m from 'world-atlas/land-50m.json';
 import countries50m from 'world-atlas/countries-50m.json';
 import { unwrapAntimeridian } from './unwrapAntimeridian';
+import type { BasemapPalette } from './basemapPalette';
+
+const landStyle = (p: BasemapPalette) => new Style({ fill: new Fill({ color: p.land }), stroke: new Stroke({ color: p.coast, width: 0.6 }) });
+const borderStyle = (p: BasemapPalette) => new Style({ stroke: new Stroke({ color: p.borders, width: 0.8, lineDash: [4, 3] }) });
+
+/** Recolours the layers createBasemapLayers made (a theme change). */
+export function paintBasemapLayers([land, borders]: readonly VectorLayer[], palette: BasemapPalette): void {
+  land?.setStyle(landStyle(palette));
+  borders?.setStyle(borderStyle(palette));
+}
 
 /**
  * Offline basemap from Natural Earth 1:50m (via the world-atlas package): land polygons and
  * country borders, bundled with the renderer so the map draws with no network.
  */
-export function createBasemapLayers(): VectorLayer[] {
+export function createBasemapLayers(palette: BasemapPalette): VectorLayer[] {
   const format = new GeoJSON({ featureProjection: 'EPSG:3857' });
   const landTopo = land50m as unknown as Topology<{ land: GeometryCollection }>;
   const countriesTopo = countries50m as unknown as Topology<{ countries: GeometryCollection }>;
@@ -22,7 +32,7 @@ export function createBasemapLayers(): VectorLayer[] {
       features: format.readFeatures(unwrapAntimeridian(feature(landTopo, landTopo.objects.land))),
       attributions: 'Natural Earth',
     }),
-    style: new Style({ fill: new Fill({ color: '#eef0e6' }), stroke: new Stroke({ color: '#9aa89a', width: 0.6 }) }),
+    style: landStyle(palette),
     properties: { name: 'basemap-land' },
     updateWhileInteracting: false,
   });
@@ -36,7 +46,7 @@ export function createBasemapLayers(): VectorLayer[] {
         }),
       ),
     }),
-    style: new Style({ stroke: new Stroke({ color: '#8c8fa6', width: 0.8, lineDash: [4, 3] }) }),
+    style: borderStyle(palette),
     properties: { name: 'basemap-borders' },
   });
   return [land, borders];

@@ -2,6 +2,7 @@ import type { FeatureLike } from 'ol/Feature';
 import type { FlatStyle } from 'ol/style/flat';
 import { Circle, Fill, Icon, Stroke, Style, Text } from 'ol/style';
 import { arrowRotation } from './facing';
+import type { PointStyle } from './PointsLayer';
 
 /** A dot for a position, an outline for lines and areas; emphasised for the selection. */
 export function dotStyle(color: string, emphasised: boolean): Style {
@@ -87,13 +88,8 @@ export function webglStyle(color: string): FlatStyle {
 }
 
 /** The GPU style of large point sets: a plain dot with a light rim. */
-export function webglPointStyle(color: string): FlatStyle {
-  return {
-    'circle-radius': 3.5,
-    'circle-fill-color': color,
-    'circle-stroke-color': '#ffffff',
-    'circle-stroke-width': 0.75,
-  };
+export function webglPointStyle(color: string): PointStyle {
+  return { fill: color, rim: '#ffffff', radius: 3.5, rimWidth: 0.75 };
 }
 
 const clusterCache = new Map<string, Style>();

@@ -4,6 +4,8 @@ import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { Attachment } from '../../../shared/rpc/methods/compute';
 import type { UploadPreview } from '../../../shared/rpc/methods/uploads';
 import { useRpc } from '../api/rpc';
+import { uploadCollection } from '../map/uploadFeatures';
+import { useMapStore } from './map';
 
 /** A file or reference image waiting to be sent with the next question. */
 export interface AttachedFile {
@@ -29,6 +31,7 @@ export const fieldOf = (contentType: string, name: string): Attachment['field'] 
  */
 export const useAttachmentsStore = defineStore('attachments', () => {
   const rpc = useRpc();
+  const map = useMapStore();
   const items = ref<AttachedFile[]>([]);
 
   const update = (field: AttachedFile['field'], name: string, patch: Partial<AttachedFile>) => {
@@ -41,6 +44,8 @@ export const useAttachmentsStore = defineStore('attachments', () => {
     const key = (a: AttachedFile) => `${a.field}:${a.name}`;
     const replaced = new Set(added.map(key));
     items.value = [...items.value.filter((a) => !replaced.has(key(a))), ...added];
+    // A replaced file's old features leave the map until its new preview arrives.
+    for (const a of added) if (a.field === 'files') map.showUploads(a.name, null);
     await Promise.all(
       added
         .filter((a) => a.field === 'files')
@@ -49,14 +54,18 @@ export const useAttachmentsStore = defineStore('attachments', () => {
           // The file may have been removed or replaced meanwhile.
           if (!items.value.some((x) => x.field === 'files' && x.name === a.name && x.dataBase64 === a.dataBase64)) return;
           update('files', a.name, r.ok ? { preview: r.value } : { previewError: r.error });
+          // The file is drawn as its own layer from the preview on, and stays after the question runs.
+          if (r.ok && r.value.positions.length) map.showUploads(a.name, uploadCollection(r.value));
         }),
     );
   }
 
   function detach(field: AttachedFile['field'], name: string): void {
     items.value = items.value.filter((a) => !(a.field === field && a.name === name));
+    if (field === 'files') map.showUploads(name, null);
   }
   function clear(): void {
+    for (const a of items.value) if (a.field === 'files') map.showUploads(a.name, null);
     items.value = [];
   }
 

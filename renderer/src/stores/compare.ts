@@ -4,7 +4,7 @@ import type { MethodOutput } from '../../../shared/rpc/contract';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { ExportFormat } from '../../../shared/rpc/methods/export';
 import { useRpc } from '../api/rpc';
-import { collectionOf } from '../lib/results';
+import { diffItems } from '../lib/diffItems';
 import { useMapStore } from './map';
 
 /** Two History entries of one question compared: the table, the map, and the export as a layer. */
@@ -21,11 +21,12 @@ export const useCompareStore = defineStore('compare', () => {
     if (!r.ok) {
       error.value = r.error;
       result.value = null;
+      map.showDiff(null);
       return;
     }
     error.value = null;
     result.value = r.value;
-    map.show('history', collectionOf(r.value.features));
+    map.showDiff({ oldId: r.value.oldId, newId: r.value.newId, items: diffItems(r.value) });
   }
 
   /** Starts the export of the shown comparison; the browser host offers it as a download. */

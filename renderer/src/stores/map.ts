@@ -1,6 +1,8 @@
 import { defineStore } from 'pinia';
-import { computed, readonly, ref, shallowRef } from 'vue';
+import { computed, readonly, ref, shallowRef, watch } from 'vue';
 import type { FeatureCollectionLike } from '../lib/results';
+import type { DiffItem } from '../map/DiffLayer';
+import type { FacingView } from '../map/FacingLayer';
 import type { LayerName } from '../map/layers';
 import type { DisplayChoice } from '../map/renderMode';
 
@@ -8,7 +10,7 @@ import type { DisplayChoice } from '../map/renderMode';
 export type MapTool = 'select' | 'h3-pick' | 'h3-draw';
 
 /** Overlays the layer switcher turns on and off (results follow the active tab). */
-export const OVERLAYS = ['results', 'uploads', 'h3', 'coordinates'] as const;
+export const OVERLAYS = ['results', 'uploads', 'h3', 'coordinates', 'diff'] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
 const ONLINE_TILES_KEY = 'fieldlens.map.onlineTiles';
@@ -33,6 +35,8 @@ export const useMapStore = defineStore('map', () => {
   });
   const activeLayer = ref<LayerName>('ask');
   const selection = ref<MapSelection | null>(null);
+  /** Bumped to ask the map to zoom to one uploaded file's features. */
+  const uploadsFitRequest = ref<{ name: string; seq: number } | null>(null);
   /** Bumped to ask the map to zoom to a layer's features. */
   const fitRequest = ref<{ layer: LayerName; seq: number } | null>(null);
   let centreProvider: (() => [number, number]) | null = null;
@@ -43,7 +47,16 @@ export const useMapStore = defineStore('map', () => {
   /** How results are drawn: each feature, clustered, or as a heatmap. */
   const display = ref<DisplayChoice>('features');
   const tool = ref<MapTool>('select');
-  const overlays = ref<Record<Overlay, boolean>>({ results: true, uploads: true, h3: true, coordinates: true });
+  const overlays = ref<Record<Overlay, boolean>>({ results: true, uploads: true, h3: true, coordinates: true, diff: true });
+  /** A re-run diff drawn over the results (History's compare), with the entries it compares. */
+  const diff = shallowRef<{ oldId: number; newId: number; items: readonly DiffItem[] } | null>(null);
+  /**
+   * Imagery facing the selected feature, drawn as arrows from when the Field kit finds it until
+   * the selection changes or the arrows are closed (the Field kit covers the map while open).
+   */
+  const facing = shallowRef<FacingView | null>(null);
+  /** Bumped to zoom to the diff when one is shown. */
+  const diffSeq = ref(0);
   /** The user's choice of online tiles, remembered; they are drawn only while online too. */
   const onlineTiles = ref(readFlag(ONLINE_TILES_KEY));
   /** A user-supplied PMTiles basemap, read from the file itself. */
@@ -54,6 +67,19 @@ export const useMapStore = defineStore('map', () => {
     if (collection) next[name] = collection;
     else delete next[name];
     uploads.value = next;
+  }
+  function showDiff(d: { oldId: number; newId: number; items: readonly DiffItem[] } | null): void {
+    diff.value = d;
+    if (d?.items.length) {
+      overlays.value = { ...overlays.value, diff: true };
+      diffSeq.value++;
+    }
+  }
+  function showFacing(view: FacingView | null): void {
+    facing.value = view;
+  }
+  function zoomToUploads(name: string): void {
+    if (uploads.value[name]?.features.length) uploadsFitRequest.value = { name, seq: (uploadsFitRequest.value?.seq ?? 0) + 1 };
   }
   function setDisplay(d: DisplayChoice): void {
     display.value = d;
@@ -111,6 +137,19 @@ export const useMapStore = defineStore('map', () => {
   }
   const extent = (): [number, number, number, number] | null => extentProvider?.() ?? null;
 
+  /** A panel asked for an area drawn on the map (an area pack): the map draws one polygon, then stops. */
+  const areaDrawing = ref(false);
+  /** The last area drawn that way, outer ring as [lon, lat]. */
+  const drawnArea = shallowRef<[number, number][] | null>(null);
+  function drawArea(on: boolean): void {
+    areaDrawing.value = on;
+  }
+  function areaDrawn(ring: [number, number][]): void {
+    drawnArea.value = ring;
+    areaDrawing.value = false;
+  }
+  watch(selection, () => (facing.value = null));
+
   /** The selected feature as the map holds it (all its properties), for the details panel. */
   const selectedFeature = computed(() => {
     const sel = selection.value;
@@ -138,6 +177,13 @@ export const useMapStore = defineStore('map', () => {
     onlineTiles: readonly(onlineTiles),
     basemapFile: computed(() => basemapFile.value),
     showUploads,
+    diff: computed(() => diff.value),
+    diffSeq: readonly(diffSeq),
+    showDiff,
+    facing: computed(() => facing.value),
+    showFacing,
+    zoomToUploads,
+    uploadsFitRequest: readonly(uploadsFitRequest),
     setDisplay,
     setTool,
     setOverlay,
@@ -146,6 +192,10 @@ export const useMapStore = defineStore('map', () => {
     zoomToResults,
     provideExtent,
     extent,
+    areaDrawing: readonly(areaDrawing),
+    drawnArea: computed(() => drawnArea.value),
+    drawArea,
+    areaDrawn,
   };
 });
 

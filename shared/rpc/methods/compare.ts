@@ -5,6 +5,8 @@ export const PlaceDiffRow = z.object({
   change: z.enum(['added', 'removed', 'moved', 'changed']),
   name: z.string().nullable(),
   movedMetres: z.number().nullable(),
+  /** Where a moved item was before ([lon, lat]), so the map can draw the move; null otherwise. */
+  from: z.tuple([z.number(), z.number()]).nullable(),
 });
 export type PlaceDiffRow = z.infer<typeof PlaceDiffRow>;
 

@@ -2,6 +2,8 @@ import { z } from 'zod';
 
 /** Files previewed before a question is sent (the bundled service's upload limit is 50 MB a file). */
 export const PREVIEW_MAX_BASE64 = 70_000_000;
+/** Feature positions a preview carries for the map; a larger file is drawn in part, and says so. */
+export const PREVIEW_POSITIONS_MAX = 100_000;
 
 export const UploadPreview = z.object({
   name: z.string(),
@@ -13,6 +15,8 @@ export const UploadPreview = z.object({
   columns: z.object({ latitude: z.string().nullable(), longitude: z.string().nullable(), wkt: z.string().nullable() }).nullable(),
   /** The first features as read: name, position and the file's own columns. */
   sample: z.array(z.object({ name: z.string(), longitude: z.number(), latitude: z.number(), attributes: z.record(z.string(), z.unknown()) })),
+  /** Every feature's name and position in file order (up to PREVIEW_POSITIONS_MAX), for the map's uploads layer. */
+  positions: z.array(z.object({ name: z.string(), longitude: z.number(), latitude: z.number() })).max(PREVIEW_POSITIONS_MAX),
   /** Rows left out, with their line in the file (the first 20). */
   badRows: z.array(z.object({ line: z.number().int(), reason: z.string() })),
   badRowCount: z.number().int(),

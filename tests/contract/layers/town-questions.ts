@@ -1,5 +1,6 @@
 import * as turf from '@turf/turf';
 import type { Geometry, Polygon, Position } from 'geojson';
+import { distanceTo } from '../../support/town/distance';
 import type { TownFeature } from '../../support/town/town';
 
 /**
@@ -7,20 +8,7 @@ import type { TownFeature } from '../../support/town/town';
  * features (never from what the engine read back).
  */
 
-/** Metres from a point to a geometry's nearest point (0 inside a polygon). */
-export function distanceTo(p: Position, g: Geometry): number {
-  const toLine = (l: Position[]) => turf.pointToLineDistance(p, turf.lineString(l), { units: 'meters' });
-  switch (g.type) {
-    case 'Point':
-      return turf.distance(p, g.coordinates, { units: 'meters' });
-    case 'LineString':
-      return toLine(g.coordinates);
-    case 'Polygon':
-      return turf.booleanPointInPolygon(p, turf.polygon(g.coordinates)) ? 0 : Math.min(...g.coordinates.map(toLine));
-    default:
-      throw new Error(`the town has no ${g.type}`);
-  }
-}
+export { distanceTo };
 
 export const pointOf = (f: TownFeature): Position => {
   if (f.geometry.type !== 'Point') throw new Error(`${f.properties['name']} is no point`);

@@ -166,7 +166,7 @@ export async function scalar(r: Running, sql: string): Promise<number> {
 /** Bytes the saved results and uploads take: the SQLite file with its WAL copied back, or the PostgreSQL tables with their TOAST and indexes. */
 export async function storedBytes(r: Running): Promise<number> {
   const url = await databaseFor(r.dataDir);
-  if (url) return scalar(r, `SELECT sum(pg_total_relation_size(t)) FROM unnest(ARRAY['searches', 'uploads', 'search_uploads']) t`);
+  if (url) return scalar(r, `SELECT sum(pg_total_relation_size(t)) FROM unnest(ARRAY['searches', 'uploads', 'upload_chunks', 'search_uploads']) t`);
   const db = new Database(join(r.dataDir, DATABASE_FILE));
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();

@@ -73,6 +73,10 @@ describe('comparing two runs of one question', () => {
       expect(Object.keys(byId).sort()).toEqual(['far', 'gone', 'new', 'renamed']);
       expect(byId['far']!.change).toBe('moved');
       expect(byId['far']!.movedMetres!).toBeCloseTo(farMoved, 0);
+      // The map draws a move from where it was: the first run's position.
+      expect(byId['far']!.from).toEqual(first[1]!.at);
+      expect(byId['new']!.from).toBeNull();
+      expect(byId['renamed']!.from).toBeNull();
       expect(byId['renamed']).toMatchObject({ change: 'changed', name: 'New name' });
       expect(byId['gone']!.change).toBe('removed');
       expect(byId['new']!.change).toBe('added');

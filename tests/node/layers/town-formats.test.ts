@@ -4,28 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as turf from '@turf/turf';
 import Database from 'better-sqlite3';
-import type { Geometry, Position } from 'geojson';
+import type { Position } from 'geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
 import type { EmbeddedLayerStore, LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
 import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
+import { distanceTo } from '../../support/town/distance';
 import { at, type TownFeature } from '../../support/town/town';
-
-/** Metres from a point to a geometry's nearest point, from turf primitives on the generator's geometry. */
-function expectedDistance(p: Position, g: Geometry): number {
-  const toLine = (l: Position[]) => turf.pointToLineDistance(p, turf.lineString(l), { units: 'meters' });
-  switch (g.type) {
-    case 'Point':
-      return turf.distance(p, g.coordinates, { units: 'meters' });
-    case 'LineString':
-      return toLine(g.coordinates);
-    case 'Polygon':
-      return turf.booleanPointInPolygon(p, turf.polygon(g.coordinates)) ? 0 : Math.min(...g.coordinates.map(toLine));
-    default:
-      throw new Error(`the town has no ${g.type}`);
-  }
-}
 
 let dir: string;
 let town: TownFiles;
@@ -134,7 +120,7 @@ describe.each(CASES)('the generated town as $format', ({ key, format, holds, ful
   it('answers "within 500 m of the station" as turf does on the generator data', async () => {
     const station = byName(town.features, 'Lennbrück Hauptbahnhof').geometry as { coordinates: Position };
     const want = expected
-      .map((f) => ({ name: f.properties['name'], d: expectedDistance(station.coordinates, f.geometry) }))
+      .map((f) => ({ name: f.properties['name'], d: distanceTo(station.coordinates, f.geometry) }))
       .filter((x) => x.d <= 500)
       .sort((a, b) => a.d - b.d);
     const got = await store.within(layer.id, station.coordinates, 500);
@@ -146,7 +132,7 @@ describe.each(CASES)('the generated town as $format', ({ key, format, holds, ful
   it('answers "nearest 5 to a point" with distances to the nearest point of lines and polygons', async () => {
     const p = at(650, 120);
     const want = expected
-      .map((f) => ({ name: f.properties['name'], d: expectedDistance(p, f.geometry) }))
+      .map((f) => ({ name: f.properties['name'], d: distanceTo(p, f.geometry) }))
       .sort((a, b) => a.d - b.d)
       .slice(0, 5);
     const got = await store.nearest(layer.id, p, 5);

@@ -141,7 +141,7 @@ describe('Attachments', () => {
     const { client, calls } = scriptedClient(async (method, input) => {
       if (method === 'uploads.preview') {
         const name = (input as { name: string }).name;
-        return { ok: true, value: { name, format: 'csv', featureCount: name.length, columns: null, sample: [], badRows: [], badRowCount: 0, warnings: [], error: null } };
+        return { ok: true, value: { name, format: 'csv', featureCount: name.length, columns: null, sample: [], positions: [], badRows: [], badRowCount: 0, warnings: [], error: null } };
       }
       return { ok: true, value: computeValue(uuid(1), 1, 1) };
     });

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Position } from 'geojson';
 import type pg from 'pg';
 import { applyPgMigrations } from '../../pg/migrations';
 import { decodeWkb } from '../../../ground/wkb';
 import { LayerNotFoundError, type LayerInfo, type LayerStore, type LayerSummary, type NearFeature, type QueryOptions, type StoredFeature } from './layer-store';
 import { featureTable, createPgLayerWriter } from './postgis-layer-writer';
+import { nearBoxes } from './postgis-near';
 import { PG_LAYER_MIGRATIONS } from './postgis-migrations';
 import { matchSql, Params } from './postgis-sql';
 import { createSummaryCollector } from './summary';
@@ -154,6 +156,24 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
     }
   }
 
+  const withinRows = async (uid: string, p: Position, metres: number, limit: number | undefined, match: QueryOptions['match']) => {
+    const t = featureTable(await layerNumber(uid));
+    const q = new Params();
+    const [lon, lat, radius, lim] = [q.add(p[0]), q.add(p[1]), q.add(metres), q.add(limitOf(limit))];
+    const point = `ST_SetSRID(ST_MakePoint(${lon}, ${lat}), 4326)::geography`;
+    // The geometry index through the lon/lat boxes of the circle (the embedded store's own
+    // prefilter), then the exact test. use_spheroid false: great-circle metres on the
+    // mean-radius sphere, as the embedded store measures.
+    const boxes = nearBoxes(q.values, p, metres);
+    const rows = await pool.query<FeatureRow>(
+      `SELECT ${COLUMNS}, ST_Distance(geom::geography, ${point}, false) AS d FROM ${t}
+       WHERE ${boxes} AND ST_DWithin(geom::geography, ${point}, ${radius}, false) AND ${matchSql(q, match)}
+       ORDER BY d, fid LIMIT ${lim}`,
+      q.values,
+    );
+    return rows.rows.map((r) => near(uid, r));
+  };
+
   return {
     async create(layer) {
       const uid = randomUUID();
@@ -247,36 +267,29 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
       return features(uid, q, `geom && ${box} AND ST_Intersects(geom, ${box})`, opts);
     },
 
-    async within(uid, [lon, lat], metres, opts = {}) {
-      const t = featureTable(await layerNumber(uid));
-      const q = new Params();
-      const point = `ST_SetSRID(ST_MakePoint(${q.add(lon)}, ${q.add(lat)}), 4326)::geography`;
-      // use_spheroid false: great-circle metres on the mean-radius sphere, as the embedded store measures.
-      const rows = await pool.query<FeatureRow>(
-        `SELECT ${COLUMNS}, ST_Distance(geom::geography, ${point}, false) AS d FROM ${t}
-         WHERE ST_DWithin(geom::geography, ${point}, ${q.add(metres)}, false) AND ${matchSql(q, opts.match)}
-         ORDER BY d, fid LIMIT ${q.add(limitOf(opts.limit))}`,
-        q.values,
-      );
-      return rows.rows.map((r) => near(uid, r));
+    within(uid, point, metres, opts = {}) {
+      return withinRows(uid, point, metres, opts.limit, opts.match);
     },
 
-    async nearest(uid, [lon, lat], k, opts = {}) {
+    async nearest(uid, point, k, opts = {}) {
       const t = featureTable(await layerNumber(uid));
       if (k <= 0) return [];
       const q = new Params();
-      const point = `ST_SetSRID(ST_MakePoint(${q.add(lon)}, ${q.add(lat)}), 4326)::geography`;
-      // KNN on the geography index walks features by sphere distance, skipping those the tag tests
-      // refuse; the exact distance of the k found then orders ties by fid, as the embedded store does.
-      const rows = await pool.query<FeatureRow>(
-        `SELECT * FROM (
-           SELECT ${COLUMNS}, ST_Distance(geom::geography, ${point}, false) AS d FROM ${t}
-           WHERE ${matchSql(q, opts.match)}
-           ORDER BY geom::geography <-> ${point} LIMIT ${q.add(Math.trunc(k))}
-         ) k ORDER BY d, fid`,
+      const at = `ST_SetSRID(ST_MakePoint(${q.add(point[0])}, ${q.add(point[1])}), 4326)`;
+      // KNN on the geometry index finds k features passing the tag tests by planar lon/lat
+      // distance; the farthest of them on the sphere bounds the true k nearest (k such features lie
+      // that close), so a within query of that radius ordered on the sphere answers exactly, ties
+      // by fid as the embedded store orders them.
+      const far = await pool.query<{ r: number | null }>(
+        `SELECT max(ST_Distance(geom::geography, ${at}::geography, false)) AS r FROM (
+           SELECT geom FROM ${t} WHERE ${matchSql(q, opts.match)} ORDER BY geom <-> ${at} LIMIT ${q.add(Math.trunc(k))}
+         ) k`,
         q.values,
       );
-      return rows.rows.map((r) => near(uid, r));
+      const r = far.rows[0]?.r;
+      if (r === null || r === undefined) return [];
+      // A hair wider than the farthest: the same distance computed by ST_DWithin must not drop it.
+      return withinRows(uid, point, r * (1 + 1e-9) + 1e-6, k, opts.match);
     },
 
     containing(uid, [lon, lat], opts = {}) {

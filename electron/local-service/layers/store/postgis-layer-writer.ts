@@ -1,40 +1,28 @@
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import type { LayerFeature } from '../types';
-import { encodeWkb } from '../../../ground/wkb';
 import { bboxOf, type BBox } from './geo';
 import type { LayerInfo, LayerWriter } from './layer-store';
+import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER, CopyRowBuffer } from './pg-copy-binary';
 import { tagsJson } from './sqlite-layer-store';
 
-/** Features per COPY statement: a few MB of text, the memory an import holds at once. */
+/** Rows per chunk handed to a COPY stream: a few MB, the memory an import holds per stream. */
 const COPY_ROWS = 10_000;
 const SRID = 4326;
+/**
+ * COPY streams loading side by side, each on its own connection: the server parses rows on one
+ * core per stream, so two keep a two-core database busy while Node encodes the next chunk.
+ */
+const STREAMS = 2;
 
 /** The feature table of layer `n` (a number the database gave, never user text). */
 export const featureTable = (n: number) => `layer_features_${Math.trunc(n)}`;
 
-/** COPY text format: backslash, tab and line breaks escaped; NUL is not storable in text or JSONB. */
-function copyText(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return /[\\\t\n\r\u0000]/.test(s) ? s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\u0000/g, '') : s;
-}
-
-/** WKB with the SRID flag and 4326 after the type (EWKB), which a geometry(…, 4326) column accepts. */
-function ewkbHex(wkb: Buffer): string {
-  const out = Buffer.allocUnsafe(wkb.length + 4);
-  out[0] = 1;
-  out.writeUInt32LE((wkb.readUInt32LE(1) | 0x20000000) >>> 0, 1);
-  out.writeUInt32LE(SRID, 5);
-  wkb.copy(out, 9, 5);
-  return out.toString('hex');
-}
-
 export interface PgWriterDeps {
   /** The import's own connection (it holds the layer's advisory lock). */
   client: pg.PoolClient;
-  /** For a second connection: the two indexes build side by side. */
+  /** For the other COPY stream and the index built beside the key. */
   pool: pg.Pool;
   n: number;
   uid: string;
@@ -44,15 +32,57 @@ export interface PgWriterDeps {
   discard(): Promise<void>;
 }
 
+/** One binary COPY kept open on a connection for the whole load; chunks are written as they come. */
+interface CopyStream {
+  write(chunk: Buffer): Promise<void>;
+  /** Ends the COPY and waits for the server to accept it. */
+  end(): Promise<void>;
+  /** Stops the COPY (the server discards its rows). */
+  cancel(): Promise<void>;
+}
+
+function openCopy(client: pg.PoolClient, table: string): CopyStream {
+  const stream: Writable = client.query(copyFrom(`COPY ${table} (fid, source_id, sublayer, geom, tags) FROM STDIN (FORMAT binary)`));
+  let failed: unknown = null;
+  stream.on('error', (e) => (failed ??= e));
+  const finished = once(stream, 'finish');
+  // 'finish' never comes after an error: the error settles it instead.
+  finished.catch(() => {});
+  const check = () => {
+    if (failed) throw failed;
+  };
+  stream.write(COPY_BINARY_HEADER);
+  return {
+    async write(chunk) {
+      check();
+      // Back-pressure: at most one chunk waits in Node's buffer while the server reads.
+      if (!stream.write(chunk)) await Promise.race([once(stream, 'drain'), finished]);
+      check();
+    },
+    async end() {
+      check();
+      stream.end(COPY_BINARY_TRAILER);
+      await finished;
+      check();
+    },
+    async cancel() {
+      if (failed || stream.writableFinished) return;
+      stream.destroy(new Error('layer import cancelled'));
+      await finished.catch(() => {});
+    },
+  };
+}
+
 /**
- * One import into PostGIS: features stream into the layer's table with COPY, COPY_ROWS at a
- * time (memory holds one batch of text), with no index to maintain while loading. commit()
- * adds the key and the GiST indexes (geometry for boxes and containment, geography for
- * distances and KNN) after the load, which is several times faster than keeping them up to date
- * row by row; the geography index has no sorted build and takes most of the time, so it builds
- * on a second connection beside the others. Then one transaction records the figures and makes
- * the layer visible; until then nothing lists it, and a crash leaves an orphan the next open
- * removes.
+ * One import into PostGIS: features stream in binary COPY (EWKB geometry, no text escaping) over
+ * STREAMS connections at once, COPY_ROWS per chunk (memory holds a chunk per stream), into a
+ * table with no index to maintain while loading. commit() then adds the key and one GiST index
+ * on the geometry, side by side on two connections: PostGIS sorts geometry for a packed GiST
+ * build (sortsupport), many times faster than inserting row by row or building a geography
+ * index, which has no sorted build. Distance questions use that index too, through a
+ * lon/lat box around the point (boxesAround) before the exact test on the sphere. One
+ * transaction then records the figures and makes the layer visible; until then nothing lists
+ * it, and a crash leaves an orphan the next open removes.
  */
 export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
   const { client, n } = d;
@@ -61,25 +91,43 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
   let done = false;
   const types: Record<string, number> = {};
   const ext: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+  /** Connections besides the import's own, taken from the pool on the first features. */
+  const extra: pg.PoolClient[] = [];
+  let streams: CopyStream[] | null = null;
+  let next = 0;
+  const rows = new CopyRowBuffer();
+  let pending = 0;
 
-  const copyBatch = async (features: readonly LayerFeature[]) => {
-    let text = '';
-    for (const f of features) {
-      const b = bboxOf(f.geometry);
-      if (!b) continue;
-      if (b[0] < -180 || b[2] > 180 || b[1] < -90 || b[3] > 90)
-        throw new RangeError(`feature ${f.sourceId} has coordinates outside longitude/latitude (${b.map((x) => x.toFixed(1)).join(', ')}): a projected CRS? Reproject it to WGS84 first`);
-      const fid = ++count;
-      const sub = f.sublayer === undefined || f.sublayer === null ? '\\N' : copyText(f.sublayer);
-      text += `${fid}\t${copyText(f.sourceId)}\t${sub}\t${ewkbHex(encodeWkb(f.geometry))}\t${copyText(tagsJson(f.properties))}\n`;
-      types[f.geometry.type] = (types[f.geometry.type] ?? 0) + 1;
-      if (b[0] < ext[0]) ext[0] = b[0];
-      if (b[1] < ext[1]) ext[1] = b[1];
-      if (b[2] > ext[2]) ext[2] = b[2];
-      if (b[3] > ext[3]) ext[3] = b[3];
-    }
-    if (!text) return;
-    await pipeline(Readable.from([text]), client.query(copyFrom(`COPY ${table} (fid, source_id, sublayer, geom, tags) FROM STDIN`)));
+  const open = async () => {
+    if (streams) return streams;
+    // No autovacuum while loading: on a load of minutes it would scan the growing table beside
+    // the COPY and then hold up the index builds, whose locks it must first give way to.
+    await client.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
+    for (let i = 1; i < STREAMS; i++) extra.push(await d.pool.connect());
+    streams = [client, ...extra].map((c) => openCopy(c, table));
+    return streams;
+  };
+  /** Stops any COPY still open (the server discards its rows), then gives the extra connections back. */
+  const release = async () => {
+    if (streams) await Promise.allSettled(streams.map((x) => x.cancel()));
+    streams = null;
+    for (const c of extra.splice(0)) c.release();
+  };
+
+  /** Hands the rows encoded so far to the next stream in turn. */
+  const send = async () => {
+    if (!pending) return;
+    const s = await open();
+    pending = 0;
+    await s[next++ % s.length]!.write(rows.take());
+  };
+
+  /** Ends every stream; all settle before the connections are used again. */
+  const endStreams = async () => {
+    if (!streams) return;
+    const ended = await Promise.allSettled(streams.map((s) => s.end()));
+    streams = null;
+    for (const e of ended) if (e.status === 'rejected') throw e.reason;
   };
 
   return {
@@ -89,35 +137,47 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
     },
     async add(features) {
       if (done) throw new Error('layer import already finished');
-      for (let i = 0; i < features.length; i += COPY_ROWS) await copyBatch(features.slice(i, i + COPY_ROWS));
+      for (const f of features) {
+        const b = bboxOf(f.geometry);
+        if (!b) continue;
+        if (b[0] < -180 || b[2] > 180 || b[1] < -90 || b[3] > 90)
+          throw new RangeError(`feature ${f.sourceId} has coordinates outside longitude/latitude (${b.map((x) => x.toFixed(1)).join(', ')}): a projected CRS? Reproject it to WGS84 first`);
+        rows.row(++count, f.sourceId, f.sublayer ?? null, f.geometry, tagsJson(f.properties), SRID);
+        types[f.geometry.type] = (types[f.geometry.type] ?? 0) + 1;
+        if (b[0] < ext[0]) ext[0] = b[0];
+        if (b[1] < ext[1]) ext[1] = b[1];
+        if (b[2] > ext[2]) ext[2] = b[2];
+        if (b[3] > ext[3]) ext[3] = b[3];
+        if (++pending >= COPY_ROWS) await send();
+      }
     },
     async commit(warnings) {
       if (done) throw new Error('layer import already finished');
       const has = count > 0;
       try {
-        const side = await d.pool.connect();
-        try {
-          // Index builds sort in memory up to this much, on the database server.
-          const mem = "SET maintenance_work_mem = '256MB'";
-          // Both settle before either connection is used again or released.
-          const built = await Promise.allSettled([
-            (async () => {
-              await side.query(mem);
-              await side.query(`CREATE INDEX ${table}_geog ON ${table} USING gist ((geom::geography))`);
-              await side.query('RESET maintenance_work_mem');
-            })(),
-            (async () => {
-              await client.query(mem);
-              await client.query(`ALTER TABLE ${table} ADD PRIMARY KEY (fid)`);
-              await client.query(`CREATE INDEX ${table}_geom ON ${table} USING gist (geom)`);
-              await client.query('RESET maintenance_work_mem');
-            })(),
-          ]);
-          for (const b of built) if (b.status === 'rejected') throw b.reason;
-        } finally {
-          side.release();
-        }
+        await send();
+        await endStreams();
+        if (!extra.length) extra.push(await d.pool.connect());
+        const side = extra[0]!;
+        // Index builds sort in memory up to this much, on the database server.
+        const mem = "SET maintenance_work_mem = '512MB'";
+        // Both settle before either connection is used again or released.
+        const built = await Promise.allSettled([
+          (async () => {
+            await side.query(mem);
+            await side.query(`CREATE INDEX ${table}_geom ON ${table} USING gist (geom)`);
+            await side.query('RESET maintenance_work_mem');
+          })(),
+          (async () => {
+            await client.query(mem);
+            await client.query(`ALTER TABLE ${table} ADD PRIMARY KEY (fid)`);
+            await client.query('RESET maintenance_work_mem');
+          })(),
+        ]);
+        for (const b of built) if (b.status === 'rejected') throw b.reason;
+        await release();
         await client.query('BEGIN');
+        await client.query(`ALTER TABLE ${table} RESET (autovacuum_enabled)`);
         await client.query(`ANALYZE ${table}`);
         await client.query(
           `UPDATE layers SET state = 'ready', feature_count = $1, geometry_types = $2, min_lon = $3, min_lat = $4, max_lon = $5, max_lat = $6,
@@ -126,6 +186,7 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
         );
         await client.query('COMMIT');
       } catch (e) {
+        await release();
         await client.query('ROLLBACK').catch(() => {});
         throw e;
       }
@@ -137,6 +198,7 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
     async abort() {
       if (done) return;
       done = true;
+      await release();
       await d.discard();
     },
   };

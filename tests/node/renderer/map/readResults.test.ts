@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import PointIndex from '../../../../renderer/src/map/PointIndex';
 import { pointOf, readResults } from '../../../../renderer/src/map/readResults';
 
 const R = 6378137;
@@ -43,29 +42,5 @@ describe('results read for the map', () => {
     const read = readResults(fc([{ id: 'a', geometry: { type: 'Point', coordinates: [0, 0] }, properties: { name: 'n' } }]), { details: false });
     expect(read.pointsOnly).toBe(true);
     expect(read.features[0]!.get('name')).toBeUndefined();
-  });
-
-  it('picks the nearest point within the radius, as a brute-force search over the same points does', () => {
-    let seed = 7;
-    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
-    const lonLat = Array.from({ length: 3000 }, () => [-5 + 15 * rnd(), 40 + 10 * rnd()] as [number, number]);
-    const read = readResults(fc(lonLat.map((c, i) => ({ id: `p${i}`, geometry: { type: 'Point', coordinates: c } }))), { details: false });
-    const index = new PointIndex(read.features);
-    const projected = lonLat.map(([lon, lat]) => merc(lon, lat));
-    for (let k = 0; k < 200; k++) {
-      const q = merc(-5 + 15 * rnd(), 40 + 10 * rnd());
-      const radius = 20_000;
-      let best = -1;
-      let bestD = Infinity;
-      projected.forEach(([x, y], i) => {
-        const d = Math.hypot(x! - q[0]!, y! - q[1]!);
-        if (d <= radius && d < bestD) [best, bestD] = [i, d];
-      });
-      const got = index.nearest(q, radius);
-      expect(got === null ? -1 : got.get('i')).toBe(best);
-    }
-    // A click on the next copy of the world east finds the same point.
-    const [x0, y0] = projected[0]!;
-    expect(index.nearest([x0! + 2 * Math.PI * R, y0!], 1)?.get('i')).toBe(0);
   });
 });

@@ -133,8 +133,12 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
     return rows.rows.map((r) => stored(uid, r));
   };
 
+  // NUL is not storable in JSONB; the feature rows drop it too.
   const storeSummary = (n: number, summary: LayerSummary) =>
-    pool.query('INSERT INTO layer_summaries (layer_id, summary) VALUES ($1, $2) ON CONFLICT (layer_id) DO UPDATE SET summary = excluded.summary', [n, JSON.stringify(summary)]);
+    pool.query('INSERT INTO layer_summaries (layer_id, summary) VALUES ($1, $2) ON CONFLICT (layer_id) DO UPDATE SET summary = excluded.summary', [
+      n,
+      JSON.stringify(summary, (_k, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v)),
+    ]);
 
   /** Pages of features through a cursor in its own read-only transaction; a break ends it. */
   async function* cursor(uid: string, sql: string, params: unknown[]): AsyncGenerator<StoredFeature[]> {

@@ -1,6 +1,5 @@
 import { statSync } from 'node:fs';
 import Database, { type Database as Db, type Statement } from 'better-sqlite3';
-import pointInPolygon from 'point-in-polygon-hao';
 import type { ComputeResponse } from '../../shared/service/compute';
 import type { ImageryResponse } from '../../shared/service/imagery';
 import type { StreamResponse } from '../../shared/service/stream';
@@ -11,10 +10,12 @@ import { imageryNear, type CachedCapture } from './imagery-near';
 import { migrate } from './migrations';
 import { placeDiff, type PlaceDiff } from './place-diff';
 import { dropQueued, enqueue, listQueue, queued, setQueued, type QueuedQuestion, type QueueStatus } from './queue';
-import { features, get, list, rawResponse, searchFeatures, uploadsOf } from './search';
+import { list } from './history-filter';
+import { features, get, rawResponse, searchFeatures, uploadsOf } from './search';
 import type { BBox } from './spatial';
 import { storeCompute, storeError, storeImagery, storeStream } from './store-response';
 import { diff, thread } from './threads';
+import { footprint, importQuery, mediaUrlsOf, queryKeys, queryRows, type QueryRows } from './transfer';
 import type {
   CacheStats,
   FeatureDiff,
@@ -35,6 +36,8 @@ export type * from './types';
 export type { QueuedQuestion, QueueStatus } from './queue';
 export type { Change, PlaceDiff, PlaceDiffRow } from './place-diff';
 export type { CachedCapture } from './imagery-near';
+export type { QueryRows } from './transfer';
+export { queryKey } from './transfer';
 export { ftsExpression } from './search';
 
 /** Idle time after the last write before the WAL is checkpointed, and the size that forces one. */
@@ -56,8 +59,6 @@ export class Cache {
   private readonly c: CacheDb;
   private readonly statements = new Map<string, Statement>();
   private checkpointTimer: NodeJS.Timeout | null = null;
-  // The area the current list() filters by (see CacheDb.withArea); null outside such a call.
-  private area: number[][][] | null = null;
 
   private constructor(
     readonly file: string,
@@ -80,24 +81,11 @@ export class Cache {
       this.db.pragma('wal_autocheckpoint = 0');
       migrate(this.db);
     }
-    // On the edge counts as inside (pointInPolygon answers 0 there).
-    this.db.function('fl_in_area', { deterministic: false }, (x, y) =>
-      this.area !== null && pointInPolygon([x as number, y as number], this.area) !== false ? 1 : 0,
-    );
     this.c = {
       db: this.db,
       file,
       stmt: (sql) => this.stmt(sql),
       afterWrite: () => this.afterWrite(),
-      withArea: (ring, fn) => {
-        const closed = ring.length && (ring[0]![0] !== ring.at(-1)![0] || ring[0]![1] !== ring.at(-1)![1]) ? [...ring, ring[0]!] : ring;
-        this.area = [closed];
-        try {
-          return fn();
-        } finally {
-          this.area = null;
-        }
-      },
     };
   }
 
@@ -265,6 +253,35 @@ export class Cache {
 
   dropQueued(id: number): boolean {
     return dropQueued(this.c, id);
+  }
+
+  // ---------------------------------------------------------------- carrying queries (transfer.ts)
+
+  /** Stable key -> local id of every cached query (see queryKey). */
+  queryKeys(): Map<string, number> {
+    return queryKeys(this.c);
+  }
+
+  /** Every row of one query with no local ids in it, to be carried to another cache. */
+  queryRows(id: number): QueryRows | null {
+    return queryRows(this.c, id);
+  }
+
+  /** Stores carried rows (one query already here by key keeps its id); `keys` learns the new id. */
+  importQuery(rows: QueryRows, keys: Map<string, number>): { id: number; added: boolean } {
+    const out = importQuery(this.c, rows, keys);
+    if (!this.db.inTransaction) this.afterWrite();
+    return out;
+  }
+
+  /** What carrying these queries takes: items, response bytes and distinct uploads. */
+  footprint(ids: readonly number[]): { features: number; rawBytes: number; uploads: { count: number; bytes: number } } {
+    return footprint(this.c, ids);
+  }
+
+  /** Media shown by the items of these queries, with the cached size (null: not cached). */
+  mediaUrlsOf(ids: readonly number[]): { url: string; size: number | null }[] {
+    return mediaUrlsOf(this.c, ids);
   }
 
   // ---------------------------------------------------------------- media (media.ts)

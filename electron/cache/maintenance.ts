@@ -21,6 +21,9 @@ export function deleteQuery(c: CacheDb, id: number): boolean {
     // R*Tree lookups are by exact id only (a range would scan the whole tree): one per run.
     const delRun = c.stmt('DELETE FROM features_rtree WHERE id = ?');
     for (let start = 0; start < row.feature_count; start += RUN) delRun.run(lo + start);
+    c.stmt('DELETE FROM feature_runs WHERE id BETWEEN ? AND ?').run(lo, hi);
+    c.stmt('DELETE FROM queries_rtree WHERE id = ?').run(id);
+    c.stmt('DELETE FROM entry_words WHERE rowid = ?').run(id);
     c.stmt('DELETE FROM observations WHERE id BETWEEN ? AND ?').run(lo, hi);
     c.stmt('DELETE FROM imagery_records WHERE id BETWEEN ? AND ?').run(lo, hi);
     c.stmt('DELETE FROM features WHERE id BETWEEN ? AND ?').run(lo, hi);
@@ -76,7 +79,8 @@ export function stats(c: CacheDb): CacheStats {
 export function vacuum(c: CacheDb): { bytesBefore: number; bytesAfter: number } {
   const before = stats(c);
   c.db.exec(`INSERT INTO features_fts (features_fts) VALUES ('optimize');
-    INSERT INTO queries_fts (queries_fts) VALUES ('optimize');`);
+    INSERT INTO queries_fts (queries_fts) VALUES ('optimize');
+    INSERT INTO entry_words (entry_words) VALUES ('optimize');`);
   c.db.exec('VACUUM');
   c.db.pragma('wal_checkpoint(TRUNCATE)');
   const after = stats(c);

@@ -149,6 +149,38 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 3,
+    up(db) {
+      // History by place and words: an R*Tree over each entry's extent names the entries a map extent or
+      // drawn area can touch, and each entry's runs (the boxes of features_rtree, which the
+      // R*Tree can only look up by exact id) in a plain table, read by rowid range, say where in
+      // the entry to look. Filled from what is already stored: the R*Tree keeps 32-bit boxes
+      // rounded outwards, so backfilled runs stay a superset and features decide.
+      db.exec(`
+        CREATE VIRTUAL TABLE queries_rtree USING rtree(id, minx, maxx, miny, maxy);
+        INSERT INTO queries_rtree (id, minx, maxx, miny, maxy)
+          SELECT id, minx, maxx, miny, maxy FROM queries WHERE minx IS NOT NULL;
+        CREATE TABLE feature_runs (
+          id INTEGER PRIMARY KEY,
+          last_id INTEGER NOT NULL,
+          minx REAL NOT NULL, miny REAL NOT NULL, maxx REAL NOT NULL, maxy REAL NOT NULL
+        );
+        INSERT INTO feature_runs (id, last_id, minx, miny, maxx, maxy)
+          SELECT id, last_id, minx, miny, maxx, maxy FROM features_rtree;
+
+        -- History by words: one document per entry (its text and its items' names and
+        -- addresses), contentless, so a word costs one doclist of entries, not of features.
+        CREATE VIRTUAL TABLE entry_words USING fts5(
+          words, content='', contentless_delete=1, detail=none, tokenize='unicode61 remove_diacritics 2'
+        );
+        INSERT INTO entry_words (rowid, words)
+          SELECT q.id, q.query_text || char(10) || coalesce((SELECT group_concat(coalesce(f.name, '') || char(10) || coalesce(f.address, ''), char(10))
+            FROM features f WHERE f.id BETWEEN q.id * ${FEATURE_ID_SPAN} AND q.id * ${FEATURE_ID_SPAN} + ${FEATURE_ID_SPAN - 1}), '')
+          FROM queries q;
+      `);
+    },
+  },
 ];
 
 /** Applies the pending cache migrations (user_version) with the one runner of the ground floor. */

@@ -66,7 +66,10 @@ export function itemId(item: Record<string, unknown>, seq: number): string {
   return typeof id === 'string' ? id : typeof id === 'number' ? String(id) : `#${seq}`;
 }
 
-export function summary(r: QueryRow): QuerySummary {
+/** The columns a summary reads (lists select no more). */
+export type SummaryRow = Omit<QueryRow, 'request_json' | 'answer_error_json' | 'warnings_json' | 'usage_json' | 'error_json' | 'raw_response'>;
+
+export function summary(r: SummaryRow): QuerySummary {
   return {
     id: r.id,
     kind: r.kind,

@@ -169,7 +169,12 @@ function store(c: CacheDb,
       ).run(row).lastInsertRowid,
     );
     c.stmt('INSERT INTO queries_fts (rowid, query_text) VALUES (?, ?)').run(id, row.query_text);
-    if (laidOut) insertItems(c, kind, id, items, laidOut);
+    if (hasExtent)
+      c.stmt('INSERT INTO queries_rtree (id, minx, maxx, miny, maxy) VALUES (?, ?, ?, ?, ?)').run(id, row.minx, row.maxx, row.miny, row.maxy);
+    const words = laidOut ? insertItems(c, kind, id, items, laidOut) : [];
+    // The entry's words in one document (its text, its items' names and addresses), so a word
+    // filter over history reads one short doclist instead of seeking each entry's features.
+    c.stmt('INSERT INTO entry_words (rowid, words) VALUES (?, ?)').run(id, [row.query_text, ...words].join('\n'));
     if (meta.uploads?.length) insertUploads(c, id, meta.uploads);
     return id;
   })();
@@ -193,7 +198,9 @@ function layout(items: Record<string, unknown>[]): Layout {
   return { boxes, extent, order: zOrder(boxes, extent) };
 }
 
-function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record<string, unknown>[], { boxes, order }: Layout): void {
+/** Writes the items, their runs and their text index; returns their names and addresses. */
+function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record<string, unknown>[], { boxes, order }: Layout): string[] {
+  const words: string[] = [];
   const n = items.length;
   const base = queryId * FEATURE_ID_SPAN;
   const insFeature = c.stmt(
@@ -213,14 +220,18 @@ function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record
     // Compute and stream items are GeoJSON features; imagery records carry fields at the top.
     const p = kind === 'imagery' ? item : rec(item['properties']);
     const name = kind === 'compute' ? str(p['name']) : kind === 'stream' ? str(p['feature_name']) : null;
+    const address = str(p['address']);
+    if (name) words.push(name);
+    if (address) words.push(address);
     insFeature.run(
-      rowId, queryId, seq, itemId(item, seq), name, str(p['address']),
+      rowId, queryId, seq, itemId(item, seq), name, address,
       box(boxes[o]!), box(boxes[o + 1]!), box(boxes[o + 2]!), box(boxes[o + 3]!),
       kind === 'compute' ? num(p['score']) : null,
     );
     if (insOwn) insOwn.run(own!.values(rowId, p));
   }
   const insRun = c.stmt('INSERT INTO features_rtree (id, minx, maxx, miny, maxy, last_id) VALUES (?, ?, ?, ?, ?, ?)');
+  const insRunRow = c.stmt('INSERT INTO feature_runs (id, last_id, minx, miny, maxx, maxy) VALUES (?, ?, ?, ?, ?, ?)');
   for (let start = 0; start < n; start += RUN) {
     const end = Math.min(n, start + RUN) - 1;
     let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -232,11 +243,15 @@ function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record
       if (boxes[o + 2]! > x1) x1 = boxes[o + 2]!;
       if (boxes[o + 3]! > y1) y1 = boxes[o + 3]!;
     }
-    if (x0 !== Infinity) insRun.run(base + start, x0, x1, y0, y1, base + end);
+    if (x0 !== Infinity) {
+      insRun.run(base + start, x0, x1, y0, y1, base + end);
+      insRunRow.run(base + start, base + end, x0, y0, x1, y1);
+    }
   }
   c.stmt(
     'INSERT INTO features_fts (rowid, name, address) SELECT id, name, address FROM features WHERE id BETWEEN ? AND ?',
   ).run(base, base + n - 1);
+  return words;
 }
 
 function insertUploads(c: CacheDb, queryId: number, uploads: UploadInput[]): void {

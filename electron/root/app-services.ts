@@ -13,6 +13,9 @@ import { createSigningKey } from '../fieldkit/evidence/signing-key';
 import { createFieldKitHandlers } from '../fieldkit/handlers';
 import { createQuestionQueue, type QuestionQueue } from '../fieldkit/queue';
 import { createFieldSettings } from '../fieldkit/settings';
+import { createTileFetcher } from '../fieldkit/pack/fetch-tile';
+import { createPackHandlers } from '../fieldkit/pack/handlers';
+import { createPackService } from '../fieldkit/pack/service';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
@@ -23,6 +26,7 @@ import { createLocalService, type LocalService } from '../local-service/server';
 import type { LayerStore } from '../local-service/layers/store/layer-store';
 import { openSqliteLayerStore } from '../local-service/layers/store/sqlite-layer-store';
 import { createLayerHandlers } from './layers';
+import { packLayers } from './pack-layers';
 import { PhotoFolders } from './photo-folders';
 import { previewUpload } from './upload-preview';
 import { createConnections } from './connections';
@@ -197,6 +201,18 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     loadLayers: deps.loadExportLayers ?? createCacheLayerLoader(cache, profileOf),
   });
 
+  const packs = createPackService({
+    cache,
+    dataDir: deps.dataDir,
+    layers: () => (layerStore && localService ? packLayers(layerStore, localService.layers) : null),
+    online: () => client.online,
+    fetchMedia: (url, signal) => client.fetchMedia(url, { signal }),
+    fetchTile: createTileFetcher(deps.fetch ?? globalThis.fetch, `${APP_NAME}/${deps.version} (offline area pack)`),
+    clock: deps.clock,
+    emit: (e) => bus.emit('pack.progress', e),
+    logger: deps.logger,
+  });
+
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
     ...connections.handlers,
@@ -230,6 +246,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       cache,
     }),
     ...layerHandlers.handlers,
+    ...createPackHandlers(packs),
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.
       await imagery?.catalog()?.ready().catch(() => undefined);
@@ -252,6 +269,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     async close() {
       closing = true;
       await exports.close();
+      await packs.close();
       await layerHandlers.close();
       client.dispose();
       cache.close();
@@ -272,6 +290,7 @@ const NEEDS_LOCAL = new Set<MethodName>([
   'keys.test', 'compute.run', 'compute.cancel', 'stream.run', 'stream.cancel', 'imagery.search',
   'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'service.health',
   'layers.list', 'layers.import', 'layers.cancel', 'layers.remove', 'layers.features',
+  'pack.estimate', 'pack.create', 'pack.open',
 ]);
 
 /**

@@ -15,6 +15,7 @@ import { mediaMethods } from './methods/media';
 import { photosMethods } from './methods/photos';
 import { uploadsMethods } from './methods/uploads';
 import { layersEvents, layersMethods } from './methods/layers';
+import { packEvents, packMethods } from './methods/pack';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -38,6 +39,7 @@ export const methods = {
   ...facingMethods,
   ...uploadsMethods,
   ...layersMethods,
+  ...packMethods,
 } as const;
 
 export const events = {
@@ -46,6 +48,7 @@ export const events = {
   ...computeEvents,
   ...queueEvents,
   ...layersEvents,
+  ...packEvents,
 } as const;
 
 export type Methods = typeof methods;

@@ -53,6 +53,10 @@ export const METHOD_NAMES = [
   'layers.uploadStart',
   'layers.uploadChunk',
   'layers.features',
+  'pack.estimate',
+  'pack.create',
+  'pack.cancel',
+  'pack.open',
 ] as const;
 export const EVENT_NAMES = [
   'connection.changed',
@@ -62,4 +66,5 @@ export const EVENT_NAMES = [
   'layers.progress',
   'layers.done',
   'layers.changed',
+  'pack.progress',
 ] as const;

@@ -114,6 +114,7 @@ function contain(input: unknown, scratch: string, method: MethodName): unknown {
   if (method === 'photos.setFolders' && Array.isArray(o['folders'])) o['folders'] = o['folders'].map(inside);
   if (method === 'layers.import' && 'path' in o) o['path'] = inside(o['path']);
   if (method === 'evidence.verify' && 'path' in o) o['path'] = inside(o['path']);
+  if ((method === 'pack.create' || method === 'pack.open') && 'path' in o) o['path'] = inside(o['path']);
   return o;
 }
 
@@ -184,5 +185,9 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'queue.drop': [{ id: 1 }],
     'history.compare': [{ oldId: 1, newId: 2 }, { oldId: 1, newId: 2, toleranceMetres: 5 }],
     'imagery.facing': [{ lon: 2.29, lat: 48.86 }, { lon: 2.29, lat: 48.86, radiusMetres: 1000, toleranceDeg: 30 }],
+    'pack.estimate': [{ area: { bbox: [2.2, 48.8, 2.4, 48.9] } }, { area: { polygon: [[2.2, 48.8], [2.4, 48.8], [2.3, 48.9]] }, maxTileZoom: 3 }],
+    'pack.create': [{ selection: { area: { bbox: [2.2, 48.8, 2.4, 48.9] } }, path: '/packs/area.gpkg' }],
+    'pack.cancel': [{ jobId: 'no-such-job' }],
+    'pack.open': [{ path: '/packs/none.gpkg' }],
   };
 }

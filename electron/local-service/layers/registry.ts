@@ -28,6 +28,8 @@ export interface ServiceLayers {
   startImport(file: string, opts?: StartImportOptions): ImportJob;
   /** Called after each change; returns the function that stops listening. */
   onChange(listener: (change: LayerChange) => void): () => void;
+  /** Tells the listeners of a layer written to the store by other means (an opened area pack). */
+  announce(change: LayerChange): void;
 }
 
 export function createServiceLayers(deps: { store: () => LayerStore; tempDir: string }): ServiceLayers {
@@ -57,6 +59,9 @@ export function createServiceLayers(deps: { store: () => LayerStore; tempDir: st
     onChange(listener) {
       events.on('change', listener);
       return () => events.off('change', listener);
+    },
+    announce(change) {
+      events.emit('change', change);
     },
   };
 }

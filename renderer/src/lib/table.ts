@@ -1,4 +1,6 @@
+import type { LatLon } from '../../../shared/coords';
 import type { ComputeFeature } from '../../../shared/service/compute';
+import { positionOf } from '../components/fieldkit/positionOf';
 
 /** One line of the results table: the service's order is kept as `rank`. */
 export interface TableRow {
@@ -10,6 +12,8 @@ export interface TableRow {
   distance: number | null;
   score: number | null;
   source: string;
+  /** Where the feature is (a point, else its box centre), for copying; null without geometry. */
+  position: LatLon | null;
 }
 
 export type SortKey = 'rank' | 'name' | 'address' | 'distance' | 'score' | 'source';
@@ -29,6 +33,7 @@ export const tableRows = (features: readonly ComputeFeature[]): TableRow[] =>
     distance: f.properties.distance_meters > 0 ? f.properties.distance_meters : null,
     score: Number.isFinite(f.properties.score) ? f.properties.score : null,
     source: f.properties.source?.name ?? '',
+    position: positionOf(f.geometry),
   }));
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });

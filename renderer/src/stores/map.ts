@@ -137,6 +137,17 @@ export const useMapStore = defineStore('map', () => {
   }
   const extent = (): [number, number, number, number] | null => extentProvider?.() ?? null;
 
+  /** A panel asked for an area drawn on the map (an area pack): the map draws one polygon, then stops. */
+  const areaDrawing = ref(false);
+  /** The last area drawn that way, outer ring as [lon, lat]. */
+  const drawnArea = shallowRef<[number, number][] | null>(null);
+  function drawArea(on: boolean): void {
+    areaDrawing.value = on;
+  }
+  function areaDrawn(ring: [number, number][]): void {
+    drawnArea.value = ring;
+    areaDrawing.value = false;
+  }
   watch(selection, () => (facing.value = null));
 
   /** The selected feature as the map holds it (all its properties), for the details panel. */
@@ -181,6 +192,10 @@ export const useMapStore = defineStore('map', () => {
     zoomToResults,
     provideExtent,
     extent,
+    areaDrawing: readonly(areaDrawing),
+    drawnArea: computed(() => drawnArea.value),
+    drawArea,
+    areaDrawn,
   };
 });
 

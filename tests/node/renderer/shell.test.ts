@@ -87,6 +87,7 @@ const row = (rank: number, name: string, distance: number | null, score: number 
   distance,
   score,
   source: '',
+  position: null,
 });
 
 describe('results table order', () => {

@@ -3,13 +3,14 @@ import type FieldMap from '../../map/FieldMap';
 import H3Layer from '../../map/H3Layer';
 import { cellAt, cellsInPolygon } from '../../map/h3Cells';
 import { OVERLAY_COLOURS } from '../../map/layerColours';
+import { lonLatOf } from '../../map/lonLat';
 import { useComposerStore } from '../../stores/composer';
 import { useMapStore } from '../../stores/map';
 
 /**
  * The composer's H3 cells on the map, and the two tools that choose them: a click toggles the
  * cell under it, a drawn polygon adds the cells inside it. A polygon too large for the
- * resolution is told in `problem`.
+ * resolution is told in `problem`. The same drawing also outlines a field pack's area when asked.
  */
 export function useH3Layer(problem: Ref<string | null>) {
   const store = useMapStore();
@@ -19,7 +20,9 @@ export function useH3Layer(problem: Ref<string | null>) {
   function applyTool(): void {
     const h3 = h3Layer.value;
     if (!h3) return;
-    if (store.tool === 'h3-draw') {
+    if (store.areaDrawing) {
+      h3.startDrawing((ring) => store.areaDrawn(ring.map(lonLatOf)));
+    } else if (store.tool === 'h3-draw') {
       h3.startDrawing((ring) => {
         try {
           composer.addH3(cellsInPolygon(ring, composer.h3Resolution));
@@ -42,7 +45,7 @@ export function useH3Layer(problem: Ref<string | null>) {
   }
 
   watch(() => composer.h3Ids, (ids) => h3Layer.value?.setCells(ids));
-  watch(() => store.tool, applyTool);
+  watch([() => store.tool, () => store.areaDrawing], applyTool);
   watch(
     () => store.overlays.h3,
     (shown) => h3Layer.value?.setVisible(shown),

@@ -1,18 +1,12 @@
-import type { Coordinate } from 'ol/coordinate';
-import { toLonLat } from 'ol/proj';
 import { ref, shallowRef, watch, type Ref, type ShallowRef } from 'vue';
 import type FieldMap from '../../map/FieldMap';
 import { OVERLAY_COLOURS } from '../../map/layerColours';
+import { lonLatOf } from '../../map/lonLat';
 import NamedCoordinatesLayer from '../../map/NamedCoordinatesLayer';
 import type { NamedPoint } from '../../lib/composer';
 import { useComposerStore } from '../../stores/composer';
 import { useMapStore } from '../../stores/map';
 import type { MenuRequest } from './MapMenu.vue';
-
-const lonLatOf = (c: Coordinate): [number, number] => {
-  const [lon, lat] = toLonLat(c);
-  return [lon!, lat!];
-};
 
 const pinsOf = (list: readonly NamedPoint[]) => list.map((p) => ({ name: p.name, lon: p.longitude, lat: p.latitude }));
 

@@ -1,0 +1,74 @@
+import { defineStore } from 'pinia';
+import { computed, readonly, ref, shallowRef } from 'vue';
+import type { MethodOutput } from '../../../shared/rpc/contract';
+import type { RpcErrorBody } from '../../../shared/rpc/errors';
+import type { PackEstimate, PackProgressEvent, PackSelection } from '../../../shared/rpc/methods/pack';
+import { useRpc } from '../api/rpc';
+
+/** Offline area packs: estimate a selection, write it as a job (progress, cancel), open one. */
+export const usePackStore = defineStore('pack', () => {
+  const rpc = useRpc();
+  const estimate = shallowRef<PackEstimate | null>(null);
+  /** The selection the estimate is of: a changed selection needs a new estimate. */
+  const estimated = shallowRef<PackSelection | null>(null);
+  const job = shallowRef<PackProgressEvent | null>(null);
+  const opened = shallowRef<MethodOutput<'pack.open'> | null>(null);
+  const error = ref<RpcErrorBody | null>(null);
+  const busy = ref(false);
+  const running = computed(() => job.value?.state === 'running');
+
+  async function guarded<T>(fn: () => Promise<{ ok: true; value: T } | { ok: false; error: RpcErrorBody }>): Promise<T | null> {
+    busy.value = true;
+    error.value = null;
+    try {
+      const r = await fn();
+      if (r.ok) return r.value;
+      error.value = r.error;
+      return null;
+    } finally {
+      busy.value = false;
+    }
+  }
+
+  async function runEstimate(sel: PackSelection): Promise<void> {
+    estimate.value = await guarded(() => rpc.call('pack.estimate', sel));
+    estimated.value = estimate.value ? sel : null;
+  }
+
+  async function create(sel: PackSelection, path?: string): Promise<void> {
+    if (running.value) return;
+    const r = await guarded(() => rpc.call('pack.create', { selection: sel, ...(path ? { path } : {}) }));
+    // Events may have come first; a job only starts as running when none did.
+    if (r && job.value?.jobId !== r.jobId)
+      job.value = { jobId: r.jobId, state: 'running', phase: 'results', done: 0, total: 0, path: r.path, bytes: null, contents: null, mediaMissing: null, error: null };
+  }
+
+  async function cancel(): Promise<void> {
+    if (job.value?.state === 'running') await rpc.call('pack.cancel', { jobId: job.value.jobId });
+  }
+
+  async function open(path: string): Promise<void> {
+    opened.value = null;
+    opened.value = await guarded(() => rpc.call('pack.open', { path }));
+  }
+
+  rpc.on('pack.progress', (p) => {
+    if (job.value && job.value.jobId !== p.jobId && job.value.state === 'running') return;
+    job.value = p;
+    if (p.state === 'failed' && p.error) error.value = p.error;
+  });
+
+  return {
+    estimate: readonly(estimate),
+    estimated: readonly(estimated),
+    job: readonly(job),
+    opened: readonly(opened),
+    error: readonly(error),
+    busy: readonly(busy),
+    running,
+    runEstimate,
+    create,
+    cancel,
+    open,
+  };
+});

@@ -101,7 +101,14 @@ export function importQuery(c: CacheDb, rows: QueryRows, keys: Map<string, numbe
     c.stmt(`INSERT INTO queries (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...(values as unknown[])).lastInsertRowid,
   );
   keys.set(rows.key, id);
+  // The same history indexes storing the response made (store-response.ts): words, extent, runs.
   c.stmt('INSERT INTO queries_fts (rowid, query_text) VALUES (?, ?)').run(id, rows.query['query_text']);
+  if (rows.query['minx'] != null)
+    c.stmt('INSERT INTO queries_rtree (id, minx, maxx, miny, maxy) VALUES (?, ?, ?, ?, ?)').run(
+      id, rows.query['minx'], rows.query['maxx'], rows.query['miny'], rows.query['maxy'],
+    );
+  const words = [rows.query['query_text'], ...rows.items.features.flatMap((f) => [f['name'], f['address']])].filter((w) => typeof w === 'string' && w);
+  c.stmt('INSERT INTO entry_words (rowid, words) VALUES (?, ?)').run(id, words.join('\n'));
   const base = id * FEATURE_ID_SPAN;
   for (const t of ITEM_TABLES) {
     const list = rows.items[t];
@@ -122,6 +129,7 @@ export function importQuery(c: CacheDb, rows: QueryRows, keys: Map<string, numbe
   if (n) {
     // The same index entries storing the response made: one R*Tree entry per run of features.
     const insRun = c.stmt('INSERT INTO features_rtree (id, minx, maxx, miny, maxy, last_id) VALUES (?, ?, ?, ?, ?, ?)');
+    const insRunRow = c.stmt('INSERT INTO feature_runs (id, last_id, minx, miny, maxx, maxy) VALUES (?, ?, ?, ?, ?, ?)');
     const box = c.stmt(
       'SELECT min(minx) AS x0, max(maxx) AS x1, min(miny) AS y0, max(maxy) AS y1 FROM features WHERE id BETWEEN ? AND ?',
     );
@@ -129,7 +137,9 @@ export function importQuery(c: CacheDb, rows: QueryRows, keys: Map<string, numbe
     for (let start = 0; start < last; start += RUN) {
       const end = Math.min(last, start + RUN) - 1;
       const b = box.get(base + start, base + end) as { x0: number | null; x1: number; y0: number; y1: number };
-      if (b.x0 !== null) insRun.run(base + start, b.x0, b.x1, b.y0, b.y1, base + end);
+      if (b.x0 === null) continue;
+      insRun.run(base + start, b.x0, b.x1, b.y0, b.y1, base + end);
+      insRunRow.run(base + start, base + end, b.x0, b.y0, b.x1, b.y1);
     }
     c.stmt('INSERT INTO features_fts (rowid, name, address) SELECT id, name, address FROM features WHERE id BETWEEN ? AND ?').run(
       base,

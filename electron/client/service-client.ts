@@ -32,6 +32,19 @@ class HostGone extends Error {}
 
 const utf8 = new TextDecoder();
 
+/** One POST to the service: where it goes, with which key, what it carries, how its answer is checked. */
+interface PostRequest<T> {
+  host: Host;
+  path: string;
+  keyKind: KeyKind;
+  json: Record<string, unknown>;
+  /** The request as kept with the exchange (attachments by name only). */
+  sent: Record<string, unknown>;
+  attachments: Attachment[] | null;
+  schema: z.ZodType<T>;
+  timeoutMs: number;
+}
+
 /**
  * HTTP client of the query service (spec 4): compute and stream on the base URL with a Bearer
  * key, imagery search on the search URL with x-api-key. Retries only what cannot have run twice.
@@ -85,17 +98,26 @@ export class ServiceClient {
       const names = attachments.filter((a) => a.field === field).map((a) => a.name);
       if (names.length) sent[field] = names;
     }
-    return this.send('base', '/v1/compute', 'bearer', request, sent, attachments.length ? attachments : null, ComputeResponse, this.timeouts.compute, opts);
+    return this.send(
+      { host: 'base', path: '/v1/compute', keyKind: 'bearer', json: request, sent, attachments: attachments.length ? attachments : null, schema: ComputeResponse, timeoutMs: this.timeouts.compute },
+      opts,
+    );
   }
 
   async stream(input: StreamRequestInput, opts: CallOptions = {}): Promise<Exchange<StreamResponse>> {
     const request = parseRequest(StreamRequest, input);
-    return this.send('base', '/v1/stream', 'bearer', request, { ...request }, null, StreamResponse, this.timeouts.stream, opts);
+    return this.send(
+      { host: 'base', path: '/v1/stream', keyKind: 'bearer', json: request, sent: { ...request }, attachments: null, schema: StreamResponse, timeoutMs: this.timeouts.stream },
+      opts,
+    );
   }
 
   async imagerySearch(input: z.input<typeof ImageryRequest>, opts: CallOptions = {}): Promise<Exchange<ImageryResponse>> {
     const request = parseRequest(ImageryRequest, input);
-    return this.send('search', '/search', 'search', request, { ...request }, null, ImageryResponse, this.timeouts.search, opts);
+    return this.send(
+      { host: 'search', path: '/search', keyKind: 'search', json: request, sent: { ...request }, attachments: null, schema: ImageryResponse, timeoutMs: this.timeouts.search },
+      opts,
+    );
   }
 
   /**
@@ -214,39 +236,17 @@ export class ServiceClient {
     return conn;
   }
 
-  private async send<T>(
-    host: Host,
-    path: string,
-    keyKind: KeyKind,
-    json: Record<string, unknown>,
-    sent: Record<string, unknown>,
-    attachments: Attachment[] | null,
-    schema: z.ZodType<T>,
-    timeoutMs: number,
-    opts: CallOptions,
-  ): Promise<Exchange<T>> {
+  private async send<T>(req: PostRequest<T>, opts: CallOptions): Promise<Exchange<T>> {
     const active = this.current();
     const conn = opts.connection ?? active;
     // Another connection than the active one (a rerun of an older entry): nothing known about it.
-    if (conn !== active && `${conn.baseUrl} ${conn.searchBaseUrl}` !== this.urls)
-      return this.sendTo(null, host, conn, path, keyKind, json, sent, attachments, schema, timeoutMs, opts.signal);
-    return this.sendTo(host, host, conn, path, keyKind, json, sent, attachments, schema, timeoutMs, opts.signal);
+    const tracked = conn !== active && `${conn.baseUrl} ${conn.searchBaseUrl}` !== this.urls ? null : req.host;
+    return this.sendTo(req, tracked, conn, opts.signal);
   }
 
   /** tracked: the host whose reachability this request reports (null: not the active connection). */
-  private async sendTo<T>(
-    tracked: Host | null,
-    host: Host,
-    conn: ConnectionInfo,
-    path: string,
-    keyKind: KeyKind,
-    json: Record<string, unknown>,
-    sent: Record<string, unknown>,
-    attachments: Attachment[] | null,
-    schema: z.ZodType<T>,
-    timeoutMs: number,
-    signal: AbortSignal | undefined,
-  ): Promise<Exchange<T>> {
+  private async sendTo<T>(req: PostRequest<T>, tracked: Host | null, conn: ConnectionInfo, signal: AbortSignal | undefined): Promise<Exchange<T>> {
+    const { host, path, keyKind, json, sent, attachments, schema, timeoutMs } = req;
     if (tracked && !this.reachable[tracked])
       throw new ServiceError('OFFLINE', `Offline: ${this.lastMessage ?? 'the service cannot be reached'}`, { sent: false });
     const base = host === 'base' ? conn.baseUrl : conn.searchBaseUrl;

@@ -160,6 +160,12 @@ describe('offline area pack', () => {
     // Through the app's reading side: History by area, answers and raw responses.
     const listed = dst.cache.list({ bbox: AREA, limit: 100 }).items.map((q) => q.queryText).sort();
     expect(listed).toEqual(src.cache.list({ bbox: AREA, limit: 100 }).items.map((q) => q.queryText).sort());
+    // History by words: a query's own text, and an item's address, which only its items hold.
+    for (const text of ['fulda', 'Hauptstraße'])
+      expect(dst.cache.list({ text, limit: 100 }).items.map((q) => q.queryText).sort()).toEqual(
+        src.cache.list({ text, limit: 100 }).items.filter((q) => listed.includes(q.queryText)).map((q) => q.queryText).sort(),
+      );
+    expect(dst.cache.list({ text: 'Hauptstraße', limit: 100 }).items.length).toBeGreaterThan(0);
     expect(dst.cache.rawResponse(map.get(ids.inside)!)).toEqual(src.cache.rawResponse(ids.inside));
     expect(dst.cache.get(map.get(ids.rerun)!)!.rerunOf).toBe(map.get(ids.inside));
 

@@ -1,0 +1,80 @@
+import { transformExtent } from 'ol/proj';
+import { computed, ref, shallowRef, watch, type Ref } from 'vue';
+import FieldMap from '../../map/FieldMap';
+import { useMapStore } from '../../stores/map';
+import { useThemeStore } from '../../stores/theme';
+
+/**
+ * The OpenLayers map itself and its basemap: online tiles when allowed and reachable, the theme,
+ * a PMTiles file, the pointer readout, and the view the stores ask about. `mount` makes the map
+ * once the elements exist; `dispose` ends it after the layers on it are gone.
+ */
+export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLElement | null>) {
+  const store = useMapStore();
+  const theme = useThemeStore();
+  const fieldMap = shallowRef<FieldMap | null>(null);
+  const drawn = ref(false);
+  /** False while the view moves or redraws; tests wait for true before taking a picture. */
+  const settled = ref(false);
+  const online = ref(typeof navigator === 'undefined' ? true : navigator.onLine);
+  /** A basemap or drawing problem to show until dismissed. */
+  const problem = ref<string | null>(null);
+  const tilesShown = computed(() => store.onlineTiles && online.value);
+  const onOnline = () => (online.value = navigator.onLine);
+
+  function mount(): FieldMap | null {
+    if (!target.value) return null;
+    const m = new FieldMap({
+      target: target.value,
+      ...(coordsEl.value ? { coordinatesTarget: coordsEl.value } : {}),
+      onBasemapProblem: (message) => (problem.value = message),
+      theme: theme.theme,
+    });
+    fieldMap.value = m;
+    store.provideCentre(() => m.centreLonLat());
+    store.provideExtent(() => {
+      const size = m.map.getSize();
+      if (!size) return null;
+      const [w, s, e, n] = transformExtent(m.map.getView().calculateExtent(size), 'EPSG:3857', 'EPSG:4326');
+      // A view wider than the world is clamped to it (a bbox stays within -180..180, -90..90).
+      const clamp = (v: number, lim: number) => Math.min(lim, Math.max(-lim, v));
+      return [clamp(w!, 180), clamp(s!, 90), clamp(e!, 180), clamp(n!, 90)];
+    });
+    m.basemaps.setOnline(tilesShown.value);
+    void m.firstRender.then(() => {
+      drawn.value = true;
+    });
+    m.onSettledChange((v) => (settled.value = v));
+    window.addEventListener('online', onOnline);
+    window.addEventListener('offline', onOnline);
+    return m;
+  }
+
+  watch(
+    () => theme.theme,
+    (t) => fieldMap.value?.basemaps.setTheme(t),
+  );
+  watch(tilesShown, (show) => {
+    fieldMap.value?.basemaps.setOnline(show);
+    if (!show) problem.value = null;
+  });
+  watch(
+    () => store.basemapFile,
+    async (file) => {
+      const m = fieldMap.value;
+      const opened = await m?.basemaps.setFile(file);
+      if (opened && m) m.fit(opened.extent, opened.maxZoom);
+    },
+  );
+
+  function dispose(): void {
+    window.removeEventListener('online', onOnline);
+    window.removeEventListener('offline', onOnline);
+    store.provideCentre(null);
+    store.provideExtent(null);
+    fieldMap.value?.dispose();
+    fieldMap.value = null;
+  }
+
+  return { fieldMap, drawn, settled, online, problem, tilesShown, mount, dispose };
+}

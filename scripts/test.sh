@@ -14,7 +14,7 @@ step "build"
 npx electron-vite build >/dev/null
 step "unit, contract and interop tests"
 bash scripts/with-keyring.sh npx vitest run
-step "local-service contract suites on PostGIS (a throwaway cluster per file)"
-FIELDLENS_TEST_BACKEND=postgis npx vitest run tests/contract/local-service
+step "local-service and layer question contract suites on PostGIS (a throwaway cluster per file)"
+FIELDLENS_TEST_BACKEND=postgis npx vitest run tests/contract/local-service tests/contract/layers
 step "end-to-end tests (Chromium)"
 bash scripts/with-keyring.sh npx playwright test

@@ -40,6 +40,8 @@ Team service (see electron/local-service/README.md, "Team service"):
   --access-log        one JSON log line per request (on with --database or --users-file)
   --log-level LEVEL   debug, info (default), warn, error; debug also logs request bodies
   --drain-seconds N   on SIGTERM/SIGINT, let requests in flight finish for up to N s (default 30)
+  --workers N         run N service processes on the same ports (node:cluster; needs --database,
+                      where they share their state); a worker that dies is replaced
   -h, --help          this text
 `;
 

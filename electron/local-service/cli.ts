@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -9,6 +10,7 @@ import { importLayerFiles } from './layers/cli-import';
 import { DATABASE_URL_ENV, safeUrl } from './pg/database';
 import { createLocalService } from './server';
 import { createKeyring, newKey, parseUsersFile, type Keyring } from './team/keyring';
+import { asWorker, superviseWorkers } from './workers';
 
 const { values } = parseArgs({
   options: {
@@ -31,6 +33,7 @@ const { values } = parseArgs({
     'access-log': { type: 'boolean', default: false },
     'log-level': { type: 'string', default: 'info' },
     'drain-seconds': { type: 'string', default: '30' },
+    workers: { type: 'string', default: '1' },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -61,6 +64,9 @@ if (values['users-file']) {
 const database = values.database ?? (process.env[DATABASE_URL_ENV] || undefined);
 const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
 if (rateLimit !== undefined && !(rateLimit > 0)) fail('--rate-limit takes a number of requests per minute per key, over 0.');
+const workers = Number(values.workers);
+if (!Number.isInteger(workers) || workers < 1) fail('--workers takes a whole number of processes, 1 or more.');
+if (workers > 1 && !database) fail('--workers needs --database: the processes share saved queries, uploads and layers through PostgreSQL.');
 const level = values['log-level'];
 if (level !== 'debug' && level !== 'info' && level !== 'warn' && level !== 'error') fail('--log-level is one of debug, info, warn, error.');
 const team = Boolean(keyring || database);
@@ -84,10 +90,23 @@ const dataDir = resolve(values['data-dir'] ?? resolve(defaultDataDir(), 'local-s
 const accessLog = values['access-log'] || team;
 // A team service logs a JSON line per request (on stderr, for the container's log collector).
 const logger = createLogger({ secrets: () => [bearer, search], level: level as 'info', echo: accessLog || undefined });
-if (values.layer.length) {
-  // Into the embedded store even with --database: the question engine reads layers through the
-  // synchronous-listing LayerStore, which the PostGIS store does not implement yet.
-  await importLayerFiles({ dataDir, files: values.layer.map((f) => resolve(f)), log: (line) => process.stderr.write(line + '\n') });
+if (values.layer.length && !cluster.isWorker) {
+  // With --database into PostGIS, where the service (and every replica) reads them.
+  await importLayerFiles({ dataDir, database, files: values.layer.map((f) => resolve(f)), log: (line) => process.stderr.write(line + '\n') });
+}
+const announce = (urls: { baseUrl: string; searchBaseUrl: string }) => {
+  if (values.json) process.stdout.write(JSON.stringify(urls) + '\n');
+  else
+    process.stdout.write(
+      `Fieldlens local service\n  base_url:        ${urls.baseUrl}\n  search_base_url: ${urls.searchBaseUrl}\n  data: ${database ? safeUrl(database) : dataDir}\n` +
+        (workers > 1 ? `  workers: ${workers}\n` : ''),
+    );
+};
+
+if (workers > 1 && cluster.isPrimary) {
+  // The primary only supervises: each worker runs the whole service on the same ports.
+  await superviseWorkers({ count: workers, listening: announce, log: (line) => process.stderr.write(line + '\n') });
+  process.exit(0);
 }
 const service = createLocalService({
   dataDir,
@@ -97,7 +116,8 @@ const service = createLocalService({
   answerFault: values['answer-fault'],
   database,
   keyring,
-  rateLimitPerMinute: rateLimit,
+  // Each worker sees about 1/N of a key's requests (connections are handed out in turn).
+  rateLimitPerMinute: rateLimit === undefined ? undefined : Math.max(1, Math.round(rateLimit / workers)),
   accessLog,
   logBodies: level === 'debug',
   drainMs: Number(values['drain-seconds']) * 1000,
@@ -111,13 +131,6 @@ const service = createLocalService({
 });
 if (values.host !== '127.0.0.1' && !keyring)
   process.stderr.write(`Listening on ${values.host}: anyone who can reach it and has the key can use it; a team service should use --users-file.\n`);
-const urls = await service.start({ port: Number(values.port), searchPort: Number(values['search-port']), host: values.host });
-if (values.json) process.stdout.write(JSON.stringify(urls) + '\n');
-else
-  process.stdout.write(
-    `Fieldlens local service\n  base_url:        ${urls.baseUrl}\n  search_base_url: ${urls.searchBaseUrl}\n  data: ${database ? safeUrl(database) : dataDir}\n`,
-  );
-
 // Requests in flight finish (up to --drain-seconds) before the process ends; a second signal ends it at once.
 let stopping = false;
 const stop = async () => {
@@ -126,5 +139,11 @@ const stop = async () => {
   await service.close();
   process.exit(0);
 };
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+const worker = cluster.isWorker ? asWorker(() => void stop()) : null;
+if (!worker) {
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+const urls = await service.start({ port: Number(values.port), searchPort: Number(values['search-port']), host: values.host });
+if (worker) worker.listening(urls);
+else announce(urls);

@@ -11,6 +11,11 @@ export interface ResultStore {
   get(id: string): Promise<SavedSearch | null>;
   keepUpload(hash: string, bytes: Buffer): Promise<void>;
   readUpload(hash: string): Promise<Buffer | null>;
+  /**
+   * Resolves once every save made so far is written where another process reads it: a
+   * `search_id` answered by one worker or replica can be continued on any other at once.
+   */
+  settled(): Promise<void>;
   /** How many result sets are saved (the status route). */
   count(): Promise<number>;
   /** Writes pending saves, then lets go of the database. */
@@ -25,6 +30,8 @@ export function sqliteResultStore(s: SearchStore): ResultStore {
     get: async (id) => s.get(id),
     keepUpload: (hash, bytes) => s.keepUpload(hash, bytes),
     readUpload: (hash) => s.readUpload(hash),
+    // One process reads this file, and it reads pending saves from memory.
+    settled: async () => {},
     count: async () => (countSaved.get() as { n: number }).n,
     close: async () => s.close(),
   };

@@ -11,7 +11,9 @@ import { openPgPool } from './pg/database';
 import { openPgResultStore } from './pg/pg-result-store';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
 import { createServiceLayers, type ServiceLayers } from './layers/registry';
+import { asAsyncLayerStore } from './layers/store/async-layer-store';
 import type { LayerStore } from './layers/store/layer-store';
+import { openPostgisLayerStore } from './layers/store/postgis-layer-store';
 import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
 import { isGrammarWord } from './query/words';
 import { sqliteResultStore, type ResultStore } from './result-store';
@@ -34,8 +36,8 @@ export interface LocalServiceOptions {
   /** A catalog already loaded (tests share one between restarts). */
   catalog?: Catalog;
   /**
-   * A PostgreSQL (PostGIS) URL: saved results and uploads live there instead of the data
-   * folder's SQLite file, so several service processes can share them (a team service).
+   * A PostgreSQL (PostGIS) URL: saved results, uploads and data layers live there instead of
+   * the data folder's SQLite files, so several service processes can share them (a team service).
    */
   database?: string;
   /** Keys mapped to users (a team service): replaces `keys` for authentication on both hosts. */
@@ -47,7 +49,7 @@ export interface LocalServiceOptions {
   logBodies?: boolean;
   /** How long close() lets requests in flight finish, in ms (new ones get 503 meanwhile); 0 by default. */
   drainMs?: number;
-  /** Where data layers are kept; defaults to the SQLite layer store in the data folder. */
+  /** Where data layers are kept; defaults to PostGIS with `database`, else the SQLite layer store in the data folder. */
   layerStore?: LayerStore;
 }
 
@@ -80,9 +82,14 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let checkpointer: Checkpointer | null = null;
   let indexer: PointIndexer | null = null;
   const plugins = opts.plugins ?? [];
-  // The layer store opens on first use (an own one closes with the service, a given one stays open).
+  // The layer store opens on first use (an own one closes with the service, a given one stays
+  // open); on PostgreSQL it opens with the pool in start().
   let ownStore: LayerStore | null = null;
-  const layerStore = () => opts.layerStore ?? (ownStore ??= openSqliteLayerStore({ dataDir: opts.dataDir, clock: opts.clock }));
+  const layerStore = () => {
+    if (opts.layerStore) return opts.layerStore;
+    if (opts.database && !ownStore) throw new Error('the layers of a service on PostgreSQL are read once it has started');
+    return (ownStore ??= asAsyncLayerStore(openSqliteLayerStore({ dataDir: opts.dataDir, clock: opts.clock })));
+  };
   const vocabulary = createVocabularyProvider({ store: layerStore, reserved: isGrammarWord });
   const layers = createServiceLayers({ store: layerStore, tempDir: join(opts.dataDir, 'tmp') });
   layers.onChange(() => vocabulary.invalidate());
@@ -102,6 +109,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         ping = async () => void (await pool.query('SELECT 1'));
         try {
           store = await openPgResultStore({ pool, onError: onSaveError, codes: catalog.kinds.codes });
+          if (!opts.layerStore) ownStore = await openPostgisLayerStore({ pool, clock: opts.clock });
         } catch (e) {
           db.close();
           await closePool();
@@ -212,7 +220,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       checkpointer = null;
       indexer = null;
       closeDb = null;
-      ownStore?.close();
+      await ownStore?.close();
       ownStore = null;
       vocabulary.invalidate();
     },

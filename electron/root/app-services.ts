@@ -23,7 +23,8 @@ import { createImageryPlugin, type ImageryPlugin } from '../local-service/imager
 import type { LocalServicePlugin } from '../local-service/plugin';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import { createLocalService, type LocalService } from '../local-service/server';
-import type { LayerStore } from '../local-service/layers/store/layer-store';
+import type { EmbeddedLayerStore, LayerStore } from '../local-service/layers/store/layer-store';
+import { asAsyncLayerStore } from '../local-service/layers/store/async-layer-store';
 import { openSqliteLayerStore } from '../local-service/layers/store/sqlite-layer-store';
 import { createLayerHandlers } from './layers';
 import { packLayers } from './pack-layers';
@@ -113,6 +114,8 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   let localService: RunningService | null = null;
   // Opened here rather than inside the service so the layer list can also draw a layer's features.
   let layerStore: LayerStore | null = null;
+  // The same store's synchronous calls, for area packs (they list and write the app's own layers).
+  let embedded: EmbeddedLayerStore | null = null;
   let localStarted: Promise<void> = Promise.resolve();
   let closing = false;
   if (deps.startLocalService !== false) {
@@ -129,7 +132,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         // Closed before the start began (a shell stopped at once): nothing to start.
         closing
           ? null
-          : startBundledService(deps, plugins, (layerStore = openSqliteLayerStore({ dataDir: localDataDir(deps), clock: deps.clock })), {
+          : startBundledService(deps, plugins, (layerStore = asAsyncLayerStore((embedded = openSqliteLayerStore({ dataDir: localDataDir(deps), clock: deps.clock })))), {
               fromKeychain: () => connections.localServiceKeys(),
               holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
             }),
@@ -204,7 +207,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   const packs = createPackService({
     cache,
     dataDir: deps.dataDir,
-    layers: () => (layerStore && localService ? packLayers(layerStore, localService.layers) : null),
+    layers: () => (embedded && localService ? packLayers(embedded, localService.layers) : null),
     online: () => client.online,
     fetchMedia: (url, signal) => client.fetchMedia(url, { signal }),
     fetchTile: createTileFetcher(deps.fetch ?? globalThis.fetch, `${APP_NAME}/${deps.version} (offline area pack)`),
@@ -275,7 +278,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       cache.close();
       await localStarted;
       await localService?.close();
-      layerStore?.close();
+      await layerStore?.close();
     },
   };
 }

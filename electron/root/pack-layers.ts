@@ -1,13 +1,13 @@
 import type { PackLayers } from '../fieldkit/pack/layers-port';
 import type { ServiceLayers } from '../local-service/layers/registry';
-import type { LayerStore } from '../local-service/layers/store/layer-store';
+import type { EmbeddedLayerStore } from '../local-service/layers/store/layer-store';
 import type { LayerFormat } from '../local-service/layers/types';
 
 /**
  * The data layers as an area pack reads and writes them: features from the store, and a
  * packed layer stored whole, then announced so the question vocabulary learns its words.
  */
-export function packLayers(store: LayerStore, service: ServiceLayers): PackLayers {
+export function packLayers(store: EmbeddedLayerStore, service: ServiceLayers): PackLayers {
   return {
     list: () => store.list(),
     intersecting: (id, geometry) => store.intersecting(id, geometry),

@@ -10,24 +10,24 @@
  * - the same within question on the embedded SQLite store holding the largest layer it is given
  *   here (FIELDLENS_BENCH_EMBEDDED_POINTS, 2,000,000 by default), same run, same points;
  * - 32 users at once, each with their own key, asking and continuing their own questions over
- *   HTTP against a service on PostgreSQL: p50/p99 of the requests;
+ *   HTTP against the service on PostgreSQL run as a team runs it (`--workers`, one process per
+ *   core, FIELDLENS_BENCH_WORKERS): p50/p99 of the requests;
  * - a leak sweep: no key in the database dump, the logs or the responses.
  * Last line: one JSON object (import_features_per_s, within_p50_ms, knn_p50_ms,
  * embedded_within_p50_ms, concurrent_users_p99_ms, ...).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { createMemoryLogger } from '../../electron/ground/logger';
-import { defaultCatalogDir, loadCatalog } from '../../electron/local-service/catalog/catalog';
-import { asAsyncLayerStore, type AsyncLayerStore } from '../../electron/local-service/layers/store/async-layer-store';
+import { asAsyncLayerStore } from '../../electron/local-service/layers/store/async-layer-store';
+import type { LayerStore } from '../../electron/local-service/layers/store/layer-store';
 import { openPostgisLayerStore } from '../../electron/local-service/layers/store/postgis-layer-store';
 import { openSqliteLayerStore } from '../../electron/local-service/layers/store/sqlite-layer-store';
 import type { LayerFeature } from '../../electron/local-service/layers/types';
-import { createLocalService } from '../../electron/local-service/server';
-import { createKeyring, newKey, parseUsersFile } from '../../electron/local-service/team/keyring';
+import { newKey } from '../../electron/local-service/team/keyring';
 import { startPgCluster } from '../support/pg-cluster';
 import { printFigures, type Figures } from './figures';
 
@@ -35,6 +35,8 @@ const POINTS = Number(process.env['FIELDLENS_BENCH_POINTS'] ?? 10_000_000);
 const EMBEDDED = Math.min(POINTS, Number(process.env['FIELDLENS_BENCH_EMBEDDED_POINTS'] ?? 2_000_000));
 const QUERIES = 300;
 const USERS = 32;
+/** Service processes for the 32 users (`--workers`): one per core unless told. */
+const WORKERS = Number(process.env['FIELDLENS_BENCH_WORKERS'] ?? availableParallelism());
 const ROUNDS = 6;
 const BATCH = 10_000;
 const MB = 1024 * 1024;
@@ -50,7 +52,7 @@ function pointAt(i: number): [number, number] {
   return [-5 + (h / 4294967296) * 20, 40 + (g / 4294967296) * 12];
 }
 
-async function load(store: AsyncLayerStore, n: number, rss: { peak: number }): Promise<{ id: string; seconds: number; loadSeconds: number }> {
+async function load(store: LayerStore, n: number, rss: { peak: number }): Promise<{ id: string; seconds: number; loadSeconds: number }> {
   const t0 = performance.now();
   const w = await store.create({ name: 'points', sourceFile: 'generated', format: 'geojson', licence: null, sourceText: 'generated' });
   for (let at = 0; at < n; at += BATCH) {
@@ -116,18 +118,15 @@ async function main() {
 
 async function concurrentUsers(database: string, dataDir: string): Promise<Figures> {
   const made = await Promise.all(Array.from({ length: USERS }, (_, i) => newKey(`user${i}`)));
-  const logger = createMemoryLogger();
-  const service = createLocalService({
-    dataDir,
-    keys: { bearer: '', search: '' },
-    keyring: createKeyring(parseUsersFile(made.map((m) => m.line).join('\n'))),
-    database,
-    accessLog: true,
-    logger,
-    clock: () => new Date(),
-    catalog: loadCatalog(defaultCatalogDir()),
-  });
-  const { baseUrl } = await service.start();
+  // The service as a team runs it, in processes of its own (the bench's clients stay out of its event loops).
+  const users = join(dataDir, '..', 'users.txt');
+  writeFileSync(users, made.map((m) => m.line).join('\n') + '\n');
+  const cli = join(import.meta.dirname, '../../electron/local-service/cli.ts');
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--users-file', users, '--data-dir', dataDir, '--database', database, '--workers', String(WORKERS), '--no-sample', '--json']);
+  let log = '';
+  child.stderr.on('data', (d) => (log += String(d)));
+  const [first] = (await once(child.stdout, 'data')) as [Buffer];
+  const { baseUrl } = JSON.parse(String(first)) as { baseUrl: string };
   const bodies: string[] = [];
   const ask = async (key: string, body: object) => {
     const t = performance.now();
@@ -152,12 +151,14 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
     }),
   );
   const wall = (performance.now() - t0) / 1000;
-  await service.close();
+  child.kill('SIGTERM');
+  await once(child, 'exit');
   const dump = execFileSync('pg_dump', ['--data-only', database], { encoding: 'utf8', maxBuffer: 1024 * MB });
-  const hay = [dump, logger.lines.join('\n'), bodies.join('\n')];
+  const hay = [dump, log, bodies.join('\n')];
   const leaked = made.filter((m) => hay.some((h) => h.includes(m.key) || h.includes(m.key.split('_').slice(2).join('_')))).length;
   return {
     concurrent_users: USERS,
+    concurrent_users_workers: WORKERS,
     concurrent_users_p50_ms: round(pct(ms, 0.5)),
     concurrent_users_p99_ms: round(pct(ms, 0.99)),
     concurrent_requests_per_s: Math.round(ms.length / wall),

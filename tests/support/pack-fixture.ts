@@ -5,7 +5,8 @@ import jpeg from 'jpeg-js';
 import { Cache } from '../../electron/cache';
 import { createMemoryLogger } from '../../electron/ground/logger';
 import { createServiceLayers, type ServiceLayers } from '../../electron/local-service/layers/registry';
-import type { LayerStore } from '../../electron/local-service/layers/store/layer-store';
+import { asAsyncLayerStore } from '../../electron/local-service/layers/store/async-layer-store';
+import type { EmbeddedLayerStore } from '../../electron/local-service/layers/store/layer-store';
 import { openSqliteLayerStore } from '../../electron/local-service/layers/store/sqlite-layer-store';
 import { packLayers } from '../../electron/root/pack-layers';
 import { createPackService, type PackService } from '../../electron/fieldkit/pack/service';
@@ -25,7 +26,7 @@ export const inArea = ([x, y]: number[]) => x! >= AREA[0] && x! <= AREA[2] && y!
 export interface AppSide {
   dir: string;
   cache: Cache;
-  store: LayerStore;
+  store: EmbeddedLayerStore;
   layers: ServiceLayers;
   close(): void;
 }
@@ -35,7 +36,8 @@ export function openSide(dir: string): AppSide {
   mkdirSync(dir, { recursive: true });
   const cache = Cache.open(join(dir, 'cache.db'));
   const store = openSqliteLayerStore({ dataDir: join(dir, 'local-service') });
-  const layers = createServiceLayers({ store: () => store, tempDir: join(dir, 'tmp') });
+  const async = asAsyncLayerStore(store);
+  const layers = createServiceLayers({ store: () => async, tempDir: join(dir, 'tmp') });
   return {
     dir,
     cache,

@@ -34,7 +34,7 @@ export interface LayerAnswerInput {
 export async function answerFromLayers(input: LayerAnswerInput): Promise<LayerAnswer> {
   const { plan, catalog } = input;
   if (!plan.layerSubject) {
-    const w = unknownSubject(plan.unknownSubject!, null, input.store.list(), catalog.kinds.labels(() => true));
+    const w = unknownSubject(plan.unknownSubject!, null, await input.store.list(), catalog.kinds.labels(() => true));
     return { matched: 0, features: [], warnings: [w, ...plan.warnings], content: `Nothing was searched: "${plan.unknownSubject}" is not something any layer holds.` };
   }
   const ex = await executeLayers({ ...input, h3: h3Filter(input.cells) });

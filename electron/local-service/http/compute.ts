@@ -297,6 +297,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           warnings,
           usage: { meters: meters(la.matched, body.files.length + body.images, answer.status === 'complete') },
         };
+        await store.settled();
         return reply.code(200).send(response);
       }
       const keep = deps.layers ? await resolveLayerReferences(plan, { store: deps.layers.store(), catalog, uploads, warn: (w) => warnings.push(w) }) : undefined;
@@ -354,6 +355,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         warnings,
         usage: { meters: meters(ex.items.length, body.files.length + body.images, answer.status === 'complete') },
       };
+      await store.settled();
       return reply.code(200).send(response);
     } catch (e) {
       if (e instanceof Invalid) return sendProblem(reply, e.status, e.title, e.detail, e.errors, e.code ? { code: e.code } : undefined);

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { startLayerImport, type ImportProgress } from './import-job';
 import { openPgPool } from '../pg/database';
-import { asAsyncLayerStore, type AsyncLayerStore } from './store/async-layer-store';
-import type { LayerInfo } from './store/layer-store';
+import { asAsyncLayerStore } from './store/async-layer-store';
+import type { LayerInfo, LayerStore } from './store/layer-store';
 import { openPostgisLayerStore } from './store/postgis-layer-store';
 import { openSqliteLayerStore } from './store/sqlite-layer-store';
 
@@ -30,7 +30,7 @@ const pct = (p: ImportProgress) => (p.total ? `${Math.floor((100 * p.done) / p.t
  * that fails is reported and skipped; the others still import and the service still starts.
  */
 export async function importLayerFiles(opts: CliImportOptions): Promise<CliImportResult> {
-  let store: AsyncLayerStore;
+  let store: LayerStore;
   let done = async () => {};
   if (opts.database) {
     const pool = openPgPool({ url: opts.database, max: 2 });

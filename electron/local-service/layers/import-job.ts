@@ -1,8 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { basename, extname, resolve } from 'node:path';
 import { readerFor } from './readers';
-import type { AsyncLayerStore, AsyncLayerWriter } from './store/async-layer-store';
-import type { LayerInfo, LayerStore, LayerWriter } from './store/layer-store';
+import type { EmbeddedLayerStore, EmbeddedLayerWriter, LayerInfo, LayerStore, LayerWriter } from './store/layer-store';
 import { ImportCancelledError, LayerFileError, type LayerFeature, type ReadProgress } from './types';
 
 /**
@@ -37,8 +36,8 @@ export interface ImportJob {
 }
 
 export interface ImportOptions {
-  /** The embedded store or an asynchronous one (PostGIS): each batch is awaited before the next is read. */
-  store: LayerStore | AsyncLayerStore;
+  /** A layer store, or the embedded one directly: each batch is awaited before the next is read. */
+  store: LayerStore | EmbeddedLayerStore;
   file: string;
   /** Shown in the layer list; defaults to the file name without its extension(s). */
   name?: string;
@@ -75,7 +74,7 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
     const reader = await readerFor(file).catch((e: unknown) => {
       throw e instanceof LayerFileError ? new LayerFileError(shown, e.reason) : e;
     });
-    let writer: LayerWriter | AsyncLayerWriter | null = null;
+    let writer: LayerWriter | EmbeddedLayerWriter | null = null;
     let last: ReadProgress = { done: 0, total: 0, unit: 'bytes' };
     let lastEmit = 0;
     const emit = (phase: ImportProgress['phase'], force = false) => {

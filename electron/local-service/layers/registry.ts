@@ -43,8 +43,8 @@ export function createServiceLayers(deps: { store: () => LayerStore; tempDir: st
     },
     async remove(id) {
       const store = deps.store();
-      const layer = store.get(id);
-      if (!layer || !store.remove(id)) return false;
+      const layer = await store.get(id);
+      if (!layer || !(await store.remove(id))) return false;
       events.emit('change', { type: 'removed', layer });
       return true;
     },

@@ -167,6 +167,9 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
       return gunzipAsync(Buffer.concat(chunks.map((x) => x.data)));
     },
 
+    // After the flush already scheduled (saves of this turn are written together), then its write.
+    settled: () => new Promise<void>((ok) => setImmediate(ok)).then(() => writing),
+
     async count() {
       return Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM searches')).rows[0]!.n);
     },

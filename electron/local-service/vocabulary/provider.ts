@@ -23,7 +23,7 @@ export function createVocabularyProvider(deps: { store: () => LayerStore; reserv
   const build = async (): Promise<Vocabulary> => {
     const store = deps.store();
     const layers = [];
-    for (const info of store.list()) layers.push({ info, summary: await store.summary(info.id) });
+    for (const info of await store.list()) layers.push({ info, summary: await store.summary(info.id) });
     presets ??= loadPresetPhrases();
     const wantsBrands = layers.some((l) => l.summary.columns.some((c) => c.key === 'brand:wikidata' && c.values?.length));
     if (wantsBrands) brands ??= loadBrands();

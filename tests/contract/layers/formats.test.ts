@@ -7,7 +7,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createLocalService } from '../../../electron/local-service/server';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
-import { catalog, KEYS } from '../local-service/harness';
+import { catalog, databaseFor, KEYS } from '../local-service/harness';
 import { inPolygon, named, nearestFirst, pointOf } from './town-questions';
 
 /**
@@ -25,7 +25,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function askAll(file: string, questions: string[]): Promise<ComputeResponse[]> {
-  const service = createLocalService({ dataDir: join(dir, `data-${file.split('.').slice(1).join('-')}`), keys: KEYS, logger: createMemoryLogger(), clock: () => NOW, catalog: catalog() });
+  const dataDir = join(dir, `data-${file.split('.').slice(1).join('-')}`);
+  const service = createLocalService({ dataDir, keys: KEYS, logger: createMemoryLogger(), clock: () => NOW, catalog: catalog(), database: await databaseFor(dataDir) });
   const { baseUrl } = await service.start();
   try {
     await service.layers.startImport(file).done;

@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import type { LayerChange } from '../../../electron/local-service/layers/registry';
 import type { LayerStore } from '../../../electron/local-service/layers/store/layer-store';
+import { asAsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
 import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
-import { catalog, KEYS } from '../local-service/harness';
+import { catalog, databaseFor, KEYS } from '../local-service/harness';
 
 /** service.layers: what the RPC and Settings build on, and how its changes reach questions. */
 let dir: string;
@@ -27,7 +28,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const start = async (dataDir: string, layerStore?: LayerStore) => {
-  const service = createLocalService({ dataDir, keys: KEYS, logger: createMemoryLogger(), clock: () => new Date(), catalog: catalog(), layerStore });
+  const service = createLocalService({ dataDir, keys: KEYS, logger: createMemoryLogger(), clock: () => new Date(), catalog: catalog(), layerStore, database: await databaseFor(dataDir) });
   const { baseUrl } = await service.start();
   const ask = async (query: string): Promise<ComputeResponse> => {
     const res = await fetch(`${baseUrl}/v1/compute`, {
@@ -92,7 +93,7 @@ describe('a given layer store', () => {
   it('is used for every layer question, read for its words once per change, and left open on close', async () => {
     const inner = openSqliteLayerStore({ dataDir: join(dir, 'own') });
     const calls: string[] = [];
-    const counted = new Proxy(inner, {
+    const counted = new Proxy(asAsyncLayerStore(inner), {
       get(target, prop, recv) {
         const v = Reflect.get(target, prop, recv);
         return typeof v === 'function' ? (...args: unknown[]) => (calls.push(String(prop)), v.apply(target, args)) : v;

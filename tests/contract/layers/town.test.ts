@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
-import { catalog, KEYS } from '../local-service/harness';
+import { catalog, databaseFor, KEYS } from '../local-service/harness';
 import { airports, apLat, apLon, cities, isLarge, km } from '../local-service/raw';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
 import { at, type TownFeature } from '../../support/town/town';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   const quarters = town.features.filter((f) => f.properties['place'] === 'quarter');
   const districts = join(dir, 'files', 'districts.geojson');
   writeFileSync(districts, JSON.stringify({ type: 'FeatureCollection', features: quarters.map((q, i) => ({ type: 'Feature', geometry: q.geometry, properties: { name: q.properties['name'], number: i + 1 } })) }));
-  service = createLocalService({ dataDir: join(dir, 'data'), keys: KEYS, logger: createMemoryLogger(), clock: () => NOW, catalog: catalog() });
+  service = createLocalService({ dataDir: join(dir, 'data'), keys: KEYS, logger: createMemoryLogger(), clock: () => NOW, catalog: catalog(), database: await databaseFor(join(dir, 'data')) });
   ({ baseUrl } = await service.start());
   await service.layers.startImport(town.pbf, { name: 'Lennbrück OSM' }).done;
   await service.layers.startImport(districts).done;

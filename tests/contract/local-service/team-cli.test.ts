@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
+import { writeTownFiles } from '../../support/town/files';
 
 /** `npm run service` as a team runs it: --database, --users-file, --new-key, SIGTERM. */
 const CLI = join(import.meta.dirname, '../../../electron/local-service/cli.ts');
@@ -69,5 +70,60 @@ describe('the team service from the command line', () => {
     expect(lines.find((l) => l.detail?.['request_id'] === 'cli-1')).toMatchObject({ msg: 'request', detail: { status: 200, user: 'bob', route: '/v1/compute' } });
     expect(stderr).not.toContain(key.split('_')[2]);
     expect(stderr).not.toContain('Malta');
+  });
+
+  it('--workers 2 with --layer: the layer goes to PostGIS once, two processes answer on one port, either continues the other\'s search, a dead worker is replaced, SIGTERM drains all', { timeout: 400_000 }, async () => {
+    const made = run(['--new-key', 'carol']);
+    const key = /key .*: (fl_\S+)/.exec(made.stdout)![1]!;
+    writeFileSync(join(dir, 'users-w.txt'), made.stdout.trim().split('\n').at(-1)! + '\n');
+    const town = writeTownFiles(join(dir, 'town'));
+    const url = await cluster.createDatabase();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CLI, '--users-file', join(dir, 'users-w.txt'), '--data-dir', join(dir, 'd2'), '--database', url, '--workers', '2', '--layer', town.geojson, '--json'],
+      { env: process.env },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += String(d)));
+    const [first] = (await once(child.stdout, 'data')) as [Buffer];
+    const { baseUrl } = JSON.parse(String(first)) as { baseUrl: string };
+    const workers = () => spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
+    expect(workers()).toHaveLength(2);
+    // In the database once, not once per process.
+    expect(spawnSync('psql', [url, '-Atc', "SELECT count(*) FROM layers WHERE state = 'ready'"], { encoding: 'utf8' }).stdout.trim()).toBe('1');
+    const ask = async (body: object) => {
+      const res = await fetch(`${baseUrl}/v1/compute`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { id: string; results: { numberMatched: number; features: { properties: { name: string } }[] } };
+    };
+    const pharmacies = town.features.filter((f) => f.properties['amenity'] === 'pharmacy').map((f) => f.properties['name']).sort();
+    // Connections are handed out in turn: over several, a continuation lands on the other process too.
+    for (let i = 0; i < 4; i++) {
+      const a = await ask({ query: 'pharmacies', limit: 100 });
+      expect(a.results.features.map((f) => f.properties.name).sort()).toEqual(pharmacies);
+      const b = await ask({ query: 'airports in Malta', limit: 100 });
+      // A new connection each time, handed to the processes in turn: the answer's save is written
+      // before the answer is sent, so the other process continues it at once.
+      const next = await fetch(`${baseUrl}/v1/compute`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' },
+        body: JSON.stringify({ query: 'sort by distance to Valletta', search_id: b.id }),
+      });
+      expect(next.status).toBe(200);
+      expect(((await next.json()) as { results: { numberMatched: number } }).results.numberMatched).toBe(b.results.numberMatched);
+    }
+    const [gone] = workers();
+    process.kill(gone!, 'SIGKILL');
+    for (let t = 0; t < 100 && (workers().length < 2 || workers().includes(gone!)); t++) await new Promise((ok) => setTimeout(ok, 100));
+    expect(workers()).toHaveLength(2);
+    expect(workers()).not.toContain(gone);
+    // The primary's line arrives on the pipe with the next turn of this event loop (pgrep ran synchronously).
+    for (let t = 0; t < 40 && !stderr.includes(`worker ${gone} ended`); t++) await new Promise((ok) => setTimeout(ok, 50));
+    expect(stderr).toContain(`worker ${gone} ended (SIGKILL); starting another`);
+    expect((await ask({ query: 'pharmacies', limit: 100 })).results.numberMatched).toBe(pharmacies.length);
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).toBe(0);
+    expect(workers()).toEqual([]);
   });
 });

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
-import type { LayerStore } from '../../../electron/local-service/layers/store/layer-store';
+import type { EmbeddedLayerStore } from '../../../electron/local-service/layers/store/layer-store';
 import { LAYERS_DATABASE_FILE, openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { LayerFileError } from '../../../electron/local-service/layers/types';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
 
 let dir: string;
 let town: TownFiles;
-let store: LayerStore;
+let store: EmbeddedLayerStore;
 const bad = (name: string) => join(dir, 'bad', name);
 const ogr = (args: string[]) => execFileSync('ogr2ogr', args, { stdio: ['ignore', 'ignore', 'pipe'] });
 

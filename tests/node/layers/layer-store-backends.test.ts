@@ -7,8 +7,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importLayerFiles } from '../../../electron/local-service/layers/cli-import';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
-import { asAsyncLayerStore, type AsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
-import type { LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
+import { asAsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
+import type { LayerInfo, LayerStore, ScanOptions, StoredFeature } from '../../../electron/local-service/layers/store/layer-store';
 import { openPostgisLayerStore } from '../../../electron/local-service/layers/store/postgis-layer-store';
 import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { ImportCancelledError } from '../../../electron/local-service/layers/types';
@@ -34,10 +34,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const BACKENDS: { name: string; open: () => Promise<AsyncLayerStore> }[] = [
+const BACKENDS: { name: string; open: () => Promise<LayerStore> }[] = [
   { name: 'embedded SQLite', open: async () => asAsyncLayerStore(openSqliteLayerStore({ dataDir: join(dir, 'sqlite') })) },
   { name: 'PostGIS', open: () => openPostgisLayerStore({ pool }) },
 ];
+
+/** Every page of a scan, joined. */
+async function scanAll(store: LayerStore, id: string, opts: ScanOptions = {}): Promise<StoredFeature[]> {
+  const out: StoredFeature[] = [];
+  for await (const page of store.scan(id, opts)) out.push(...page);
+  return out;
+}
 
 const byName = (fs: TownFeature[], name: string) => fs.find((f) => f.properties['name'] === name)!;
 const names = (xs: { tags: Record<string, unknown> }[]) => xs.map((x) => x.tags['name']);
@@ -58,7 +65,7 @@ function expectNearestFirst(got: { tags: Record<string, unknown>; distanceMeters
 }
 
 describe.each(BACKENDS)('the layer store on $name', ({ name, open }) => {
-  let store: AsyncLayerStore;
+  let store: LayerStore;
   let layer: LayerInfo;
   const expected = () => town.features;
   beforeAll(async () => {
@@ -90,13 +97,13 @@ describe.each(BACKENDS)('the layer store on $name', ({ name, open }) => {
     const sw = at(-200, 100);
     const ne = at(300, 450);
     const box: [number, number, number, number] = [sw[0]!, sw[1]!, ne[0]!, ne[1]!];
-    const streamed = [];
-    for await (const f of store.scan(layer.id, box)) streamed.push(f);
+    const streamed = await scanAll(store, layer.id, { bbox: box });
     expect(streamed).toEqual(await store.inBBox(layer.id, box));
     expect(streamed.length).toBeGreaterThan(3);
+    expect((await scanAll(store, layer.id)).map((f) => f.fid)).toEqual((await store.inBBox(layer.id, [-180, -90, 180, 90])).map((f) => f.fid));
     let taken = 0;
-    for await (const _ of store.scan(layer.id, [-180, -90, 180, 90])) if (++taken === 2) break;
-    expect(taken).toBe(2);
+    for await (const page of store.scan(layer.id)) if ((taken += page.length) > 0) break;
+    expect(taken).toBeGreaterThan(0);
     // The store still answers (a PostGIS scan's connection went back to the pool).
     expect(await store.inBBox(layer.id, box)).toHaveLength(streamed.length);
   });
@@ -142,6 +149,46 @@ describe.each(BACKENDS)('the layer store on $name', ({ name, open }) => {
     expect(crossing).toEqual(expect.arrayContaining(['Lenne', 'Lennebrücke 1', 'Lennebrücke 2']));
   });
 
+  it('applies tag tests to scans, distances and nearest alike (a null or absent key fails)', async () => {
+    const pharmacy = [[{ key: 'amenity', values: ['pharmacy'] }]];
+    const pharmacies = expected().filter((f) => f.properties['amenity'] === 'pharmacy');
+    expect(pharmacies.length).toBeGreaterThan(2);
+    expect(names(await scanAll(store, layer.id, { match: pharmacy })).sort()).toEqual(pharmacies.map((f) => f.properties['name']).sort());
+    const named = expected().filter((f) => f.properties['name'] !== undefined && f.properties['amenity'] !== undefined);
+    expect(await scanAll(store, layer.id, { match: [[{ key: 'name' }, { key: 'amenity' }]] })).toHaveLength(named.length);
+    expect(await scanAll(store, layer.id, { match: [] })).toEqual([]);
+    const p = at(650, 120);
+    const want = pharmacies.map((f) => ({ name: f.properties['name'], d: distanceTo(p, f.geometry) })).sort((a, b) => a.d - b.d);
+    expectNearestFirst(await store.nearest(layer.id, p, 2, { match: pharmacy }), want.slice(0, 2));
+    const r = (want[1]!.d + want[2]!.d) / 2;
+    expectNearestFirst(await store.within(layer.id, p, r, { match: pharmacy }), want.slice(0, 2));
+  });
+
+  it('counts the features each polygon intersects, zero included, in the polygon\'s fid order', async () => {
+    const quarters = await scanAll(store, layer.id, { match: [[{ key: 'place', values: ['quarter'] }]] });
+    expect(quarters.length).toBeGreaterThan(1);
+    const counts = await store.countPerPolygon(
+      { layerId: layer.id, match: [[{ key: 'place', values: ['quarter'] }]] },
+      { layerId: layer.id, match: [[{ key: 'amenity', values: ['pharmacy'] }]] },
+    );
+    const pharmacies = expected().filter((f) => f.properties['amenity'] === 'pharmacy');
+    const want = quarters.map((q) => ({ fid: q.fid, count: pharmacies.filter((f) => turf.booleanIntersects(q.geometry, f.geometry)).length }));
+    expect(counts).toEqual(want);
+    expect(want.some((w) => w.count > 0)).toBe(true);
+    // Points and lines of the "polygon" side are not polygons: no count for them.
+    expect(await store.countPerPolygon({ layerId: layer.id, match: [[{ key: 'amenity', values: ['pharmacy'] }]] }, { layerId: layer.id })).toEqual([]);
+  });
+
+  it('summarises the columns: keys, how many features hold each, and their values', async () => {
+    const { columns } = await store.summary(layer.id);
+    const amenity = columns.find((c) => c.key === 'amenity')!;
+    const holding = expected().filter((f) => f.properties['amenity'] !== undefined);
+    expect(amenity.count).toBe(holding.length);
+    expect([...amenity.values!].sort()).toEqual([...new Set(holding.map((f) => String(f.properties['amenity'])))].sort());
+    expect(amenity.numeric).toBe(false);
+    expect(columns.map((c) => c.key)).toContain('name');
+  });
+
   it('a cancelled import leaves no layer; remove() takes a layer away', async () => {
     const before = (await store.list()).length;
     const job = startLayerImport({ store, file: town.osm, tempDir: join(dir, 'tmp'), batchSize: 5 });
@@ -159,7 +206,7 @@ describe.each(BACKENDS)('the layer store on $name', ({ name, open }) => {
 });
 
 describe('PostGIS specifics', () => {
-  let store: AsyncLayerStore;
+  let store: LayerStore;
   let layer: LayerInfo;
   beforeAll(async () => {
     store = await openPostgisLayerStore({ pool });

@@ -1,8 +1,7 @@
 import type { Geometry, Position } from 'geojson';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
-import type { LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
+import type { LayerInfo, LayerStore } from '../../../electron/local-service/layers/store/layer-store';
 import { openPostgisLayerStore } from '../../../electron/local-service/layers/store/postgis-layer-store';
 import type { LayerFeature } from '../../../electron/local-service/layers/types';
 import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
@@ -28,7 +27,7 @@ function random(seed: number): () => number {
 
 let cluster: PgCluster;
 let pool: pg.Pool;
-let store: AsyncLayerStore;
+let store: LayerStore;
 beforeAll(async () => {
   cluster = startPgCluster();
   pool = new pg.Pool({ connectionString: await cluster.createDatabase(), max: 6 });

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import * as turf from '@turf/turf';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LayerInfo, LayerStore } from '../../../electron/local-service/layers/store/layer-store';
+import type { EmbeddedLayerStore, LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
 import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { SUMMARY_VALUES } from '../../../electron/local-service/layers/store/summary';
 import type { LayerFeature } from '../../../electron/local-service/layers/types';
 
 let dir: string;
-let store: LayerStore;
+let store: EmbeddedLayerStore;
 let layer: LayerInfo;
 // 400 points on a 20 x 20 grid; every seventh a pharmacy, the others cafes; a unique name each.
 const features: LayerFeature[] = Array.from({ length: 400 }, (_, i) => ({

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import type { Position } from 'geojson';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
-import type { LayerInfo, LayerStore } from '../../../electron/local-service/layers/store/layer-store';
+import type { EmbeddedLayerStore, LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
 import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
 import { distanceTo } from '../../support/town/distance';
@@ -15,7 +15,7 @@ import { at, type TownFeature } from '../../support/town/town';
 
 let dir: string;
 let town: TownFiles;
-let store: LayerStore;
+let store: EmbeddedLayerStore;
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'fieldlens-town-'));

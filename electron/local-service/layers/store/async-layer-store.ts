@@ -1,45 +1,27 @@
-import type { Geometry, Position } from 'geojson';
-import type { LayerFeature } from '../types';
-import type { BBox } from './geo';
-import type { LayerInfo, LayerStore, NearFeature, NewLayer, QueryOptions, StoredFeature } from './layer-store';
+import { bboxOf } from './geo';
+import type { EmbeddedLayerStore, LayerStore, PolygonCount, StoredFeature } from './layer-store';
+
+/** Features per page of an embedded scan: few promise turns per page, a bounded array each. */
+const PAGE = 4096;
+
+function* pages(features: Iterable<StoredFeature>): Generator<StoredFeature[]> {
+  let page: StoredFeature[] = [];
+  for (const f of features) {
+    page.push(f);
+    if (page.length === PAGE) {
+      yield page;
+      page = [];
+    }
+  }
+  if (page.length) yield page;
+}
 
 /**
- * The layer store with every call asynchronous: what a networked backend (PostGIS) can offer,
- * and what the embedded SQLite store gives through asAsyncLayerStore. Same semantics as
- * LayerStore (layer-store.ts): distances in great-circle metres, nearest first, all-or-nothing
- * imports.
+ * The embedded store behind the one asynchronous LayerStore interface. Its calls complete at
+ * once; the index questions are the store's own, and counts per polygon ask its R*Tree once per
+ * polygon rather than testing every pair.
  */
-
-export interface AsyncLayerWriter {
-  readonly id: string;
-  readonly count: number;
-  add(features: readonly LayerFeature[]): Promise<void>;
-  commit(warnings: string[]): Promise<LayerInfo>;
-  abort(): Promise<void>;
-}
-
-export interface AsyncLayerStore {
-  create(layer: NewLayer): Promise<AsyncLayerWriter>;
-  list(): Promise<LayerInfo[]>;
-  get(id: string): Promise<LayerInfo | null>;
-  remove(id: string): Promise<boolean>;
-  feature(layerId: string, fid: number): Promise<StoredFeature | null>;
-  inBBox(layerId: string, bbox: BBox, opts?: QueryOptions): Promise<StoredFeature[]>;
-  within(layerId: string, point: Position, metres: number, opts?: QueryOptions): Promise<NearFeature[]>;
-  nearest(layerId: string, point: Position, k: number): Promise<NearFeature[]>;
-  containing(layerId: string, point: Position, opts?: QueryOptions): Promise<StoredFeature[]>;
-  intersecting(layerId: string, geometry: Geometry, opts?: QueryOptions): Promise<StoredFeature[]>;
-  /**
-   * Every feature meeting the box, in fid order, handed out as it is read: a whole country
-   * layer passes through in bounded memory (PostGIS reads it through a cursor, a page at a
-   * time). Breaking out of the loop ends the read.
-   */
-  scan(layerId: string, bbox: BBox): AsyncIterable<StoredFeature>;
-  close(): Promise<void>;
-}
-
-/** The embedded store behind the asynchronous interface (its calls complete at once). */
-export function asAsyncLayerStore(s: LayerStore): AsyncLayerStore {
+export function asAsyncLayerStore(s: EmbeddedLayerStore): LayerStore {
   return {
     async create(layer) {
       const w = s.create(layer);
@@ -56,16 +38,28 @@ export function asAsyncLayerStore(s: LayerStore): AsyncLayerStore {
     list: async () => s.list(),
     get: async (id) => s.get(id),
     remove: async (id) => s.remove(id),
-    feature: async (id, fid) => s.feature(id, fid),
-    inBBox: async (id, b, o) => s.inBBox(id, b, o),
-    within: async (id, p, m, o) => s.within(id, p, m, o),
-    nearest: async (id, p, k) => s.nearest(id, p, k),
-    containing: async (id, p, o) => s.containing(id, p, o),
-    intersecting: async (id, g, o) => s.intersecting(id, g, o),
-    // The embedded store answers a box at once; its layers are the size one machine holds.
-    async *scan(id, b) {
-      yield* await s.inBBox(id, b);
+    feature: (id, fid) => s.feature(id, fid),
+    inBBox: (id, b, o) => s.inBBox(id, b, o),
+    within: (id, p, m, o) => s.within(id, p, m, o),
+    nearest: (id, p, k, o) => s.nearest(id, p, k, o),
+    containing: (id, p, o) => s.containing(id, p, o),
+    intersecting: (id, g, o) => s.intersecting(id, g, o),
+    async *scan(id, opts = {}) {
+      // A box goes through the R*Tree; the embedded store's layers are the size one machine holds.
+      if (opts.bbox) yield* pages(await s.inBBox(id, opts.bbox, { match: opts.match }));
+      else yield* pages(s.iterate(id, { match: opts.match }));
     },
+    async countPerPolygon(polygons, subject) {
+      const out: PolygonCount[] = [];
+      // Read whole first: an open SQLite iterator must not span the awaits between requests.
+      for (const p of await s.scan(polygons.layerId, { match: polygons.match })) {
+        const t = p.geometry.type;
+        if ((t !== 'Polygon' && t !== 'MultiPolygon') || !bboxOf(p.geometry)) continue;
+        out.push({ fid: p.fid, count: (await s.intersecting(subject.layerId, p.geometry, { match: subject.match })).length });
+      }
+      return out;
+    },
+    summary: (id) => s.summary(id),
     close: async () => s.close(),
   };
 }

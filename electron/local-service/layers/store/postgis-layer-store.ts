@@ -3,11 +3,12 @@ import type { Position } from 'geojson';
 import type pg from 'pg';
 import { applyPgMigrations } from '../../pg/migrations';
 import { decodeWkb } from '../../../ground/wkb';
-import type { AsyncLayerStore } from './async-layer-store';
-import { LayerNotFoundError, type LayerInfo, type NearFeature, type StoredFeature } from './layer-store';
+import { LayerNotFoundError, type LayerInfo, type LayerStore, type LayerSummary, type NearFeature, type QueryOptions, type StoredFeature } from './layer-store';
 import { featureTable, createPgLayerWriter } from './postgis-layer-writer';
 import { nearBoxes } from './postgis-near';
 import { PG_LAYER_MIGRATIONS } from './postgis-migrations';
+import { matchSql, Params } from './postgis-sql';
+import { createSummaryCollector } from './summary';
 
 /**
  * Layers in PostgreSQL + PostGIS, for a team's service: the same interface and answers as the
@@ -65,7 +66,13 @@ const toInfo = (r: LayerRow): LayerInfo => ({
 const COLUMNS = 'fid, source_id, sublayer, ST_AsBinary(geom) AS wkb, tags';
 /** Rows a scan fetches at a time: what it holds in memory at once. */
 const SCAN_PAGE = 2000;
-const POINT = 'ST_SetSRID(ST_MakePoint($1, $2), 4326)';
+/**
+ * Each layer's column summary (its vocabulary), collected while it is imported as in the
+ * embedded store; the row goes with its layer.
+ */
+const SUMMARY_MIGRATIONS = [
+  'CREATE TABLE layer_summaries (layer_id INTEGER PRIMARY KEY REFERENCES layers (id) ON DELETE CASCADE, summary JSONB NOT NULL)',
+];
 /** No LIMIT: ALL. */
 const limitOf = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? null : Math.max(0, Math.trunc(n)));
 
@@ -74,8 +81,9 @@ export interface PostgisLayerStoreOptions {
   clock?: () => Date;
 }
 
-export async function openPostgisLayerStore({ pool, clock = () => new Date() }: PostgisLayerStoreOptions): Promise<AsyncLayerStore> {
+export async function openPostgisLayerStore({ pool, clock = () => new Date() }: PostgisLayerStoreOptions): Promise<LayerStore> {
   await applyPgMigrations(pool, 'layers', PG_LAYER_MIGRATIONS);
+  await applyPgMigrations(pool, 'layer-summaries', SUMMARY_MIGRATIONS);
 
   const drop = async (q: pg.Pool | pg.PoolClient, n: number) => {
     await q.query(`DROP TABLE IF EXISTS ${featureTable(n)}`);
@@ -117,24 +125,55 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
   });
   const near = (uid: string, r: FeatureRow): NearFeature => ({ ...stored(uid, r), distanceMeters: r.d! });
 
-  const features = async (uid: string, where: string, params: unknown[], limit: number | undefined) => {
+  /** Features of a layer meeting a condition (its parameters in `q`) and the tag tests, in fid order. */
+  const features = async (uid: string, q: Params, where: string, opts: QueryOptions) => {
     const t = featureTable(await layerNumber(uid));
-    const lim = limitOf(limit);
-    const rows = await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE ${where} ORDER BY fid LIMIT $${params.length + 1}`, [...params, lim]);
+    const tags = matchSql(q, opts.match);
+    const rows = await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE ${where} AND ${tags} ORDER BY fid LIMIT ${q.add(limitOf(opts.limit))}`, q.values);
     return rows.rows.map((r) => stored(uid, r));
   };
 
-  const withinRows = async (uid: string, p: Position, metres: number, limit: number | undefined) => {
+  // NUL is not storable in JSONB; the feature rows drop it too.
+  const storeSummary = (n: number, summary: LayerSummary) =>
+    pool.query('INSERT INTO layer_summaries (layer_id, summary) VALUES ($1, $2) ON CONFLICT (layer_id) DO UPDATE SET summary = excluded.summary', [
+      n,
+      JSON.stringify(summary, (_k, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v)),
+    ]);
+
+  /** Pages of features through a cursor in its own read-only transaction; a break ends it. */
+  async function* cursor(uid: string, sql: string, params: unknown[]): AsyncGenerator<StoredFeature[]> {
+    const c = await pool.connect();
+    let ok = false;
+    try {
+      await c.query('BEGIN READ ONLY');
+      await c.query(`DECLARE scan NO SCROLL CURSOR FOR ${sql}`, params);
+      for (;;) {
+        const page = await c.query<FeatureRow>(`FETCH ${SCAN_PAGE} FROM scan`);
+        if (page.rows.length) yield page.rows.map((r) => stored(uid, r));
+        if (page.rows.length < SCAN_PAGE) break;
+      }
+      ok = true;
+    } finally {
+      // Also on an early break: the cursor and its transaction end with the read.
+      await c.query(ok ? 'COMMIT' : 'ROLLBACK').catch(() => {});
+      c.release();
+    }
+  }
+
+  const withinRows = async (uid: string, p: Position, metres: number, limit: number | undefined, match: QueryOptions['match']) => {
     const t = featureTable(await layerNumber(uid));
-    const params: unknown[] = [p[0], p[1], metres, limitOf(limit)];
+    const q = new Params();
+    const [lon, lat, radius, lim] = [q.add(p[0]), q.add(p[1]), q.add(metres), q.add(limitOf(limit))];
+    const point = `ST_SetSRID(ST_MakePoint(${lon}, ${lat}), 4326)::geography`;
     // The geometry index through the lon/lat boxes of the circle (the embedded store's own
     // prefilter), then the exact test. use_spheroid false: great-circle metres on the
     // mean-radius sphere, as the embedded store measures.
+    const boxes = nearBoxes(q.values, p, metres);
     const rows = await pool.query<FeatureRow>(
-      `SELECT ${COLUMNS}, ST_Distance(geom::geography, ${POINT}::geography, false) AS d FROM ${t}
-       WHERE ${nearBoxes(params, p, metres)} AND ST_DWithin(geom::geography, ${POINT}::geography, $3, false)
-       ORDER BY d, fid LIMIT $4`,
-      params,
+      `SELECT ${COLUMNS}, ST_Distance(geom::geography, ${point}, false) AS d FROM ${t}
+       WHERE ${boxes} AND ST_DWithin(geom::geography, ${point}, ${radius}, false) AND ${matchSql(q, match)}
+       ORDER BY d, fid LIMIT ${lim}`,
+      q.values,
     );
     return rows.rows.map((r) => near(uid, r));
   };
@@ -156,7 +195,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
         await client.query(
           `CREATE TABLE ${featureTable(n)} (fid BIGINT NOT NULL, source_id TEXT NOT NULL, sublayer TEXT, geom geometry(Geometry, 4326) NOT NULL, tags JSONB NOT NULL)`,
         );
-        return createPgLayerWriter({
+        const writer = createPgLayerWriter({
           client,
           pool,
           n,
@@ -171,6 +210,23 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
             }
           },
         });
+        const summary = createSummaryCollector();
+        return {
+          id: writer.id,
+          get count() {
+            return writer.count;
+          },
+          async add(fs) {
+            await writer.add(fs);
+            for (const f of fs) summary.add(f.properties);
+          },
+          async commit(warnings) {
+            // Written before the layer turns visible, so no question finds it without its words.
+            await storeSummary(n, summary.result());
+            return writer.commit(warnings);
+          },
+          abort: () => writer.abort(),
+        };
       } catch (e) {
         client.release();
         throw e;
@@ -210,69 +266,86 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
     },
 
     inBBox(uid, [w, s, e, n], opts = {}) {
-      return features(uid, 'geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ST_Intersects(geom, ST_MakeEnvelope($1, $2, $3, $4, 4326))', [w, s, e, n], opts.limit);
+      const q = new Params();
+      const box = `ST_MakeEnvelope(${q.add(w)}, ${q.add(s)}, ${q.add(e)}, ${q.add(n)}, 4326)`;
+      return features(uid, q, `geom && ${box} AND ST_Intersects(geom, ${box})`, opts);
     },
 
     within(uid, point, metres, opts = {}) {
-      return withinRows(uid, point, metres, opts.limit);
+      return withinRows(uid, point, metres, opts.limit, opts.match);
     },
 
-    async nearest(uid, point, k) {
-      const [lon, lat] = point;
+    async nearest(uid, point, k, opts = {}) {
       const t = featureTable(await layerNumber(uid));
       if (k <= 0) return [];
-      // KNN on the geometry index finds k features by planar lon/lat distance; the farthest of
-      // them on the sphere bounds the true k nearest (k features lie that close), so a within
-      // query of that radius ordered on the sphere answers exactly, ties by fid as the embedded
-      // store orders them.
+      const q = new Params();
+      const at = `ST_SetSRID(ST_MakePoint(${q.add(point[0])}, ${q.add(point[1])}), 4326)`;
+      // KNN on the geometry index finds k features passing the tag tests by planar lon/lat
+      // distance; the farthest of them on the sphere bounds the true k nearest (k such features lie
+      // that close), so a within query of that radius ordered on the sphere answers exactly, ties
+      // by fid as the embedded store orders them.
       const far = await pool.query<{ r: number | null }>(
-        `SELECT max(ST_Distance(geom::geography, ${POINT}::geography, false)) AS r FROM (
-           SELECT geom FROM ${t} ORDER BY geom <-> ${POINT} LIMIT $3
+        `SELECT max(ST_Distance(geom::geography, ${at}::geography, false)) AS r FROM (
+           SELECT geom FROM ${t} WHERE ${matchSql(q, opts.match)} ORDER BY geom <-> ${at} LIMIT ${q.add(Math.trunc(k))}
          ) k`,
-        [lon, lat, Math.trunc(k)],
+        q.values,
       );
       const r = far.rows[0]?.r;
       if (r === null || r === undefined) return [];
       // A hair wider than the farthest: the same distance computed by ST_DWithin must not drop it.
-      return withinRows(uid, point, r * (1 + 1e-9) + 1e-6, k);
+      return withinRows(uid, point, r * (1 + 1e-9) + 1e-6, k, opts.match);
     },
 
     containing(uid, [lon, lat], opts = {}) {
+      const q = new Params();
+      const point = `ST_SetSRID(ST_MakePoint(${q.add(lon)}, ${q.add(lat)}), 4326)`;
       // ST_Covers rather than ST_Contains: a point on the edge counts, as in the embedded store.
-      return features(
-        uid,
-        `geom && ${POINT} AND ST_Dimension(geom) = 2 AND ST_Covers(geom, ${POINT})`,
-        [lon, lat],
-        opts.limit,
-      );
+      return features(uid, q, `geom && ${point} AND ST_Dimension(geom) = 2 AND ST_Covers(geom, ${point})`, opts);
     },
 
     intersecting(uid, geometry, opts = {}) {
-      return features(uid, 'geom && ST_SetSRID(ST_GeomFromGeoJSON($1), 4326) AND ST_Intersects(geom, ST_SetSRID(ST_GeomFromGeoJSON($1), 4326))', [JSON.stringify(geometry)], opts.limit);
+      const q = new Params();
+      const g = `ST_SetSRID(ST_GeomFromGeoJSON(${q.add(JSON.stringify(geometry))}), 4326)`;
+      return features(uid, q, `geom && ${g} AND ST_Intersects(geom, ${g})`, opts);
     },
 
-    async *scan(uid, [w, s, e, n]) {
+    async *scan(uid, opts = {}) {
       const t = featureTable(await layerNumber(uid));
-      const c = await pool.connect();
-      let ok = false;
-      try {
-        await c.query('BEGIN READ ONLY');
-        await c.query(
-          `DECLARE scan NO SCROLL CURSOR FOR SELECT ${COLUMNS} FROM ${t}
-           WHERE geom && ST_MakeEnvelope($1, $2, $3, $4, 4326) AND ST_Intersects(geom, ST_MakeEnvelope($1, $2, $3, $4, 4326)) ORDER BY fid`,
-          [w, s, e, n],
-        );
-        for (;;) {
-          const page = await c.query<FeatureRow>(`FETCH ${SCAN_PAGE} FROM scan`);
-          for (const r of page.rows) yield stored(uid, r);
-          if (page.rows.length < SCAN_PAGE) break;
-        }
-        ok = true;
-      } finally {
-        // Also on an early break: the cursor and its transaction end with the read.
-        await c.query(ok ? 'COMMIT' : 'ROLLBACK').catch(() => {});
-        c.release();
+      const q = new Params();
+      let where = matchSql(q, opts.match);
+      if (opts.bbox) {
+        const [w, s, e, n] = opts.bbox;
+        const box = `ST_MakeEnvelope(${q.add(w)}, ${q.add(s)}, ${q.add(e)}, ${q.add(n)}, 4326)`;
+        where += ` AND geom && ${box} AND ST_Intersects(geom, ${box})`;
       }
+      yield* cursor(uid, `SELECT ${COLUMNS} FROM ${t} WHERE ${where} ORDER BY fid`, q.values);
+    },
+
+    async countPerPolygon(polygons, subject) {
+      const pt = featureTable(await layerNumber(polygons.layerId));
+      const st = featureTable(await layerNumber(subject.layerId));
+      const q = new Params();
+      // One GROUP BY in the database: the subject's features never travel, whatever their number.
+      const rows = await pool.query<{ fid: string; n: string }>(
+        `SELECT p.fid, count(s.fid) AS n FROM ${pt} p
+         LEFT JOIN ${st} s ON s.geom && p.geom AND ST_Intersects(p.geom, s.geom) AND ${matchSql(q, subject.match, 's.tags')}
+         WHERE ST_Dimension(p.geom) = 2 AND NOT ST_IsEmpty(p.geom) AND ${matchSql(q, polygons.match, 'p.tags')}
+         GROUP BY p.fid ORDER BY p.fid`,
+        q.values,
+      );
+      return rows.rows.map((r) => ({ fid: Number(r.fid), count: Number(r.n) }));
+    },
+
+    async summary(uid) {
+      const n = await layerNumber(uid);
+      const kept = (await pool.query<{ summary: LayerSummary }>('SELECT summary FROM layer_summaries WHERE layer_id = $1', [n])).rows[0];
+      if (kept) return kept.summary;
+      // A layer loaded without one (importLayerFiles of an older build): read it once through a cursor and keep it.
+      const c = createSummaryCollector();
+      for await (const page of cursor(uid, `SELECT ${COLUMNS} FROM ${featureTable(n)}`, [])) for (const f of page) c.add(f.tags);
+      const summary = c.result();
+      await storeSummary(n, summary);
+      return summary;
     },
 
     // The pool belongs to the service, which ends it.

@@ -3,8 +3,7 @@ import type { Writable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { bboxOf, type BBox } from './geo';
-import type { AsyncLayerWriter } from './async-layer-store';
-import type { LayerInfo } from './layer-store';
+import type { LayerInfo, LayerWriter } from './layer-store';
 import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER, CopyRowBuffer } from './pg-copy-binary';
 import { tagsJson } from './sqlite-layer-store';
 
@@ -85,7 +84,7 @@ function openCopy(client: pg.PoolClient, table: string): CopyStream {
  * transaction then records the figures and makes the layer visible; until then nothing lists
  * it, and a crash leaves an orphan the next open removes.
  */
-export function createPgLayerWriter(d: PgWriterDeps): AsyncLayerWriter {
+export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
   const { client, n } = d;
   const table = featureTable(n);
   let count = 0;

@@ -9,7 +9,7 @@ import type { LayerFeature } from '../types';
 import { decodeWkb, encodeWkb } from '../../../ground/wkb';
 import { bboxOf, boxesAround, containsPoint, distanceToGeometry, EARTH_RADIUS_M, type BBox } from './geo';
 import {
-  LayerNotFoundError, type LayerInfo, type LayerStore, type LayerSummary, type LayerWriter, type NearFeature, type NewLayer, type QueryOptions,
+  LayerNotFoundError, type EmbeddedLayerStore, type EmbeddedLayerWriter, type LayerInfo, type LayerSummary, type NearFeature, type NewLayer, type QueryOptions,
   type StoredFeature, type TagMatch,
 } from './layer-store';
 import { LAYER_MIGRATIONS } from './migrations';
@@ -95,7 +95,7 @@ export interface SqliteLayerStoreOptions {
   clock?: () => Date;
 }
 
-export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: SqliteLayerStoreOptions): LayerStore {
+export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: SqliteLayerStoreOptions): EmbeddedLayerStore {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, LAYERS_DATABASE_FILE));
   db.pragma('journal_mode = WAL');
@@ -172,8 +172,24 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
   const near = (uid: string, list: { row: Row; geometry: Geometry; d: number }[], limit: number): NearFeature[] =>
     list.slice(0, limit).map((c) => ({ ...stored(uid, c.row, c.geometry), distanceMeters: c.d }));
 
+  // Read in pages by fid rather than through one open statement: a reader paused between pages
+  // (an asynchronous caller) must not hold the connection busy, which would refuse an import's writes.
+  function* iterate(uid: string, match: TagMatch[] | undefined): IterableIterator<StoredFeature> {
+    const page = db.prepare(`SELECT fid, source_id, sublayer, geom, tags FROM lf_${layerNumber(uid)} WHERE fid > ? ORDER BY fid LIMIT ${BATCH_ROWS}`);
+    for (let last = 0; ; ) {
+      const rows = page.all(last) as Row[];
+      for (const row of rows) {
+        const tags = JSON.parse(row.tags) as Record<string, unknown>;
+        if (!passes(tags, match)) continue;
+        yield { layerId: uid, fid: row.fid, sourceId: row.source_id, sublayer: row.sublayer, geometry: decodeWkb(row.geom), tags };
+      }
+      if (rows.length < BATCH_ROWS) return;
+      last = rows[rows.length - 1]!.fid;
+    }
+  }
+
   return {
-    create(layer: NewLayer): LayerWriter {
+    create(layer: NewLayer): EmbeddedLayerWriter {
       const uid = randomUUID();
       const n = Number(
         db
@@ -334,17 +350,14 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
     },
 
     async scan(uid, opts: QueryOptions = {}) {
-      const n = layerNumber(uid);
       const out: StoredFeature[] = [];
       const limit = opts.limit ?? Infinity;
-      for (const row of db.prepare(`SELECT fid, source_id, sublayer, geom, tags FROM lf_${n} ORDER BY fid`).iterate() as IterableIterator<Row>) {
-        const tags = JSON.parse(row.tags) as Record<string, unknown>;
-        if (!passes(tags, opts.match)) continue;
-        out.push({ layerId: uid, fid: row.fid, sourceId: row.source_id, sublayer: row.sublayer, geometry: decodeWkb(row.geom), tags });
-        if (out.length >= limit) break;
-      }
+      if (limit <= 0) return out;
+      for (const f of iterate(uid, opts.match)) if (out.push(f) >= limit) break;
       return out;
     },
+
+    iterate: (uid, opts = {}) => iterate(uid, opts.match),
 
     async summary(uid) {
       const r = byUid.get(uid) as (LayerRow & { summary: string | null }) | undefined;

@@ -10,7 +10,8 @@ import type { Plan, RefPoint, Reference, Warning } from '../plan';
 import { conditionTests } from './conditions';
 import { representativePoint } from './geometry';
 import { growBox as grow, referenceIndex } from './ref-index';
-import { referenceGeometries, selectionFeatures, type LayerHit, type ResolveContext } from './resolve';
+import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './per-polygon';
+import { firstOf, referenceGeometries, type LayerHit, type ResolveContext } from './resolve';
 
 /** Features read for a subject with no spatial limit; more are not read (a warning says so). */
 export const SCAN_LIMIT = 100_000;
@@ -67,7 +68,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   warn({ code: 'reading', message: `read "${selection.said}" as ${selection.reading}` });
 
   if (!selection.sources.length || plan.unread.length) {
-    if (!selection.sources.length) warn(unknownSubject(selection.said, selection.reading, store.list(), input.catalog.kinds.labels(() => true)));
+    if (!selection.sources.length) warn(unknownSubject(selection.said, selection.reading, await store.list(), input.catalog.kinds.labels(() => true)));
     return { ...base, items: [], matched: 0 };
   }
 
@@ -94,6 +95,10 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
     if (ref && g && !g.length) warn({ code: 'reading', message: `"${ref.label}" matched no feature, so nothing can be related to it` });
   }
 
+  if (plan.perRef?.type === 'selection' && countsWholeSubject(plan, input)) {
+    return perPolygon(base, await storeCountsPerPolygon(selection, plan.perRef, ctx), plan.perRef.label, label);
+  }
+
   // Candidates per layer: the narrowest index question the plan allows.
   const candidates = new Map<string, LayerHit>();
   const add = (layer: LayerHit['layer'], fs: StoredFeature[]) => {
@@ -101,25 +106,34 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   };
   for (const s of selection.sources) {
     const opts = { match: s.match };
+    // Every index question is bounded like a scan: what Node holds never grows with the layer.
+    const some = { ...opts, limit: SCAN_LIMIT + 1 };
+    const bounded = (fs: StoredFeature[], which: string) => {
+      if (fs.length <= SCAN_LIMIT) return fs;
+      warn({ code: 'ignored', message: `more than ${SCAN_LIMIT.toLocaleString('en')} "${label}" features of "${s.layer.name}" are ${which}; the first ${SCAN_LIMIT.toLocaleString('en')} were searched — a smaller area or distance narrows the question` });
+      return fs.slice(0, SCAN_LIMIT);
+    };
     if (plan.within && withinGeoms && withinGeoms.length <= PER_REFERENCE_QUERIES) {
       for (const g of withinGeoms) {
-        if (g.type === 'Point') add(s.layer, await store.within(s.layer.id, g.coordinates, radiusM!, opts));
+        // The store's distances (PostGIS on the sphere) and the test below (turf) may part by a
+        // hair at the edge: ask a little wider and let the one test decide.
+        if (g.type === 'Point') add(s.layer, bounded(await store.within(s.layer.id, g.coordinates, radiusM! * 1.001 + 1, some), 'within the distance (the nearest kept)'));
         else {
           const b = bboxOf(g);
-          if (b) add(s.layer, await store.inBBox(s.layer.id, grow(b, radiusM!), opts));
+          if (b) add(s.layer, bounded(await store.inBBox(s.layer.id, grow(b, radiusM!), some), 'near the reference'));
         }
       }
     } else if (insideGeoms) {
-      for (const g of insideGeoms) add(s.layer, await store.intersecting(s.layer.id, g, opts));
+      for (const g of insideGeoms) add(s.layer, bounded(await store.intersecting(s.layer.id, g, some), `in "${plan.inside!.label}"`));
     } else if (crossGeoms) {
-      for (const g of crossGeoms) add(s.layer, await store.intersecting(s.layer.id, g, opts));
+      for (const g of crossGeoms) add(s.layer, bounded(await store.intersecting(s.layer.id, g, some), `crossing "${plan.intersecting!.label}"`));
     } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
-      add(s.layer, await store.inBBox(s.layer.id, [plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north], opts));
+      add(s.layer, bounded(await store.inBBox(s.layer.id, [plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north], some), 'in the box'));
     } else if (plan.top !== undefined && plan.order === 'distance' && refGeoms?.length && refGeoms.every((g) => g.type === 'Point') && refGeoms.length <= 16 && !plan.conditions.length && !outsideGeoms) {
       // "the 3 nearest pharmacies to X": the k nearest per reference point hold the answer.
       for (const g of refGeoms) add(s.layer, await store.nearest(s.layer.id, (g as { coordinates: number[] }).coordinates, plan.top, opts));
     } else {
-      const fs = await store.scan(s.layer.id, { ...opts, limit: SCAN_LIMIT + 1 });
+      const fs = await firstOf(store, s.layer.id, opts, SCAN_LIMIT + 1);
       if (fs.length > SCAN_LIMIT) {
         warn({ code: 'ignored', message: `more than ${SCAN_LIMIT.toLocaleString('en')} "${label}" features in "${s.layer.name}"; the first ${SCAN_LIMIT.toLocaleString('en')} were searched — name a place or a distance to narrow the question` });
         fs.length = SCAN_LIMIT;
@@ -173,24 +187,18 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   const matched = items.length;
   if (plan.top !== undefined && items.length > plan.top) items.length = plan.top;
 
-  if (plan.perRef) {
-    const polygons = plan.perRef.type === 'selection' ? await selectionFeatures(plan.perRef, ctx) : [];
-    const per = polygons
-      .filter((p) => p.f.geometry.type === 'Polygon' || p.f.geometry.type === 'MultiPolygon')
-      .map((p) => ({ ...p, count: items.filter((x) => booleanIntersects(p.f.geometry, x.f.geometry)).length }));
-    per.sort((a, b) => b.count - a.count || String(a.f.tags['name'] ?? '').localeCompare(String(b.f.tags['name'] ?? '')));
-    const total = per.reduce((n, p) => n + p.count, 0);
-    return {
-      ...base,
-      items: per,
-      matched: per.length,
-      perPolygon: true,
-      measurement: { kind: 'count', value: total, unit: label, scope: `per ${plan.perRef.label}` },
-    };
-  }
+  if (plan.perRef?.type === 'selection') return perPolygon(base, await itemCountsPerPolygon(items, plan.perRef, ctx), plan.perRef.label, label);
+  if (plan.perRef) return perPolygon(base, [], plan.perRef.label, label);
   const measurement: MeasurementResult | undefined = plan.measurement === 'count' ? { kind: 'count', value: matched, unit: label, scope: '' } : undefined;
   if (plan.measurement && plan.measurement !== 'count') warn({ code: 'ignored', message: `${plan.measurement} needs populations or areas of countries; not computed for layer features` });
   return { ...base, items, matched, reference: refGeoms?.length ? reference : undefined, radiusKm: plan.within?.radiusKm, nearestFirst, measurement };
+}
+
+/** "X per district": the polygons with their counts, most first, and the total as the measurement. */
+function perPolygon(base: Omit<LayerExecution, 'items' | 'matched'>, per: LayerItem[], perLabel: string, label: string): LayerExecution {
+  per.sort((a, b) => b.count! - a.count! || String(a.f.tags['name'] ?? '').localeCompare(String(b.f.tags['name'] ?? '')));
+  const total = per.reduce((n, p) => n + p.count!, 0);
+  return { ...base, items: per, matched: per.length, perPolygon: true, measurement: { kind: 'count', value: total, unit: label, scope: `per ${perLabel}` } };
 }
 
 /** The warning for a subject no layer holds: what the words were read as, and which layers there are. */

@@ -2,7 +2,7 @@ import type { Geometry } from 'geojson';
 import type { Catalog } from '../../catalog/catalog';
 import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { BBox } from '../../layers/store/geo';
-import type { LayerInfo, LayerStore, StoredFeature } from '../../layers/store/layer-store';
+import type { LayerInfo, LayerStore, ScanOptions, StoredFeature } from '../../layers/store/layer-store';
 import type { UploadFeature } from '../../uploads';
 import { classPredicate } from '../execute';
 import type { Reference, Warning } from '../plan';
@@ -23,11 +23,21 @@ export interface ResolveContext {
   warn: (w: Warning) => void;
 }
 
+/** Up to `limit` features of a scan; the read stops there (the store ends its cursor). */
+export async function firstOf(store: LayerStore, layerId: string, opts: ScanOptions, limit: number): Promise<StoredFeature[]> {
+  const out: StoredFeature[] = [];
+  if (limit <= 0) return out;
+  for await (const page of store.scan(layerId, opts)) {
+    for (const f of page) if (out.push(f) >= limit) return out;
+  }
+  return out;
+}
+
 /** The features of a selection, every layer that holds them. */
 export async function selectionFeatures(ref: Extract<Reference, { type: 'selection' }>, ctx: ResolveContext): Promise<LayerHit[]> {
   const out: LayerHit[] = [];
   for (const s of ref.selection.sources) {
-    const fs = await ctx.store.scan(s.layer.id, { match: s.match, limit: REFERENCE_LIMIT + 1 });
+    const fs = await firstOf(ctx.store, s.layer.id, { match: s.match }, REFERENCE_LIMIT + 1);
     if (fs.length > REFERENCE_LIMIT) {
       ctx.warn({ code: 'ignored', message: `"${ref.label}" matches more than ${REFERENCE_LIMIT.toLocaleString('en')} features of "${s.layer.name}"; the first ${REFERENCE_LIMIT.toLocaleString('en')} were used` });
       fs.length = REFERENCE_LIMIT;

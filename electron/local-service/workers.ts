@@ -1,0 +1,88 @@
+import cluster, { type Worker } from 'node:cluster';
+
+/** What a worker tells the primary once both of its hosts listen. */
+export interface ListeningMessage {
+  type: 'listening';
+  urls: { baseUrl: string; searchBaseUrl: string };
+}
+
+const SHUTDOWN = { type: 'shutdown' } as const;
+
+export interface SuperviseOptions {
+  count: number;
+  /** Once every worker listens (they share the ports): the URLs, announced once. */
+  listening: (urls: ListeningMessage['urls']) => void;
+  log: (line: string) => void;
+}
+
+/**
+ * The primary of a team service run as several processes (node:cluster): it forks `count`
+ * workers, each the whole service on the same ports (the kernel hands each connection to one),
+ * replaces a worker that dies, and on SIGTERM/SIGINT asks every worker to drain and waits for
+ * them. Workers keep nothing between requests that PostgreSQL does not hold, so any of them can
+ * answer any request, a `search_id` continuation included.
+ */
+export function superviseWorkers(opts: SuperviseOptions): Promise<void> {
+  let stopping = false;
+  let announced = false;
+  const ready = new Set<Worker>();
+  const fork = () => {
+    const w = cluster.fork();
+    w.on('message', (m: ListeningMessage) => {
+      if (m?.type !== 'listening') return;
+      ready.add(w);
+      if (!announced && ready.size === opts.count) {
+        announced = true;
+        opts.listening(m.urls);
+      }
+    });
+  };
+  for (let i = 0; i < opts.count; i++) fork();
+  return new Promise((done) => {
+    cluster.on('exit', (w, code, signal) => {
+      ready.delete(w);
+      if (stopping) {
+        if (!Object.keys(cluster.workers ?? {}).length) done();
+        return;
+      }
+      opts.log(`worker ${w.process.pid} ended (${signal ?? `code ${code}`}); starting another`);
+      fork();
+    });
+    const stop = () => {
+      // A second signal ends every worker at once.
+      if (stopping) {
+        for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGKILL');
+        return;
+      }
+      stopping = true;
+      // A worker still starting has nothing in flight and may not listen for messages yet: it just ends.
+      for (const w of Object.values(cluster.workers ?? {})) {
+        if (!w) continue;
+        if (ready.has(w)) w.send(SHUTDOWN);
+        else w.process.kill('SIGTERM');
+      }
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/**
+ * A worker's side: `stop` runs on the primary's shutdown message, a SIGTERM sent to the worker
+ * itself, or when the primary is gone. SIGINT is left to the primary: a terminal's Ctrl+C reaches every process of the group,
+ * and the primary's message already says to drain.
+ */
+export function asWorker(stop: () => void): { listening(urls: ListeningMessage['urls']): void } {
+  process.on('message', (m: { type?: string }) => {
+    if (m?.type === SHUTDOWN.type) stop();
+  });
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => {});
+  // The primary is gone (killed, crashed): nothing would replace or stop this worker, so it drains and ends.
+  process.on('disconnect', stop);
+  return {
+    listening(urls) {
+      process.send?.({ type: 'listening', urls } satisfies ListeningMessage);
+    },
+  };
+}

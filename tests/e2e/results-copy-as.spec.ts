@@ -2,6 +2,7 @@ import type { Locator } from '@playwright/test';
 import * as mgrsModule from 'mgrs';
 import proj4 from 'proj4';
 import { expect, test } from './fixtures';
+import { readoutAt } from './map-helpers';
 import { rpcCall } from './rpc';
 
 // Expected texts come from the feature's own coordinates, written out here or through the raw
@@ -147,4 +148,46 @@ test('results table: a row copied as DMS, MGRS and (the default) UTM; positions 
   await named.getByRole('button', { name: 'Add', exact: true }).click();
   await expect(page.getByTestId('named-coordinate-name')).toHaveValue('Monument');
   await expect(named.getByTestId('named-coordinate')).toContainText('43.6426, -79.3871');
+});
+
+/** Reads 45°45'32.0"N 4°50'12.3"E back into degrees. */
+function fromDms(text: string): { lat: number; lon: number } {
+  const parts = [...text.matchAll(/(\d+)°(\d+)'([\d.]+)"([NSEW])/g)].map(([, d, m, s, h]) => {
+    const v = Number(d) + Number(m) / 60 + Number(s) / 3600;
+    return h === 'S' || h === 'W' ? -v : v;
+  });
+  return { lat: parts[0]!, lon: parts[1]! };
+}
+
+test('map: right click copies the position under the pointer in any notation', async ({ page, host }) => {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(host.launchUrl).origin });
+  await page.goto(host.launchUrl);
+  const map = page.getByTestId('map');
+  await expect(map).toHaveAttribute('data-basemap', 'drawn', { timeout: 30_000 });
+  await rpcCall(page, 'settings.save', { coordinateFormat: 'dms' });
+  const box = (await map.boundingBox())!;
+  const at = { x: box.x + box.width * 0.55, y: box.y + box.height * 0.4 };
+  // The pointer readout and one pixel's size in degrees there: the copied text must name the same place, to the pixel.
+  const [lat, lon] = await readoutAt(page, at.x, at.y);
+  const [latDown, lonRight] = [(await readoutAt(page, at.x, at.y + 20))[0], (await readoutAt(page, at.x + 20, at.y))[1]];
+  const px = { lat: Math.abs(lat - latDown) / 20, lon: Math.abs(lonRight - lon) / 20 };
+  await page.mouse.click(at.x, at.y, { button: 'right' });
+  const menu = page.getByTestId('map-menu');
+  await expect(menu).toBeVisible();
+  await expect(page.getByTestId('map-copy-dms')).toContainText('(default)');
+  await page.screenshot({ path: 'test-results/map-copy-as.png' });
+
+  await page.getByTestId('map-copy-dms').click();
+  await expect(page.getByTestId('map-copy-note')).toContainText('copied');
+  const dms = fromDms(await clipboard(page));
+  expect(Math.abs(dms.lat - lat)).toBeLessThanOrEqual(px.lat + 1 / 36000);
+  expect(Math.abs(dms.lon - lon)).toBeLessThanOrEqual(px.lon + 1 / 36000);
+
+  await page.getByTestId('map-copy-mgrs').click();
+  const [mlon, mlat] = mgrs.toPoint((await clipboard(page)).replace(/ /g, ''));
+  expect(Math.abs(mlat! - lat)).toBeLessThanOrEqual(px.lat + 1e-4);
+  expect(Math.abs(mlon! - lon)).toBeLessThanOrEqual(px.lon + 1e-4);
+  await menu.press('Escape');
+  await expect(menu).toBeHidden();
+  await rpcCall(page, 'settings.save', { coordinateFormat: 'dd' });
 });

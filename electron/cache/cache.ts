@@ -6,6 +6,7 @@ import type { StreamResponse } from '../../shared/service/stream';
 import type { CacheDb } from './db';
 import { deleteQuery, stats, vacuum } from './maintenance';
 import { getMedia, putMedia } from './media';
+import { getTile, putTile, tileCount } from './tiles';
 import { imageryNear, type CachedCapture } from './imagery-near';
 import { migrate } from './migrations';
 import { placeDiff, type PlaceDiff } from './place-diff';
@@ -292,5 +293,20 @@ export class Cache {
 
   putMedia(url: string, contentType: string, bytes: Uint8Array, fetchedAt = Date.now()): void {
     putMedia(this.c, url, contentType, bytes, fetchedAt);
+  }
+
+  // ---------------------------------------------------------------- basemap tiles (tiles.ts)
+
+  getTile(z: number, x: number, y: number): Buffer | null {
+    return getTile(this.c, z, x, y);
+  }
+
+  /** True when the tile was not in the cache before. */
+  putTile(z: number, x: number, y: number, data: Uint8Array): boolean {
+    return putTile(this.c, z, x, y, data);
+  }
+
+  tileCount(): { count: number; maxZoom: number | null } {
+    return tileCount(this.c);
   }
 }

@@ -181,6 +181,13 @@ export const migrations: Migration[] = [
       `);
     },
   },
+  {
+    version: 4,
+    up(db) {
+      // Basemap tiles opened from area packs, by their XYZ numbers, so the map draws them offline.
+      db.exec('CREATE TABLE basemap_tiles (z INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (z, x, y)) WITHOUT ROWID');
+    },
+  },
 ];
 
 /** Applies the pending cache migrations (user_version) with the one runner of the ground floor. */

@@ -35,6 +35,8 @@ type QueryMethods =
   | 'history.delete'
   | 'cache.stats'
   | 'cache.vacuum'
+  | 'cache.tile'
+  | 'cache.tileCount'
   | 'media.get';
 
 /** Media larger than this is served but not kept (a cache of images, not of videos). */
@@ -198,6 +200,8 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
 
     'cache.stats': () => cache.stats(),
     'cache.vacuum': () => cache.vacuum(),
+    'cache.tile': ({ z, x, y }) => ({ dataBase64: cache.getTile(z, x, y)?.toString('base64') ?? null }),
+    'cache.tileCount': () => cache.tileCount(),
 
     'media.get': async (input, ctx) => {
       const hit = cache.getMedia(input.url);

@@ -30,6 +30,8 @@ export const METHOD_NAMES = [
   'history.delete',
   'cache.stats',
   'cache.vacuum',
+  'cache.tile',
+  'cache.tileCount',
   'media.get',
   'photos.status',
   'photos.setFolders',

@@ -159,6 +159,8 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'history.delete': [{ id: 2 }],
     'cache.stats': none,
     'cache.vacuum': none,
+    'cache.tile': [{ z: 0, x: 0, y: 0 }, { z: 7, x: 67, y: 43 }],
+    'cache.tileCount': none,
     'media.get': [{ url: 'http://127.0.0.1:9/media/x.jpg' }],
     'photos.status': none,
     'photos.setFolders': [{ folders: [] }, { folders: [scratch] }],

@@ -6,6 +6,7 @@ import { ITEM_TABLES, type QueryRows, type Row } from '../../cache/transfer';
 import { decodeWkb } from '../../ground/wkb';
 import { isPack, ITEM_PACK_TABLE, T } from './tables';
 import type { PackLayers } from './layers-port';
+import { TILES_TABLE, type Tile } from './tiles';
 
 export interface OpenDeps {
   cache: Cache;
@@ -17,8 +18,9 @@ const zero = (): PackContents => ({ queries: 0, features: 0, media: 0, uploads: 
 /**
  * Brings a pack into this app: its questions into the cache (History, map and answers read them
  * from there), its media into the media cache (imagery shows offline), its data layers into the
- * layer store. Everything is matched by stable key, so opening a pack twice adds nothing twice:
- * rows already here are counted as updated.
+ * layer store, its basemap tiles into the tile cache (the map shows them offline). Everything is
+ * matched by stable key, so opening a pack twice adds nothing twice: rows already here are
+ * counted as updated.
  */
 export async function openPack(deps: OpenDeps, path: string): Promise<{ added: PackContents; updated: PackContents }> {
   let db: Database.Database;
@@ -91,12 +93,20 @@ export async function openPack(deps: OpenDeps, path: string): Promise<{ added: P
 
     for (const l of layerRows) await openLayer(layers!, db, l, added, updated);
 
-    // Tiles stay in the pack (QGIS reads them there); the app's map draws its own basemaps.
+    // Tiles go into the cache too, so the map draws them offline (and QGIS still reads the pack).
+    if (hasTiles(db))
+      deps.cache.bulk(() => {
+        for (const t of db.prepare(`SELECT zoom_level AS z, tile_column AS x, tile_row AS y, tile_data AS data FROM ${TILES_TABLE}`).iterate() as Iterable<Tile>)
+          (deps.cache.putTile(t.z, t.x, t.y, t.data) ? added : updated).tiles++;
+      });
     return { added, updated };
   } finally {
     db.close();
   }
 }
+
+const hasTiles = (db: Database.Database) =>
+  db.prepare("SELECT 1 FROM gpkg_contents WHERE table_name = ? AND data_type = 'tiles'").get(TILES_TABLE) !== undefined;
 
 /** A packed data layer replaces the layer of the same name and file, or is added. */
 async function openLayer(layers: PackLayers, db: Database.Database, l: Row, added: PackContents, updated: PackContents): Promise<void> {

@@ -6,6 +6,7 @@ import { createBasemapLayers, paintBasemapLayers } from './basemapLayers';
 import { BASEMAP_PALETTES } from './basemapPalette';
 import { openFileBasemap, type FileBasemap } from './fileBasemap';
 import { createOnlineBasemap } from './onlineBasemap';
+import { createPackedTilesLayer, type LoadPackedTile } from './packedTiles';
 
 export interface BasemapsOptions {
   map: Map;
@@ -15,11 +16,13 @@ export interface BasemapsOptions {
 }
 
 /**
- * The basemap stack, bottom up: Natural Earth (bundled, always), online OSM tiles (when chosen
- * and online), a user's PMTiles file (when one is opened). Results and overlays go above.
+ * The basemap stack, bottom up: Natural Earth (bundled, always), tiles opened from area packs
+ * (when the online tiles are not shown), online OSM tiles (when chosen and online), a user's
+ * PMTiles file (when one is opened). Results and overlays go above.
  */
 export default class Basemaps {
   private online: BaseLayer | null = null;
+  private packed: BaseLayer | null = null;
   private file: FileBasemap | null = null;
   /** Increases with each file opened, so a slow header read cannot replace a newer choice. */
   private fileSeq = 0;
@@ -50,12 +53,24 @@ export default class Basemaps {
       this.online = createOnlineBasemap(() =>
         this.options.onProblem('Online tiles did not load; the offline basemap is shown.'),
       );
-      this.insertAboveBase(this.online, 0);
+      this.insertAboveBase(this.online, this.packed ? 1 : 0);
     } else if (this.online) {
       this.options.map.removeLayer(this.online);
       this.online.dispose();
       this.online = null;
     }
+  }
+
+  /** Shows the cached pack tiles up to their deepest zoom (null hides them); made afresh each time so newly opened tiles are read. */
+  setPacked(packed: { load: LoadPackedTile; maxZoom: number } | null): void {
+    if (this.packed) {
+      this.options.map.removeLayer(this.packed);
+      this.packed.dispose();
+      this.packed = null;
+    }
+    if (!packed) return;
+    this.packed = createPackedTilesLayer(packed.load, packed.maxZoom);
+    this.insertAboveBase(this.packed, 0);
   }
 
   get onlineShown(): boolean {
@@ -78,7 +93,7 @@ export default class Basemaps {
         return null;
       }
       this.file = opened;
-      this.insertAboveBase(opened.layer, this.online ? 1 : 0);
+      this.insertAboveBase(opened.layer, (this.online ? 1 : 0) + (this.packed ? 1 : 0));
       this.options.onProblem(null);
       return opened;
     } catch (e) {
@@ -90,5 +105,6 @@ export default class Basemaps {
   dispose(): void {
     void this.setFile(null);
     this.setOnline(false);
+    this.setPacked(null);
   }
 }

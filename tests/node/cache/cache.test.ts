@@ -34,10 +34,10 @@ describe('open and migrations', () => {
     expect(cache.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(cache.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(cache.db.pragma('page_size', { simple: true })).toBe(16384);
-    expect(cache.stats().schemaVersion).toBe(3);
+    expect(cache.stats().schemaVersion).toBe(4);
     cache.close();
     const db = new Database(file());
-    expect(migrate(db)).toEqual({ from: 3, to: 3 });
+    expect(migrate(db)).toEqual({ from: 4, to: 4 });
     db.close();
     cache = Cache.open(file());
   });

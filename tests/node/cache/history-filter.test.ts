@@ -255,13 +255,13 @@ describe('history filters against a brute-force selection', () => {
     const inArea = newest((p) => inside(p, area));
     const inBox = newest(([x, y]) => x >= 2.5 && x <= 4 && y >= 45.5 && y <= 47);
     old.close();
-    // Back to version 2: the tables the area index added are gone.
+    // Back to version 2: the tables the area index (and the later tile cache) added are gone.
     const db = new Database(file);
-    db.exec('DROP TABLE queries_rtree; DROP TABLE feature_runs; DROP TABLE entry_words; PRAGMA user_version = 2;');
+    db.exec('DROP TABLE queries_rtree; DROP TABLE feature_runs; DROP TABLE entry_words; DROP TABLE basemap_tiles; PRAGMA user_version = 2;');
     db.close();
     const reopened = Cache.open(file);
     try {
-      expect(reopened.stats().schemaVersion).toBe(3);
+      expect(reopened.stats().schemaVersion).toBe(4);
       expect(inArea.length).toBeGreaterThan(3);
       expect(inArea.length).toBeLessThan(kept.length);
       expect(reopened.list({ polygon: area, limit: 500 }).items.map((q) => q.id)).toEqual(inArea);

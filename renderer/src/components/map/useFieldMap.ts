@@ -2,16 +2,18 @@ import { transformExtent } from 'ol/proj';
 import { computed, ref, shallowRef, watch, type Ref } from 'vue';
 import FieldMap from '../../map/FieldMap';
 import { useMapStore } from '../../stores/map';
+import { usePackedTilesStore } from '../../stores/packedTiles';
 import { useThemeStore } from '../../stores/theme';
 
 /**
- * The OpenLayers map itself and its basemap: online tiles when allowed and reachable, the theme,
- * a PMTiles file, the pointer readout, and the view the stores ask about. `mount` makes the map
+ * The OpenLayers map itself and its basemap: online tiles when allowed and reachable, tiles
+ * opened from area packs otherwise, the theme, a PMTiles file, the pointer readout, and the view the stores ask about. `mount` makes the map
  * once the elements exist; `dispose` ends it after the layers on it are gone.
  */
 export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLElement | null>) {
   const store = useMapStore();
   const theme = useThemeStore();
+  const packed = usePackedTilesStore();
   const fieldMap = shallowRef<FieldMap | null>(null);
   const drawn = ref(false);
   /** False while the view moves or redraws; tests wait for true before taking a picture. */
@@ -20,6 +22,10 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
   /** A basemap or drawing problem to show until dismissed. */
   const problem = ref<string | null>(null);
   const tilesShown = computed(() => store.onlineTiles && online.value);
+  /** Pack tiles stand in for the online ones: drawn when those are off or unreachable. */
+  const packedShown = computed(() => packed.shown && packed.held.count > 0 && !tilesShown.value);
+  const showPacked = () =>
+    fieldMap.value?.basemaps.setPacked(packedShown.value ? { load: packed.load, maxZoom: packed.held.maxZoom ?? 0 } : null);
   const onOnline = () => (online.value = navigator.onLine);
 
   function mount(): FieldMap | null {
@@ -41,6 +47,8 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
       return [clamp(w!, 180), clamp(s!, 90), clamp(e!, 180), clamp(n!, 90)];
     });
     m.basemaps.setOnline(tilesShown.value);
+    showPacked();
+    void packed.refresh();
     void m.firstRender.then(() => {
       drawn.value = true;
     });
@@ -58,6 +66,7 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
     fieldMap.value?.basemaps.setOnline(show);
     if (!show) problem.value = null;
   });
+  watch([packedShown, () => packed.seq], showPacked);
   watch(
     () => store.basemapFile,
     async (file) => {

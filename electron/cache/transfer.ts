@@ -24,6 +24,20 @@ export interface QueryRows {
   uploads: { field: string; position: number; name: string; sha256: string; size: number; contentType: string | null; content: Buffer; createdAt: number }[];
 }
 
+/** An upload link row (query_uploads joined with uploads, or a pack's copy of it) as carried. */
+export function uploadFromRow(u: Row): QueryRows['uploads'][number] {
+  return {
+    field: u['field'] as string,
+    position: u['position'] as number,
+    name: u['name'] as string,
+    sha256: u['sha256'] as string,
+    size: u['size'] as number,
+    contentType: u['content_type'] as string | null,
+    content: u['content'] as Buffer,
+    createdAt: u['created_at'] as number,
+  };
+}
+
 /**
  * The stable key of a query: what was asked, by which connection, and when. None of it changes
  * when the query is carried to another cache, and two different queries never share all of it.
@@ -65,16 +79,7 @@ export function queryRows(c: CacheDb, id: number): QueryRows | null {
       `SELECT qu.field, qu.position, qu.name, u.sha256, u.size, u.content_type, u.content, u.created_at
        FROM query_uploads qu JOIN uploads u ON u.id = qu.upload_id WHERE qu.query_id = ? ORDER BY qu.field, qu.position`,
     ).all(id) as Row[]
-  ).map((u) => ({
-    field: u['field'] as string,
-    position: u['position'] as number,
-    name: u['name'] as string,
-    sha256: u['sha256'] as string,
-    size: u['size'] as number,
-    contentType: u['content_type'] as string | null,
-    content: u['content'] as Buffer,
-    createdAt: u['created_at'] as number,
-  }));
+  ).map(uploadFromRow);
   const rerunOf = q['rerun_of'] as number | null;
   const parent = rerunOf === null ? undefined : (c.stmt(`SELECT ${KEY_COLUMNS} FROM queries WHERE id = ?`).get(rerunOf) as Row | undefined);
   const { id: _id, ...query } = q;

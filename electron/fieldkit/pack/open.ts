@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { RpcError } from '../../../shared/rpc/errors';
 import type { PackContents } from '../../../shared/rpc/methods/pack';
 import type { Cache } from '../../cache';
-import { ITEM_TABLES, type QueryRows, type Row } from '../../cache/transfer';
+import { ITEM_TABLES, uploadFromRow, type QueryRows, type Row } from '../../cache/transfer';
 import { decodeWkb } from '../../ground/wkb';
 import { isPack, ITEM_PACK_TABLE, T } from './tables';
 import type { PackLayers } from './layers-port';
@@ -62,16 +62,7 @@ export async function openPack(deps: OpenDeps, path: string): Promise<{ added: P
           items: Object.fromEntries(
             items.map(({ t, stmt }) => [t, (stmt.all(key) as Row[]).map(({ id: _i, query_key: _k, ...rest }) => rest)]),
           ) as QueryRows['items'],
-          uploads: (links.all(key) as Row[]).map((u) => ({
-            field: u['field'] as string,
-            position: u['position'] as number,
-            name: u['name'] as string,
-            sha256: u['sha256'] as string,
-            size: u['size'] as number,
-            contentType: u['content_type'] as string | null,
-            content: u['content'] as Buffer,
-            createdAt: u['created_at'] as number,
-          })),
+          uploads: (links.all(key) as Row[]).map(uploadFromRow),
         };
         const r = deps.cache.importQuery(rows, keys);
         const into = r.added ? added : updated;

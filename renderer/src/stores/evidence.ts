@@ -1,9 +1,9 @@
 import { defineStore } from 'pinia';
 import { readonly, ref, shallowRef } from 'vue';
 import type { MethodOutput } from '../../../shared/rpc/contract';
-import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { VerifyReport } from '../../../shared/rpc/methods/evidence';
 import { useRpc } from '../api/rpc';
+import { useGuardedCall } from './guardedCall';
 
 /** Evidence bundles: making one of a cached result, and checking one. */
 export const useEvidenceStore = defineStore('evidence', () => {
@@ -11,21 +11,7 @@ export const useEvidenceStore = defineStore('evidence', () => {
   const made = shallowRef<MethodOutput<'evidence.create'> | null>(null);
   const report = shallowRef<VerifyReport | null>(null);
   const fingerprint = ref<string | null>(null);
-  const error = ref<RpcErrorBody | null>(null);
-  const busy = ref(false);
-
-  async function guarded<T>(fn: () => Promise<{ ok: true; value: T } | { ok: false; error: RpcErrorBody }>): Promise<T | null> {
-    busy.value = true;
-    error.value = null;
-    try {
-      const r = await fn();
-      if (r.ok) return r.value;
-      error.value = r.error;
-      return null;
-    } finally {
-      busy.value = false;
-    }
-  }
+  const { error, busy, guarded } = useGuardedCall();
 
   async function create(queryId: number): Promise<void> {
     made.value = await guarded(() => rpc.call('evidence.create', { queryId }));

@@ -1,9 +1,9 @@
 import { defineStore } from 'pinia';
-import { computed, readonly, ref, shallowRef } from 'vue';
+import { computed, readonly, shallowRef } from 'vue';
 import type { MethodOutput } from '../../../shared/rpc/contract';
-import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { PackEstimate, PackProgressEvent, PackSelection } from '../../../shared/rpc/methods/pack';
 import { useRpc } from '../api/rpc';
+import { useGuardedCall } from './guardedCall';
 
 /** Offline area packs: estimate a selection, write it as a job (progress, cancel), open one. */
 export const usePackStore = defineStore('pack', () => {
@@ -13,22 +13,8 @@ export const usePackStore = defineStore('pack', () => {
   const estimated = shallowRef<PackSelection | null>(null);
   const job = shallowRef<PackProgressEvent | null>(null);
   const opened = shallowRef<MethodOutput<'pack.open'> | null>(null);
-  const error = ref<RpcErrorBody | null>(null);
-  const busy = ref(false);
+  const { error, busy, guarded } = useGuardedCall();
   const running = computed(() => job.value?.state === 'running');
-
-  async function guarded<T>(fn: () => Promise<{ ok: true; value: T } | { ok: false; error: RpcErrorBody }>): Promise<T | null> {
-    busy.value = true;
-    error.value = null;
-    try {
-      const r = await fn();
-      if (r.ok) return r.value;
-      error.value = r.error;
-      return null;
-    } finally {
-      busy.value = false;
-    }
-  }
 
   async function runEstimate(sel: PackSelection): Promise<void> {
     estimate.value = await guarded(() => rpc.call('pack.estimate', sel));

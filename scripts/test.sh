@@ -17,8 +17,8 @@ npx electron-vite build >/dev/null
 TIMED=tests/contract/local-service/uploads-load.test.ts
 step "unit, contract and interop tests"
 bash scripts/with-keyring.sh npx vitest run --exclude "$TIMED"
-step "local-service and layer question contract suites on PostGIS (a throwaway cluster per file)"
-FIELDLENS_TEST_BACKEND=postgis npx vitest run tests/contract/local-service tests/contract/layers --exclude "$TIMED"
+step "local-service, layer question and imagery contract suites on PostGIS (a throwaway cluster per file)"
+FIELDLENS_TEST_BACKEND=postgis npx vitest run tests/contract/local-service tests/contract/layers tests/contract/imagery --exclude "$TIMED"
 # On PostGIS the same test still meets single /health stalls past its bar (see the local service README).
 step "upload responsiveness, alone, on the embedded backend"
 npx vitest run "$TIMED"

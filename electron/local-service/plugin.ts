@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import type { Logger } from '../ground/logger';
 import type { Catalog } from './catalog/catalog';
 
@@ -11,6 +12,13 @@ export interface ServiceContext {
    * `applyMigrations(db, plugin.name, [...])` from ./store, in its register call.
    */
   db: Database.Database;
+  /**
+   * The PostgreSQL pool when the service runs on PostGIS (`--database URL`), shared by every
+   * process of a team service: a plugin keeps its tables there instead of `db`, applying its
+   * numbered migrations with `applyPgMigrations(pool, plugin.name, [...])` from ./pg/migrations.
+   * The service owns it (it is closed after the plugins).
+   */
+  pool?: pg.Pool;
   logger: Logger;
   clock: () => Date;
   /** The open-data catalog the service answers from (cities, airports, countries); absent in plugin tests. */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import type { Logger } from '../ground/logger';
 import { defaultCatalogDir, loadCatalog, type Catalog } from './catalog/catalog';
@@ -99,14 +100,16 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       if (base) throw new Error('local service already started');
       traffic.draining = false;
       const catalog = opts.catalog ?? loadCatalog(opts.catalogDir ?? defaultCatalogDir());
-      // Plugins keep the data folder's SQLite database (ctx.db) on either backend.
+      // Plugins get the data folder's SQLite database (ctx.db) on either backend, and the pool on PostgreSQL.
       const db = openDatabase(opts.dataDir);
       const onSaveError = (e: unknown) => opts.logger.error('local service: saving results failed', e);
       let ping: () => Promise<void> = async () => {};
+      let pool: pg.Pool | undefined;
       if (opts.database) {
-        const pool = openPgPool({ url: opts.database, onError: (e) => opts.logger.warn('local service: database connection lost', e) });
-        closePool = () => pool.end();
-        ping = async () => void (await pool.query('SELECT 1'));
+        pool = openPgPool({ url: opts.database, onError: (e) => opts.logger.warn('local service: database connection lost', e) });
+        const open = pool;
+        closePool = () => open.end();
+        ping = async () => void (await open.query('SELECT 1'));
         try {
           store = await openPgResultStore({ pool, onError: onSaveError, codes: catalog.kinds.codes });
           if (!opts.layerStore) ownStore = await openPostgisLayerStore({ pool, clock: opts.clock });
@@ -129,6 +132,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       const ctx: ServiceContext = {
         dataDir: opts.dataDir,
         db,
+        pool,
         logger: opts.logger,
         clock: opts.clock,
         catalog,

@@ -54,11 +54,11 @@ export class PhotoFolders {
     await plugin?.setPhotoDirs(resolved);
   }
 
-  status(plugin: ImageryPlugin | null): PhotoStatus {
+  async status(plugin: ImageryPlugin | null): Promise<PhotoStatus> {
     const catalog = plugin?.catalog();
     if (!catalog)
       return { folders: this.list(), photos: 0, skipped: [], skippedTotal: 0, lastScan: null, error: 'The bundled service is not running' };
-    const s = catalog.status();
+    const s = await catalog.status();
     return {
       folders: this.list(),
       photos: s.photos,

@@ -8,11 +8,12 @@ import type { Logger } from '../../ground/logger';
 import { readPhoto, photoMime } from './exif';
 import { findSidecar, readVideo, videoMime } from './video';
 import { addressText, normalizeRegionId, type Geocoder, type RegionTable } from './geocoder';
-import type { ImageryStore, NewPhoto } from './store';
+import type { ImageryStorage, ScanChanges } from './storage';
+import type { NewPhoto, Summary } from './store';
 
 export interface CatalogOptions {
   dirs: string[];
-  store: ImageryStore;
+  store: ImageryStorage;
   geocode: Geocoder;
   regions: RegionTable;
   logger: Logger;
@@ -59,6 +60,8 @@ export interface Snapshot {
   indexOf: Map<number, number>;
   /** Nearest-neighbour index over lon/lat (geokdbush queries it). */
   kd: KDBush | null;
+  /** The storage generation the snapshot was read at (-1: not read yet). */
+  generation: number;
 }
 
 const EMPTY: Snapshot = {
@@ -72,7 +75,44 @@ const EMPTY: Snapshot = {
   isVideo: new Uint8Array(0),
   indexOf: new Map(),
   kd: null,
+  generation: -1,
 };
+
+/** The in-memory arrays and nearest-neighbour index over the photos' summaries. */
+function snapshotOf(rows: Summary[], generation: number): Snapshot {
+  const n = rows.length;
+  const s: Snapshot = {
+    rowids: new Int32Array(n),
+    lon: new Float64Array(n),
+    lat: new Float64Array(n),
+    year: new Int32Array(n),
+    regionId: new Array<string | null>(n),
+    takenAt: new Array<string>(n),
+    ids: new Array<string>(n),
+    isVideo: new Uint8Array(n),
+    indexOf: new Map(),
+    kd: null,
+    generation,
+  };
+  rows.forEach((r, i) => {
+    s.rowids[i] = r.rowid;
+    s.lon[i] = r.lon;
+    s.lat[i] = r.lat;
+    s.year[i] = r.year ?? 0;
+    s.regionId[i] = r.region_id;
+    s.takenAt[i] = r.taken_at ?? '';
+    s.ids[i] = r.id;
+    s.isVideo[i] = r.is_video;
+    s.indexOf.set(r.rowid, i);
+  });
+  if (n) {
+    const kd = new KDBush(n);
+    for (let i = 0; i < n; i++) kd.add(s.lon[i]!, s.lat[i]!);
+    kd.finish();
+    s.kd = kd;
+  }
+  return s;
+}
 
 /** Words a photo is found by: address and place names, description, keywords, camera, file name, date. */
 export function searchText(p: Omit<NewPhoto, 'id'>, keywords: string[]): string {
@@ -97,6 +137,7 @@ export class ImageryCatalog {
   private firstScan: Promise<ScanReport> | null = null;
   private lastReport: ScanReport | null = null;
   private lastError: string | null = null;
+  private refreshing: Promise<void> | null = null;
   private closed = false;
   dirs: string[];
 
@@ -133,11 +174,35 @@ export class ImageryCatalog {
     return this.snap;
   }
 
-  status() {
+  /**
+   * The snapshot, first read again if another process sharing the storage has scanned since
+   * (one small read per call), so every process answers from the same catalog.
+   */
+  async current(): Promise<Snapshot> {
+    if ((await this.opts.store.generation()) !== this.snap.generation) await this.refresh();
+    return this.snap;
+  }
+
+  /** Concurrent callers share one read. */
+  private refresh(): Promise<void> {
+    this.refreshing ??= this.buildSnapshot()
+      .then((snap) => {
+        // A read that started before a newer one finished must not replace it.
+        if (snap.generation >= this.snap.generation) this.snap = snap;
+      })
+      .finally(() => {
+        this.refreshing = null;
+      });
+    return this.refreshing;
+  }
+
+  async status() {
+    // What this process last read when the storage cannot be reached (the error says why).
+    const snap = await this.current().catch(() => this.snap);
     return {
       dirs: this.dirs,
-      photos: this.snap.rowids.length,
-      skipped: this.opts.store.skipped(),
+      photos: snap.rowids.length,
+      skipped: await this.opts.store.skipped(),
       lastScan: this.lastReport,
       error: this.lastError,
     };
@@ -158,7 +223,8 @@ export class ImageryCatalog {
       );
       return this.pending;
     }
-    this.running = this.doScan()
+    this.running = this.opts.store
+      .exclusive(() => this.doScan())
       .catch((err: Error) => {
         this.lastError = err.message;
         throw err;
@@ -216,7 +282,7 @@ export class ImageryCatalog {
     const t0 = performance.now();
     const { store, logger } = this.opts;
     const files = await this.listFiles();
-    const known = store.knownFiles();
+    const known = await store.knownFiles();
     const seen = new Set(files.map((f) => f.path));
     const changed = files.filter((f) => {
       const k = known.get(f.path);
@@ -224,7 +290,7 @@ export class ImageryCatalog {
     });
     const gone = [...known.keys()].filter((p) => !seen.has(p));
 
-    // Metadata is read with bounded concurrency; rows are written in batched transactions.
+    // Metadata is read with bounded concurrency; the changes are written in one transaction.
     const results: { file: ListedFile; res: Awaited<ReturnType<typeof readVideo>> }[] = [];
     let next = 0;
     const worker = async () => {
@@ -237,56 +303,57 @@ export class ImageryCatalog {
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency ?? 8, changed.length) }, worker));
 
     const newId = this.opts.newId ?? randomUUID;
-    let skipped = 0;
-    store.db.transaction(() => {
-      for (const p of gone) store.remove(p);
-      for (const { file, res } of results) {
-        if (!res.ok) {
-          skipped++;
-          store.skip({ path: file.path, root: file.root, mtime_ms: file.mtime_ms, size: file.size, reason: res.reason });
-          continue;
-        }
-        const m = res.meta;
-        const place = this.place(m.lon, m.lat);
-        const regionRaw = place?.regionId ?? (place?.countryCode ? this.opts.regions.byCode.get(place.countryCode)?.id : undefined);
-        const regionId = regionRaw && /^\d+$/.test(regionRaw) ? normalizeRegionId(regionRaw) : null;
-        const country = place?.country ?? (regionId ? this.opts.regions.get(regionId)?.name : undefined) ?? null;
-        const row: Omit<NewPhoto, 'id'> = {
-          path: file.path,
-          root: file.root,
-          mtime_ms: file.mtime_ms,
-          size: file.size,
-          mime: photoMime(file.path) ?? videoMime(file.path) ?? 'application/octet-stream',
-          lon: m.lon,
-          lat: m.lat,
-          direction: m.direction,
-          taken_at: m.takenAt,
-          year: m.year,
-          month: m.month,
-          description: m.description,
-          keywords: JSON.stringify(m.keywords),
-          make: m.make,
-          artist: m.artist,
-          width: m.width,
-          height: m.height,
-          interactive: m.interactive ? 1 : 0,
-          city: place?.city ?? null,
-          country,
-          country_code: place?.countryCode ?? null,
-          region_id: regionId,
-          address: addressText({ city: place?.city, country: country ?? undefined }, m.lon, m.lat),
-          is_video: videoMime(file.path) ? 1 : 0,
-          duration: res.duration ?? null,
-        };
-        store.upsert(row, searchText(row, m.keywords), newId);
+    const changes: ScanChanges = { removed: gone, skipped: [], photos: [] };
+    for (const { file, res } of results) {
+      if (!res.ok) {
+        changes.skipped.push({ path: file.path, root: file.root, mtime_ms: file.mtime_ms, size: file.size, reason: res.reason });
+        continue;
       }
-    })();
-    if (changed.length || gone.length || this.snap === EMPTY) this.snap = this.buildSnapshot();
+      const m = res.meta;
+      const place = this.place(m.lon, m.lat);
+      const regionRaw = place?.regionId ?? (place?.countryCode ? this.opts.regions.byCode.get(place.countryCode)?.id : undefined);
+      const regionId = regionRaw && /^\d+$/.test(regionRaw) ? normalizeRegionId(regionRaw) : null;
+      const country = place?.country ?? (regionId ? this.opts.regions.get(regionId)?.name : undefined) ?? null;
+      const row: Omit<NewPhoto, 'id'> = {
+        path: file.path,
+        root: file.root,
+        mtime_ms: file.mtime_ms,
+        size: file.size,
+        mime: photoMime(file.path) ?? videoMime(file.path) ?? 'application/octet-stream',
+        lon: m.lon,
+        lat: m.lat,
+        direction: m.direction,
+        taken_at: m.takenAt,
+        year: m.year,
+        month: m.month,
+        description: m.description,
+        keywords: JSON.stringify(m.keywords),
+        make: m.make,
+        artist: m.artist,
+        width: m.width,
+        height: m.height,
+        interactive: m.interactive ? 1 : 0,
+        city: place?.city ?? null,
+        country,
+        country_code: place?.countryCode ?? null,
+        region_id: regionId,
+        address: addressText({ city: place?.city, country: country ?? undefined }, m.lon, m.lat),
+        is_video: videoMime(file.path) ? 1 : 0,
+        duration: res.duration ?? null,
+      };
+      changes.photos.push({ row, text: searchText(row, m.keywords) });
+    }
+    await store.apply(changes, newId);
+    if (changed.length || gone.length || this.snap === EMPTY) {
+      // Read after the write (a refresh under way may have read before it).
+      const snap = await this.buildSnapshot();
+      if (snap.generation >= this.snap.generation) this.snap = snap;
+    }
     const report: ScanReport = {
       found: files.length,
       read: changed.length,
       removed: gone.length,
-      skipped,
+      skipped: changes.skipped.length,
       photos: this.snap.rowids.length,
       durationMs: performance.now() - t0,
     };
@@ -306,39 +373,9 @@ export class ImageryCatalog {
     }
   }
 
-  private buildSnapshot(): Snapshot {
-    const rows = this.opts.store.summaries();
-    const n = rows.length;
-    const s: Snapshot = {
-      rowids: new Int32Array(n),
-      lon: new Float64Array(n),
-      lat: new Float64Array(n),
-      year: new Int32Array(n),
-      regionId: new Array<string | null>(n),
-      takenAt: new Array<string>(n),
-      ids: new Array<string>(n),
-      isVideo: new Uint8Array(n),
-      indexOf: new Map(),
-      kd: null,
-    };
-    rows.forEach((r, i) => {
-      s.rowids[i] = r.rowid;
-      s.lon[i] = r.lon;
-      s.lat[i] = r.lat;
-      s.year[i] = r.year ?? 0;
-      s.regionId[i] = r.region_id;
-      s.takenAt[i] = r.taken_at ?? '';
-      s.ids[i] = r.id;
-      s.isVideo[i] = r.is_video;
-      s.indexOf.set(r.rowid, i);
-    });
-    if (n) {
-      const kd = new KDBush(n);
-      for (let i = 0; i < n; i++) kd.add(s.lon[i]!, s.lat[i]!);
-      kd.finish();
-      s.kd = kd;
-    }
-    return s;
+  private async buildSnapshot(): Promise<Snapshot> {
+    const { generation, rows } = await this.opts.store.summaries();
+    return snapshotOf(rows, generation);
   }
 
   private schedule(): void {

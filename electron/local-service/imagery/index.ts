@@ -13,12 +13,14 @@ import {
 } from '../../../shared/service/imagery';
 import { StreamRequest, type Observation, type StreamResponseSuccess } from '../../../shared/service/stream';
 import { fieldErrors, sendProblem } from '../http/problem';
-import { ImageryCatalog } from './catalog';
+import { ImageryCatalog, type Snapshot } from './catalog';
 import { createCatalogGeocoder, createDefaultGeocoder, RegionTable, type Geocoder, type Region } from './geocoder';
 import { MediaSigner, thumbnail, type MediaVariant } from './media';
 import type { LocalServicePlugin, ServiceContext } from './plugin-types';
-import { searchPhotos, streamPhotos } from './query';
-import { ImageryStore, migrateImagery, type PhotoRow } from './store';
+import { openPgImageryStorage } from './pg-store';
+import { searchPhotos, streamPhotos, type StreamHit } from './query';
+import { embeddedImageryStorage, type ImageryStorage } from './storage';
+import type { PhotoRow } from './store';
 
 export type { Geocoder, Place } from './geocoder';
 
@@ -50,7 +52,7 @@ const MediaParams = z.object({ id: z.guid() });
 
 interface State {
   ctx: ServiceContext;
-  store: ImageryStore;
+  store: ImageryStorage;
   catalog: ImageryCatalog;
   regions: RegionTable;
   signer: MediaSigner;
@@ -92,13 +94,15 @@ function regionItem(r: Region, count?: number) {
 
 export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
   let state: State | null = null;
+  let opening: Promise<State> | null = null;
   const withSample = (dirs: string[]) =>
     opts.sample ? [...dirs, opts.sampleDir ?? resolve('resources/sample-photos')] : [...dirs];
 
-  const init = (ctx: ServiceContext): State => {
-    if (state) return state;
-    migrateImagery(ctx.db, ctx.clock);
-    const store = new ImageryStore(ctx.db);
+  /** The catalog on the service's storage: PostgreSQL when the service runs on it, else the data folder's SQLite. */
+  const open = async (ctx: ServiceContext): Promise<State> => {
+    const store = ctx.pool
+      ? await openPgImageryStorage({ pool: ctx.pool, onWait: () => ctx.logger.info('imagery: another process is scanning the photo folders; waiting for it') })
+      : embeddedImageryStorage(ctx.db, ctx.clock);
     const regions = new RegionTable();
     const dirs = withSample(opts.photoDirs);
     const catalog = new ImageryCatalog({
@@ -115,21 +119,25 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       store,
       catalog,
       regions,
-      signer: new MediaSigner(store.mediaSecret()),
+      signer: new MediaSigner(await store.mediaSecret()),
       thumbDir: join(ctx.dataDir, 'imagery-thumbs'),
     };
     catalog.start().catch((err: Error) => ctx.logger.error('imagery: first scan failed', err));
     return state;
   };
+  const init = (ctx: ServiceContext): Promise<State> => (opening ??= open(ctx));
 
   const mediaUrl = (s: State, base: string, path: string, id: string, variant: MediaVariant) =>
     `${base.replace(/\/+$/, '')}${path}/${id}${variant === 'thumb' ? '/thumb' : ''}?sig=${s.signer.sign(id, variant)}`;
 
-  /** Waits for the first scan; answers 503 with isSuccess false if the catalog could not be built. */
-  const ready = async (s: State, reply: FastifyReply): Promise<boolean> => {
+  /**
+   * Waits for the first scan and returns the current snapshot (another process's scan included);
+   * answers 503 with isSuccess false if the catalog could not be built.
+   */
+  const ready = async (s: State, reply: FastifyReply): Promise<Snapshot | null> => {
     try {
       await s.catalog.ready();
-      return true;
+      return await s.catalog.current();
     } catch (err) {
       s.ctx.logger.error('imagery: catalog unavailable', err);
       await reply.code(503).send({
@@ -137,7 +145,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         result_id: randomUUID(),
         error: { code: 'CATALOG_UNAVAILABLE', message: 'The imagery catalog could not be read.' },
       });
-      return false;
+      return null;
     }
   };
 
@@ -163,7 +171,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     const sig = (query as { sig?: unknown } | undefined)?.sig;
     if (!p.success || !s.signer.verify(p.data.id, variant, sig))
       return sendProblem(reply, 404, 'Not Found', 'No such media, or the link is not valid.');
-    const row = s.store.byId(p.data.id);
+    const row = await s.store.byId(p.data.id);
     let size: number | null = null;
     try {
       if (row) size = statSync(row.path).size;
@@ -195,7 +203,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     return reply.type(row.mime).header('content-length', size).send(createReadStream(row.path));
   };
 
-  const observation = (s: State, base: string, hit: ReturnType<typeof streamPhotos>['hits'][number]): Observation => {
+  const observation = (s: State, base: string, hit: StreamHit): Observation => {
     const r = hit.row;
     const video = r.is_video === 1;
     const fileUrl = mediaUrl(s, base, MEDIA_PATH.base, r.id, 'image');
@@ -257,8 +265,8 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       if (state) await state.catalog.setDirs(withSample(dirs));
     },
 
-    registerBase(app, ctx) {
-      const s = init(ctx);
+    async registerBase(app, ctx) {
+      const s = await init(ctx);
       registerMedia(app, s, MEDIA_PATH.base);
 
       app.post('/v1/stream', async (req, reply) => {
@@ -267,7 +275,8 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         if (!parsed.success)
           return sendProblem(reply, 400, 'Bad Request', 'The stream request is not valid.', fieldErrors(parsed.error));
         const body = parsed.data;
-        if (!(await ready(s, reply))) return reply;
+        const snap = await ready(s, reply);
+        if (!snap) return reply;
         const resultId = randomUUID();
         const year = body.year === undefined ? null : String(body.year);
         let region: Region | undefined;
@@ -282,7 +291,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
               year,
             });
         }
-        const { hits, radiusKm } = streamPhotos(s.store, s.catalog.snapshot(), {
+        const { hits, radiusKm } = await streamPhotos(s.store, snap, {
           query: body.query,
           limit: body.limit,
           year: body.year,
@@ -322,22 +331,23 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
 
       app.get('/v1/imagery/catalog', async (_req, reply) => {
         await s.catalog.ready().catch(() => undefined);
-        return reply.send(s.catalog.status());
+        return reply.send(await s.catalog.status());
       });
     },
 
-    registerSearch(app, ctx) {
-      const s = init(ctx);
+    async registerSearch(app, ctx) {
+      const s = await init(ctx);
       registerMedia(app, s, MEDIA_PATH.search);
 
       app.post('/search', async (req, reply) => {
         const parsed = ImageryRequest.safeParse(req.body);
         if (!parsed.success)
           return sendProblem(reply, 400, 'Bad Request', 'The search request is not valid.', fieldErrors(parsed.error));
-        if (!(await ready(s, reply))) return reply;
+        const snap = await ready(s, reply);
+        if (!snap) return reply;
         const limit = parsed.data.limit ?? IMAGERY_LIMIT.default;
         const page = parsed.data.page ?? 1;
-        const found = searchPhotos(s.store, s.catalog.snapshot(), s.regions, parsed.data.query, limit, page, ctx.catalog);
+        const found = await searchPhotos(s.store, snap, s.regions, parsed.data.query, limit, page, ctx.catalog);
         const res: ImageryResponseSuccess = {
           isSuccess: true,
           page,
@@ -354,7 +364,9 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     },
 
     async close() {
-      await state?.catalog.close();
+      const s = await opening?.catch(() => null);
+      await s?.catalog.close();
+      await s?.store.close();
     },
   };
 }

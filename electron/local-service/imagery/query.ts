@@ -3,7 +3,8 @@ import type { Catalog } from '../catalog/catalog';
 import { normalizeName } from '../catalog/text';
 import type { Snapshot } from './catalog';
 import { foldText, type Region, type RegionTable } from './geocoder';
-import type { ImageryStore, PhotoRow } from './store';
+import type { ImageryStorage } from './storage';
+import type { PhotoRow } from './store';
 
 /**
  * Query words that name nothing in a catalog of photos: function words and the words for
@@ -84,10 +85,11 @@ export function namedCity(query: string, catalog: Catalog | undefined): NamedPla
 }
 
 /** Snapshot positions of the photos matching at least one word, with the words each matched (bit i = word i). */
-export function matchWords(store: ImageryStore, snap: Snapshot, words: QueryWord[]): Map<number, number> {
+export async function matchWords(store: ImageryStorage, snap: Snapshot, words: QueryWord[]): Promise<Map<number, number>> {
   const hits = new Map<number, number>();
-  words.slice(0, 30).forEach((w, bit) => {
-    for (const rowid of store.match(w.folded)) {
+  const matched = await Promise.all(words.slice(0, 30).map((w) => store.match(w.folded)));
+  matched.forEach((rowids, bit) => {
+    for (const rowid of rowids) {
       const i = snap.indexOf.get(rowid);
       if (i === undefined) continue;
       hits.set(i, (hits.get(i) ?? 0) | (1 << bit));
@@ -123,15 +125,15 @@ export interface SearchResult {
 }
 
 /** POST /search: text matching with a 1-based page of `limit` records. */
-export function searchPhotos(
-  store: ImageryStore,
+export async function searchPhotos(
+  store: ImageryStorage,
   snap: Snapshot,
   regions: RegionTable,
   query: string,
   limit: number,
   page: number,
   catalog?: Catalog,
-): SearchResult {
+): Promise<SearchResult> {
   const parsed = parseQuery(query);
   const named = parsed.all ? undefined : namedRegion(parsed, regions);
   const place = namedCity(query, catalog);
@@ -140,7 +142,7 @@ export function searchPhotos(
   if (parsed.all) {
     hits = new Map();
     for (let i = 0; i < snap.rowids.length; i++) hits.set(i, 0);
-  } else hits = matchWords(store, snap, parsed.words);
+  } else hits = await matchWords(store, snap, parsed.words);
   // Imagery records carry a still image URL: videos are found through /v1/stream only.
   let candidates = [...hits.keys()].filter((i) => !snap.isVideo[i]);
   if (named) candidates = candidates.filter((i) => snap.regionId[i] === named.id);
@@ -157,7 +159,7 @@ export function searchPhotos(
   const pageIdx = candidates.slice(start, start + limit);
   const distances = new Map<string, number>();
   if (place) for (const i of pageIdx) distances.set(snap.ids[i]!, Math.round(km(i) * 10_000) / 10);
-  return { total: candidates.length, rows: store.rows(pageIdx.map((i) => snap.rowids[i]!)), region, distances };
+  return { total: candidates.length, rows: await store.rows(pageIdx.map((i) => snap.rowids[i]!)), region, distances };
 }
 
 /** Radius around the asked positions: observations farther away are not listed. */
@@ -193,13 +195,13 @@ export const SCOPE_FEATURE_NAME = 'photo';
  * captures. Positions always limit the list to STREAM_RADIUS_KM around them (never every photo on
  * earth) and rank by great-circle distance to the nearest point.
  */
-export function streamPhotos(store: ImageryStore, snap: Snapshot, p: StreamParams): StreamResult {
+export async function streamPhotos(store: ImageryStorage, snap: Snapshot, p: StreamParams): Promise<StreamResult> {
   const n = snap.rowids.length;
   const inScope = (i: number) =>
     (p.year === undefined || snap.year[i] === p.year) && (!p.region || snap.regionId[i] === p.region.id);
   const parsed = parseQuery(p.query);
   const mask = new Map<number, number>();
-  if (!parsed.all) for (const [i, m] of matchWords(store, snap, parsed.words)) if (inScope(i)) mask.set(i, m);
+  if (!parsed.all) for (const [i, m] of await matchWords(store, snap, parsed.words)) if (inScope(i)) mask.set(i, m);
   const byScope = parsed.all || (mask.size === 0 && (!!p.points?.length || !!p.region));
   const candidate = byScope ? inScope : (i: number) => mask.has(i);
   const nameOf = (i: number) => (byScope ? SCOPE_FEATURE_NAME : matchedText(parsed.words, mask.get(i) ?? 0));
@@ -228,7 +230,7 @@ export function streamPhotos(store: ImageryStore, snap: Snapshot, p: StreamParam
     list.sort(listingOrder(snap, (i) => popcount(mask.get(i) ?? 0)));
     picked = list.slice(0, p.limit).map((i) => ({ i, km: null }));
   }
-  const rows = new Map(store.rows(picked.map((x) => snap.rowids[x.i]!)).map((r) => [r.rowid, r]));
+  const rows = new Map((await store.rows(picked.map((x) => snap.rowids[x.i]!))).map((r) => [r.rowid, r]));
   const hits: StreamHit[] = [];
   for (const { i, km } of picked) {
     const row = rows.get(snap.rowids[i]!);

@@ -114,7 +114,7 @@ export interface PhotoRow {
 }
 
 export type NewPhoto = Omit<PhotoRow, 'rowid'>;
-type Summary = Pick<PhotoRow, 'rowid' | 'lon' | 'lat' | 'year' | 'region_id' | 'taken_at' | 'id' | 'is_video'>;
+export type Summary = Pick<PhotoRow, 'rowid' | 'lon' | 'lat' | 'year' | 'region_id' | 'taken_at' | 'id' | 'is_video'>;
 
 export interface SkippedRow {
   path: string;
@@ -161,6 +161,9 @@ export class ImageryStore {
       count: db.prepare('SELECT count(*) FROM imagery_photo').pluck(),
       getMeta: db.prepare('SELECT value FROM imagery_meta WHERE key = ?').pluck(),
       putMeta: db.prepare('INSERT OR REPLACE INTO imagery_meta (key, value) VALUES (?, ?)'),
+      bumpGeneration: db.prepare(
+        "INSERT INTO imagery_meta (key, value) VALUES ('generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+      ),
     };
   }
 
@@ -240,6 +243,15 @@ export class ImageryStore {
 
   count(): number {
     return this.st.count.get() as number;
+  }
+
+  /** Counts the scans that changed the catalog: a process sharing the data folder rebuilds its snapshot when it moves. */
+  generation(): number {
+    return Number(this.st.getMeta.get('generation') ?? 0);
+  }
+
+  bumpGeneration(): void {
+    this.st.bumpGeneration.run();
   }
 
   /** The key media URLs are signed with; made once per data folder. */

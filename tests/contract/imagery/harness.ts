@@ -3,9 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createImageryPlugin, type ImageryPluginOptions, type ImageryPlugin } from '../../../electron/local-service/imagery';
 import type { ServiceContext } from '../../../electron/local-service/imagery/plugin-types';
+import { openPgPool } from '../../../electron/local-service/pg/database';
+import { BACKEND, databaseFor } from '../local-service/harness';
+
+export { BACKEND };
 
 export const KEY = 'test-key-0123456789';
 export const BASE_URL = 'http://127.0.0.1:7001';
@@ -24,7 +29,10 @@ export interface Harness {
   base: FastifyInstance;
   search: FastifyInstance;
   plugin: ImageryPlugin;
+  /** The data folder's SQLite database (the catalog's home on the embedded backend). */
   db: Database.Database;
+  /** The catalog's PostgreSQL database on the PostGIS backend. */
+  pool: pg.Pool | undefined;
   dataDir: string;
   stream(body: unknown): Promise<{ status: number; json: unknown }>;
   searchReq(body: unknown): Promise<{ status: number; json: unknown }>;
@@ -33,18 +41,34 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/** Done to the catalog's database before the plugin opens it, on whichever backend the suite runs. */
+export interface PrepareDb {
+  sqlite?(db: Database.Database): void;
+  postgis?(pool: pg.Pool): Promise<void>;
+}
+
+/**
+ * A plugin on two hosts, its catalog in the data folder's SQLite or, with
+ * FIELDLENS_TEST_BACKEND=postgis, in a database of the file's throwaway cluster. Harnesses given
+ * the same `database` key share one database (several service processes of a team).
+ */
 export async function startHarness(
   opts: Partial<ImageryPluginOptions> & { photoDirs: string[] },
-  prepareDb?: (db: Database.Database) => void,
+  prepareDb?: PrepareDb,
   catalog?: ServiceContext['catalog'],
+  shared?: { database: string },
 ): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fl-imagery-data-'));
   const db = new Database(join(dataDir, 'service.sqlite'));
   db.pragma('journal_mode = WAL');
-  prepareDb?.(db);
+  const url = await databaseFor(shared?.database ?? dataDir);
+  const pool = url ? openPgPool({ url }) : undefined;
+  prepareDb?.sqlite?.(db);
+  if (pool) await prepareDb?.postgis?.(pool);
   const ctx: ServiceContext = {
     dataDir,
     db,
+    pool,
     logger: createMemoryLogger(),
     clock: () => new Date(),
     baseUrl: () => BASE_URL,
@@ -71,6 +95,7 @@ export async function startHarness(
     search,
     plugin,
     db,
+    pool,
     dataDir,
     stream: (body) => post(base, '/v1/stream', { authorization: `Bearer ${KEY}` }, body),
     searchReq: (body) => post(search, '/search', { 'x-api-key': KEY }, body),
@@ -84,6 +109,7 @@ export async function startHarness(
       await plugin.close?.();
       await base.close();
       await search.close();
+      await pool?.end();
       db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -22,7 +22,7 @@ describe('bundled sample imagery', () => {
   });
 
   it('is indexed in full, clearly marked, with one interactive panorama', async () => {
-    expect(h.plugin.catalog()!.status()).toMatchObject({ photos: 10, skipped: [] });
+    expect(await h.plugin.catalog()!.status()).toMatchObject({ photos: 10, skipped: [] });
     const body = ImageryResponseSuccess.parse((await h.searchReq({ query: '*', limit: 100 })).json);
     expect(body.data).toHaveLength(10);
     for (const r of body.data) {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageryRecordExact, ImageryResponseSuccess, ImageryResponse } from '../../../shared/service/imagery';
 import { Problem } from '../../../shared/service/problem';
 import { StreamResponse } from '../../../shared/service/stream';
+import { migratePgImagery } from '../../../electron/local-service/imagery/pg-store';
 import { migrateImagery } from '../../../electron/local-service/imagery/store';
 import { KNOWN, writeKnownFolder, writeSurveyFolder } from './fixtures';
 import { KEY, SEARCH_URL, startHarness, type Harness } from './harness';
@@ -102,7 +103,7 @@ describe('POST /search over a folder of photos with known EXIF', () => {
   });
 
   it('lists the photo without GPS as skipped with its reason', async () => {
-    const status = h.plugin.catalog()!.status();
+    const status = await h.plugin.catalog()!.status();
     expect(status.photos).toBe(KNOWN.length);
     expect(status.skipped).toEqual([{ path: join(dir, 'no-gps.jpg'), reason: 'no GPS position in EXIF' }]);
     const res = await h.base.inject({ method: 'GET', url: '/v1/imagery/catalog', headers: { authorization: `Bearer ${KEY}` } });
@@ -144,7 +145,7 @@ describe('POST /search over a folder of photos with known EXIF', () => {
     expect((await h.media(rec.image)).status).toBe(404);
     await h.plugin.catalog()!.scan();
     expect(success(await h.searchReq({ query: 'Buenos Aires' })).data).toEqual([]);
-    expect(h.plugin.catalog()!.status().photos).toBe(KNOWN.length - 1);
+    expect((await h.plugin.catalog()!.status()).photos).toBe(KNOWN.length - 1);
   });
 });
 
@@ -191,10 +192,21 @@ describe('a catalog that cannot be built', () => {
   let dir: string;
   beforeAll(async () => {
     dir = writeKnownFolder();
-    h = await startHarness({ photoDirs: [dir] }, (db) => {
-      migrateImagery(db);
-      db.exec("CREATE TRIGGER no_room BEFORE INSERT ON imagery_photo BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
-    });
+    h = await startHarness(
+      { photoDirs: [dir] },
+      {
+        sqlite(db) {
+          migrateImagery(db);
+          db.exec("CREATE TRIGGER no_room BEFORE INSERT ON imagery_photo BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END");
+        },
+        async postgis(pool) {
+          await migratePgImagery(pool);
+          await pool.query(`CREATE FUNCTION no_room() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN RAISE EXCEPTION 'database or disk is full'; END $$;
+            CREATE TRIGGER no_room BEFORE INSERT ON imagery_photo FOR EACH ROW EXECUTE FUNCTION no_room()`);
+        },
+      },
+    );
   });
   afterAll(async () => {
     await h.close();
@@ -209,11 +221,12 @@ describe('a catalog that cannot be built', () => {
     const st = await h.stream({ query: 'Lisbon' });
     expect(st.status).toBe(503);
     expect(StreamResponse.parse(st.json).isSuccess).toBe(false);
-    expect(h.plugin.catalog()!.status().error).toBe('database or disk is full');
+    expect((await h.plugin.catalog()!.status()).error).toBe('database or disk is full');
   });
 
   it('recovers once the database accepts rows again', async () => {
-    h.db.exec('DROP TRIGGER no_room');
+    if (h.pool) await h.pool.query('DROP TRIGGER no_room ON imagery_photo');
+    else h.db.exec('DROP TRIGGER no_room');
     const body = success(await h.searchReq({ query: 'Lisbon' }));
     expect(body.data).toHaveLength(1);
   });

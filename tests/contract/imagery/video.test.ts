@@ -101,17 +101,17 @@ describe('videos with a sidecar position', () => {
 
   it('skips a video without a sidecar and picks it up once one appears', async () => {
     const catalog = h.plugin.catalog()!;
-    expect(catalog.status().skipped).toEqual([
+    expect((await catalog.status()).skipped).toEqual([
       { path: join(dir, 'orphan.mp4'), reason: 'video without a sidecar position (orphan.mp4.json or orphan.json)' },
     ]);
     writeFileSync(join(dir, 'orphan.json'), JSON.stringify({ latitude: 59.5, longitude: 18.5, keywords: ['ferry'] }));
     await catalog.scan();
-    expect(catalog.status().skipped).toEqual([]);
+    expect((await catalog.status()).skipped).toEqual([]);
     const found = StreamResponseSuccess.parse((await h.stream({ query: 'ferry' })).json);
     expect(found.data.geojson.features.map((f) => f.properties.duration)).toEqual([1]);
     unlinkSync(join(dir, 'orphan.json'));
     await catalog.scan();
-    expect(catalog.status().skipped).toHaveLength(1);
+    expect((await catalog.status()).skipped).toHaveLength(1);
     expect(StreamResponseSuccess.parse((await h.stream({ query: 'ferry' })).json).data.geojson.features).toEqual([]);
   });
 
@@ -119,7 +119,7 @@ describe('videos with a sidecar position', () => {
     writeFileSync(join(dir, 'bad.mp4'), tinyMp4(1000, 1000));
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ latitude: 123, longitude: 0 }));
     await h.plugin.catalog()!.scan();
-    const reason = h.plugin.catalog()!.status().skipped.find((s) => s.path.endsWith('bad.mp4'))?.reason;
+    const reason = (await h.plugin.catalog()!.status()).skipped.find((s) => s.path.endsWith('bad.mp4'))?.reason;
     expect(reason).toMatch(/^sidecar bad\.json: latitude /);
   });
 });

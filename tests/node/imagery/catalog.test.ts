@@ -7,6 +7,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import { ImageryCatalog } from '../../../electron/local-service/imagery/catalog';
 import { RegionTable, type Geocoder } from '../../../electron/local-service/imagery/geocoder';
 import { writeGeotaggedJpeg } from '../../../electron/local-service/imagery/photo-writer';
+import { embeddedStorageOf } from '../../../electron/local-service/imagery/storage';
 import { ImageryStore, migrateImagery } from '../../../electron/local-service/imagery/store';
 
 // An injected geocoder (the service passes its own catalog's lookup the same way).
@@ -18,7 +19,7 @@ let catalog: ImageryCatalog | null = null;
 
 function open(watch = false) {
   const store = new ImageryStore(db);
-  catalog = new ImageryCatalog({ dirs: [dir], store, geocode, regions: new RegionTable(), logger: createMemoryLogger(), watch, debounceMs: 50 });
+  catalog = new ImageryCatalog({ dirs: [dir], store: embeddedStorageOf(store), geocode, regions: new RegionTable(), logger: createMemoryLogger(), watch, debounceMs: 50 });
   return { store, catalog };
 }
 

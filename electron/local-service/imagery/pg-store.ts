@@ -1,0 +1,230 @@
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { applyPgMigrations } from '../pg/migrations';
+import { createFtsTokenizer } from './fts-tokens';
+import type { ImageryStorage, KnownFile } from './storage';
+import type { PhotoRow, Summary } from './store';
+
+/**
+ * The imagery catalog in PostgreSQL (scope "imagery"), the same rows as the embedded tables.
+ * Instead of FTS5, a photo keeps its search text's tokens as SQLite's tokenizer makes them
+ * (fts-tokens.ts), in order, in `words`: a GIN index finds the rows holding every token of a
+ * query word, and a phrase of several tokens is checked for tokens in a row.
+ */
+const PG_IMAGERY_MIGRATIONS: readonly string[] = [
+  `CREATE EXTENSION IF NOT EXISTS postgis;
+   CREATE TABLE imagery_photo (
+     rowid INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     id TEXT NOT NULL UNIQUE,
+     path TEXT NOT NULL UNIQUE,
+     root TEXT NOT NULL,
+     mtime_ms DOUBLE PRECISION NOT NULL,
+     size BIGINT NOT NULL,
+     mime TEXT NOT NULL,
+     lon DOUBLE PRECISION NOT NULL,
+     lat DOUBLE PRECISION NOT NULL,
+     geom geometry(Point, 4326) GENERATED ALWAYS AS (ST_SetSRID(ST_MakePoint(lon, lat), 4326)) STORED,
+     direction DOUBLE PRECISION,
+     taken_at TEXT,
+     year INTEGER,
+     month INTEGER,
+     description TEXT,
+     keywords TEXT NOT NULL DEFAULT '[]',
+     make TEXT,
+     artist TEXT,
+     width INTEGER,
+     height INTEGER,
+     interactive INTEGER NOT NULL DEFAULT 0,
+     city TEXT,
+     country TEXT,
+     country_code TEXT,
+     region_id TEXT,
+     address TEXT NOT NULL,
+     is_video INTEGER NOT NULL DEFAULT 0,
+     duration DOUBLE PRECISION,
+     words TEXT[] NOT NULL
+   );
+   CREATE INDEX imagery_photo_geom ON imagery_photo USING GIST (geom);
+   CREATE INDEX imagery_photo_words ON imagery_photo USING GIN (words);
+   CREATE INDEX imagery_photo_year ON imagery_photo (year);
+   CREATE INDEX imagery_photo_region ON imagery_photo (region_id);
+   CREATE TABLE imagery_skipped (
+     path TEXT PRIMARY KEY,
+     root TEXT NOT NULL,
+     mtime_ms DOUBLE PRECISION NOT NULL,
+     size BIGINT NOT NULL,
+     reason TEXT NOT NULL
+   );
+   CREATE TABLE imagery_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+];
+
+/** The columns of PhotoRow (size as a number: pg reads BIGINT as text). */
+const ROW = `rowid, id, path, root, mtime_ms, size::float8 AS size, mime, lon, lat, direction, taken_at, year, month,
+  description, keywords, make, artist, width, height, interactive, city, country, country_code, region_id, address,
+  is_video, duration`;
+const WRITTEN = [
+  'path', 'root', 'mtime_ms', 'size', 'mime', 'lon', 'lat', 'direction', 'taken_at', 'year', 'month', 'description',
+  'keywords', 'make', 'artist', 'width', 'height', 'interactive', 'city', 'country', 'country_code', 'region_id',
+  'address', 'is_video', 'duration',
+] as const;
+const UPSERT = `INSERT INTO imagery_photo (${[...WRITTEN, 'id', 'words'].join(', ')})
+  VALUES (${[...WRITTEN, 'id', 'words'].map((_, i) => `$${i + 1}`).join(', ')})
+  ON CONFLICT (path) DO UPDATE SET ${[...WRITTEN.slice(1), 'words'].map((c) => `${c} = excluded.${c}`).join(', ')}`;
+
+/** Scans of the catalog take this advisory lock: one process scans the folders at a time. */
+const SCAN_LOCK = "hashtext('fieldlens imagery scan')";
+
+export interface PgImageryStorageOptions {
+  pool: pg.Pool;
+  /** Told when a scan waits for another process's. */
+  onWait?: () => void;
+}
+
+export function migratePgImagery(pool: pg.Pool): Promise<number> {
+  return applyPgMigrations(pool, 'imagery', PG_IMAGERY_MIGRATIONS);
+}
+
+export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOptions): Promise<ImageryStorage> {
+  await migratePgImagery(pool);
+  const tokenizer = createFtsTokenizer();
+  const generationOf = async (q: pg.Pool | pg.PoolClient) =>
+    Number((await q.query<{ value: string }>("SELECT value FROM imagery_meta WHERE key = 'generation'")).rows[0]?.value ?? 0);
+
+  return {
+    async knownFiles() {
+      const out = new Map<string, KnownFile>();
+      const r = await pool.query<{ path: string; mtime_ms: number; size: number; skipped: boolean }>(
+        `SELECT path, mtime_ms, size::float8 AS size, false AS skipped FROM imagery_photo
+         UNION ALL SELECT path, mtime_ms, size::float8, true FROM imagery_skipped ORDER BY skipped`,
+      );
+      for (const { path, ...k } of r.rows) out.set(path, k);
+      return out;
+    },
+
+    async apply(changes, newId) {
+      if (!changes.removed.length && !changes.skipped.length && !changes.photos.length) return;
+      const c = await pool.connect();
+      try {
+        await c.query('BEGIN');
+        if (changes.removed.length) {
+          await c.query('DELETE FROM imagery_photo WHERE path = ANY($1)', [changes.removed]);
+          await c.query('DELETE FROM imagery_skipped WHERE path = ANY($1)', [changes.removed]);
+        }
+        for (const s of changes.skipped) {
+          await c.query('DELETE FROM imagery_photo WHERE path = $1', [s.path]);
+          await c.query(
+            `INSERT INTO imagery_skipped (path, root, mtime_ms, size, reason) VALUES ($1, $2, $3, $4, $5)
+             ON CONFLICT (path) DO UPDATE SET root = excluded.root, mtime_ms = excluded.mtime_ms, size = excluded.size, reason = excluded.reason`,
+            [s.path, s.root, s.mtime_ms, s.size, s.reason],
+          );
+        }
+        const paths = changes.photos.map((p) => p.row.path);
+        const existing = new Set(
+          (await c.query<{ path: string }>('SELECT path FROM imagery_photo WHERE path = ANY($1)', [paths])).rows.map((r) => r.path),
+        );
+        for (const { row, text } of changes.photos) {
+          await c.query('DELETE FROM imagery_skipped WHERE path = $1', [row.path]);
+          // A known path keeps its id (the update leaves it), so ids are drawn for new photos only.
+          const id = existing.has(row.path) ? '' : newId();
+          await c.query(UPSERT, [...WRITTEN.map((k) => row[k]), id, tokenizer.tokens(text)]);
+        }
+        await c.query(
+          `INSERT INTO imagery_meta (key, value) VALUES ('generation', '1')
+           ON CONFLICT (key) DO UPDATE SET value = (imagery_meta.value::bigint + 1)::text`,
+        );
+        await c.query('COMMIT');
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        c.release();
+      }
+    },
+
+    async match(word) {
+      const tokens = tokenizer.tokens(word);
+      // A phrase without tokens matches nothing in FTS5 either.
+      if (!tokens.length) return [];
+      const r =
+        tokens.length === 1
+          ? await pool.query<{ rowid: number }>('SELECT rowid FROM imagery_photo WHERE words @> $1', [tokens])
+          : await pool.query<{ rowid: number }>(
+              // Tokens hold no spaces (they split words), so "in a row" is a substring of the spaced list.
+              `SELECT rowid FROM imagery_photo WHERE words @> $1
+               AND strpos(' ' || array_to_string(words, ' ') || ' ', ' ' || array_to_string($1::text[], ' ') || ' ') > 0`,
+              [tokens],
+            );
+      return r.rows.map((x) => x.rowid);
+    },
+
+    async skipped() {
+      return (await pool.query<{ path: string; reason: string }>('SELECT path, reason FROM imagery_skipped ORDER BY path COLLATE "C"')).rows;
+    },
+
+    async summaries() {
+      const c = await pool.connect();
+      try {
+        // One snapshot of the database: the rows are exactly those of the generation read.
+        await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+        const generation = await generationOf(c);
+        const rows = (await c.query<Summary>('SELECT rowid, lon, lat, year, region_id, taken_at, id, is_video FROM imagery_photo')).rows;
+        await c.query('COMMIT');
+        return { generation, rows };
+      } catch (e) {
+        await c.query('ROLLBACK').catch(() => {});
+        throw e;
+      } finally {
+        c.release();
+      }
+    },
+
+    async rows(rowids) {
+      if (!rowids.length) return [];
+      const r = await pool.query<PhotoRow>(`SELECT ${ROW} FROM imagery_photo WHERE rowid = ANY($1)`, [rowids]);
+      const found = new Map(r.rows.map((x) => [x.rowid, x]));
+      return rowids.map((id) => found.get(id)).filter((x): x is PhotoRow => !!x);
+    },
+
+    async byId(id) {
+      return (await pool.query<PhotoRow>(`SELECT ${ROW} FROM imagery_photo WHERE id = $1`, [id])).rows[0];
+    },
+
+    async count() {
+      return (await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM imagery_photo')).rows[0]!.n;
+    },
+
+    generation: () => generationOf(pool),
+
+    async mediaSecret() {
+      // The first process to ask makes it; every other one reads that same key.
+      await pool.query("INSERT INTO imagery_meta (key, value) VALUES ('media_secret', $1) ON CONFLICT (key) DO NOTHING", [
+        randomBytes(32).toString('hex'),
+      ]);
+      const r = await pool.query<{ value: string }>("SELECT value FROM imagery_meta WHERE key = 'media_secret'");
+      return Buffer.from(r.rows[0]!.value, 'hex');
+    },
+
+    async exclusive(scan) {
+      // A session lock on a client kept for the scan: a process that dies lets go of it with its connection.
+      const c = await pool.connect();
+      try {
+        const got = (await c.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${SCAN_LOCK}) AS ok`)).rows[0]!.ok;
+        if (!got) {
+          onWait?.();
+          await c.query(`SELECT pg_advisory_lock(${SCAN_LOCK})`);
+        }
+        try {
+          return await scan();
+        } finally {
+          await c.query(`SELECT pg_advisory_unlock(${SCAN_LOCK})`);
+        }
+      } finally {
+        c.release();
+      }
+    },
+
+    async close() {
+      tokenizer.close();
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import type { Database } from './plugin-types';
+import { ImageryStore, migrateImagery, type NewPhoto, type PhotoRow, type SkippedRow, type Summary } from './store';
+
+export interface KnownFile {
+  mtime_ms: number;
+  size: number;
+  skipped: boolean;
+}
+
+/** What one scan changes, written at once: all of it or nothing. */
+export interface ScanChanges {
+  /** Paths gone from disk or from the catalog's folders. */
+  removed: string[];
+  skipped: SkippedRow[];
+  /** New or changed photos with their search text (catalog.ts searchText). */
+  photos: { row: Omit<NewPhoto, 'id'>; text: string }[];
+}
+
+/**
+ * Where the imagery catalog is kept: the data folder's SQLite (embedded, the default) or
+ * PostgreSQL (a team service; pg-store.ts). Both give the same answers; rowids are the keys the
+ * catalog's in-memory snapshot refers to rows by.
+ */
+export interface ImageryStorage {
+  /** Path -> mtime/size of everything already looked at (indexed or skipped). */
+  knownFiles(): Promise<Map<string, KnownFile>>;
+  /**
+   * Writes one scan's changes in one transaction. A photo keeps its id (and rowid) while its
+   * path stays; new ones get `newId()`. The generation moves when anything changed.
+   */
+  apply(changes: ScanChanges, newId: () => string): Promise<void>;
+  /** Rowids whose search text holds the word as one FTS5 phrase (tokens folded and in a row). */
+  match(word: string): Promise<number[]>;
+  skipped(): Promise<{ path: string; reason: string }[]>;
+  /** Every photo's summary with the generation it belongs to, read together. */
+  summaries(): Promise<{ generation: number; rows: Summary[] }>;
+  /** Full rows for the given rowids, in the given order (rows removed since are left out). */
+  rows(rowids: number[]): Promise<PhotoRow[]>;
+  byId(id: string): Promise<PhotoRow | undefined>;
+  count(): Promise<number>;
+  /** Moves with every scan that changed something, in any process sharing the storage. */
+  generation(): Promise<number>;
+  /** The key media URLs are signed with: made once, then the same for every process. */
+  mediaSecret(): Promise<Buffer>;
+  /** Runs a scan while no other process sharing the storage runs one. */
+  exclusive<T>(scan: () => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The embedded catalog: today's SQLite tables (store.ts) behind the async interface. */
+export function embeddedImageryStorage(db: Database, clock: () => Date = () => new Date()): ImageryStorage {
+  migrateImagery(db, clock);
+  return embeddedStorageOf(new ImageryStore(db));
+}
+
+/** An ImageryStore already migrated (tests keep it to look at rows directly). */
+export function embeddedStorageOf(store: ImageryStore): ImageryStorage {
+  const write = store.db.transaction((changes: ScanChanges, newId: () => string) => {
+    for (const p of changes.removed) store.remove(p);
+    for (const s of changes.skipped) store.skip(s);
+    for (const { row, text } of changes.photos) store.upsert(row, text, newId);
+    store.bumpGeneration();
+  });
+  return {
+    knownFiles: async () => store.knownFiles(),
+    async apply(changes, newId) {
+      if (changes.removed.length || changes.skipped.length || changes.photos.length) write(changes, newId);
+    },
+    match: async (word) => store.match(word),
+    skipped: async () => store.skipped(),
+    summaries: async () => store.db.transaction(() => ({ generation: store.generation(), rows: store.summaries() }))(),
+    rows: async (rowids) => store.rows(rowids),
+    byId: async (id) => store.byId(id),
+    count: async () => store.count(),
+    generation: async () => store.generation(),
+    mediaSecret: async () => store.mediaSecret(),
+    // SQLite takes one writer at a time, and the catalog runs its own scans one after another.
+    exclusive: (scan) => scan(),
+    close: async () => {},
+  };
+}

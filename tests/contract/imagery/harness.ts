@@ -10,7 +10,7 @@ import type { ServiceContext } from '../../../electron/local-service/imagery/plu
 import { openPgPool } from '../../../electron/local-service/pg/database';
 import { BACKEND, databaseFor } from '../local-service/harness';
 
-export { BACKEND };
+export { BACKEND, databaseFor };
 
 export const KEY = 'test-key-0123456789';
 export const BASE_URL = 'http://127.0.0.1:7001';

@@ -3,7 +3,10 @@
  * POST /v1/stream over real HTTP on 127.0.0.1. The last line is a JSON object with
  * imagery_index_per_s, search_p50_ms and stream_p50_ms.
  *
- *   npx tsx tests/bench/imagery.bench.ts [photoCount]   (or import { benchImagery })
+ *   npx tsx tests/bench/imagery.bench.ts [photoCount] [--postgis]   (or import { benchImagery })
+ *
+ * With --postgis the catalog is kept in a throwaway PostgreSQL cluster (tests/support/pg-cluster.ts)
+ * as a service started with --database keeps it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,10 +14,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { createMemoryLogger } from '../../electron/ground/logger';
 import { createImageryPlugin } from '../../electron/local-service/imagery';
 import { createDefaultGeocoder, RegionTable } from '../../electron/local-service/imagery/geocoder';
 import { drawJpeg, tagJpeg } from '../../electron/local-service/imagery/photo-writer';
+import { startPgCluster } from '../support/pg-cluster';
 
 const KEY = 'bench-key-0123456789';
 const CITIES: [string, number, number][] = [
@@ -47,7 +52,12 @@ export interface ImageryBenchFigures {
 }
 
 /** Runs the whole benchmark; bench:service can call it and merge the figures into its line. */
-export async function benchImagery(count = 1000, log: (line: string) => void = console.log): Promise<ImageryBenchFigures> {
+export async function benchImagery(
+  count = 1000,
+  log: (line: string) => void = console.log,
+  { postgis = false }: { postgis?: boolean } = {},
+): Promise<ImageryBenchFigures> {
+  const cluster = postgis ? startPgCluster() : null;
   const photos = mkdtempSync(join(tmpdir(), 'fl-bench-photos-'));
   const dataDir = mkdtempSync(join(tmpdir(), 'fl-bench-data-'));
   try {
@@ -89,7 +99,8 @@ export async function benchImagery(count = 1000, log: (line: string) => void = c
     authHook(search, (h) => h['x-api-key'] === KEY);
     let baseUrl = '';
     let searchUrl = '';
-    const ctx = { dataDir, db, logger: createMemoryLogger(), clock: () => new Date(), baseUrl: () => baseUrl, searchBaseUrl: () => searchUrl };
+    const pool = cluster ? new pg.Pool({ connectionString: await cluster.createDatabase() }) : undefined;
+    const ctx = { dataDir, db, pool, logger: createMemoryLogger(), clock: () => new Date(), baseUrl: () => baseUrl, searchBaseUrl: () => searchUrl };
     t = performance.now();
     await plugin.registerBase!(base, ctx);
     await plugin.registerSearch!(search, ctx);
@@ -139,6 +150,7 @@ export async function benchImagery(count = 1000, log: (line: string) => void = c
     await plugin.close?.();
     await base.close();
     await search.close();
+    await pool?.end();
     db.close();
     return {
       imagery_index_per_s: round(perS, 1),
@@ -148,10 +160,13 @@ export async function benchImagery(count = 1000, log: (line: string) => void = c
   } finally {
     rmSync(photos, { recursive: true, force: true });
     rmSync(dataDir, { recursive: true, force: true });
+    cluster?.stop();
   }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const figures = await benchImagery(Number(process.argv[2] ?? 1000));
+  const args = process.argv.slice(2);
+  const count = args.find((a) => /^\d+$/.test(a));
+  const figures = await benchImagery(Number(count ?? 1000), console.log, { postgis: args.includes('--postgis') });
   console.log(JSON.stringify(figures));
 }

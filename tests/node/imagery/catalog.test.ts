@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import { ImageryCatalog } from '../../../electron/local-service/imagery/catalog';
 import { RegionTable, type Geocoder } from '../../../electron/local-service/imagery/geocoder';
 import { writeGeotaggedJpeg } from '../../../electron/local-service/imagery/photo-writer';
-import { embeddedStorageOf } from '../../../electron/local-service/imagery/storage';
+import { embeddedImageryStorage, embeddedStorageOf } from '../../../electron/local-service/imagery/storage';
 import { ImageryStore, migrateImagery } from '../../../electron/local-service/imagery/store';
 
 // An injected geocoder (the service passes its own catalog's lookup the same way).
@@ -114,6 +114,31 @@ describe('ImageryCatalog', () => {
     await catalog.scan();
     expect(store.skipped()).toEqual([]);
     expect(catalog.snapshot().rowids.length).toBe(1);
+  });
+
+  it('reads its snapshot again when another catalog on the same database has scanned', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fl-catalog-db-')), 'service.sqlite');
+    const [dbA, dbB] = [new Database(file), new Database(file)];
+    const make = (d: Database.Database) =>
+      new ImageryCatalog({ dirs: [dir], store: embeddedImageryStorage(d), geocode, regions: new RegionTable(), logger: createMemoryLogger(), watch: false });
+    const [a, b] = [make(dbA), make(dbB)];
+    try {
+      photo('a.jpg', 1);
+      await a.start();
+      await b.start();
+      photo('b.jpg', 2);
+      expect(await a.scan()).toMatchObject({ read: 1, photos: 2 });
+      // B has not scanned since: the snapshot it holds is older, the current one has both photos.
+      expect(b.snapshot().rowids.length).toBe(1);
+      expect((await b.current()).rowids.length).toBe(2);
+      expect([...(await b.current()).lon].sort()).toEqual([1, 2]);
+    } finally {
+      await a.close();
+      await b.close();
+      dbA.close();
+      dbB.close();
+      rmSync(dirname(file), { recursive: true, force: true });
+    }
   });
 
   it('runs overlapping scan requests one after another', async () => {

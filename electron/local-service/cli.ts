@@ -9,8 +9,8 @@ import { createImageryPlugin } from './imagery';
 import { importLayerFiles } from './layers/cli-import';
 import { DATABASE_URL_ENV, safeUrl } from './pg/database';
 import { createLocalService } from './server';
-import { createKeyring, newKey, parseUsersFile, type Keyring } from './team/keyring';
-import { asWorker, superviseWorkers } from './workers';
+import { createKeyring, newKey, parseUsersFile, type KeyEntry, type Keyring, type PassedKey } from './team/keyring';
+import { asWorker, shareWithWorkers, superviseWorkers } from './workers';
 
 const { values } = parseArgs({
   options: {
@@ -51,12 +51,11 @@ const fail = (message: string): never => {
   process.stderr.write(message + '\n');
   process.exit(2);
 };
-let keyring: Keyring | undefined;
+let usersFile: KeyEntry[] | undefined;
 if (values['users-file']) {
   try {
-    const entries = parseUsersFile(readFileSync(values['users-file'], 'utf8'));
-    if (!entries.length) fail(`The users file ${values['users-file']} holds no keys (add one with --new-key USER).`);
-    keyring = createKeyring(entries);
+    usersFile = parseUsersFile(readFileSync(values['users-file'], 'utf8'));
+    if (!usersFile.length) fail(`The users file ${values['users-file']} holds no keys (add one with --new-key USER).`);
   } catch (e) {
     fail(`Cannot read the users file ${values['users-file']}: ${(e as Error).message}`);
   }
@@ -69,8 +68,8 @@ if (!Number.isInteger(workers) || workers < 1) fail('--workers takes a whole num
 if (workers > 1 && !database) fail('--workers needs --database: the processes share saved queries, uploads and layers through PostgreSQL.');
 const level = values['log-level'];
 if (level !== 'debug' && level !== 'info' && level !== 'warn' && level !== 'error') fail('--log-level is one of debug, info, warn, error.');
-const team = Boolean(keyring || database);
-const keys = keyring
+const team = Boolean(usersFile || database);
+const keys = usersFile
   ? { ok: true as const, bearer: '', search: '', warnings: [] }
   : resolveKeys({
   key: values.key,
@@ -90,6 +89,17 @@ const dataDir = resolve(values['data-dir'] ?? resolve(defaultDataDir(), 'local-s
 const accessLog = values['access-log'] || team;
 // A team service logs a JSON line per request (on stderr, for the container's log collector).
 const logger = createLogger({ secrets: () => [bearer, search], level: level as 'info', echo: accessLog || undefined });
+let keyring: Keyring | undefined;
+if (usersFile) {
+  // A key passes scrypt once per machine: the worker that checked it tells the others.
+  const tellOthers = shareWithWorkers<PassedKey>('key passed', (p) => keyring?.learn(p));
+  keyring = createKeyring(usersFile, {
+    onPassed: (p) => {
+      logger.info('key checked', { user: p.user, key_id: p.keyId, pid: process.pid });
+      tellOthers(p);
+    },
+  });
+}
 if (values.layer.length && !cluster.isWorker) {
   // With --database into PostGIS, where the service (and every replica) reads them.
   await importLayerFiles({ dataDir, database, files: values.layer.map((f) => resolve(f)), log: (line) => process.stderr.write(line + '\n') });

@@ -9,11 +9,13 @@ import { createPointIndexer, type PointIndexer } from './catalog/index-worker';
 import { registerCompute, UPLOAD_LIMITS } from './http/compute';
 import { createHost, createTraffic } from './http/host';
 import { openPgPool } from './pg/database';
+import { listenToChannel } from './pg/notifications';
 import { openPgResultStore } from './pg/pg-result-store';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
 import { createServiceLayers, type ServiceLayers } from './layers/registry';
 import { asAsyncLayerStore } from './layers/store/async-layer-store';
 import type { LayerStore } from './layers/store/layer-store';
+import { LAYERS_CHANNEL } from './layers/store/postgis-migrations';
 import { openPostgisLayerStore } from './layers/store/postgis-layer-store';
 import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
 import { isGrammarWord } from './query/words';
@@ -108,7 +110,17 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       if (opts.database) {
         pool = openPgPool({ url: opts.database, onError: (e) => opts.logger.warn('local service: database connection lost', e) });
         const open = pool;
-        closePool = () => open.end();
+        // Layers another process makes ready or removes reach this one's vocabulary at once.
+        const layerChanges = listenToChannel({
+          url: opts.database,
+          channel: LAYERS_CHANNEL,
+          onNotify: () => vocabulary.invalidate(),
+          onError: (e) => opts.logger.warn('local service: listening for layer changes failed; trying again', e),
+        });
+        closePool = async () => {
+          await layerChanges.close();
+          await open.end();
+        };
         ping = async () => void (await open.query('SELECT 1'));
         try {
           store = await openPgResultStore({ pool, onError: onSaveError, codes: catalog.kinds.codes });

@@ -8,6 +8,15 @@ export interface ListeningMessage {
 
 const SHUTDOWN = { type: 'shutdown' } as const;
 
+/** What one worker tells every other (through the primary): a topic and its body. */
+interface ShareMessage {
+  type: 'share';
+  topic: string;
+  body: unknown;
+}
+
+const isShare = (m: unknown): m is ShareMessage => (m as ShareMessage | null)?.type === 'share' && typeof (m as ShareMessage).topic === 'string';
+
 export interface SuperviseOptions {
   count: number;
   /** Once every worker listens (they share the ports): the URLs, announced once. */
@@ -28,7 +37,11 @@ export function superviseWorkers(opts: SuperviseOptions): Promise<void> {
   const ready = new Set<Worker>();
   const fork = () => {
     const w = cluster.fork();
-    w.on('message', (m: ListeningMessage) => {
+    w.on('message', (m: ListeningMessage | ShareMessage) => {
+      if (isShare(m)) {
+        for (const other of Object.values(cluster.workers ?? {})) if (other && other !== w && other.isConnected()) other.send(m);
+        return;
+      }
       if (m?.type !== 'listening') return;
       ready.add(w);
       if (!announced && ready.size === opts.count) {
@@ -84,5 +97,20 @@ export function asWorker(stop: () => void): { listening(urls: ListeningMessage['
     listening(urls) {
       process.send?.({ type: 'listening', urls } satisfies ListeningMessage);
     },
+  };
+}
+
+/**
+ * A channel between the worker processes of one service on one machine: what a worker sends on
+ * `topic` reaches every other worker's `receive` (relayed by the primary). Outside a cluster
+ * worker there is nobody to tell, and sending does nothing.
+ */
+export function shareWithWorkers<T>(topic: string, receive: (body: T) => void): (body: T) => void {
+  if (!cluster.isWorker) return () => {};
+  process.on('message', (m: unknown) => {
+    if (isShare(m) && m.topic === topic) receive(m.body as T);
+  });
+  return (body) => {
+    if (process.connected) process.send?.({ type: 'share', topic, body } satisfies ShareMessage);
   };
 }

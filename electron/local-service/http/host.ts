@@ -121,6 +121,8 @@ export function createHost(opts: HostOptions): FastifyInstance {
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         user: req.principal?.user ?? null,
+        // Which process answered, when several share the port (--workers).
+        pid: process.pid,
       });
     });
   if (opts.logBodies) app.addHook('preHandler', async (req) => opts.logger.debug('request body', { request_id: req.id, body: req.body }));

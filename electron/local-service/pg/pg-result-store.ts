@@ -54,6 +54,19 @@ const PG_COMPUTE_MIGRATIONS: readonly string[] = [
    ALTER TABLE searches ALTER COLUMN items_bin SET STORAGE EXTERNAL;`,
 ];
 
+/** Saves written by one INSERT (10 parameters each, well under PostgreSQL's 65,535). */
+const SAVES_PER_STATEMENT = 500;
+
+/**
+ * Appends a row's values to a statement's parameters; returns the row's `($n, …)`, each with
+ * its type when given (a VALUES list outside an INSERT has no column types to take).
+ */
+function placeholders(values: unknown[], row: unknown[], types: readonly string[] = []): string {
+  const at = values.length;
+  values.push(...row);
+  return `(${row.map((_, i) => `$${at + i + 1}${types[i] ? `::${types[i]}` : ''}`).join(', ')})`;
+}
+
 /** Bytes of a stored upload per row of upload_chunks (the embedded store's chunk size). */
 const UPLOAD_CHUNK = 512 * 1024;
 
@@ -84,30 +97,38 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
   const inFlight = new Set<unknown>();
 
   /**
-   * Pending saves of this moment in one transaction. On failure they stay readable from memory
+   * Pending saves of this moment in one statement (a multi-row INSERT, the links to their files
+   * in the same statement: one round trip, atomic). On failure they stay readable from memory
    * and are tried again with the next save's batch.
    */
   const writeBatch = async (batch: [string, { s: SavedSearch & { parentId?: string | null }; bin: Buffer; figures: string }][]) => {
-    const c = await pool.connect();
     try {
-      await c.query('BEGIN');
-      for (const [, { s, bin, figures }] of batch) {
-        const files = s.files ?? [];
-        await c.query(
-          `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, figures, items_bin, uploads)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING`,
-          [s.id, s.createdAt, s.userId, s.query, s.parentId ?? null, s.catalogVersion, s.set.subject, figures, bin, files.length ? '[]' : JSON.stringify(s.set.uploads)],
+      for (let at = 0; at < batch.length; at += SAVES_PER_STATEMENT) {
+        const part = batch.slice(at, at + SAVES_PER_STATEMENT);
+        const values: unknown[] = [];
+        const rows: string[] = [];
+        const links: string[] = [];
+        for (const [, { s, bin, figures }] of part) {
+          const files = s.files ?? [];
+          rows.push(placeholders(values, [s.id, s.createdAt, s.userId, s.query, s.parentId ?? null, s.catalogVersion, s.set.subject, figures, bin, files.length ? '[]' : JSON.stringify(s.set.uploads)]));
+          files.forEach((f, i) => links.push(placeholders(values, [s.id, i, f.hash, f.name], ['text', 'int', 'text', 'text'])));
+        }
+        const insert = `INSERT INTO searches (id, created_at, user_id, query, parent_id, catalog_version, subject, figures, items_bin, uploads)
+           VALUES ${rows.join(', ')} ON CONFLICT (id) DO NOTHING`;
+        // Foreign keys are checked at the end of the statement, when the searches rows exist.
+        await pool.query(
+          links.length
+            ? `WITH saved AS (${insert} RETURNING id)
+               INSERT INTO search_uploads (search_id, position, hash, name)
+               SELECT l.* FROM (VALUES ${links.join(', ')}) AS l (search_id, position, hash, name) JOIN saved ON saved.id = l.search_id
+               ON CONFLICT DO NOTHING`
+            : insert,
+          values,
         );
-        for (let i = 0; i < files.length; i++)
-          await c.query('INSERT INTO search_uploads (search_id, position, hash, name) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [s.id, i, files[i]!.hash, files[i]!.name]);
+        for (const [id] of part) pending.delete(id);
       }
-      await c.query('COMMIT');
-      for (const [id] of batch) pending.delete(id);
     } catch (e) {
-      await c.query('ROLLBACK').catch(() => {});
       onError(e);
-    } finally {
-      c.release();
     }
   };
 
@@ -129,9 +150,17 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
       const key = id.toLowerCase();
       const p = pending.get(key);
       if (p) return p.s;
-      const row = (await pool.query<SearchRow>('SELECT * FROM searches WHERE id = $1', [key])).rows[0];
+      // The row and its files in one round trip.
+      const row = (
+        await pool.query<SearchRow & { files: StoredFile[] }>(
+          `SELECT s.*, COALESCE((SELECT json_agg(json_build_object('hash', u.hash, 'name', u.name) ORDER BY u.position)
+                                 FROM search_uploads u WHERE u.search_id = s.id), '[]') AS files
+             FROM searches s WHERE s.id = $1`,
+          [key],
+        )
+      ).rows[0];
       if (!row) return null;
-      const files = (await pool.query<StoredFile>('SELECT hash, name FROM search_uploads WHERE search_id = $1 ORDER BY position', [key])).rows;
+      const { files } = row;
       return savedSearchFromRow(row, files, unpackItems(row.items_bin, row.figures, codes));
     },
 

@@ -61,22 +61,54 @@ async function matches(key: string, stored: string): Promise<boolean> {
 
 export interface Keyring {
   verify(key: string): Promise<Principal | null>;
+  /**
+   * A key another process of the same service checked: its SHA-256 and whose it is. Taken only
+   * when the key id and user match an entry of this users file.
+   */
+  learn(passed: PassedKey): void;
 }
 
-export function createKeyring(entries: KeyEntry[]): Keyring {
+/** What a process tells the others once a key passed scrypt, so each key is checked once per machine. */
+export interface PassedKey {
+  digest: string;
+  user: string;
+  keyId: string;
+}
+
+export interface KeyringOptions {
+  /** A key passed scrypt here (not learnt): tell the other processes, log it. */
+  onPassed?: (passed: PassedKey) => void;
+}
+
+export function createKeyring(entries: KeyEntry[], opts: KeyringOptions = {}): Keyring {
   const byId = new Map(entries.map((e) => [e.keyId, e]));
   const passed = new Map<string, Principal>();
+  /** Checks under way: requests arriving together with one new key wait on one scrypt. */
+  const checking = new Map<string, Promise<Principal | null>>();
+  const check = async (key: string, digest: string): Promise<Principal | null> => {
+    const m = KEY_FORM.exec(key);
+    const entry = m ? byId.get(m[1]!) : undefined;
+    if (!entry || !(await matches(key, entry.hash))) return null;
+    const principal = { user: entry.user, keyId: entry.keyId };
+    passed.set(digest, principal);
+    opts.onPassed?.({ digest, user: entry.user, keyId: entry.keyId });
+    return principal;
+  };
   return {
     async verify(key) {
       const digest = createHash('sha256').update(key).digest('hex');
       const known = passed.get(digest);
       if (known) return known;
-      const m = KEY_FORM.exec(key);
-      const entry = m ? byId.get(m[1]!) : undefined;
-      if (!entry || !(await matches(key, entry.hash))) return null;
-      const principal = { user: entry.user, keyId: entry.keyId };
-      passed.set(digest, principal);
-      return principal;
+      let pending = checking.get(digest);
+      if (!pending) {
+        pending = check(key, digest).finally(() => checking.delete(digest));
+        checking.set(digest, pending);
+      }
+      return pending;
+    },
+    learn({ digest, user, keyId }) {
+      const entry = byId.get(keyId);
+      if (entry && entry.user === user && /^[0-9a-f]{64}$/.test(digest)) passed.set(digest, { user, keyId });
     },
   };
 }

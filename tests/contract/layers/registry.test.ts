@@ -9,7 +9,7 @@ import { asAsyncLayerStore } from '../../../electron/local-service/layers/store/
 import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
-import { catalog, databaseFor, KEYS } from '../local-service/harness';
+import { BACKEND, catalog, databaseFor, KEYS } from '../local-service/harness';
 
 /** service.layers: what the RPC and Settings build on, and how its changes reach questions. */
 let dir: string;
@@ -27,8 +27,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const start = async (dataDir: string, layerStore?: LayerStore) => {
-  const service = createLocalService({ dataDir, keys: KEYS, logger: createMemoryLogger(), clock: () => new Date(), catalog: catalog(), layerStore, database: await databaseFor(dataDir) });
+const start = async (dataDir: string, layerStore?: LayerStore, database?: string) => {
+  const service = createLocalService({ dataDir, keys: KEYS, logger: createMemoryLogger(), clock: () => new Date(), catalog: catalog(), layerStore, database: database ?? (await databaseFor(dataDir)) });
   const { baseUrl } = await service.start();
   const ask = async (query: string): Promise<ComputeResponse> => {
     const res = await fetch(`${baseUrl}/v1/compute`, {
@@ -114,5 +114,32 @@ describe('a given layer store', () => {
     }
     expect(inner.list().map((l) => l.name)).toEqual(['districts']);
     inner.close();
+  });
+});
+
+describe.runIf(BACKEND === 'postgis')('two processes on one database', () => {
+  it('a layer one of them imports or removes changes what the other answers, without a restart', async () => {
+    const first = await start(join(dir, 'team-a'));
+    const second = await start(join(dir, 'team-b'), undefined, await databaseFor(join(dir, 'team-a')));
+    try {
+      // The second has built its vocabulary (no layer knows "districts") before the import.
+      expect(warning(await second.ask('districts'), 'unknown_subject')).toBeDefined();
+      const info = await first.service.layers.startImport(districts).done;
+      const answered = async (want: boolean) => {
+        // NOTIFY reaches the other process after the import's commit: within a moment.
+        for (let t = 0; t < 50; t++) {
+          const r = await second.ask('districts');
+          if ((r.results.numberMatched === 2) === want) return r;
+          await new Promise((ok) => setTimeout(ok, 100));
+        }
+        throw new Error(`the second process never ${want ? 'answered' : 'stopped answering'} "districts"`);
+      };
+      expect((await answered(true)).results.features.map((f) => f.properties.name).sort()).toEqual(['Alt', 'Neu']);
+      expect(await first.service.layers.remove(info.id)).toBe(true);
+      expect(warning(await answered(false), 'unknown_subject')).toBeDefined();
+    } finally {
+      await second.service.close();
+      await first.service.close();
+    }
   });
 });

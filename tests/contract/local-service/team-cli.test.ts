@@ -100,6 +100,9 @@ describe('the team service from the command line', () => {
       return (await res.json()) as { id: string; results: { numberMatched: number; features: { properties: { name: string } }[] } };
     };
     const pharmacies = town.features.filter((f) => f.properties['amenity'] === 'pharmacy').map((f) => f.properties['name']).sort();
+    expect((await ask({ query: 'pharmacies', limit: 100 })).results.numberMatched).toBe(pharmacies.length);
+    // The process that checked the key tells the other (through the primary, within a moment).
+    await new Promise((ok) => setTimeout(ok, 500));
     // Connections are handed out in turn: over several, a continuation lands on the other process too.
     for (let i = 0; i < 4; i++) {
       const a = await ask({ query: 'pharmacies', limit: 100 });
@@ -115,6 +118,10 @@ describe('the team service from the command line', () => {
       expect(next.status).toBe(200);
       expect(((await next.json()) as { results: { numberMatched: number } }).results.numberMatched).toBe(b.results.numberMatched);
     }
+    // Both processes answered carol, and her key went through scrypt once between them.
+    const logged = stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { msg: string; detail?: { user?: string; pid?: number } });
+    expect(new Set(logged.filter((l) => l.msg === 'request' && l.detail?.user === 'carol').map((l) => l.detail?.pid)).size).toBe(2);
+    expect(logged.filter((l) => l.msg === 'key checked').map((l) => l.detail?.user)).toEqual(['carol']);
     const [gone] = workers();
     process.kill(gone!, 'SIGKILL');
     for (let t = 0; t < 100 && (workers().length < 2 || workers().includes(gone!)); t++) await new Promise((ok) => setTimeout(ok, 100));

@@ -49,3 +49,48 @@ describe('uploads on PostgreSQL', () => {
     await store.close();
   });
 });
+
+describe('saved result sets on PostgreSQL', () => {
+  const saved = (n: number) => ({
+    id: `6a3c1d2e-0000-4000-8000-${String(n).padStart(12, '0')}`,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    userId: `user${n % 3}`,
+    query: `airports in Peru ${n}`,
+    catalogVersion: 'v1',
+    set: { subject: 'airport' as const, items: [{ k: 'airport' as const, i: n, d: n * 1.5 }, { k: 'airport' as const, i: n + 1 }], uploads: [] },
+  });
+
+  it('writes the saves of one turn in one statement, files linked in order, and reads each back', async () => {
+    const store = await openPgResultStore({ pool });
+    const statements: string[] = [];
+    const query = pool.query.bind(pool);
+    // Counts what reaches the database from here on (the store calls pool.query for its writes).
+    pool.query = ((text: string, ...rest: unknown[]) => {
+      statements.push(text);
+      return (query as (...a: unknown[]) => unknown)(text, ...rest);
+    }) as typeof pool.query;
+    try {
+      const files = (n: number) => Array.from({ length: n % 4 }, (_, i) => ({ hash: sha(Buffer.from(`file ${n}-${i}`)), name: `sites-${n}-${i}.csv` }));
+      for (let n = 0; n < 40; n++) for (const f of files(n)) await store.keepUpload(f.hash, Buffer.from(f.name));
+      statements.length = 0;
+      for (let n = 0; n < 40; n++) store.save({ ...saved(n), files: files(n) });
+      await store.settled();
+      expect(statements.filter((s) => /INSERT INTO searches/.test(s))).toHaveLength(1);
+      expect((await pool.query('SELECT count(*)::int AS n FROM search_uploads')).rows[0].n).toBe([...Array(40).keys()].reduce((a, n) => a + (n % 4), 0));
+      // A second store has nothing in memory: what it reads comes from the tables.
+      const other = await openPgResultStore({ pool });
+      for (const n of [0, 1, 3, 22, 39]) {
+        const got = await other.get(saved(n).id.toUpperCase());
+        expect(got?.query).toBe(`airports in Peru ${n}`);
+        expect(got?.userId).toBe(`user${n % 3}`);
+        expect(got?.set.items).toEqual(saved(n).set.items);
+        expect(got?.files ?? []).toEqual(files(n));
+      }
+      expect(await other.get('6a3c1d2e-0000-4000-8000-999999999999')).toBeNull();
+      await other.close();
+    } finally {
+      pool.query = query;
+      await store.close();
+    }
+  });
+});

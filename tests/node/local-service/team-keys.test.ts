@@ -1,4 +1,4 @@
-import { scryptSync } from 'node:crypto';
+import { createHash, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createKeyring, newKey, parseUsersFile } from '../../../electron/local-service/team/keyring';
 import { createRateLimiter } from '../../../electron/local-service/team/rate-limit';
@@ -31,6 +31,29 @@ describe('team keys', () => {
     const ring = createKeyring(parseUsersFile([a.line, b.line].join('\n')));
     expect((await ring.verify(a.key))?.user).toBe('alice');
     expect((await ring.verify(b.key))?.user).toBe('bob');
+  });
+
+  it('a key checked by one process is learnt by another without scrypt; one check for requests that arrive together', async () => {
+    const a = await newKey('alice');
+    const b = await newKey('bob');
+    const entries = parseUsersFile([a.line, b.line].join('\n'));
+    const checkedHere: string[] = [];
+    const checkedThere: string[] = [];
+    const there = createKeyring(entries, { onPassed: (p) => checkedThere.push(p.user) });
+    const here = createKeyring(entries, { onPassed: (p) => (checkedHere.push(p.user), there.learn(p)) });
+    const together = await Promise.all([here.verify(a.key), here.verify(a.key), here.verify(a.key)]);
+    expect(together.map((p) => p?.user)).toEqual(['alice', 'alice', 'alice']);
+    expect(checkedHere).toEqual(['alice']);
+    // The other process knows alice's key without checking it, and still checks bob's itself.
+    expect(await there.verify(a.key)).toEqual({ user: 'alice', keyId: a.line.split(' ')[1] });
+    expect(await there.verify(b.key)).toEqual({ user: 'bob', keyId: b.line.split(' ')[1] });
+    expect(checkedThere).toEqual(['bob']);
+    // What is learnt must match an entry: a key id with another user's name is not taken.
+    const third = createKeyring(entries, { onPassed: (p) => checkedThere.push(`third:${p.user}`) });
+    const digest = createHash('sha256').update(b.key).digest('hex');
+    third.learn({ digest, user: 'alice', keyId: b.line.split(' ')[1]! });
+    expect(await third.verify(b.key)).toEqual({ user: 'bob', keyId: b.line.split(' ')[1] });
+    expect(checkedThere).toEqual(['bob', 'third:bob']);
   });
 
   it('refuses a users file line that is not a hash entry, naming the line', async () => {

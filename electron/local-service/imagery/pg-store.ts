@@ -67,9 +67,10 @@ const WRITTEN = [
   'keywords', 'make', 'artist', 'width', 'height', 'interactive', 'city', 'country', 'country_code', 'region_id',
   'address', 'is_video', 'duration',
 ] as const;
-const UPSERT = `INSERT INTO imagery_photo (${[...WRITTEN, 'id', 'words'].join(', ')})
-  VALUES (${[...WRITTEN, 'id', 'words'].map((_, i) => `$${i + 1}`).join(', ')})
-  ON CONFLICT (path) DO UPDATE SET ${[...WRITTEN.slice(1), 'words'].map((c) => `${c} = excluded.${c}`).join(', ')}`;
+const UPSERT_HEAD = `INSERT INTO imagery_photo (${[...WRITTEN, 'id', 'words'].join(', ')}) VALUES`;
+const UPSERT_TAIL = `ON CONFLICT (path) DO UPDATE SET ${[...WRITTEN.slice(1), 'words'].map((c) => `${c} = excluded.${c}`).join(', ')}`;
+/** 27 parameters a photo, well under PostgreSQL's 65,535 a statement. */
+const PHOTOS_PER_STATEMENT = 500;
 
 /** Scans of the catalog take this advisory lock: one process scans the folders at a time. */
 const SCAN_LOCK = "hashtext('fieldlens imagery scan')";
@@ -110,23 +111,34 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
           await c.query('DELETE FROM imagery_photo WHERE path = ANY($1)', [changes.removed]);
           await c.query('DELETE FROM imagery_skipped WHERE path = ANY($1)', [changes.removed]);
         }
-        for (const s of changes.skipped) {
-          await c.query('DELETE FROM imagery_photo WHERE path = $1', [s.path]);
+        if (changes.skipped.length) {
+          const skipped = changes.skipped;
+          await c.query('DELETE FROM imagery_photo WHERE path = ANY($1)', [skipped.map((x) => x.path)]);
           await c.query(
-            `INSERT INTO imagery_skipped (path, root, mtime_ms, size, reason) VALUES ($1, $2, $3, $4, $5)
+            `INSERT INTO imagery_skipped (path, root, mtime_ms, size, reason)
+             SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::bigint[], $5::text[])
              ON CONFLICT (path) DO UPDATE SET root = excluded.root, mtime_ms = excluded.mtime_ms, size = excluded.size, reason = excluded.reason`,
-            [s.path, s.root, s.mtime_ms, s.size, s.reason],
+            [skipped.map((x) => x.path), skipped.map((x) => x.root), skipped.map((x) => x.mtime_ms), skipped.map((x) => x.size), skipped.map((x) => x.reason)],
           );
         }
-        const paths = changes.photos.map((p) => p.row.path);
-        const existing = new Set(
-          (await c.query<{ path: string }>('SELECT path FROM imagery_photo WHERE path = ANY($1)', [paths])).rows.map((r) => r.path),
-        );
-        for (const { row, text } of changes.photos) {
-          await c.query('DELETE FROM imagery_skipped WHERE path = $1', [row.path]);
-          // A known path keeps its id (the update leaves it), so ids are drawn for new photos only.
-          const id = existing.has(row.path) ? '' : newId();
-          await c.query(UPSERT, [...WRITTEN.map((k) => row[k]), id, tokenizer.tokens(text)]);
+        if (changes.photos.length) {
+          const paths = changes.photos.map((p) => p.row.path);
+          await c.query('DELETE FROM imagery_skipped WHERE path = ANY($1)', [paths]);
+          const existing = new Set(
+            (await c.query<{ path: string }>('SELECT path FROM imagery_photo WHERE path = ANY($1)', [paths])).rows.map((r) => r.path),
+          );
+          // Many rows a statement: a round trip per photo was most of a scan's time.
+          for (let at = 0; at < changes.photos.length; at += PHOTOS_PER_STATEMENT) {
+            const values: unknown[] = [];
+            const tuples: string[] = [];
+            for (const { row, text } of changes.photos.slice(at, at + PHOTOS_PER_STATEMENT)) {
+              // A known path keeps its id (the update leaves it), so ids are drawn for new photos only.
+              const v = [...WRITTEN.map((k) => row[k]), existing.has(row.path) ? '' : newId(), tokenizer.tokens(text)];
+              tuples.push(`(${v.map((_, i) => `$${values.length + i + 1}`).join(', ')})`);
+              values.push(...v);
+            }
+            await c.query(`${UPSERT_HEAD} ${tuples.join(', ')} ${UPSERT_TAIL}`, values);
+          }
         }
         await c.query(
           `INSERT INTO imagery_meta (key, value) VALUES ('generation', '1')

@@ -85,6 +85,20 @@ describe.skipIf(BACKEND !== 'postgis')('word matching on PostgreSQL gives the em
     for (const w of parseQuery(q).words) expect(await paths(postgis, w.folded), w.folded).toEqual(await paths(embedded, w.folded));
   });
 
+  it('writes a scan of more photos than one statement holds, and updates them in place', async () => {
+    const texts = Array.from({ length: 1234 }, (_, i) => `bulk n${i}`);
+    await load(texts, 1000);
+    expect((await postgis.match('bulk')).length).toBe(1234);
+    expect(await paths(postgis, 'n1233')).toEqual(['/photos/2233.jpg']);
+    const before = await postgis.rows(await postgis.match('n5'));
+    // The same paths again with other words: rows keep their ids, the old words are gone.
+    await load(texts.map((t) => t.replace('bulk', 'again')), 1000);
+    expect(await postgis.match('bulk')).toEqual([]);
+    expect((await postgis.match('again')).length).toBe(1234);
+    expect((await postgis.rows(await postgis.match('n5'))).map((r) => r.id)).toEqual(before.map((r) => r.id));
+    expect(await postgis.count()).toBe(await embedded.count());
+  });
+
   it('matches the same photos for generated texts and words', async () => {
     // Short words of letters whose folding differs by script or form, digits and separators.
     const alphabet = [...'aAäÄeéÉiİıoØøuüßﬁ½²１ａΣσςЖж東京-.’\'_'];

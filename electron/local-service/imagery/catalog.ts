@@ -2,14 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
-import KDBush from 'kdbush';
 import { captureDateText } from '../../../shared/service/imagery';
 import type { Logger } from '../../ground/logger';
 import { readPhoto, photoMime } from './exif';
 import { findSidecar, readVideo, videoMime } from './video';
 import { addressText, normalizeRegionId, type Geocoder, type RegionTable } from './geocoder';
 import type { ImageryStorage, ScanChanges } from './storage';
-import type { NewPhoto, Summary } from './store';
+import { EMPTY_SNAPSHOT as EMPTY, snapshotOf, type Snapshot } from './snapshot';
+import type { NewPhoto } from './store';
 
 export interface CatalogOptions {
   dirs: string[];
@@ -44,76 +44,6 @@ interface ListedFile {
   sidecar?: string;
 }
 
-/** What queries need of every photo, held in memory between scans. */
-export interface Snapshot {
-  rowids: Int32Array;
-  lon: Float64Array;
-  lat: Float64Array;
-  year: Int32Array;
-  regionId: (string | null)[];
-  /** Sort key: capture time text ("" when unknown), newest first in listings. */
-  takenAt: string[];
-  ids: string[];
-  /** 1 for videos (listed by /v1/stream only: /search records need a still image). */
-  isVideo: Uint8Array;
-  /** Position of a rowid in the arrays above. */
-  indexOf: Map<number, number>;
-  /** Nearest-neighbour index over lon/lat (geokdbush queries it). */
-  kd: KDBush | null;
-  /** The storage generation the snapshot was read at (-1: not read yet). */
-  generation: number;
-}
-
-const EMPTY: Snapshot = {
-  rowids: new Int32Array(0),
-  lon: new Float64Array(0),
-  lat: new Float64Array(0),
-  year: new Int32Array(0),
-  regionId: [],
-  takenAt: [],
-  ids: [],
-  isVideo: new Uint8Array(0),
-  indexOf: new Map(),
-  kd: null,
-  generation: -1,
-};
-
-/** The in-memory arrays and nearest-neighbour index over the photos' summaries. */
-function snapshotOf(rows: Summary[], generation: number): Snapshot {
-  const n = rows.length;
-  const s: Snapshot = {
-    rowids: new Int32Array(n),
-    lon: new Float64Array(n),
-    lat: new Float64Array(n),
-    year: new Int32Array(n),
-    regionId: new Array<string | null>(n),
-    takenAt: new Array<string>(n),
-    ids: new Array<string>(n),
-    isVideo: new Uint8Array(n),
-    indexOf: new Map(),
-    kd: null,
-    generation,
-  };
-  rows.forEach((r, i) => {
-    s.rowids[i] = r.rowid;
-    s.lon[i] = r.lon;
-    s.lat[i] = r.lat;
-    s.year[i] = r.year ?? 0;
-    s.regionId[i] = r.region_id;
-    s.takenAt[i] = r.taken_at ?? '';
-    s.ids[i] = r.id;
-    s.isVideo[i] = r.is_video;
-    s.indexOf.set(r.rowid, i);
-  });
-  if (n) {
-    const kd = new KDBush(n);
-    for (let i = 0; i < n; i++) kd.add(s.lon[i]!, s.lat[i]!);
-    kd.finish();
-    s.kd = kd;
-  }
-  return s;
-}
-
 /** Words a photo is found by: address and place names, description, keywords, camera, file name, date. */
 export function searchText(p: Omit<NewPhoto, 'id'>, keywords: string[]): string {
   const name = basename(p.path, extname(p.path)).replace(/[_-]+/g, ' ');
@@ -138,6 +68,9 @@ export class ImageryCatalog {
   private lastReport: ScanReport | null = null;
   private lastError: string | null = null;
   private refreshing: Promise<void> | null = null;
+  /** Snapshot reads begun, and the number of the one installed. */
+  private reads = 0;
+  private installed = 0;
   private closed = false;
   dirs: string[];
 
@@ -179,21 +112,30 @@ export class ImageryCatalog {
    * (one small read per call), so every process answers from the same catalog.
    */
   async current(): Promise<Snapshot> {
-    if ((await this.opts.store.generation()) !== this.snap.generation) await this.refresh();
+    const generation = await this.opts.store.generation();
+    if (generation === this.snap.generation) return this.snap;
+    await this.refresh();
+    // The read joined may have begun before that scan was written; one begun now has not.
+    if (this.snap.generation < generation) await this.refresh();
     return this.snap;
   }
 
   /** Concurrent callers share one read. */
   private refresh(): Promise<void> {
-    this.refreshing ??= this.buildSnapshot()
-      .then((snap) => {
-        // A read that started before a newer one finished must not replace it.
-        if (snap.generation >= this.snap.generation) this.snap = snap;
-      })
-      .finally(() => {
-        this.refreshing = null;
-      });
+    this.refreshing ??= this.read().finally(() => {
+      this.refreshing = null;
+    });
     return this.refreshing;
+  }
+
+  /** Reads the snapshot; of reads that overlap, the one begun last is kept (a reset storage included). */
+  private async read(): Promise<void> {
+    const seq = ++this.reads;
+    const snap = await this.buildSnapshot();
+    if (seq > this.installed) {
+      this.snap = snap;
+      this.installed = seq;
+    }
   }
 
   async status() {
@@ -346,8 +288,7 @@ export class ImageryCatalog {
     await store.apply(changes, newId);
     if (changed.length || gone.length || this.snap === EMPTY) {
       // Read after the write (a refresh under way may have read before it).
-      const snap = await this.buildSnapshot();
-      if (snap.generation >= this.snap.generation) this.snap = snap;
+      await this.read();
     }
     const report: ScanReport = {
       found: files.length,

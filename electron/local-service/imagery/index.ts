@@ -13,7 +13,8 @@ import {
 } from '../../../shared/service/imagery';
 import { StreamRequest, type Observation, type StreamResponseSuccess } from '../../../shared/service/stream';
 import { fieldErrors, sendProblem } from '../http/problem';
-import { ImageryCatalog, type Snapshot } from './catalog';
+import { ImageryCatalog } from './catalog';
+import type { Snapshot } from './snapshot';
 import { createCatalogGeocoder, createDefaultGeocoder, RegionTable, type Geocoder, type Region } from './geocoder';
 import { MediaSigner, thumbnail, type MediaVariant } from './media';
 import type { LocalServicePlugin, ServiceContext } from './plugin-types';

@@ -1,7 +1,7 @@
 import { around, distance } from 'geokdbush';
 import type { Catalog } from '../catalog/catalog';
 import { normalizeName } from '../catalog/text';
-import type { Snapshot } from './catalog';
+import type { Snapshot } from './snapshot';
 import { foldText, type Region, type RegionTable } from './geocoder';
 import type { ImageryStorage } from './storage';
 import type { PhotoRow } from './store';

@@ -7,7 +7,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import { ImageryCatalog } from '../../../electron/local-service/imagery/catalog';
 import { RegionTable, type Geocoder } from '../../../electron/local-service/imagery/geocoder';
 import { writeGeotaggedJpeg } from '../../../electron/local-service/imagery/photo-writer';
-import { embeddedImageryStorage, embeddedStorageOf } from '../../../electron/local-service/imagery/storage';
+import { embeddedImageryStorage, embeddedStorageOf, type ImageryStorage } from '../../../electron/local-service/imagery/storage';
 import { ImageryStore, migrateImagery } from '../../../electron/local-service/imagery/store';
 
 // An injected geocoder (the service passes its own catalog's lookup the same way).
@@ -133,6 +133,50 @@ describe('ImageryCatalog', () => {
       expect((await b.current()).rowids.length).toBe(2);
       expect([...(await b.current()).lon].sort()).toEqual([1, 2]);
     } finally {
+      await a.close();
+      await b.close();
+      dbA.close();
+      dbB.close();
+      rmSync(dirname(file), { recursive: true, force: true });
+    }
+  });
+
+  it('does not answer from a read that began before the scan it was asked after', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'fl-catalog-db-')), 'service.sqlite');
+    const [dbA, dbB] = [new Database(file), new Database(file)];
+    const make = (store: ImageryStorage) =>
+      new ImageryCatalog({ dirs: [dir], store, geocode, regions: new RegionTable(), logger: createMemoryLogger(), watch: false });
+    // B's next snapshot read is held after it has read the rows, until `release`.
+    let hold: Promise<void> | null = null;
+    let release = () => {};
+    const inner = embeddedImageryStorage(dbB);
+    const held: ImageryStorage = {
+      ...inner,
+      async summaries() {
+        const read = await inner.summaries();
+        if (hold) await hold;
+        return read;
+      },
+    };
+    const [a, b] = [make(embeddedImageryStorage(dbA)), make(held)];
+    try {
+      photo('a.jpg', 1);
+      await a.start();
+      await b.start();
+      photo('b.jpg', 2);
+      await a.scan();
+      hold = new Promise((ok) => (release = ok));
+      const first = b.current(); // reads the catalog with two photos, then waits
+      await new Promise((ok) => setTimeout(ok, 50));
+      photo('c.jpg', 3);
+      await a.scan();
+      const second = b.current(); // asked after the third photo was written
+      hold = null;
+      release();
+      expect((await first).rowids.length).toBeGreaterThanOrEqual(2);
+      expect((await second).rowids.length).toBe(3);
+    } finally {
+      release();
       await a.close();
       await b.close();
       dbA.close();

@@ -166,7 +166,7 @@ export class ImageryCatalog {
       return this.pending;
     }
     this.running = this.opts.store
-      .exclusive(() => this.doScan())
+      .exclusive(() => this.doScan(), () => this.closed)
       .catch((err: Error) => {
         this.lastError = err.message;
         throw err;

@@ -74,6 +74,7 @@ const PHOTOS_PER_STATEMENT = 500;
 
 /** Scans of the catalog take this advisory lock: one process scans the folders at a time. */
 const SCAN_LOCK = "hashtext('fieldlens imagery scan')";
+const LOCK_RETRY_MS = 200;
 
 export interface PgImageryStorageOptions {
   pool: pg.Pool;
@@ -216,14 +217,17 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
       return Buffer.from(r.rows[0]!.value, 'hex');
     },
 
-    async exclusive(scan) {
+    async exclusive(scan, stop) {
       // A session lock on a client kept for the scan: a process that dies lets go of it with its connection.
       const c = await pool.connect();
       try {
-        const got = (await c.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${SCAN_LOCK}) AS ok`)).rows[0]!.ok;
-        if (!got) {
-          onWait?.();
-          await c.query(`SELECT pg_advisory_lock(${SCAN_LOCK})`);
+        // Tried again while another process scans (not a blocking wait, so closing this one is not held up).
+        let waited = false;
+        while (!(await c.query<{ ok: boolean }>(`SELECT pg_try_advisory_lock(${SCAN_LOCK}) AS ok`)).rows[0]!.ok) {
+          if (stop()) throw new Error('the catalog closed while another process was scanning');
+          if (!waited) onWait?.();
+          waited = true;
+          await new Promise((ok) => setTimeout(ok, LOCK_RETRY_MS));
         }
         try {
           return await scan();

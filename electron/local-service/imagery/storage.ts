@@ -42,8 +42,11 @@ export interface ImageryStorage {
   generation(): Promise<number>;
   /** The key media URLs are signed with: made once, then the same for every process. */
   mediaSecret(): Promise<Buffer>;
-  /** Runs a scan while no other process sharing the storage runs one. */
-  exclusive<T>(scan: () => Promise<T>): Promise<T>;
+  /**
+   * Runs a scan while no other process sharing the storage runs one; waiting for another
+   * process's scan ends (rejects) once `stop()` is true.
+   */
+  exclusive<T>(scan: () => Promise<T>, stop: () => boolean): Promise<T>;
   close(): Promise<void>;
 }
 

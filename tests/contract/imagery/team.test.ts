@@ -6,6 +6,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createImageryPlugin, type ImageryPlugin } from '../../../electron/local-service/imagery';
+import { ImageryCatalog } from '../../../electron/local-service/imagery/catalog';
+import { RegionTable } from '../../../electron/local-service/imagery/geocoder';
+import { openPgImageryStorage } from '../../../electron/local-service/imagery/pg-store';
 import { writeGeotaggedJpeg } from '../../../electron/local-service/imagery/photo-writer';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { DATABASE_FILE } from '../../../electron/local-service/store';
@@ -146,6 +149,26 @@ describe.skipIf(BACKEND !== 'postgis')('the imagery catalog of several service p
     await admin.query("SELECT pg_advisory_unlock(hashtext('fieldlens imagery scan'))");
     expect(await waiting).toMatchObject({ read: 1 });
     expect((await search(a, 'quay')).total).toBe(1);
+  });
+
+  it('stops waiting for another process\'s scan when it closes', async () => {
+    const pool = new pg.Pool({ connectionString: await databaseFor(TEAM_DATABASE) });
+    const store = await openPgImageryStorage({ pool });
+    const other = new ImageryCatalog({ dirs: [dir], store, geocode: () => null, regions: new RegionTable(), logger: createMemoryLogger(), watch: false });
+    await admin.query("SELECT pg_advisory_lock(hashtext('fieldlens imagery scan'))");
+    try {
+      const scan = other.scan();
+      scan.catch(() => undefined);
+      await new Promise((ok) => setTimeout(ok, 300));
+      const t0 = performance.now();
+      await other.close();
+      expect(performance.now() - t0).toBeLessThan(1000);
+      await expect(scan).rejects.toThrow(/closed while another process was scanning/);
+    } finally {
+      await admin.query("SELECT pg_advisory_unlock(hashtext('fieldlens imagery scan'))");
+      await store.close();
+      await pool.end();
+    }
   });
 
   it('keeps nothing of the catalog in the data folders\' SQLite', async () => {

@@ -6,7 +6,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import type { LocalServicePlugin, ServiceContext } from '../../../electron/local-service/plugin';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { PROBLEM_CONTENT_TYPE } from '../../../shared/service/problem';
-import { catalog, KEYS } from './harness';
+import { BACKEND, catalog, databaseFor, KEYS } from './harness';
 
 let service: LocalService;
 let urls: { baseUrl: string; searchBaseUrl: string };
@@ -82,5 +82,41 @@ describe('plugins', () => {
     await other.start();
     await other.close();
     expect(closed).toBe(true);
+  });
+});
+
+describe('plugins of a service on PostgreSQL', () => {
+  it.skipIf(BACKEND !== 'postgis')('get the service\'s pool on its database, open until the plugins have closed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fieldlens-plugin-pg-'));
+    const url = (await databaseFor(dir))!;
+    let ctx: ServiceContext | null = null;
+    let atClose: unknown = null;
+    const onPg = createLocalService({
+      dataDir: dir, keys: KEYS, logger, clock: () => new Date(), catalog: catalog(), database: url,
+      plugins: [
+        {
+          name: 'pg-probe',
+          registerBase(_app, c) {
+            ctx = c;
+          },
+          async close() {
+            atClose = (await ctx!.pool!.query('SELECT 1 AS one')).rows;
+          },
+        },
+      ],
+    });
+    try {
+      await onPg.start();
+      const db = (await ctx!.pool!.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
+      expect(db).toBe(new URL(url).pathname.slice(1));
+    } finally {
+      await onPg.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(atClose).toEqual([{ one: 1 }]);
+  });
+
+  it('get no pool on the embedded backend', () => {
+    expect(seen!.pool).toBeUndefined();
   });
 });

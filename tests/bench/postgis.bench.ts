@@ -11,14 +11,17 @@
  *   here (FIELDLENS_BENCH_EMBEDDED_POINTS, 2,000,000 by default), same run, same points;
  * - 32 users at once, each with their own key, asking and continuing their own questions over
  *   HTTP against the service on PostgreSQL run as a team runs it (`--workers`, one process per
- *   core, FIELDLENS_BENCH_WORKERS): p50/p99 of the requests;
+ *   core, FIELDLENS_BENCH_WORKERS): after a warm-up of 4 rounds, 20 rounds per user
+ *   (FIELDLENS_BENCH_ROUNDS), p50/p99 of the requests and the CPU the service's processes and
+ *   this client spent per request;
  * - a leak sweep: no key in the database dump, the logs or the responses.
  * Last line: one JSON object (import_features_per_s, within_p50_ms, knn_p50_ms,
  * embedded_within_p50_ms, concurrent_users_p99_ms, ...).
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -37,7 +40,9 @@ const QUERIES = 300;
 const USERS = 32;
 /** Service processes for the 32 users (`--workers`): one per core unless told. */
 const WORKERS = Number(process.env['FIELDLENS_BENCH_WORKERS'] ?? availableParallelism());
-const ROUNDS = 6;
+/** Rounds per user (a question and its continuation each), after WARMUP_ROUNDS not counted. */
+const ROUNDS = Number(process.env['FIELDLENS_BENCH_ROUNDS'] ?? 20);
+const WARMUP_ROUNDS = 4;
 const BATCH = 10_000;
 const MB = 1024 * 1024;
 
@@ -116,6 +121,28 @@ async function main() {
   printFigures(figures);
 }
 
+/** A process and its children (the service's workers). */
+function processTree(pid: number): number[] {
+  const children = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
+  return [pid, ...children];
+}
+
+/** CPU time (user + system) the processes have used so far, from /proc. */
+function cpuMs(pids: number[]): number {
+  const tick = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      // Fields after the command name: utime and stime are the 12th and 13th.
+      const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      total += (Number(f[11]) + Number(f[12])) * tick;
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return total;
+}
+
 async function concurrentUsers(database: string, dataDir: string): Promise<Figures> {
   const made = await Promise.all(Array.from({ length: USERS }, (_, i) => newKey(`user${i}`)));
   // The service as a team runs it, in processes of its own (the bench's clients stay out of its event loops).
@@ -128,18 +155,33 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
   const [first] = (await once(child.stdout, 'data')) as [Buffer];
   const { baseUrl } = JSON.parse(String(first)) as { baseUrl: string };
   const bodies: string[] = [];
+  // node:http with kept-alive connections, one per user: fetch costs the client about three
+  // times the CPU per request, taken from the same two cores as the service.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: USERS });
+  const post = (key: string, body: string) =>
+    new Promise<{ status: number; text: string }>((ok, bad) => {
+      const req = http.request(`${baseUrl}/v1/compute`, { method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', bad);
+      });
+      req.on('error', bad);
+      req.end(body);
+    });
   const ask = async (key: string, body: object) => {
     const t = performance.now();
-    const res = await fetch(`${baseUrl}/v1/compute`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`compute ${res.status}: ${text}`);
+    const { status, text } = await post(key, JSON.stringify(body));
+    if (status !== 200) throw new Error(`compute ${status}: ${text}`);
     bodies.push(text);
     return { ms: performance.now() - t, id: (JSON.parse(text) as { id: string }).id };
   };
   const questions = ['airports in France', 'cities in Germany over 100000 people', 'airports within 100 km of Madrid', 'cities near Lyon'];
-  // Warm-up: each key's scrypt check once, catalog caches.
-  await Promise.all(made.map((m, u) => ask(m.key, { query: questions[u % questions.length]!, limit: 5 })));
+  // Warm-up, not counted: each key's scrypt check (once per machine), the catalog's caches and
+  // the compiler's, as on a service that has been up a while.
+  for (let r = 0; r < WARMUP_ROUNDS; r++) await Promise.all(made.map((m, u) => ask(m.key, { query: questions[(u + r) % questions.length]!, limit: 5 })));
   const ms: number[] = [];
+  const cpu0 = { service: cpuMs(processTree(child.pid!)), client: process.cpuUsage() };
   const t0 = performance.now();
   await Promise.all(
     made.map(async (m, u) => {
@@ -151,6 +193,9 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
     }),
   );
   const wall = (performance.now() - t0) / 1000;
+  const serviceCpu = cpuMs(processTree(child.pid!)) - cpu0.service;
+  const clientCpu = process.cpuUsage(cpu0.client);
+  agent.destroy();
   child.kill('SIGTERM');
   await once(child, 'exit');
   const dump = execFileSync('pg_dump', ['--data-only', database], { encoding: 'utf8', maxBuffer: 1024 * MB });
@@ -162,6 +207,8 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
     concurrent_users_p50_ms: round(pct(ms, 0.5)),
     concurrent_users_p99_ms: round(pct(ms, 0.99)),
     concurrent_requests_per_s: Math.round(ms.length / wall),
+    concurrent_service_cpu_ms_per_request: round(serviceCpu / ms.length),
+    concurrent_client_cpu_ms_per_request: round((clientCpu.user + clientCpu.system) / 1000 / ms.length),
     leaked_keys: leaked,
   };
 }

@@ -46,8 +46,15 @@ describe('through the proxy, faults at the socket and in the body', () => {
     base.plan = () => ({ delayMs: 1500 });
     const { client } = proxied();
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 100);
-    const e = await failure(client.stream({ query: 'sample' }, { signal: ac.signal }));
+    // Cancelled once the request is pending at the service (a fixed delay can fire before it
+    // arrives on a busy machine, and the request then lands in the next test).
+    const arrived = setInterval(() => {
+      if (base.requests.length) {
+        clearInterval(arrived);
+        ac.abort();
+      }
+    }, 5);
+    const e = await failure(client.stream({ query: 'sample' }, { signal: ac.signal })).finally(() => clearInterval(arrived));
     expect(e.code).toBe('CANCELLED');
     expect(base.requests).toHaveLength(1);
   });

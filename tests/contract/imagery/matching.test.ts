@@ -22,6 +22,7 @@ const TEXTS = [
   '',
   'platform 1 2',
   'gate 2 to 1',
+  'trams depot',
 ];
 
 /** Queries as users type them; each word goes to the store folded, as the service sends it. */
@@ -79,6 +80,8 @@ describe.skipIf(BACKEND !== 'postgis')('word matching on PostgreSQL gives the em
     // "½" folds to "1⁄2", two tokens: a phrase, found where 1 and 2 stand in a row, not just both.
     expect(await paths(postgis, word('½'))).toEqual(['/photos/10.jpg']);
     expect(await paths(postgis, word('LISBON'))).toEqual(['/photos/2.jpg']);
+    // Whole words, no prefixes: "tram" is not "trams".
+    expect(await paths(postgis, word('tram'))).toEqual(['/photos/2.jpg', '/photos/7.jpg']);
   });
 
   it.each(QUERIES)('%s', async (q) => {

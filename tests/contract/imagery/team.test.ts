@@ -116,6 +116,8 @@ describe.skipIf(BACKEND !== 'postgis')('the imagery catalog of several service p
 
   it('answers on one process from a scan another process has just finished', async () => {
     const before = (await b.plugin.catalog()!.status()).lastScan;
+    // B started after A had read the folder: its first scan found every file known, with the same size and mtime.
+    expect(before).toMatchObject({ found: KNOWN.length + 1, read: 0, photos: KNOWN.length });
     expect((await search(b, 'ferry')).total).toBe(0);
     writeGeotaggedJpeg(join(dir, 'harbour.jpg'), {
       width: 16, height: 16, latitude: 60.1699, longitude: 24.9384, keywords: ['ferry'], takenAt: '2023:06:01 08:00:00', make: 'TestCam',

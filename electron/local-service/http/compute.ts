@@ -244,7 +244,13 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
       // A follow-up on layer features ("only those open now") is read together with the question
       // it continues: their saved set holds no kind items, their question holds what they were.
-      const readAlone = (q: string) => parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames });
+      // The earlier question is read up to twice below: once is enough.
+      const readings = new Map<string, ReturnType<typeof parseQuery>>();
+      const readAlone = (q: string) => {
+        let plan = readings.get(q);
+        if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames })));
+        return plan;
+      };
       let asked = req.query;
       if (parent && vocabulary && !body.files.length && readAlone(parent.query).layerSubject) {
         const alone = readAlone(req.query);

@@ -19,7 +19,8 @@ import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
  * batches and queried while the process's RSS is sampled. After the first quarter of the import
  * (the heap, driver and pool warmed up) RSS stays flat through the rest, the index build and the
  * queries, where holding the remaining features as objects would take hundreds of bytes each.
- * FIELDLENS_RSS_FEATURES sets the size (300,000 here; `npm run bench:postgis` runs 5 million).
+ * FIELDLENS_RSS_FEATURES sets the size (300,000 in `npm test`; 5,000,000 is the size the local
+ * service README reports; `npm run bench:postgis` prints the peak RSS of a 10-million import).
  */
 const N = Number(process.env['FIELDLENS_RSS_FEATURES'] ?? 300_000);
 /**

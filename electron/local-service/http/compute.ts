@@ -291,7 +291,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         const id = randomUUID();
         // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.
         store.save(
-          { files: [], id, createdAt: deps.clock().toISOString(), userId: req.user_id ?? null, query: asked, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
+          { files: [], id, createdAt: deps.clock().toISOString(), userId, query: asked, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
           await packItemsSliced([], slice, catalog.kinds.codes),
         );
         const answer = answerOf(() => la.content);

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -101,6 +101,23 @@ describe('a team service on PostGIS', () => {
     // Written under the key's user, in the database.
     const owner = execFileSync('psql', [database, '-Atc', `SELECT user_id FROM searches WHERE id = '${aliceId}'`], { encoding: 'utf8' }).trim();
     expect(owner).toBe('alice');
+  });
+
+  it('keeps a layer question under the key’s user too: its owner continues it, another user gets 404', async () => {
+    const file = join(dataDir, 'pharmacies.geojson');
+    const at = (lon: number, lat: number, name: string) => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { amenity: 'pharmacy', name } });
+    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [at(-21.94, 64.14, 'Lyf Vesturbær'), at(-21.9, 64.13, 'Lyf Austur')] }));
+    await service.layers.startImport(file).done;
+    const asked = await call('/v1/compute', keys.alice, { query: 'pharmacies' });
+    expect(asked.status).toBe(200);
+    expect((asked.body['results'] as { numberMatched: number }).numberMatched).toBe(2);
+    const id = asked.body['id'] as string;
+    const owner = execFileSync('psql', [database, '-Atc', `SELECT user_id FROM searches WHERE id = '${id}'`], { encoding: 'utf8' }).trim();
+    expect(owner).toBe('alice');
+    const mine = await call('/v1/compute', keys.alice, { query: 'sort by distance to Reykjavik', search_id: id });
+    expect(mine.status).toBe(200);
+    expect((mine.body['results'] as { numberMatched: number }).numberMatched).toBe(2);
+    expect((await call('/v1/compute', keys.bob, { query: 'sort by distance to Reykjavik', search_id: id })).status).toBe(404);
   });
 
   it('refuses a user_id other than the key’s user (403) and accepts the same one', async () => {

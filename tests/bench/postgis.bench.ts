@@ -112,8 +112,8 @@ async function main() {
     figures['embedded_within_p50_ms'] = round(pct(await timed(QUERIES, (i) => sqlite.within(emb.id, pointAt((i * 7919 + 13) % EMBEDDED), 500)), 0.5));
     await sqlite.close();
 
-    say(`${USERS} users at once against a service on PostgreSQL`);
-    Object.assign(figures, await concurrentUsers(await cluster.createDatabase(), join(dir, 'service')));
+    say(`${USERS} users at once against a service on PostgreSQL holding the ${POINTS.toLocaleString('en')}-point layer`);
+    Object.assign(figures, await concurrentUsers(url, pgLayer.id, join(dir, 'service')));
   } finally {
     cluster.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -143,13 +143,15 @@ function cpuMs(pids: number[]): number {
   return total;
 }
 
-async function concurrentUsers(database: string, dataDir: string): Promise<Figures> {
+async function concurrentUsers(database: string, layerId: string, dataDir: string): Promise<Figures> {
   const made = await Promise.all(Array.from({ length: USERS }, (_, i) => newKey(`user${i}`)));
   // The service as a team runs it, in processes of its own (the bench's clients stay out of its event loops).
   const users = join(dataDir, '..', 'users.txt');
   writeFileSync(users, made.map((m) => m.line).join('\n') + '\n');
   const cli = join(import.meta.dirname, '../../electron/local-service/cli.ts');
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, '--users-file', users, '--data-dir', dataDir, '--database', database, '--workers', String(WORKERS), '--no-sample', '--json']);
+  // FIELDLENS_BENCH_CPU_PROF=DIR: a V8 CPU profile of each service process in DIR, to see where its time goes.
+  const prof = process.env['FIELDLENS_BENCH_CPU_PROF'];
+  const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--import', 'tsx', cli, '--users-file', users, '--data-dir', dataDir, '--database', database, '--workers', String(WORKERS), '--no-sample', '--json']);
   let log = '';
   child.stderr.on('data', (d) => (log += String(d)));
   const [first] = (await once(child.stdout, 'data')) as [Buffer];
@@ -172,29 +174,80 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
   const ask = async (key: string, body: object) => {
     const t = performance.now();
     const { status, text } = await post(key, JSON.stringify(body));
-    if (status !== 200) throw new Error(`compute ${status}: ${text}`);
+    if (status !== 200) throw new Error(`compute ${status}: ${text}\n${log.split('\n').filter((l) => !l.includes('"request"')).slice(-20).join('\n')}`);
     bodies.push(text);
-    return { ms: performance.now() - t, id: (JSON.parse(text) as { id: string }).id };
+    const answer = JSON.parse(text) as { id: string; results: { numberMatched: number } };
+    return { ms: performance.now() - t, id: answer.id, matched: answer.results.numberMatched };
   };
+  // What a team asks of its shared layer: the cafés or pharmacies around a site of their own
+  // (a request coordinate), then a continuation, as BASELINES.md's PostGIS figures at 32
+  // connections do with ST_DWithin; and, apart, the built-in catalog's questions.
+  const site = (u: number, r: number) => {
+    const [lon, lat] = pointAt((u * 7919 + r * 104_729 + 17) % POINTS);
+    return [{ name: 'site', latitude: lat, longitude: lon }];
+  };
+  const layerRound = (u: number, r: number) => ({
+    first: { query: `${(u + r) % 2 ? 'cafes' : 'pharmacies'} within 2 km of site`, coordinates: site(u, r), limit: 10 },
+    next: { query: 'sort by distance to site', coordinates: site(u, r), limit: 10 },
+  });
   const questions = ['airports in France', 'cities in Germany over 100000 people', 'airports within 100 km of Madrid', 'cities near Lyon'];
-  // Warm-up, not counted: each key's scrypt check (once per machine), the catalog's caches and
-  // the compiler's, as on a service that has been up a while.
-  for (let r = 0; r < WARMUP_ROUNDS; r++) await Promise.all(made.map((m, u) => ask(m.key, { query: questions[(u + r) % questions.length]!, limit: 5 })));
-  const ms: number[] = [];
-  const cpu0 = { service: cpuMs(processTree(child.pid!)), client: process.cpuUsage() };
-  const t0 = performance.now();
-  await Promise.all(
-    made.map(async (m, u) => {
-      for (let r = 0; r < ROUNDS; r++) {
-        const first = await ask(m.key, { query: questions[(u + r) % questions.length]!, limit: 10 });
-        const next = await ask(m.key, { query: 'sort by distance to Paris', search_id: first.id, limit: 10 });
-        ms.push(first.ms, next.ms);
-      }
-    }),
-  );
-  const wall = (performance.now() - t0) / 1000;
-  const serviceCpu = cpuMs(processTree(child.pid!)) - cpu0.service;
-  const clientCpu = process.cpuUsage(cpu0.client);
+  const catalogRound = (u: number, r: number) => ({
+    first: { query: questions[(u + r) % questions.length]!, limit: 10 },
+    next: { query: 'sort by distance to Paris', limit: 10 },
+  });
+  const run = async (turn: (u: number, r: number) => { first: object; next: object }) => {
+    // Warm-up, not counted: each key's scrypt check (once per machine), the caches and the
+    // compiler's, as on a service that has been up a while.
+    for (let r = 0; r < WARMUP_ROUNDS; r++) await Promise.all(made.map((m, u) => ask(m.key, turn(u, ROUNDS + r).first)));
+    const ms: number[] = [];
+    const matched = new Map<string, number>();
+    const cpu0 = { service: cpuMs(processTree(child.pid!)), client: process.cpuUsage() };
+    const t0 = performance.now();
+    await Promise.all(
+      made.map(async (m, u) => {
+        for (let r = 0; r < ROUNDS; r++) {
+          const { first, next } = turn(u, r);
+          const asked = await ask(m.key, first);
+          const more = await ask(m.key, { ...next, search_id: asked.id });
+          ms.push(asked.ms, more.ms);
+          matched.set(`${u}/${r}`, asked.matched);
+          if (more.matched !== asked.matched) throw new Error(`a continuation changed what matched: ${asked.matched}, then ${more.matched}`);
+        }
+      }),
+    );
+    const wall = (performance.now() - t0) / 1000;
+    const clientCpu = process.cpuUsage(cpu0.client);
+    return {
+      matched,
+      p50: round(pct(ms, 0.5)),
+      p99: round(pct(ms, 0.99)),
+      rps: Math.round(ms.length / wall),
+      serviceCpu: round((cpuMs(processTree(child.pid!)) - cpu0.service) / ms.length),
+      clientCpu: round((clientCpu.user + clientCpu.system) / 1000 / ms.length),
+    };
+  };
+  const layer = await run(layerRound);
+  const cat = await run(catalogRound);
+  // The layer answers, counted again by PostGIS itself (on the sphere, as the service measures):
+  // one question per user.
+  const db = new pg.Client({ connectionString: database });
+  await db.connect();
+  let checked = 0;
+  try {
+    const table = `layer_features_${(await db.query<{ id: number }>('SELECT id FROM layers WHERE uid = $1', [layerId])).rows[0]!.id}`;
+    for (let u = 0; u < USERS; u++) {
+      const r = u % ROUNDS;
+      const { latitude, longitude } = site(u, r)[0]!;
+      const want = await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM ${table} WHERE tags->>'amenity' = $1 AND ST_DWithin(geom::geography, ST_MakePoint($2, $3)::geography, 2000, false)`,
+        [(u + r) % 2 ? 'cafe' : 'pharmacy', longitude, latitude],
+      );
+      if (want.rows[0]!.n !== layer.matched.get(`${u}/${r}`)) throw new Error(`user ${u}, round ${r}: the service matched ${layer.matched.get(`${u}/${r}`)}, PostGIS counts ${want.rows[0]!.n}`);
+      checked++;
+    }
+  } finally {
+    await db.end();
+  }
   agent.destroy();
   child.kill('SIGTERM');
   await once(child, 'exit');
@@ -204,11 +257,17 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
   return {
     concurrent_users: USERS,
     concurrent_users_workers: WORKERS,
-    concurrent_users_p50_ms: round(pct(ms, 0.5)),
-    concurrent_users_p99_ms: round(pct(ms, 0.99)),
-    concurrent_requests_per_s: Math.round(ms.length / wall),
-    concurrent_service_cpu_ms_per_request: round(serviceCpu / ms.length),
-    concurrent_client_cpu_ms_per_request: round((clientCpu.user + clientCpu.system) / 1000 / ms.length),
+    concurrent_users_answers_checked: checked,
+    concurrent_users_mean_matched: round([...layer.matched.values()].reduce((a, b) => a + b, 0) / layer.matched.size, 1),
+    concurrent_users_p50_ms: layer.p50,
+    concurrent_users_p99_ms: layer.p99,
+    concurrent_requests_per_s: layer.rps,
+    concurrent_service_cpu_ms_per_request: layer.serviceCpu,
+    concurrent_client_cpu_ms_per_request: layer.clientCpu,
+    concurrent_catalog_p50_ms: cat.p50,
+    concurrent_catalog_p99_ms: cat.p99,
+    concurrent_catalog_requests_per_s: cat.rps,
+    concurrent_catalog_service_cpu_ms_per_request: cat.serviceCpu,
     leaked_keys: leaked,
   };
 }

@@ -226,6 +226,36 @@ describe('PostGIS specifics', () => {
     }
   };
 
+  it('a question on a known layer is one query; a layer another process removed is not found, whatever is asked', async () => {
+    const own = await startLayerImport({ store, file: town.geojson, tempDir: join(dir, 'tmp'), name: 'short-lived' }).done;
+    const here = await openPostgisLayerStore({ pool });
+    const station = at(0, 0);
+    expect((await here.within(own.id, station, 500)).length).toBeGreaterThan(0);
+    // Counted from here on: what reaches the database for one more question on the same layer.
+    const sent: string[] = [];
+    const query = pool.query.bind(pool);
+    pool.query = ((text: string, ...rest: unknown[]) => (sent.push(text), (query as (...a: unknown[]) => unknown)(text, ...rest))) as typeof pool.query;
+    try {
+      await here.within(own.id, station, 800);
+    } finally {
+      pool.query = query;
+    }
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatch(/ST_DWithin/);
+    // Another process (store) removes it; this one still has its table number.
+    const there = await openPostgisLayerStore({ pool });
+    expect(await there.remove(own.id)).toBe(true);
+    const notFound = { name: 'LayerNotFoundError' };
+    await expect(here.within(own.id, station, 500)).rejects.toMatchObject(notFound);
+    await expect(here.nearest(own.id, station, 3)).rejects.toMatchObject(notFound);
+    await expect(here.inBBox(own.id, [-180, -90, 180, 90])).rejects.toMatchObject(notFound);
+    await expect(here.feature(own.id, 1)).rejects.toMatchObject(notFound);
+    await expect(scanAll(here, own.id)).rejects.toMatchObject(notFound);
+    await expect(here.summary(own.id)).rejects.toMatchObject(notFound);
+    // The layer of the other tests is untouched.
+    expect((await here.within(layer.id, station, 500)).length).toBeGreaterThan(0);
+  });
+
   it('builds one geometry GiST index after the load, which serves distance, KNN and boxes', async () => {
     const t = await tableOf(layer.id);
     const idx = (await pool.query('SELECT indexdef FROM pg_indexes WHERE tablename = $1', [t])).rows.map((r) => r.indexdef as string);

@@ -109,11 +109,30 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
   const layerRow = async (uid: string): Promise<LayerRow | null> =>
     (await pool.query<LayerRow>("SELECT * FROM layers WHERE uid = $1 AND state = 'ready'", [uid])).rows[0] ?? null;
 
+  /**
+   * The table number of each ready layer asked about: a uid names one table for good, so a
+   * question costs one round trip, not two. A layer another process removes is found out when
+   * its table is gone (`gone`).
+   */
+  const numbers = new Map<string, number>();
   const layerNumber = async (uid: string): Promise<number> => {
+    const known = numbers.get(uid);
+    if (known !== undefined) return known;
     const r = await layerRow(uid);
     if (!r) throw new LayerNotFoundError(uid);
+    numbers.set(uid, r.id);
     return r.id;
   };
+  /** A query on the table of a layer removed meanwhile (undefined_table): that layer is not found. */
+  const gone =
+    (...uids: string[]) =>
+    (e: unknown): never => {
+      if ((e as { code?: string }).code === '42P01') {
+        for (const u of uids) numbers.delete(u);
+        throw new LayerNotFoundError(uids.length === 1 ? uids[0]! : uids.join(', '));
+      }
+      throw e;
+    };
 
   const stored = (uid: string, r: FeatureRow): StoredFeature => ({
     layerId: uid,
@@ -129,7 +148,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
   const features = async (uid: string, q: Params, where: string, opts: QueryOptions) => {
     const t = featureTable(await layerNumber(uid));
     const tags = matchSql(q, opts.match);
-    const rows = await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE ${where} AND ${tags} ORDER BY fid LIMIT ${q.add(limitOf(opts.limit))}`, q.values);
+    const rows = await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE ${where} AND ${tags} ORDER BY fid LIMIT ${q.add(limitOf(opts.limit))}`, q.values).catch(gone(uid));
     return rows.rows.map((r) => stored(uid, r));
   };
 
@@ -146,7 +165,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
     let ok = false;
     try {
       await c.query('BEGIN READ ONLY');
-      await c.query(`DECLARE scan NO SCROLL CURSOR FOR ${sql}`, params);
+      await c.query(`DECLARE scan NO SCROLL CURSOR FOR ${sql}`, params).catch(gone(uid));
       for (;;) {
         const page = await c.query<FeatureRow>(`FETCH ${SCAN_PAGE} FROM scan`);
         if (page.rows.length) yield page.rows.map((r) => stored(uid, r));
@@ -174,7 +193,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
        WHERE ${boxes} AND ST_DWithin(geom::geography, ${point}, ${radius}, false) AND ${matchSql(q, match)}
        ORDER BY d, fid LIMIT ${lim}`,
       q.values,
-    );
+    ).catch(gone(uid));
     return rows.rows.map((r) => near(uid, r));
   };
 
@@ -250,6 +269,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
         await c.query('BEGIN');
         await drop(c, r.id);
         await c.query('COMMIT');
+        numbers.delete(uid);
       } catch (e) {
         await c.query('ROLLBACK').catch(() => {});
         throw e;
@@ -261,7 +281,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
 
     async feature(uid, fid) {
       const t = featureTable(await layerNumber(uid));
-      const r = (await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE fid = $1`, [fid])).rows[0];
+      const r = (await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE fid = $1`, [fid]).catch(gone(uid))).rows[0];
       return r ? stored(uid, r) : null;
     },
 
@@ -289,7 +309,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
            SELECT geom FROM ${t} WHERE ${matchSql(q, opts.match)} ORDER BY geom <-> ${at} LIMIT ${q.add(Math.trunc(k))}
          ) k`,
         q.values,
-      );
+      ).catch(gone(uid));
       const r = far.rows[0]?.r;
       if (r === null || r === undefined) return [];
       // A hair wider than the farthest: the same distance computed by ST_DWithin must not drop it.
@@ -332,7 +352,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
          WHERE ST_Dimension(p.geom) = 2 AND NOT ST_IsEmpty(p.geom) AND ${matchSql(q, polygons.match, 'p.tags')}
          GROUP BY p.fid ORDER BY p.fid`,
         q.values,
-      );
+      ).catch(gone(polygons.layerId, subject.layerId));
       return rows.rows.map((r) => ({ fid: Number(r.fid), count: Number(r.n) }));
     },
 

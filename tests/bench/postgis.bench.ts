@@ -11,9 +11,11 @@
  *   here (FIELDLENS_BENCH_EMBEDDED_POINTS, 2,000,000 by default), same run, same points;
  * - 32 users at once, each with their own key, asking and continuing their own questions over
  *   HTTP against the service on PostgreSQL run as a team runs it (`--workers`, one process per
- *   core, FIELDLENS_BENCH_WORKERS): after a warm-up of 4 rounds, 20 rounds per user
- *   (FIELDLENS_BENCH_ROUNDS), p50/p99 of the requests and the CPU the service's processes and
- *   this client spent per request;
+ *   core, FIELDLENS_BENCH_WORKERS), on the database holding the layer: after a warm-up of 4
+ *   rounds, 20 rounds per user (FIELDLENS_BENCH_ROUNDS) of questions on the layer
+ *   (concurrent_users_*; one answer per user counted again by PostGIS and required to agree),
+ *   then of the built-in catalog's (concurrent_catalog_*): p50/p99 of the requests and the CPU
+ *   the service's processes and this client spent per request;
  * - a leak sweep: no key in the database dump, the logs or the responses.
  * Last line: one JSON object (import_features_per_s, within_p50_ms, knn_p50_ms,
  * embedded_within_p50_ms, concurrent_users_p99_ms, ...).

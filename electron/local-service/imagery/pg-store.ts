@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
+import { inTransaction, placeholders } from '../pg/database';
 import { applyPgMigrations } from '../pg/migrations';
 import { createFtsTokenizer } from './fts-tokens';
 import type { ImageryStorage, KnownFile } from './storage';
@@ -105,9 +106,7 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
 
     async apply(changes, newId) {
       if (!changes.removed.length && !changes.skipped.length && !changes.photos.length) return;
-      const c = await pool.connect();
-      try {
-        await c.query('BEGIN');
+      await inTransaction(pool, async (c) => {
         if (changes.removed.length) {
           await c.query('DELETE FROM imagery_photo WHERE path = ANY($1)', [changes.removed]);
           await c.query('DELETE FROM imagery_skipped WHERE path = ANY($1)', [changes.removed]);
@@ -132,12 +131,9 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
           for (let at = 0; at < changes.photos.length; at += PHOTOS_PER_STATEMENT) {
             const values: unknown[] = [];
             const tuples: string[] = [];
-            for (const { row, text } of changes.photos.slice(at, at + PHOTOS_PER_STATEMENT)) {
+            for (const { row, text } of changes.photos.slice(at, at + PHOTOS_PER_STATEMENT))
               // A known path keeps its id (the update leaves it), so ids are drawn for new photos only.
-              const v = [...WRITTEN.map((k) => row[k]), existing.has(row.path) ? '' : newId(), tokenizer.tokens(text)];
-              tuples.push(`(${v.map((_, i) => `$${values.length + i + 1}`).join(', ')})`);
-              values.push(...v);
-            }
+              tuples.push(placeholders(values, [...WRITTEN.map((k) => row[k]), existing.has(row.path) ? '' : newId(), tokenizer.tokens(text)]));
             await c.query(`${UPSERT_HEAD} ${tuples.join(', ')} ${UPSERT_TAIL}`, values);
           }
         }
@@ -145,13 +141,7 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
           `INSERT INTO imagery_meta (key, value) VALUES ('generation', '1')
            ON CONFLICT (key) DO UPDATE SET value = (imagery_meta.value::bigint + 1)::text`,
         );
-        await c.query('COMMIT');
-      } catch (e) {
-        await c.query('ROLLBACK').catch(() => {});
-        throw e;
-      } finally {
-        c.release();
-      }
+      });
     },
 
     async match(word) {

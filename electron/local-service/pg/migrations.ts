@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { inTransaction } from './database';
 
 /**
  * Numbered migrations of the PostgreSQL backend, one version per scope (as in the SQLite
@@ -7,9 +8,7 @@ import type pg from 'pg';
  * the same moment migrate once and a failing step leaves nothing half done.
  */
 export async function applyPgMigrations(pool: pg.Pool, scope: string, steps: readonly string[]): Promise<number> {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
+  return inTransaction(pool, async (c) => {
     // One lock for all scopes: CREATE TABLE IF NOT EXISTS itself races between sessions.
     await c.query("SELECT pg_advisory_xact_lock(hashtext('fieldlens migrations'))");
     await c.query('CREATE TABLE IF NOT EXISTS migrations (scope TEXT PRIMARY KEY, version INTEGER NOT NULL)');
@@ -22,12 +21,6 @@ export async function applyPgMigrations(pool: pg.Pool, scope: string, steps: rea
         'INSERT INTO migrations (scope, version) VALUES ($1, $2) ON CONFLICT (scope) DO UPDATE SET version = excluded.version',
         [scope, steps.length],
       );
-    await c.query('COMMIT');
     return steps.length;
-  } catch (e) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw e;
-  } finally {
-    c.release();
-  }
+  });
 }

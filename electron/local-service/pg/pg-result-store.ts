@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { BUILTIN_CODES, type KindCodes } from '../catalog/kinds/registry';
 import type { ResultStore } from '../result-store';
 import { packItems, savedSearchFromRow, unpackItems, type SavedSearch, type SearchRowHead, type StoredFile } from '../store';
+import { inTransaction, placeholders } from './database';
 import { applyPgMigrations } from './migrations';
 
 /**
@@ -57,15 +58,6 @@ const PG_COMPUTE_MIGRATIONS: readonly string[] = [
 /** Saves written by one INSERT (10 parameters each, well under PostgreSQL's 65,535). */
 const SAVES_PER_STATEMENT = 500;
 
-/**
- * Appends a row's values to a statement's parameters; returns the row's `($n, …)`, each with
- * its type when given (a VALUES list outside an INSERT has no column types to take).
- */
-function placeholders(values: unknown[], row: unknown[], types: readonly string[] = []): string {
-  const at = values.length;
-  values.push(...row);
-  return `(${row.map((_, i) => `$${at + i + 1}${types[i] ? `::${types[i]}` : ''}`).join(', ')})`;
-}
 
 /** Bytes of a stored upload per row of upload_chunks (the embedded store's chunk size). */
 const UPLOAD_CHUNK = 512 * 1024;
@@ -171,20 +163,12 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
       const data = await gzipAsync(bytes, { level: 1 });
       // One transaction: the file appears whole or not at all; another replica keeping the same
       // file at the same moment waits on the key and then finds it.
-      const c = await pool.connect();
-      try {
-        await c.query('BEGIN');
+      await inTransaction(pool, async (c) => {
         const row = await c.query('INSERT INTO uploads (hash, size, data) VALUES ($1, $2, NULL) ON CONFLICT (hash) DO NOTHING', [hash, bytes.length]);
         if (row.rowCount)
           for (let at = 0, seq = 0; at < data.length; at += UPLOAD_CHUNK, seq++)
             await c.query('INSERT INTO upload_chunks (hash, seq, data) VALUES ($1, $2, $3)', [hash, seq, data.subarray(at, at + UPLOAD_CHUNK)]);
-        await c.query('COMMIT');
-      } catch (e) {
-        await c.query('ROLLBACK').catch(() => {});
-        throw e;
-      } finally {
-        c.release();
-      }
+      });
     },
 
     async readUpload(hash) {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Position } from 'geojson';
 import type pg from 'pg';
+import { inTransaction } from '../../pg/database';
 import { applyPgMigrations } from '../../pg/migrations';
 import { decodeWkb } from '../../../ground/wkb';
 import { LayerNotFoundError, type LayerInfo, type LayerStore, type LayerSummary, type NearFeature, type QueryOptions, type StoredFeature } from './layer-store';
@@ -264,18 +265,8 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
     async remove(uid) {
       const r = await layerRow(uid);
       if (!r) return false;
-      const c = await pool.connect();
-      try {
-        await c.query('BEGIN');
-        await drop(c, r.id);
-        await c.query('COMMIT');
-        numbers.delete(uid);
-      } catch (e) {
-        await c.query('ROLLBACK').catch(() => {});
-        throw e;
-      } finally {
-        c.release();
-      }
+      await inTransaction(pool, (c) => drop(c, r.id));
+      numbers.delete(uid);
       return true;
     },
 

@@ -57,7 +57,10 @@ const PG_COMPUTE_MIGRATIONS: readonly string[] = [
 
 /** Saves written by one INSERT (10 parameters each, well under PostgreSQL's 65,535). */
 const SAVES_PER_STATEMENT = 500;
-
+/** Saved sets kept in memory after they are written (recent): how many, items in all, items in one. */
+const RECENT_SETS = 2000;
+const RECENT_ITEMS = 50_000;
+const RECENT_MAX_ITEMS = 1000;
 
 /** Bytes of a stored upload per row of upload_chunks (the embedded store's chunk size). */
 const UPLOAD_CHUNK = 512 * 1024;
@@ -83,6 +86,23 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
   await pool.query(`DELETE FROM uploads u WHERE kept_at < now() - interval '1 hour' AND NOT EXISTS (SELECT 1 FROM search_uploads l WHERE l.hash = u.hash)`);
 
   const pending = new Map<string, { s: SavedSearch & { parentId?: string | null }; bin: Buffer; figures: string }>();
+  /**
+   * Small sets this process wrote lately (a saved set never changes): a continuation, which
+   * comes back to the process that answered the question on a kept-alive connection, is read
+   * without a round trip. Sets with files or many items are read from the database.
+   */
+  const recent = new Map<string, SavedSearch>();
+  let recentItems = 0;
+  const remember = (id: string, s: SavedSearch) => {
+    if (s.files?.length || s.set.uploads.length || s.set.items.length > RECENT_MAX_ITEMS || recent.has(id)) return;
+    recent.set(id, s);
+    recentItems += s.set.items.length;
+    while (recent.size > RECENT_SETS || recentItems > RECENT_ITEMS) {
+      const [oldest, o] = recent.entries().next().value!;
+      recent.delete(oldest);
+      recentItems -= o.set.items.length;
+    }
+  };
   let scheduled: NodeJS.Immediate | null = null;
   let writing: Promise<void> = Promise.resolve();
   /** Saves being written now: a later flush leaves them to the write under way. */
@@ -117,19 +137,35 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
             : insert,
           values,
         );
-        for (const [id] of part) pending.delete(id);
+        for (const [id, p] of part) {
+          pending.delete(id);
+          remember(id, p.s);
+        }
       }
     } catch (e) {
       onError(e);
     }
   };
 
+  /** The write waiting behind the one under way: saves made meanwhile join it. */
+  let queued: Promise<void> | null = null;
   const flush = () => {
     scheduled = null;
-    const batch = [...pending].filter(([, p]) => !inFlight.has(p));
-    if (!batch.length) return;
-    for (const [, p] of batch) inFlight.add(p);
-    writing = writing.then(() => writeBatch(batch)).finally(() => batch.forEach(([, p]) => inFlight.delete(p)));
+    // Group commit: at most one write under way and one waiting, whatever the number of saves
+    // made meanwhile (one statement each turn would queue as many round trips as turns).
+    if (queued) return;
+    const next = writing.then(async () => {
+      queued = null;
+      const batch = [...pending].filter(([, p]) => !inFlight.has(p));
+      if (!batch.length) return;
+      for (const [, p] of batch) inFlight.add(p);
+      try {
+        await writeBatch(batch);
+      } finally {
+        for (const [, p] of batch) inFlight.delete(p);
+      }
+    });
+    queued = writing = next;
   };
 
   return {
@@ -140,7 +176,7 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
 
     async get(id) {
       const key = id.toLowerCase();
-      const p = pending.get(key);
+      const p = pending.get(key) ?? (recent.has(key) ? { s: recent.get(key)! } : undefined);
       if (p) return p.s;
       // The row and its files in one round trip.
       const row = (

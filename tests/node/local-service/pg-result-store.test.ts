@@ -93,4 +93,54 @@ describe('saved result sets on PostgreSQL', () => {
       await store.close();
     }
   });
+
+  it('saves made while a write is under way go out together in the next statement, and a small set written here is read back without a query', async () => {
+    const store = await openPgResultStore({ pool });
+    const statements: string[] = [];
+    const query = pool.query.bind(pool);
+    let release!: () => void;
+    const held = new Promise<void>((ok) => (release = ok));
+    let first = true;
+    // Holds the first INSERT until released: the saves of the turns meanwhile must wait behind it as one.
+    pool.query = (async (text: string, ...rest: unknown[]) => {
+      statements.push(text);
+      if (first && /INSERT INTO searches/.test(text)) {
+        first = false;
+        await held;
+      }
+      return (query as (...a: unknown[]) => unknown)(text, ...rest);
+    }) as typeof pool.query;
+    const turn = () => new Promise((ok) => setImmediate(ok));
+    try {
+      store.save(saved(100));
+      const firstSettled = store.settled();
+      await turn();
+      await turn();
+      for (let n = 101; n < 110; n++) {
+        store.save(saved(n));
+        await turn();
+      }
+      const allSettled = store.settled();
+      release();
+      await firstSettled;
+      await allSettled;
+      const inserts = statements.filter((t) => /INSERT INTO searches/.test(t));
+      // One row in the held statement, the nine saves of nine later turns in one more.
+      expect(inserts).toHaveLength(2);
+      expect(inserts.map((t) => (t.match(/\(\$\d+/g) ?? []).length)).toEqual([1, 9]);
+      expect((await pool.query("SELECT count(*)::int AS n FROM searches WHERE query LIKE 'airports in Peru 1__'")).rows[0].n).toBe(10);
+      // Written by this store: read from memory, no statement.
+      statements.length = 0;
+      const got = await store.get(saved(105).id.toUpperCase());
+      expect(got?.set.items).toEqual(saved(105).set.items);
+      expect(got?.userId).toBe('user0');
+      expect(statements).toEqual([]);
+      // Unknown here: the database is asked.
+      expect(await store.get(saved(3).id)).not.toBeNull();
+      expect(statements).toHaveLength(1);
+    } finally {
+      pool.query = query;
+      await store.close();
+    }
+  });
 });

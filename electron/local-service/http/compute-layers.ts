@@ -5,7 +5,7 @@ import type { Catalog } from '../catalog/catalog';
 import type { LayerStore } from '../layers/store/layer-store';
 import { h3Filter } from '../query/h3';
 import { executeLayers, unknownSubject } from '../query/layers/execute-layers';
-import { layerFeature, writeLayerAnswer } from '../query/layers/features';
+import { layerFeature, writeLayerAnswer, type NearPlaces } from '../query/layers/features';
 import { referenceGeometries, type ResolveContext } from '../query/layers/resolve';
 import type { Plan, RefPoint, Reference } from '../query/plan';
 import type { UploadFeature } from '../uploads';
@@ -28,6 +28,8 @@ export interface LayerAnswerInput {
   cells: string[];
   areaCountry?: string;
   limit: number;
+  /** The service's memo of "near …" addresses. */
+  near?: NearPlaces;
 }
 
 /** Answers a plan whose subject is features of data layers, or words no vocabulary knows. */
@@ -42,7 +44,7 @@ export async function answerFromLayers(input: LayerAnswerInput): Promise<LayerAn
   if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
   return {
     matched: ex.items.length,
-    features: ex.items.slice(0, input.limit).map((x) => layerFeature(x, ex, catalog)),
+    features: ex.items.slice(0, input.limit).map((x) => layerFeature(x, ex, catalog, input.near)),
     warnings,
     content: writeLayerAnswer(ex, plan.within?.said),
   };

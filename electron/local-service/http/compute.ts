@@ -18,6 +18,7 @@ import { fieldErrors, sendProblem, type FieldError } from './problem';
 import type { LayerStore } from '../layers/store/layer-store';
 import type { VocabularyProvider } from '../vocabulary/provider';
 import { answerFromLayers, resolveLayerReferences } from './compute-layers';
+import { NearPlaces } from '../query/layers/features';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
 /** Header that makes answer generation fail for this request (the documented fault switch). */
@@ -163,6 +164,7 @@ function validate(body: Body): { req: ComputeRequest; extra: string[] } {
 
 export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   const { catalog, store } = deps;
+  const near = new NearPlaces();
   const countryCode = (lon: number, lat: number) => {
     const i = catalog.countryAt(lon, lat);
     return i >= 0 ? catalog.countries.rows[i]!.cca2 : '';
@@ -286,7 +288,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             : { status: 'complete', content: write(), error: null };
 
       if (deps.layers && (plan.layerSubject || plan.unknownSubject)) {
-        const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit });
+        const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit, near });
         warnings.push(...la.warnings);
         const id = randomUUID();
         // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.

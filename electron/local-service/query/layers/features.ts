@@ -13,19 +13,39 @@ const ADDR = [['addr:housenumber', 'addr:street'], ['addr:postcode', 'addr:city'
  * The address of a layer feature: its OSM addr:* tags when it has them, else "near" the nearest
  * place of the catalog's fallback kind (cities) with that place's own address.
  */
-export function layerAddress(tags: Record<string, unknown>, lon: number, lat: number, catalog: Catalog): string {
+export function layerAddress(tags: Record<string, unknown>, lon: number, lat: number, catalog: Catalog, near?: NearPlaces): string {
   const parts = ADDR.map((group) => group.map((k) => tags[k]).filter((v) => v !== undefined && v !== '').join(' ')).filter(Boolean);
   if (parts.length) return parts.join(', ');
+  const at = `${lon},${lat}`;
+  const known = near?.get(at);
+  if (known !== undefined) return known;
   const K = catalog.kinds.get(catalog.kinds.fallback);
   const hit = around(K.index, lon, lat, 1);
-  if (!hit.length) return '';
-  const m = K.feature(hit[0]!);
-  return `near ${[m.name, m.address].filter(Boolean).join(', ')}`;
+  const m = hit.length ? K.feature(hit[0]!) : null;
+  const text = m ? `near ${[m.name, m.address].filter(Boolean).join(', ')}` : '';
+  near?.set(at, text);
+  return text;
+}
+
+/**
+ * The "near …" addresses of positions asked lately (a continuation lists the same features
+ * again; a team asks about the same places), for one catalog, at most `size` of them.
+ */
+export class NearPlaces {
+  private readonly texts = new Map<string, string>();
+  constructor(private readonly size = 20_000) {}
+  get(at: string): string | undefined {
+    return this.texts.get(at);
+  }
+  set(at: string, text: string): void {
+    this.texts.set(at, text);
+    if (this.texts.size > this.size) this.texts.delete(this.texts.keys().next().value!);
+  }
 }
 
 const nameOf = (x: LayerItem, label: string) => String(x.f.tags['name'] ?? x.f.tags['brand'] ?? `${label} ${x.f.sourceId}`);
 
-export function layerFeature(x: LayerItem, ex: LayerExecution, catalog: Catalog): ComputeFeature {
+export function layerFeature(x: LayerItem, ex: LayerExecution, catalog: Catalog, near?: NearPlaces): ComputeFeature {
   const [lon, lat] = representativePoint(x.f.geometry) as [number, number];
   const scale = (ex.radiusKm ?? 50) * 1000;
   const score = x.d !== undefined ? Math.round(Math.exp(-x.d / scale) * 1e4) / 1e4 || 0.0001 : 1;
@@ -36,7 +56,7 @@ export function layerFeature(x: LayerItem, ex: LayerExecution, catalog: Catalog)
     properties: {
       source_id: x.f.sourceId,
       name: nameOf(x, ex.label),
-      address: layerAddress(x.f.tags, lon, lat, catalog),
+      address: layerAddress(x.f.tags, lon, lat, catalog, near),
       score,
       distance_meters: x.d !== undefined ? Math.round(x.d * 10) / 10 : 0,
       ...(x.d !== undefined ? { distance_km: Math.round(x.d * 10) / 10_000 } : {}),

@@ -4,7 +4,7 @@
  *   layer store (binary COPY on two connections, key and geometry GiST index after the load),
  *   with the peak RSS of this process. import_features_per_s counts features written and
  *   indexed, end to end: from create() until commit() returns with the layer listed (features
- *   made here in batches, COPY, primary key, GiST index, ANALYZE); copy_features_per_s the
+ *   made here in batches, COPY, primary key, GiST index, VACUUM ANALYZE); copy_features_per_s the
  *   load alone (until the last batch was handed over);
  * - within-500 m and nearest-10 p50 over it (random points in the layer's extent);
  * - the same within question on the embedded SQLite store holding the largest layer it is given

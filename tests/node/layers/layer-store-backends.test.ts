@@ -270,6 +270,12 @@ describe('PostGIS specifics', () => {
     expect(await plan(`SELECT fid FROM ${t} WHERE geom && ST_MakeEnvelope(6, 50, 8, 52, 4326)`)).toContain(`${t}_geom`);
   });
 
+  it('vacuums and analyzes the table before the layer is listed: autovacuum has nothing left to do once it serves', async () => {
+    const t = await tableOf(layer.id);
+    const s = (await pool.query(`SELECT n_ins_since_vacuum::int AS ins, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = $1`, [t])).rows[0];
+    expect(s).toEqual({ ins: 0, vacuumed: true, analyzed: true });
+  });
+
   it('an import whose process died is removed at the next open; a live one is left alone', async () => {
     const writer = await store.create({ name: 'live', sourceFile: 'live.geojson', format: 'geojson', licence: null, sourceText: 'live' });
     await writer.add([{ sourceId: '1', geometry: { type: 'Point', coordinates: [1, 2] }, properties: {} }]);

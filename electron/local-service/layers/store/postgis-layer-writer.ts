@@ -157,6 +157,10 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
       try {
         await send();
         await endStreams();
+        // The loading connections report their inserts to the statistics now (PostgreSQL 15+),
+        // not up to 10 s later: a count arriving after the VACUUM below would send autovacuum
+        // over the table again.
+        await Promise.all([client, ...extra].map((c) => c.query('SELECT pg_stat_force_next_flush()').catch(() => {})));
         if (!extra.length) extra.push(await d.pool.connect());
         const side = extra[0]!;
         // Index builds sort in memory up to this much, on the database server.
@@ -176,9 +180,13 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
         ]);
         for (const b of built) if (b.status === 'rejected') throw b.reason;
         await release();
+        // Vacuumed here, before the layer is listed, not by autovacuum once it serves: an
+        // insert-only table of millions of rows is otherwise read whole again (visibility map,
+        // hint bits) about a minute later, while the first questions on it run. The index has
+        // nothing to clean after inserts alone. VACUUM runs outside a transaction.
+        await client.query(`VACUUM (ANALYZE, INDEX_CLEANUP OFF) ${table}`);
         await client.query('BEGIN');
         await client.query(`ALTER TABLE ${table} RESET (autovacuum_enabled)`);
-        await client.query(`ANALYZE ${table}`);
         await client.query(
           `UPDATE layers SET state = 'ready', feature_count = $1, geometry_types = $2, min_lon = $3, min_lat = $4, max_lon = $5, max_lat = $6,
              size_bytes = pg_total_relation_size('${table}'), warnings = $7 WHERE id = $8`,

@@ -93,9 +93,10 @@ describe('the team service from the command line', () => {
     const { baseUrl } = JSON.parse(String(first)) as { baseUrl: string };
     const workers = () => spawnSync('pgrep', ['-P', String(child.pid)], { encoding: 'utf8' }).stdout.trim().split('\n').filter(Boolean).map(Number);
     expect(workers()).toHaveLength(2);
-    // Each worker runs with the larger young generation (fewer scavenge pauses under load).
-    const semiSpace = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => a.startsWith('--max-semi-space-size'));
-    for (const pid of workers()) expect(semiSpace(pid)).toEqual([`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`]);
+    // Each worker runs with the larger young generation and the collector on its own thread.
+    const gcArgs = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter((a) => /^--(max-semi-space-size|single-threaded-gc)/.test(a));
+    const wanted = [`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`, '--single-threaded-gc'];
+    for (const pid of workers()) expect(gcArgs(pid)).toEqual(wanted);
     // In the database once, not once per process.
     expect(spawnSync('psql', [url, '-Atc', "SELECT count(*) FROM layers WHERE state = 'ready'"], { encoding: 'utf8' }).stdout.trim()).toBe('1');
     const ask = async (body: object) => {
@@ -131,7 +132,7 @@ describe('the team service from the command line', () => {
     for (let t = 0; t < 100 && (workers().length < 2 || workers().includes(gone!)); t++) await new Promise((ok) => setTimeout(ok, 100));
     expect(workers()).toHaveLength(2);
     expect(workers()).not.toContain(gone);
-    for (const pid of workers()) expect(semiSpace(pid)).toEqual([`--max-semi-space-size=${WORKER_SEMI_SPACE_MB}`]);
+    for (const pid of workers()) expect(gcArgs(pid)).toEqual(wanted);
     // The primary's line arrives on the pipe with the next turn of this event loop (pgrep ran synchronously).
     for (let t = 0; t < 40 && !stderr.includes(`worker ${gone} ended`); t++) await new Promise((ok) => setTimeout(ok, 50));
     expect(stderr).toContain(`worker ${gone} ended (SIGKILL); starting another`);

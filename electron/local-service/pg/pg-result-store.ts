@@ -176,8 +176,8 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
 
     async get(id) {
       const key = id.toLowerCase();
-      const p = pending.get(key) ?? (recent.has(key) ? { s: recent.get(key)! } : undefined);
-      if (p) return p.s;
+      const kept = pending.get(key)?.s ?? recent.get(key);
+      if (kept) return kept;
       // The row and its files in one round trip.
       const row = (
         await pool.query<SearchRow & { files: StoredFile[] }>(

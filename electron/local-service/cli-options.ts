@@ -41,7 +41,8 @@ Team service (see electron/local-service/README.md, "Team service"):
   --log-level LEVEL   debug, info (default), warn, error; debug also logs request bodies
   --drain-seconds N   on SIGTERM/SIGINT, let requests in flight finish for up to N s (default 30)
   --workers N         run N service processes on the same ports (node:cluster; needs --database,
-                      where they share their state); a worker that dies is replaced
+                      where they share their state); each connection goes to the process holding
+                      the fewest, and a worker that dies is replaced
   -h, --help          this text
 `;
 

@@ -114,8 +114,12 @@ const announce = (urls: { baseUrl: string; searchBaseUrl: string }) => {
 };
 
 if (workers > 1 && cluster.isPrimary) {
-  // The primary only supervises: each worker runs the whole service on the same ports.
-  await superviseWorkers({ count: workers, listening: announce, log: (line) => process.stderr.write(line + '\n') });
+  // The primary listens and hands each connection to the worker holding the fewest.
+  try {
+    await superviseWorkers({ count: workers, host: values.host, port: Number(values.port), searchPort: Number(values['search-port']), listening: announce, log: (line) => process.stderr.write(line + '\n') });
+  } catch (e) {
+    fail(`Cannot listen on ${values.host}: ${(e as Error).message}`);
+  }
   process.exit(0);
 }
 const service = createLocalService({
@@ -126,7 +130,7 @@ const service = createLocalService({
   answerFault: values['answer-fault'],
   database,
   keyring,
-  // Each worker sees about 1/N of a key's requests (connections are handed out in turn).
+  // Each worker sees about 1/N of a key's requests (connections are spread evenly).
   rateLimitPerMinute: rateLimit === undefined ? undefined : Math.max(1, Math.round(rateLimit / workers)),
   accessLog,
   logBodies: level === 'debug',
@@ -154,6 +158,6 @@ if (!worker) {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
-const urls = await service.start({ port: Number(values.port), searchPort: Number(values['search-port']), host: values.host });
-if (worker) worker.listening(urls);
+const urls = await service.start({ port: Number(values.port), searchPort: Number(values['search-port']), host: values.host, handedOff: worker?.urls });
+if (worker) worker.listening((host, socket) => service.accept(host, socket));
 else announce(urls);

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Socket } from 'node:net';
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
@@ -57,8 +58,13 @@ export interface LocalServiceOptions {
 }
 
 export interface LocalService {
-  /** `host`: the address to listen on (loopback by default; a container listens on 0.0.0.0). */
-  start(opts?: { port?: number; searchPort?: number; host?: string }): Promise<{ baseUrl: string; searchBaseUrl: string }>;
+  /**
+   * `host`: the address to listen on (loopback by default; a container listens on 0.0.0.0).
+   * `handedOff`: another process listens at these URLs and hands connections to accept().
+   */
+  start(opts?: { port?: number; searchPort?: number; host?: string; handedOff?: { baseUrl: string; searchBaseUrl: string } }): Promise<{ baseUrl: string; searchBaseUrl: string }>;
+  /** A connection accepted by another process (the primary of --workers), for one of the two hosts. */
+  accept(host: 'base' | 'search', socket: Socket): void;
   close(): Promise<void>;
   setKeys(keys: LocalServiceKeys): void;
   /** The data layers questions are answered over: list, import, remove, and a change signal. */
@@ -78,6 +84,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let searchBaseUrl = '';
   let base: FastifyInstance | null = null;
   let search: FastifyInstance | null = null;
+  let handedOff = false;
   let closeDb: (() => void) | null = null;
   let store: ResultStore | null = null;
   let closePool: (() => Promise<void>) | null = null;
@@ -206,7 +213,12 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         await p.registerBase?.(base, ctx);
         await p.registerSearch?.(search, ctx);
       }
-      try {
+      if (startOpts.handedOff) {
+        await base.ready();
+        await search.ready();
+        ({ baseUrl, searchBaseUrl } = startOpts.handedOff);
+        handedOff = true;
+      } else try {
         const host = startOpts.host ?? HOST;
         baseUrl = (await base.listen({ host, port: startOpts.port ?? 0 })).replace('localhost', HOST);
         searchBaseUrl = (await search.listen({ host, port: startOpts.searchPort ?? 0 })).replace('localhost', HOST);
@@ -224,6 +236,9 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       const apps = [base, search];
       base = search = null;
       for (const app of apps) await app?.close();
+      // Fastify closes its connections only where it listened itself.
+      if (handedOff) for (const app of apps) app?.server.closeAllConnections();
+      handedOff = false;
       for (const p of plugins) await p.close?.();
       // Pending saves first (they are written on close), then the last checkpoint.
       await store?.close();
@@ -239,6 +254,13 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       await ownStore?.close();
       ownStore = null;
       vocabulary.invalidate();
+    },
+    accept(host, socket) {
+      const app = host === 'base' ? base : search;
+      if (!app) return void socket.destroy();
+      app.server.emit('connection', socket);
+      // Sockets are handed over unread (the primary listens with pauseOnConnect).
+      socket.resume();
     },
     setKeys(next) {
       keys = { ...next };

@@ -1,10 +1,30 @@
 import cluster, { type Worker } from 'node:cluster';
+import { once } from 'node:events';
+import net, { type AddressInfo, type Socket } from 'node:net';
+import { LeastConnections } from './least-connections';
 
-/** What a worker tells the primary once both of its hosts listen. */
-export interface ListeningMessage {
-  type: 'listening';
-  urls: { baseUrl: string; searchBaseUrl: string };
+export type HostName = 'base' | 'search';
+export interface ServiceUrls {
+  baseUrl: string;
+  searchBaseUrl: string;
 }
+
+/** What a worker tells the primary once it takes connections. */
+interface ReadyMessage {
+  type: 'listening';
+}
+
+/** A connection the primary hands to a worker, for one of the two hosts (the socket rides along). */
+interface ConnectionMessage {
+  type: 'connection';
+  host: HostName;
+}
+
+/** A worker tells the primary that one of the connections it was handed closed. */
+const CLOSED = { type: 'closed' } as const;
+
+/** How the primary tells a worker the service's URLs (it listens before forking). */
+const URLS_ENV = 'FIELDLENS_WORKER_URLS';
 
 const SHUTDOWN = { type: 'shutdown' } as const;
 
@@ -38,35 +58,71 @@ const isShare = (m: unknown): m is ShareMessage => (m as ShareMessage | null)?.t
 
 export interface SuperviseOptions {
   count: number;
-  /** Once every worker listens (they share the ports): the URLs, announced once. */
-  listening: (urls: ListeningMessage['urls']) => void;
+  /** Where the two hosts listen (port 0: any free one). */
+  host: string;
+  port: number;
+  searchPort: number;
+  /** Once every worker takes connections: the URLs, announced once. */
+  listening: (urls: ServiceUrls) => void;
   log: (line: string) => void;
 }
 
+/** The URL of a listening socket, as this machine reaches it. */
+function urlOf(server: net.Server): string {
+  const a = server.address() as AddressInfo;
+  if (a.address === '0.0.0.0' || a.address === '::') return `http://127.0.0.1:${a.port}`;
+  return `http://${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+}
+
 /**
- * The primary of a team service run as several processes (node:cluster): it forks `count`
- * workers, each the whole service on the same ports (the kernel hands each connection to one),
- * replaces a worker that dies, and on SIGTERM/SIGINT asks every worker to drain and waits for
- * them. Workers keep nothing between requests that PostgreSQL does not hold, so any of them can
- * answer any request, a `search_id` continuation included.
+ * The primary of a team service run as several processes (node:cluster): it listens on both
+ * hosts' ports itself and hands each connection, unread, to the worker holding the fewest (each
+ * worker runs the whole service), replaces a worker that dies, and on SIGTERM/SIGINT stops
+ * accepting, asks every worker to drain and waits for them. Workers keep nothing between requests
+ * that PostgreSQL does not hold, so any of them can answer any request, a `search_id`
+ * continuation included.
  */
-export function superviseWorkers(opts: SuperviseOptions): Promise<void> {
-  cluster.setupPrimary({ execArgv: workerArgs(process.execArgv) });
+export async function superviseWorkers(opts: SuperviseOptions): Promise<void> {
+  const hosts: Record<HostName, net.Server> = { base: net.createServer({ pauseOnConnect: true }), search: net.createServer({ pauseOnConnect: true }) };
+  const balance = new LeastConnections<Worker>();
+  // Connections that came before any worker took connections, handed out as soon as one does.
+  const waiting: [HostName, Socket][] = [];
   let stopping = false;
+  const handOff = (host: HostName, socket: Socket) => {
+    const w = balance.pick();
+    if (!w) return void waiting.push([host, socket]);
+    w.send({ type: 'connection', host } satisfies ConnectionMessage, socket, (e: Error | null) => {
+      // The worker is gone meanwhile: the client sees the connection close and tries again.
+      if (e) {
+        balance.closed(w);
+        socket.destroy();
+      }
+    });
+  };
+  for (const name of ['base', 'search'] as const) {
+    hosts[name].on('connection', (s: Socket) => handOff(name, s));
+    hosts[name].listen(name === 'base' ? opts.port : opts.searchPort, opts.host);
+    await once(hosts[name], 'listening');
+  }
+  const urls: ServiceUrls = { baseUrl: urlOf(hosts.base), searchBaseUrl: urlOf(hosts.search) };
+  cluster.setupPrimary({ execArgv: workerArgs(process.execArgv) });
   let announced = false;
   const ready = new Set<Worker>();
   const fork = () => {
-    const w = cluster.fork();
-    w.on('message', (m: ListeningMessage | ShareMessage) => {
+    const w = cluster.fork({ [URLS_ENV]: JSON.stringify(urls) });
+    w.on('message', (m: ReadyMessage | ShareMessage | typeof CLOSED) => {
       if (isShare(m)) {
         for (const other of Object.values(cluster.workers ?? {})) if (other && other !== w && other.isConnected()) other.send(m);
         return;
       }
-      if (m?.type !== 'listening') return;
+      if (m?.type === CLOSED.type) return balance.closed(w);
+      if (m?.type !== 'listening' || stopping) return;
       ready.add(w);
+      balance.add(w);
+      for (const [host, socket] of waiting.splice(0)) handOff(host, socket);
       if (!announced && ready.size === opts.count) {
         announced = true;
-        opts.listening(m.urls);
+        opts.listening(urls);
       }
     });
   };
@@ -74,6 +130,7 @@ export function superviseWorkers(opts: SuperviseOptions): Promise<void> {
   return new Promise((done) => {
     cluster.on('exit', (w, code, signal) => {
       ready.delete(w);
+      balance.remove(w);
       if (stopping) {
         if (!Object.keys(cluster.workers ?? {}).length) done();
         return;
@@ -88,9 +145,13 @@ export function superviseWorkers(opts: SuperviseOptions): Promise<void> {
         return;
       }
       stopping = true;
+      // No new connections; those in the workers finish what they asked.
+      for (const server of Object.values(hosts)) server.close();
+      for (const [, socket] of waiting.splice(0)) socket.destroy();
       // A worker still starting has nothing in flight and may not listen for messages yet: it just ends.
       for (const w of Object.values(cluster.workers ?? {})) {
         if (!w) continue;
+        balance.remove(w);
         if (ready.has(w)) w.send(SHUTDOWN);
         else w.process.kill('SIGTERM');
       }
@@ -105,7 +166,12 @@ export function superviseWorkers(opts: SuperviseOptions): Promise<void> {
  * itself, or when the primary is gone. SIGINT is left to the primary: a terminal's Ctrl+C reaches every process of the group,
  * and the primary's message already says to drain.
  */
-export function asWorker(stop: () => void): { listening(urls: ListeningMessage['urls']): void } {
+export function asWorker(stop: () => void): {
+  /** The service's URLs: the primary listens on the ports. */
+  urls: ServiceUrls;
+  /** From now on, each connection the primary hands over goes to `accept`. */
+  listening(accept: (host: HostName, socket: Socket) => void): void;
+} {
   process.on('message', (m: { type?: string }) => {
     if (m?.type === SHUTDOWN.type) stop();
   });
@@ -114,8 +180,16 @@ export function asWorker(stop: () => void): { listening(urls: ListeningMessage['
   // The primary is gone (killed, crashed): nothing would replace or stop this worker, so it drains and ends.
   process.on('disconnect', stop);
   return {
-    listening(urls) {
-      process.send?.({ type: 'listening', urls } satisfies ListeningMessage);
+    urls: JSON.parse(process.env[URLS_ENV] ?? 'null') as ServiceUrls,
+    listening(accept) {
+      process.on('message', (m: ConnectionMessage, socket?: Socket) => {
+        if (m?.type !== 'connection' || !socket) return;
+        socket.once('close', () => {
+          if (process.connected) process.send?.(CLOSED);
+        });
+        accept(m.host, socket);
+      });
+      process.send?.({ type: 'listening' } satisfies ReadyMessage);
     },
   };
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
 import { writeTownFiles } from '../../support/town/files';
@@ -76,7 +77,7 @@ describe('the team service from the command line', () => {
     expect(stderr).not.toContain('Malta');
   });
 
-  it('--workers 2 with --layer: the layer goes to PostGIS once, two processes answer on one port, either continues the other\'s search, a dead worker is replaced, SIGTERM drains all', { timeout: 400_000 }, async () => {
+  it('--workers 2 with --layer: the layer goes to PostGIS once, two processes answer on one port (each connection to the one holding fewer), either continues the other\'s search, a dead worker is replaced, SIGTERM drains all', { timeout: 400_000 }, async () => {
     const made = run(['--new-key', 'carol']);
     const key = /key .*: (fl_\S+)/.exec(made.stdout)![1]!;
     writeFileSync(join(dir, 'users-w.txt'), made.stdout.trim().split('\n').at(-1)! + '\n');
@@ -104,16 +105,58 @@ describe('the team service from the command line', () => {
       expect(res.status).toBe(200);
       return (await res.json()) as { id: string; results: { numberMatched: number; features: { properties: { name: string } }[] } };
     };
+    // The primary hands each connection to the process holding the fewest: six kept-alive
+    // connections split 3/3; once the three on one process close, the next three all go to it.
+    const onConnection = (agent: http.Agent, id: string) =>
+      new Promise<void>((ok, bad) =>
+        http
+          .get(`${baseUrl}/healthz`, { agent, headers: { 'x-request-id': id } }, (res) => {
+            res.resume();
+            res.on('end', ok);
+          })
+          .on('error', bad),
+      );
+    const pidOf = async (id: string) => {
+      for (let t = 0; t < 100; t++) {
+        const line = stderr.split('\n').find((l) => l.includes(`"request_id":"${id}"`));
+        if (line) return (JSON.parse(line) as { detail: { pid: number } }).detail.pid;
+        await new Promise((ok) => setTimeout(ok, 20));
+      }
+      throw new Error(`no log line for ${id}`);
+    };
+    const agents = Array.from({ length: 6 }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+    const held: number[] = [];
+    for (const [i, a] of agents.entries()) {
+      await onConnection(a, `held-${i}`);
+      held.push(await pidOf(`held-${i}`));
+    }
+    // Each agent kept its one connection: a second request on it is answered by the same process.
+    for (const [i, a] of agents.entries()) {
+      await onConnection(a, `again-${i}`);
+      expect(await pidOf(`again-${i}`)).toBe(held[i]);
+    }
+    const [pidA, pidB] = workers();
+    expect(held.filter((p) => p === pidA)).toHaveLength(3);
+    expect(held.filter((p) => p === pidB)).toHaveLength(3);
+    agents.forEach((a, i) => held[i] === pidA && a.destroy());
+    // The worker tells the primary of each close; give the messages a moment.
+    await new Promise((ok) => setTimeout(ok, 500));
+    const fresh = Array.from({ length: 3 }, () => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+    for (const [i, a] of fresh.entries()) {
+      await onConnection(a, `fresh-${i}`);
+      expect(await pidOf(`fresh-${i}`)).toBe(pidA);
+    }
+    for (const a of [...agents, ...fresh]) a.destroy();
     const pharmacies = town.features.filter((f) => f.properties['amenity'] === 'pharmacy').map((f) => f.properties['name']).sort();
     expect((await ask({ query: 'pharmacies', limit: 100 })).results.numberMatched).toBe(pharmacies.length);
     // The process that checked the key tells the other (through the primary, within a moment).
     await new Promise((ok) => setTimeout(ok, 500));
-    // Connections are handed out in turn: over several, a continuation lands on the other process too.
+    // Each new connection goes to the process holding fewer: over several, a continuation lands on the other process too.
     for (let i = 0; i < 4; i++) {
       const a = await ask({ query: 'pharmacies', limit: 100 });
       expect(a.results.features.map((f) => f.properties.name).sort()).toEqual(pharmacies);
       const b = await ask({ query: 'airports in Malta', limit: 100 });
-      // A new connection each time, handed to the processes in turn: the answer's save is written
+      // A new connection each time: the answer's save is written
       // before the answer is sent, so the other process continues it at once.
       const next = await fetch(`${baseUrl}/v1/compute`, {
         method: 'POST',

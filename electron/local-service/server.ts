@@ -14,6 +14,7 @@ import { listenToChannel } from './pg/notifications';
 import { openPgResultStore } from './pg/pg-result-store';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
 import { createServiceLayers, type ServiceLayers } from './layers/registry';
+import { cachingLayerStore, type CachingLayerStore } from './layers/store/answer-cache';
 import { asAsyncLayerStore } from './layers/store/async-layer-store';
 import type { LayerStore } from './layers/store/layer-store';
 import { LAYERS_CHANNEL } from './layers/store/postgis-migrations';
@@ -95,6 +96,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   // The layer store opens on first use (an own one closes with the service, a given one stays
   // open); on PostgreSQL it opens with the pool in start().
   let ownStore: LayerStore | null = null;
+  let answers: CachingLayerStore | null = null;
   const layerStore = () => {
     if (opts.layerStore) return opts.layerStore;
     if (opts.database && !ownStore) throw new Error('the layers of a service on PostgreSQL are read once it has started');
@@ -102,7 +104,10 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   };
   const vocabulary = createVocabularyProvider({ store: layerStore, reserved: isGrammarWord });
   const layers = createServiceLayers({ store: layerStore, tempDir: join(opts.dataDir, 'tmp') });
-  layers.onChange(() => vocabulary.invalidate());
+  layers.onChange(() => {
+    answers?.forget();
+    vocabulary.invalidate();
+  });
 
   return {
     async start(startOpts = {}) {
@@ -121,7 +126,10 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         const layerChanges = listenToChannel({
           url: opts.database,
           channel: LAYERS_CHANNEL,
-          onNotify: () => vocabulary.invalidate(),
+          onNotify: () => {
+            answers?.forget();
+            vocabulary.invalidate();
+          },
           onError: (e) => opts.logger.warn('local service: listening for layer changes failed; trying again', e),
         });
         closePool = async () => {
@@ -131,7 +139,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         ping = async () => void (await open.query('SELECT 1'));
         try {
           store = await openPgResultStore({ pool, onError: onSaveError, codes: catalog.kinds.codes });
-          if (!opts.layerStore) ownStore = await openPostgisLayerStore({ pool, clock: opts.clock });
+          // Distance questions a follow-up asks again are answered from memory (answer-cache.ts).
+          if (!opts.layerStore) ownStore = answers = cachingLayerStore(await openPostgisLayerStore({ pool, clock: opts.clock }));
         } catch (e) {
           db.close();
           await closePool();
@@ -252,7 +261,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       indexer = null;
       closeDb = null;
       await ownStore?.close();
-      ownStore = null;
+      ownStore = answers = null;
       vocabulary.invalidate();
     },
     accept(host, socket) {

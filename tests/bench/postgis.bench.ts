@@ -9,10 +9,11 @@
  * - within-500 m and nearest-10 p50 over it (random points in the layer's extent);
  * - the same within question on the embedded SQLite store holding the largest layer it is given
  *   here (FIELDLENS_BENCH_EMBEDDED_POINTS, 2,000,000 by default), same run, same points;
- * - 32 users at once, each with their own key, asking and continuing their own questions over
+ * - 32 users at once, each with their own key and kept-alive connection, asking and continuing their own questions over
  *   HTTP against the service on PostgreSQL run as a team runs it (`--workers`, one process per
  *   core, FIELDLENS_BENCH_WORKERS), on the database holding the layer: after a warm-up of 4
- *   rounds, 20 rounds per user (FIELDLENS_BENCH_ROUNDS) of questions on the layer
+ *   rounds, from which each user goes on without waiting for the others, 20 rounds per user
+ *   (FIELDLENS_BENCH_ROUNDS) of questions on the layer
  *   (concurrent_users_*; one answer per user counted again by PostGIS and required to agree),
  *   then of the built-in catalog's (concurrent_catalog_*): p50/p99 of the requests and the CPU
  *   the service's processes and this client spent per request;
@@ -22,7 +23,6 @@
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import http from 'node:http';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +35,7 @@ import type { LayerFeature } from '../../electron/local-service/layers/types';
 import { newKey } from '../../electron/local-service/team/keyring';
 import { startPgCluster } from '../support/pg-cluster';
 import { printFigures, type Figures } from './figures';
+import { HttpConnection } from './http-connection';
 
 const POINTS = Number(process.env['FIELDLENS_BENCH_POINTS'] ?? 10_000_000);
 const EMBEDDED = Math.min(POINTS, Number(process.env['FIELDLENS_BENCH_EMBEDDED_POINTS'] ?? 2_000_000));
@@ -129,15 +130,16 @@ function processTree(pid: number): number[] {
   return [pid, ...children];
 }
 
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
 /** CPU time (user + system) the processes have used so far, from /proc. */
 function cpuMs(pids: number[]): number {
-  const tick = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
   let total = 0;
   for (const pid of pids) {
     try {
       // Fields after the command name: utime and stime are the 12th and 13th.
       const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      total += (Number(f[11]) + Number(f[12])) * tick;
+      total += (Number(f[11]) + Number(f[12])) * TICK_MS;
     } catch {
       // The process ended meanwhile.
     }
@@ -159,23 +161,14 @@ async function concurrentUsers(database: string, layerId: string, dataDir: strin
   const [first] = (await once(child.stdout, 'data')) as [Buffer];
   const { baseUrl } = JSON.parse(String(first)) as { baseUrl: string };
   const bodies: string[] = [];
-  // node:http with kept-alive connections, one per user: fetch costs the client about three
-  // times the CPU per request, taken from the same two cores as the service.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: USERS });
-  const post = (key: string, body: string) =>
-    new Promise<{ status: number; text: string }>((ok, bad) => {
-      const req = http.request(`${baseUrl}/v1/compute`, { method: 'POST', agent, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => ok({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', bad);
-      });
-      req.on('error', bad);
-      req.end(body);
-    });
-  const ask = async (key: string, body: object) => {
+  // One kept-alive connection per user, with a lean client (http-connection.ts): the client's
+  // CPU comes from the same two cores as the service's.
+  const connections = made.map(() => new HttpConnection(baseUrl));
+  const post = (u: number, key: string, body: string) =>
+    connections[u]!.post('/v1/compute', { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body);
+  const ask = async (u: number, key: string, body: object) => {
     const t = performance.now();
-    const { status, text } = await post(key, JSON.stringify(body));
+    const { status, text } = await post(u, key, JSON.stringify(body));
     if (status !== 200) throw new Error(`compute ${status}: ${text}\n${log.split('\n').filter((l) => !l.includes('"request"')).slice(-20).join('\n')}`);
     bodies.push(text);
     const answer = JSON.parse(text) as { id: string; results: { numberMatched: number } };
@@ -198,33 +191,44 @@ async function concurrentUsers(database: string, layerId: string, dataDir: strin
     next: { query: 'sort by distance to Paris', limit: 10 },
   });
   const run = async (turn: (u: number, r: number) => { first: object; next: object }) => {
-    // Warm-up, not counted: each key's scrypt check (once per machine), the caches and the
-    // compiler's, as on a service that has been up a while.
-    for (let r = 0; r < WARMUP_ROUNDS; r++) await Promise.all(made.map((m, u) => ask(m.key, turn(u, ROUNDS + r).first)));
     const ms: number[] = [];
     const matched = new Map<string, number>();
-    const cpu0 = { service: cpuMs(processTree(child.pid!)), client: process.cpuUsage() };
-    const t0 = performance.now();
+    // The service's processes, listed before the measured rounds (pgrep would stall this client).
+    const service = processTree(child.pid!);
+    let cpu0: { service: number; client: NodeJS.CpuUsage } | null = null;
+    let t0 = 0;
+    let t1 = 0;
+    // Each user goes on from the warm-up into the measured rounds without waiting for the others,
+    // as users do: the warm-up's first round starts all together, the measured ones do not.
     await Promise.all(
       made.map(async (m, u) => {
-        for (let r = 0; r < ROUNDS; r++) {
-          const { first, next } = turn(u, r);
-          const asked = await ask(m.key, first);
-          const more = await ask(m.key, { ...next, search_id: asked.id });
+        for (let w = 0; w < WARMUP_ROUNDS + ROUNDS; w++) {
+          const r = w - WARMUP_ROUNDS;
+          // Warm-up rounds, not counted (their own questions): each key's scrypt check (once per
+          // machine), the caches and the compiler's, as on a service that has been up a while.
+          const { first, next } = turn(u, r < 0 ? ROUNDS - r : r);
+          if (r === 0 && !cpu0) {
+            cpu0 = { service: cpuMs(service), client: process.cpuUsage() };
+            t0 = performance.now();
+          }
+          const asked = await ask(u, m.key, first);
+          const more = await ask(u, m.key, { ...next, search_id: asked.id });
+          if (more.matched !== asked.matched) throw new Error(`a continuation changed what matched: ${asked.matched}, then ${more.matched}`);
+          if (r < 0) continue;
           ms.push(asked.ms, more.ms);
           matched.set(`${u}/${r}`, asked.matched);
-          if (more.matched !== asked.matched) throw new Error(`a continuation changed what matched: ${asked.matched}, then ${more.matched}`);
         }
+        t1 = Math.max(t1, performance.now());
       }),
     );
-    const wall = (performance.now() - t0) / 1000;
-    const clientCpu = process.cpuUsage(cpu0.client);
+    const wall = (t1 - t0) / 1000;
+    const clientCpu = process.cpuUsage(cpu0!.client);
     return {
       matched,
       p50: round(pct(ms, 0.5)),
       p99: round(pct(ms, 0.99)),
       rps: Math.round(ms.length / wall),
-      serviceCpu: round((cpuMs(processTree(child.pid!)) - cpu0.service) / ms.length),
+      serviceCpu: round((cpuMs(service) - cpu0!.service) / ms.length),
       clientCpu: round((clientCpu.user + clientCpu.system) / 1000 / ms.length),
     };
   };
@@ -250,7 +254,7 @@ async function concurrentUsers(database: string, layerId: string, dataDir: strin
   } finally {
     await db.end();
   }
-  agent.destroy();
+  for (const c of connections) c.close();
   child.kill('SIGTERM');
   await once(child, 'exit');
   // Everything but the generated layer's rows (gigabytes of points no key could be in).

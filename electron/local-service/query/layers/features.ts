@@ -1,7 +1,7 @@
-import { around } from 'geokdbush';
 import type { ComputeFeature } from '../../../../shared/service/compute';
 import type { Catalog } from '../../catalog/catalog';
 import { formatNumber } from '../../catalog/format';
+import { nearestPoint } from '../../catalog/nearest-point';
 import { itemDistanceText, radiusText, type SaidDistance } from '../units';
 import type { LayerExecution, LayerItem } from './execute-layers';
 import { representativePoint } from './geometry';
@@ -20,8 +20,8 @@ export function layerAddress(tags: Record<string, unknown>, lon: number, lat: nu
   const known = near?.get(at);
   if (known !== undefined) return known;
   const K = catalog.kinds.get(catalog.kinds.fallback);
-  const hit = around(K.index, lon, lat, 1);
-  const m = hit.length ? K.feature(hit[0]!) : null;
+  const hit = nearestPoint(K.index, K.lon, K.lat, lon, lat);
+  const m = hit >= 0 ? K.feature(hit) : null;
   const text = m ? `near ${[m.name, m.address].filter(Boolean).join(', ')}` : '';
   near?.set(at, text);
   return text;

@@ -39,16 +39,15 @@ describe('the nearest point of an index', () => {
     });
     const edges: [number, number][] = [[179.9, -16.5], [-179.95, 65.5], [0, 89.5], [12, -88], [-30, 0], [150, -45]];
     for (const [lon, lat] of [...anywhere, ...beside, ...edges]) {
-      const got = nearestPoint(K.index, K.lon, K.lat, lon, lat);
+      const got = nearestPoint(K.index, lon, lat);
       const want = byScan(K.lon, K.lat, lon, lat);
       // The same place, or one exactly as far (two places on one spot).
       if (got !== want) expect(km(lon, lat, K.lon[got]!, K.lat[got]!)).toBeCloseTo(km(lon, lat, K.lon[want]!, K.lat[want]!), 9);
     }
   });
 
-  it('looks past the first box when its nearest point might not be the nearest, and across the antimeridian', () => {
-    // At 60°N the first box reaches 0.91° east. One point in its north-east corner, about 70 km
-    // away; another just past its east edge, about 53 km away: the nearer, though outside the box.
+  it('finds a nearer point across the splits of the tree, and across the antimeridian', () => {
+    // At 60°N: one point to the north-east, about 70 km away, another due east, about 53 km away.
     const lat = 60;
     const corner: [number, number] = [0.9, 60.44];
     const outside: [number, number] = [0.95, 60];
@@ -56,12 +55,11 @@ describe('the nearest point of an index', () => {
     expect(km(0, lat, ...outside)).toBeLessThan(55);
     const { index, lons, lats } = indexOf([corner, outside, [10, 10]]);
     expect(byScan(lons, lats, 0, lat)).toBe(1);
-    expect(nearestPoint(index, lons, lats, 0, lat)).toBe(1);
-    // A point well within the box is answered from it.
+    expect(nearestPoint(index, 0, lat)).toBe(1);
     const near = indexOf([corner, outside, [0.1, 60.1]]);
-    expect(nearestPoint(near.index, near.lons, near.lats, 0, lat)).toBe(2);
+    expect(nearestPoint(near.index, 0, lat)).toBe(2);
     // Across the antimeridian.
     const across = indexOf([[-179.9, 0], [179.0, 0]]);
-    expect(nearestPoint(across.index, across.lons, across.lats, 179.95, 0)).toBe(0);
+    expect(nearestPoint(across.index, 179.95, 0)).toBe(0);
   });
 });

@@ -20,7 +20,7 @@ export function layerAddress(tags: Record<string, unknown>, lon: number, lat: nu
   const known = near?.get(at);
   if (known !== undefined) return known;
   const K = catalog.kinds.get(catalog.kinds.fallback);
-  const hit = nearestPoint(K.index, K.lon, K.lat, lon, lat);
+  const hit = nearestPoint(K.index, lon, lat);
   const m = hit >= 0 ? K.feature(hit) : null;
   const text = m ? `near ${[m.name, m.address].filter(Boolean).join(', ')}` : '';
   near?.set(at, text);

@@ -18,10 +18,13 @@ export const CACHED_FEATURES = 20_000;
  * the layer is removed; the owner calls forget() on every layer change it hears of, and a
  * removal through this store forgets at once. The least recently used answers go first past
  * `maxFeatures`; an answer of more than a quarter of that is not kept.
- * Callers get their own array each time; the features in it are shared and not to be changed.
  */
 export function cachingLayerStore(inner: LayerStore, maxFeatures = CACHED_FEATURES): CachingLayerStore {
-  const kept = new Map<string, NearFeature[]>();
+  // Each answer as its JSON text, with its feature count: one string per answer for the
+  // collector to move, where the features themselves are a few hundred objects that would
+  // survive every young-generation collection until they are dropped; and every caller gets
+  // features of its own.
+  const kept = new Map<string, { text: string; n: number }>();
   let features = 0;
   /** Bumped by forget(): an answer asked for before it is not kept. */
   let forgotten = 0;
@@ -33,20 +36,20 @@ export function cachingLayerStore(inner: LayerStore, maxFeatures = CACHED_FEATUR
       // Most recently used last: the first key is the one to drop.
       kept.delete(key);
       kept.set(key, hit);
-      return [...hit];
+      return JSON.parse(hit.text) as NearFeature[];
     }
     const generation = forgotten;
     const rows = await ask();
     // A change heard of while the question was out may have made its answer stale.
     if (generation !== forgotten || rows.length > maxFeatures / 4) return rows;
-    kept.set(key, rows);
+    kept.set(key, { text: JSON.stringify(rows), n: rows.length });
     features += rows.length;
     while (features > maxFeatures) {
       const [oldest, o] = kept.entries().next().value!;
       kept.delete(oldest);
-      features -= o.length;
+      features -= o.n;
     }
-    return [...rows];
+    return rows;
   };
   const forget = () => {
     kept.clear();

@@ -28,17 +28,17 @@ const URLS_ENV = 'FIELDLENS_WORKER_URLS';
 
 const SHUTDOWN = { type: 'shutdown' } as const;
 
-/** Young-generation semi-space of a worker, in MB (V8's default tops out at 16 on 64-bit). */
-export const WORKER_SEMI_SPACE_MB = 64;
+/** Young-generation semi-space of a worker, in MB (V8's largest default on 64-bit, stated here so it holds). */
+export const WORKER_SEMI_SPACE_MB = 16;
 
 /**
  * A worker's Node options: the primary's, plus two for the collector unless they were given.
- * A worker allocates tens of MB a second in short-lived request objects; at the default size it
- * runs about 9 scavenges a second under load, each a pause for every request in flight on it:
- * four times the room means a quarter as many, for the same survivors each. And the collector
- * works on the worker's own thread: with one worker per core, its parallel helpers only wait
- * for cores the other workers and the database hold, which stretched pauses to 20-50 ms. (32
- * users on the 10M layer, 2 cores: about a tenth less CPU per request and a tenth lower p99.)
+ * Each young-generation collection pauses every request in flight on the worker, for as long as
+ * it takes to copy what is still alive, and with 16 requests in flight that is a few MB whatever
+ * the space's size: a larger space means fewer pauses but each no shorter, and 64 MB gave the
+ * higher p99 in 7 of 9 paired runs (32 users on the 10M layer, 2 cores). And the collector works on the worker's own thread: with one worker per
+ * core, its parallel helpers only wait for cores the other workers and the database hold, which
+ * stretched pauses to 20-50 ms (about a tenth lower p99 without them).
  */
 export function workerArgs(execArgv: readonly string[]): string[] {
   const args = [...execArgv];

@@ -36,9 +36,10 @@ export const WORKER_SEMI_SPACE_MB = 16;
  * Each young-generation collection pauses every request in flight on the worker, for as long as
  * it takes to copy what is still alive, and with 16 requests in flight that is a few MB whatever
  * the space's size: a larger space means fewer pauses but each no shorter, and 64 MB gave the
- * higher p99 in 7 of 9 paired runs (32 users on the 10M layer, 2 cores). And the collector works on the worker's own thread: with one worker per
- * core, its parallel helpers only wait for cores the other workers and the database hold, which
- * stretched pauses to 20-50 ms (about a tenth lower p99 without them).
+ * higher p99 in 7 of 9 paired runs (32 users on the 10M layer, 2 cores). And the collector works
+ * on the worker's own thread: with one worker per core, its parallel helpers only wait for cores
+ * the other workers and the database hold, which stretched pauses to 20-50 ms (about a tenth
+ * lower p99 without them).
  */
 export function workerArgs(execArgv: readonly string[]): string[] {
   const args = [...execArgv];

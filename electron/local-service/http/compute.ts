@@ -15,7 +15,7 @@ import type { ResultStore } from '../result-store';
 import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
 import { createSlicer, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
 import { fieldErrors, sendProblem, type FieldError } from './problem';
-import type { LayerStore } from '../layers/store/layer-store';
+import { LayerNotFoundError, type LayerStore } from '../layers/store/layer-store';
 import type { VocabularyProvider } from '../vocabulary/provider';
 import { answerFromLayers, resolveLayerReferences } from './compute-layers';
 import { NearPlaces } from '../query/layers/features';
@@ -242,129 +242,141 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       if (parent?.files?.length && !parent.set.uploads.length) parent.set.uploads = await readSaved(parent.files, slice);
       if (!body.files.length && parent) uploads = parent.set.uploads;
 
-      const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
-      const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
-      // A follow-up on layer features ("only those open now") is read together with the question
-      // it continues: their saved set holds no kind items, their question holds what they were.
-      // The earlier question is read up to twice below: once is enough.
-      const readings = new Map<string, ReturnType<typeof parseQuery>>();
-      const readAlone = (q: string) => {
-        let plan = readings.get(q);
-        if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames })));
-        return plan;
-      };
-      let asked = req.query;
-      if (parent && vocabulary && !body.files.length && readAlone(parent.query).layerSubject) {
-        const alone = readAlone(req.query);
-        if (!alone.layerSubject && alone.subject === null && !alone.unknownSubject) {
-          asked = `${parent.query} ${req.query}`;
-          warnings.push({ code: 'context', message: `read as a follow-up of "${parent.query}": "${asked}"` });
-        } else warnings.push({ code: 'context', message: `the earlier results are "${readAlone(parent.query).layerSubject!.said}"; this question names its own subject, so it searched anew` });
+      // A layer removed (here, or by another process before its notice arrived) while the question
+      // read it: the question is read again over the layers as they are now, once.
+      const asIs = warnings.length;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
+          const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
+          // A follow-up on layer features ("only those open now") is read together with the question
+          // it continues: their saved set holds no kind items, their question holds what they were.
+          // The earlier question is read up to twice below: once is enough.
+          const readings = new Map<string, ReturnType<typeof parseQuery>>();
+          const readAlone = (q: string) => {
+            let plan = readings.get(q);
+            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames })));
+            return plan;
+          };
+          let asked = req.query;
+          if (parent && vocabulary && !body.files.length && readAlone(parent.query).layerSubject) {
+            const alone = readAlone(req.query);
+            if (!alone.layerSubject && alone.subject === null && !alone.unknownSubject) {
+              asked = `${parent.query} ${req.query}`;
+              warnings.push({ code: 'context', message: `read as a follow-up of "${parent.query}": "${asked}"` });
+            } else warnings.push({ code: 'context', message: `the earlier results are "${readAlone(parent.query).layerSubject!.said}"; this question names its own subject, so it searched anew` });
+          }
+          const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && readAlone(parent.query).layerSubject !== undefined);
+          const plan = parseQuery(asked, {
+            vocabulary,
+            catalog,
+            coordinates: req.coordinates ?? [],
+            fileNames,
+            savedSubject: parent && !continuesLayers ? parent.set.subject : undefined,
+          });
+          if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
+          if (req.measurement) plan.measurement = req.measurement as Measurement;
+          const mentioned = new Set(
+            [plan.within?.reference, plan.distanceRef].flatMap((r) => (r?.type === 'points' ? r.points.map((p) => p.label) : [])),
+          );
+          const coordinates = (req.coordinates ?? [])
+            .filter((c) => !mentioned.has(c.name))
+            .map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name }));
+          const cells = req.h3_ids === undefined ? [] : Array.isArray(req.h3_ids) ? req.h3_ids : [req.h3_ids];
+
+          const fault = deps.answerFault() || /^(1|true|yes)$/i.test(String(request.headers[ANSWER_FAULT_HEADER] ?? ''));
+          const answerOf = (write: () => string): ComputeResponse['answer'] =>
+            !req.answer
+              ? { status: 'skipped', content: null, error: null }
+              : fault
+                ? { status: 'failed', content: null, error: { code: 'answer_generation_failed', message: 'Answer generation failed (fault switch on); results are intact.' } }
+                : { status: 'complete', content: write(), error: null };
+
+          if (deps.layers && (plan.layerSubject || plan.unknownSubject)) {
+            const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit, near });
+            warnings.push(...la.warnings);
+            const id = randomUUID();
+            // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.
+            store.save(
+              { files: [], id, createdAt: deps.clock().toISOString(), userId, query: asked, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
+              await packItemsSliced([], slice, catalog.kinds.codes),
+            );
+            const answer = answerOf(() => la.content);
+            const response: ComputeResponse = {
+              id,
+              query: req.query,
+              answer,
+              results: { type: 'FeatureCollection', numberMatched: la.matched, numberReturned: la.features.length, features: la.features },
+              warnings,
+              usage: { meters: meters(la.matched, body.files.length + body.images, answer.status === 'complete') },
+            };
+            await store.settled();
+            return reply.code(200).send(response);
+          }
+          const keep = deps.layers ? await resolveLayerReferences(plan, { store: deps.layers.store(), catalog, uploads, warn: (w) => warnings.push(w) }) : undefined;
+
+          const work = { slice, indexer: deps.indexer };
+          const ex = await execute({
+            keep,
+            plan,
+            catalog,
+            uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, work) },
+            coordinates,
+            h3Cells: cells,
+            areaCountry,
+            saved: continuesLayers ? undefined : parent?.set,
+            work,
+          });
+          warnings.push(...plan.warnings, ...ex.warnings);
+          if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
+
+          const id = randomUUID();
+          const set: SavedSet = { subject: ex.subject, items: ex.items, uploads: ex.uploads };
+          // The saved set refers to the files its uploads came from; each is stored once per content.
+          const files = !ex.uploads.length
+            ? []
+            : body.files.length && ex.uploads === uploads
+              ? sent
+              : ex.uploads === parent?.set.uploads
+                ? (parent.files ?? [])
+                : [];
+          if (files === sent) for (let k = 0; k < sent.length; k++) await store.keepUpload(sent[k]!.hash, body.files[k]!.bytes);
+          const packed = await packItemsSliced(set.items, slice, catalog.kinds.codes);
+          store.save(
+            {
+              files,
+              id,
+              createdAt: deps.clock().toISOString(),
+              userId,
+              query: req.query,
+              parentId: parent?.id ?? null,
+              catalogVersion: catalog.version,
+              set,
+            },
+            packed,
+          );
+
+          const page = ex.items.slice(0, req.limit);
+          const features = page.map((x) => toFeature(x, ex, catalog, ex.uploads));
+          const answer = answerOf(() => writeAnswer(ex, catalog, ex.uploads, plan.within?.said));
+
+          const response: ComputeResponse = {
+            id,
+            query: req.query,
+            answer,
+            results: { type: 'FeatureCollection', numberMatched: ex.items.length, numberReturned: features.length, features },
+            warnings,
+            usage: { meters: meters(ex.items.length, body.files.length + body.images, answer.status === 'complete') },
+          };
+          await store.settled();
+          return reply.code(200).send(response);
+        } catch (e) {
+          if (!(e instanceof LayerNotFoundError) || !deps.layers) throw e;
+          if (attempt > 0) throw new Invalid(409, 'Conflict', `Layers were removed while the question was answered (${e.layerId}); ask it again.`, [{ field: 'query', message: 'a layer it read was removed meanwhile' }]);
+          warnings.length = asIs;
+          deps.layers.vocabulary.invalidate();
+        }
       }
-      const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && readAlone(parent.query).layerSubject !== undefined);
-      const plan = parseQuery(asked, {
-        vocabulary,
-        catalog,
-        coordinates: req.coordinates ?? [],
-        fileNames,
-        savedSubject: parent && !continuesLayers ? parent.set.subject : undefined,
-      });
-      if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
-      if (req.measurement) plan.measurement = req.measurement as Measurement;
-      const mentioned = new Set(
-        [plan.within?.reference, plan.distanceRef].flatMap((r) => (r?.type === 'points' ? r.points.map((p) => p.label) : [])),
-      );
-      const coordinates = (req.coordinates ?? [])
-        .filter((c) => !mentioned.has(c.name))
-        .map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name }));
-      const cells = req.h3_ids === undefined ? [] : Array.isArray(req.h3_ids) ? req.h3_ids : [req.h3_ids];
-
-      const fault = deps.answerFault() || /^(1|true|yes)$/i.test(String(request.headers[ANSWER_FAULT_HEADER] ?? ''));
-      const answerOf = (write: () => string): ComputeResponse['answer'] =>
-        !req.answer
-          ? { status: 'skipped', content: null, error: null }
-          : fault
-            ? { status: 'failed', content: null, error: { code: 'answer_generation_failed', message: 'Answer generation failed (fault switch on); results are intact.' } }
-            : { status: 'complete', content: write(), error: null };
-
-      if (deps.layers && (plan.layerSubject || plan.unknownSubject)) {
-        const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit, near });
-        warnings.push(...la.warnings);
-        const id = randomUUID();
-        // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.
-        store.save(
-          { files: [], id, createdAt: deps.clock().toISOString(), userId, query: asked, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
-          await packItemsSliced([], slice, catalog.kinds.codes),
-        );
-        const answer = answerOf(() => la.content);
-        const response: ComputeResponse = {
-          id,
-          query: req.query,
-          answer,
-          results: { type: 'FeatureCollection', numberMatched: la.matched, numberReturned: la.features.length, features: la.features },
-          warnings,
-          usage: { meters: meters(la.matched, body.files.length + body.images, answer.status === 'complete') },
-        };
-        await store.settled();
-        return reply.code(200).send(response);
-      }
-      const keep = deps.layers ? await resolveLayerReferences(plan, { store: deps.layers.store(), catalog, uploads, warn: (w) => warnings.push(w) }) : undefined;
-
-      const work = { slice, indexer: deps.indexer };
-      const ex = await execute({
-        keep,
-        plan,
-        catalog,
-        uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, work) },
-        coordinates,
-        h3Cells: cells,
-        areaCountry,
-        saved: continuesLayers ? undefined : parent?.set,
-        work,
-      });
-      warnings.push(...plan.warnings, ...ex.warnings);
-      if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
-
-      const id = randomUUID();
-      const set: SavedSet = { subject: ex.subject, items: ex.items, uploads: ex.uploads };
-      // The saved set refers to the files its uploads came from; each is stored once per content.
-      const files = !ex.uploads.length
-        ? []
-        : body.files.length && ex.uploads === uploads
-          ? sent
-          : ex.uploads === parent?.set.uploads
-            ? (parent.files ?? [])
-            : [];
-      if (files === sent) for (let k = 0; k < sent.length; k++) await store.keepUpload(sent[k]!.hash, body.files[k]!.bytes);
-      const packed = await packItemsSliced(set.items, slice, catalog.kinds.codes);
-      store.save(
-        {
-          files,
-          id,
-          createdAt: deps.clock().toISOString(),
-          userId,
-          query: req.query,
-          parentId: parent?.id ?? null,
-          catalogVersion: catalog.version,
-          set,
-        },
-        packed,
-      );
-
-      const page = ex.items.slice(0, req.limit);
-      const features = page.map((x) => toFeature(x, ex, catalog, ex.uploads));
-      const answer = answerOf(() => writeAnswer(ex, catalog, ex.uploads, plan.within?.said));
-
-      const response: ComputeResponse = {
-        id,
-        query: req.query,
-        answer,
-        results: { type: 'FeatureCollection', numberMatched: ex.items.length, numberReturned: features.length, features },
-        warnings,
-        usage: { meters: meters(ex.items.length, body.files.length + body.images, answer.status === 'complete') },
-      };
-      await store.settled();
-      return reply.code(200).send(response);
     } catch (e) {
       if (e instanceof Invalid) return sendProblem(reply, e.status, e.title, e.detail, e.errors, e.code ? { code: e.code } : undefined);
       throw e;

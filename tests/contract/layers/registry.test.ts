@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import type { LayerChange } from '../../../electron/local-service/layers/registry';
-import type { LayerStore } from '../../../electron/local-service/layers/store/layer-store';
+import { LayerNotFoundError, type LayerStore } from '../../../electron/local-service/layers/store/layer-store';
 import { asAsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
 import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
@@ -30,16 +30,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const start = async (dataDir: string, layerStore?: LayerStore, database?: string) => {
   const service = createLocalService({ dataDir, keys: KEYS, logger: createMemoryLogger(), clock: () => new Date(), catalog: catalog(), layerStore, database: database ?? (await databaseFor(dataDir)) });
   const { baseUrl } = await service.start();
-  const ask = async (query: string): Promise<ComputeResponse> => {
-    const res = await fetch(`${baseUrl}/v1/compute`, {
+  const post = (query: string) =>
+    fetch(`${baseUrl}/v1/compute`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEYS.bearer}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query }),
     });
+  const ask = async (query: string): Promise<ComputeResponse> => {
+    const res = await post(query);
     expect(res.status).toBe(200);
     return ComputeResponseExact.parse(await res.json());
   };
-  return { service, ask };
+  return { service, ask, post };
 };
 const warning = (r: ComputeResponse, code: string) => r.warnings.find((w) => (w as { code: string }).code === code) as { message: string; words: string; layers: string[] } | undefined;
 
@@ -114,6 +116,90 @@ describe('a given layer store', () => {
     }
     expect(inner.list().map((l) => l.name)).toEqual(['districts']);
     inner.close();
+  });
+});
+
+describe('a layer removed while a question reads it', () => {
+  // As when another process removes it and its notice has not arrived: the service still lists it.
+  const behindTheBack = (dataDir: string) => {
+    const inner = openSqliteLayerStore({ dataDir });
+    const outer = asAsyncLayerStore(inner);
+    const trap = { remove: false, fail: false, removeAtSummary: false };
+    const store = new Proxy(outer, {
+      get(target, prop, recv) {
+        const v = Reflect.get(target, prop, recv);
+        if (prop === 'summary' && typeof v === 'function')
+          return (id: string) => {
+            if (trap.removeAtSummary) {
+              trap.removeAtSummary = false;
+              inner.remove(id);
+            }
+            return v.apply(target, [id]);
+          };
+        if (prop !== 'scan' || typeof v !== 'function') return v;
+        return (id: string, ...rest: unknown[]) => {
+          if (trap.remove) {
+            trap.remove = false;
+            inner.remove(id);
+          }
+          if (trap.fail) throw new LayerNotFoundError(id);
+          return v.apply(target, [id, ...rest]);
+        };
+      },
+    });
+    return { inner, store, trap };
+  };
+
+  it('is read again over the layers as they are now: no layer answers its word', async () => {
+    const { inner, store, trap } = behindTheBack(join(dir, 'behind'));
+    const { service, ask } = await start(join(dir, 'data-behind'), store);
+    try {
+      await service.layers.startImport(districts).done;
+      expect((await ask('districts')).results.numberMatched).toBe(2);
+      trap.remove = true;
+      const r = await ask('districts');
+      expect(trap.remove).toBe(false);
+      expect(r.results.numberMatched).toBe(0);
+      expect(warning(r, 'unknown_subject')!.layers).toEqual([]);
+      expect(inner.list()).toEqual([]);
+    } finally {
+      await service.close();
+      inner.close();
+    }
+  });
+
+  it('removed between the list and its words: the question is read again without it', async () => {
+    const { inner, store, trap } = behindTheBack(join(dir, 'behind-words'));
+    const { service, ask } = await start(join(dir, 'data-behind-words'), store);
+    try {
+      trap.removeAtSummary = true;
+      // The import's change makes the next question build the vocabulary, listing the new layer.
+      await service.layers.startImport(districts).done;
+      const r = await ask('districts');
+      expect(trap.removeAtSummary).toBe(false);
+      expect(r.results.numberMatched).toBe(0);
+      expect(warning(r, 'unknown_subject')!.layers).toEqual([]);
+    } finally {
+      await service.close();
+      inner.close();
+    }
+  });
+
+  it('a layer still listed but gone again on the second reading: 409, ask again', async () => {
+    const { inner, store, trap } = behindTheBack(join(dir, 'behind-twice'));
+    const { service, ask, post } = await start(join(dir, 'data-behind-twice'), store);
+    try {
+      await service.layers.startImport(districts).done;
+      trap.fail = true;
+      const res = await post('districts');
+      expect(res.status).toBe(409);
+      expect(((await res.json()) as { detail: string }).detail).toContain('removed while the question was answered');
+      trap.fail = false;
+      expect((await ask('districts')).results.numberMatched).toBe(2);
+    } finally {
+      await service.close();
+      inner.close();
+    }
   });
 });
 

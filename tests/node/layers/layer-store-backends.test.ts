@@ -270,6 +270,27 @@ describe('PostGIS specifics', () => {
     expect(await plan(`SELECT fid FROM ${t} WHERE geom && ST_MakeEnvelope(6, 50, 8, 52, 4326)`)).toContain(`${t}_geom`);
   });
 
+  it('keeps the rows in geometry order, so that features near each other share pages', async () => {
+    // Points over a 1° square written in an order unrelated to where they lie.
+    const n = 5000;
+    const rnd = (i: number) => (Math.imul(i + 1, 2654435761) >>> 0) / 4294967296;
+    const w = await store.create({ name: 'scattered', sourceFile: 's.geojson', format: 'geojson', licence: null, sourceText: 's' });
+    const fs = Array.from({ length: n }, (_, i) => ({ sourceId: String(i), geometry: { type: 'Point' as const, coordinates: [10 + rnd(2 * i), 45 + rnd(2 * i + 1)] }, properties: {} }));
+    await w.add(fs);
+    const info = await w.commit([]);
+    const t = await tableOf(info.id);
+    // Mean step between consecutive rows, in the table's physical order and in import order.
+    const step = async (order: string) =>
+      Number((await pool.query(`SELECT avg(d) AS m FROM (SELECT ST_Distance(geom, lag(geom) OVER (ORDER BY ${order})) AS d FROM ${t}) x`)).rows[0].m);
+    const physical = await step('ctid');
+    const imported = await step('fid');
+    // Random order steps about half the square; an ordering along a space-filling curve about 1/sqrt(n) of it.
+    expect(imported).toBeGreaterThan(0.4);
+    expect(physical).toBeLessThan(imported / 10);
+    expect((await pool.query(`SELECT count(*)::int AS n FROM ${t}`)).rows[0].n).toBe(n);
+    await store.remove(info.id);
+  });
+
   it('vacuums and analyzes the table before the layer is listed: autovacuum has nothing left to do once it serves', async () => {
     const t = await tableOf(layer.id);
     const s = (await pool.query(`SELECT n_ins_since_vacuum::int AS ins, last_vacuum IS NOT NULL AS vacuumed, last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = $1`, [t])).rows[0];
@@ -284,11 +305,17 @@ describe('PostGIS specifics', () => {
       await pool.query(`INSERT INTO layers (uid, name, source_file, format, state, created_at) VALUES ('dead', 'd', 'd', 'geojson', 'importing', 'x') RETURNING id`)
     ).rows[0].id as number;
     await pool.query(`CREATE TABLE layer_features_${dead} (fid BIGINT)`);
+    await pool.query(`CREATE UNLOGGED TABLE layer_features_${dead}_load (fid BIGINT)`);
     await openPostgisLayerStore({ pool });
     const states = (await pool.query(`SELECT name FROM layers WHERE state = 'importing'`)).rows.map((r) => r.name);
     expect(states).toEqual(['live']);
-    expect((await pool.query(`SELECT to_regclass('layer_features_${dead}') AS t`)).rows[0].t).toBeNull();
+    const exists = async (t: string) => (await pool.query(`SELECT to_regclass($1) AS t`, [t])).rows[0].t !== null;
+    expect(await exists(`layer_features_${dead}`)).toBe(false);
+    expect(await exists(`layer_features_${dead}_load`)).toBe(false);
+    const live = (await pool.query(`SELECT id FROM layers WHERE name = 'live'`)).rows[0].id as number;
+    expect(await exists(`layer_features_${live}_load`)).toBe(true);
     const info = await writer.commit([]);
+    expect(await exists(`layer_features_${live}_load`)).toBe(false);
     expect(info.featureCount).toBe(1);
     expect((await store.nearest(info.id, [1, 2.001], 1))[0]!.distanceMeters).toBeCloseTo(turf.distance([1, 2], [1, 2.001], { units: 'meters' }), 3);
   });

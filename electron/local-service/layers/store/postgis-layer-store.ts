@@ -5,7 +5,7 @@ import { inTransaction } from '../../pg/database';
 import { applyPgMigrations } from '../../pg/migrations';
 import { decodeWkb } from '../../../ground/wkb';
 import { LayerNotFoundError, type LayerInfo, type LayerStore, type LayerSummary, type NearFeature, type QueryOptions, type StoredFeature } from './layer-store';
-import { featureTable, createPgLayerWriter } from './postgis-layer-writer';
+import { FEATURE_COLUMNS, featureTable, createPgLayerWriter, loadTable } from './postgis-layer-writer';
 import { nearBoxes } from './postgis-near';
 import { PG_LAYER_MIGRATIONS } from './postgis-migrations';
 import { matchSql, Params } from './postgis-sql';
@@ -14,10 +14,11 @@ import { createSummaryCollector } from './summary';
 /**
  * Layers in PostgreSQL + PostGIS, for a team's service: the same interface and answers as the
  * embedded store, with the database doing the spatial work. Per layer one table
- * `layer_features_<n>` (geometry(Geometry, 4326), tags as JSONB) with two GiST indexes built
- * after the load: on the geometry (boxes, ST_Intersects, ST_Covers) and on geom::geography
- * (ST_DWithin and KNN `<->`, both on the sphere, so distances agree with the embedded store's
- * great-circle metres). Nothing per feature is held in Node beyond the rows a query returns.
+ * `layer_features_<n>` (geometry(Geometry, 4326), tags as JSONB), its rows in geometry order,
+ * with a GiST index on the geometry built after the load: boxes, ST_Intersects, ST_Covers, KNN
+ * `<->`, and the lon/lat boxes around a point before ST_DWithin on the sphere, so distances agree
+ * with the embedded store's great-circle metres. Nothing per feature is held in Node beyond the
+ * rows a query returns.
  */
 
 interface LayerRow {
@@ -87,7 +88,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
   await applyPgMigrations(pool, 'layer-summaries', SUMMARY_MIGRATIONS);
 
   const drop = async (q: pg.Pool | pg.PoolClient, n: number) => {
-    await q.query(`DROP TABLE IF EXISTS ${featureTable(n)}`);
+    await q.query(`DROP TABLE IF EXISTS ${featureTable(n)}, ${loadTable(n)}`);
     await q.query('DELETE FROM layers WHERE id = $1', [n]);
   };
 
@@ -212,9 +213,9 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
         ).rows[0]!.id;
         // Held for the whole import: marks it live for crash clean-up (see above).
         await client.query('SELECT pg_advisory_lock($1)', [n]);
-        await client.query(
-          `CREATE TABLE ${featureTable(n)} (fid BIGINT NOT NULL, source_id TEXT NOT NULL, sublayer TEXT, geom geometry(Geometry, 4326) NOT NULL, tags JSONB NOT NULL)`,
-        );
+        // Loaded unlogged (no WAL for rows written twice), kept in the logged table (postgis-layer-writer.ts).
+        await client.query(`CREATE UNLOGGED TABLE ${loadTable(n)} (${FEATURE_COLUMNS})`);
+        await client.query(`CREATE TABLE ${featureTable(n)} (${FEATURE_COLUMNS})`);
         const writer = createPgLayerWriter({
           client,
           pool,

@@ -11,7 +11,7 @@
  *   here (FIELDLENS_BENCH_EMBEDDED_POINTS, 2,000,000 by default), same run, same points;
  * - 32 users at once, each with their own key and kept-alive connection, asking and continuing their own questions over
  *   HTTP against the service on PostgreSQL run as a team runs it (`--workers`, one process per
- *   core, FIELDLENS_BENCH_WORKERS), on the database holding the layer: after a warm-up of 4
+ *   core, FIELDLENS_BENCH_WORKERS), on the database holding the layer: after a warm-up of 16
  *   rounds, from which each user goes on without waiting for the others, 20 rounds per user
  *   (FIELDLENS_BENCH_ROUNDS) of questions on the layer
  *   (concurrent_users_*; one answer per user counted again by PostGIS and required to agree),
@@ -45,7 +45,13 @@ const USERS = 32;
 const WORKERS = Number(process.env['FIELDLENS_BENCH_WORKERS'] ?? availableParallelism());
 /** Rounds per user (a question and its continuation each), after WARMUP_ROUNDS not counted. */
 const ROUNDS = Number(process.env['FIELDLENS_BENCH_ROUNDS'] ?? 20);
-const WARMUP_ROUNDS = 4;
+/**
+ * Warm-up rounds per user: 1,024 requests, until the workers' compiled code has settled. After 4
+ * rounds (256 requests) the service still spent 3.3-3.9 ms of CPU a request in the measured
+ * rounds against 2.5-3.0 ms after 12 or 24, and its first second ran at about half the
+ * throughput that followed: a figure for a service just started, not one up a while.
+ */
+const WARMUP_ROUNDS = 16;
 const BATCH = 10_000;
 const MB = 1024 * 1024;
 

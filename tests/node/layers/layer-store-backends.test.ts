@@ -262,6 +262,9 @@ describe('PostGIS specifics', () => {
     expect(idx.some((d) => /USING gist \(geom\)/.test(d))).toBe(true);
     // No geography index: it has no sorted build and took most of an import.
     expect(idx.filter((d) => /gist/.test(d))).toHaveLength(1);
+    // The key on fid, built beside the GiST index.
+    const key = (await pool.query(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`, [t])).rows;
+    expect(key.map((r) => r.def)).toEqual(['PRIMARY KEY (fid)']);
     // The shapes the store sends: a lon/lat box before the exact test on the sphere, planar KNN.
     expect(
       await plan(`SELECT fid FROM ${t} WHERE geom && ST_MakeEnvelope(6.99, 50.99, 7.01, 51.01, 4326) AND ST_DWithin(geom::geography, ST_MakePoint(7, 51)::geography, 500, false)`),

@@ -18,7 +18,7 @@ const STREAMS = 2;
 
 /** The feature table of layer `n` (a number the database gave, never user text). */
 export const featureTable = (n: number) => `layer_features_${Math.trunc(n)}`;
-/** The table an import of layer `n` loads into before its rows are written in place order. */
+/** The table an import of layer `n` loads into before its rows are written in geometry order. */
 export const loadTable = (n: number) => `${featureTable(n)}_load`;
 /** The columns of a feature table and of its load table. */
 export const FEATURE_COLUMNS = 'fid BIGINT NOT NULL, source_id TEXT NOT NULL, sublayer TEXT, geom geometry(Geometry, 4326) NOT NULL, tags JSONB NOT NULL';

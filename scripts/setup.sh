@@ -39,13 +39,17 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 # --- npm dependencies ------------------------------------------------------------------------
-# The Electron package installs without its binary (allowScripts in package.json); start.mjs
-# fetches the binary where the network allows.
+# `npm ci` installs exactly the locked versions (the lock names every platform's optional
+# packages). The Electron package installs without its binary (allowScripts in package.json);
+# start.mjs fetches the binary where the network allows.
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm dependencies (native modules build from source; a few minutes the first time)"
-  # `npm install` rather than `npm ci`: npm 11 leaves other platforms' optional packages out of
-  # the lock file, which `npm ci` then refuses.
-  npm install --no-audit --no-fund --no-save
+  if [ -L node_modules ]; then
+    # `npm ci` empties node_modules first; through a link that would be another checkout's install.
+    say "node_modules links to $(readlink -f node_modules), which is older than package-lock.json; run 'npm ci' there."
+  else
+    say "installing npm dependencies (native modules build from source; a few minutes the first time)"
+    npm ci --no-audit --no-fund
+  fi
 fi
 
 # --- native modules for Node (tests, browser host) -------------------------------------------

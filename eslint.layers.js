@@ -1,4 +1,4 @@
-// Layer boundaries of ARCHITECTURE.md, enforced as no-restricted-imports, and the rule that keeps
+// Layer boundaries of docs/architecture.md, enforced as no-restricted-imports, and the rule that keeps
 // kind names out of the query code. Kept in their own file so the lint test can assert each rule
 // against a deliberate violation.
 // Bare built-in names go in `paths` (exact match): as gitignore-style patterns they would also
@@ -11,11 +11,11 @@ const nodeOnlyScoped = ['@fastify/*', 'fastify/*'];
 const names = (list, message) => list.map((name) => ({ name, message }));
 
 const group = (patterns, message) => ({ group: patterns, message });
-// Relative paths (../../electron/x) are matched by regex: gitignore-style globs skip `..` segments.
+// Relative paths (`../../<folder>`) are matched by regex: gitignore-style globs skip `..` segments.
 const regex = (source, message) => ({ regex: source, message });
 
 /**
- * The floors of the Node side (ARCHITECTURE "Inside the Node side: floors"): which folders of
+ * The floors of the Node side (docs/architecture.md, "Floors of the Node side"): which folders of
  * electron/ each folder of electron/ may import. Everything else of electron/ is refused. Every
  * folder may import shared/ (the preload only shared/rpc/names) and its own files.
  */
@@ -43,8 +43,8 @@ export const electronFolders = {
 
 const folders = Object.keys(electronFolders);
 const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-// `../x` or `../../x` from inside electron/<folder>/, or any path through electron/x. Sub-folders
-// never share a top-level folder's name (the lint test checks), so `../x` is never ambiguous.
+// `../<x>` or `../../<x>` from inside electron/<folder>/, or any path through electron/<x>. Sub-folders
+// never share a top-level folder's name (the lint test checks), so `../<x>` is never ambiguous.
 const folderImport = (target) => `(^|/)electron/${escapeRe(target)}(/|$)|^(\\.\\./)+${escapeRe(target)}(/|$)`;
 
 const notElectron = names(['electron'], 'Services are plain Node: no electron import (only electron/main and electron/preload).');
@@ -79,7 +79,7 @@ function electronFolderRule(folder) {
 }
 
 /**
- * Feature kinds are data (ARCHITECTURE "Inside the local service: data, not word lists"): the
+ * Feature kinds are data (docs/architecture.md, "Inside the local service"): the
  * query code names no kind; its words, columns and labels come from the kinds' vocabulary entries.
  */
 export const kindNames = ['city', 'airport', 'country'];

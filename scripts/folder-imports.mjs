@@ -27,7 +27,7 @@ for (const file of sources('electron')) {
     pairs.set(`${from} -> ${to}`, (pairs.get(`${from} -> ${to}`) ?? 0) + 1);
   }
 }
-// The services floor (ARCHITECTURE); photos/ was one before it joined the composition root.
+// The services floor (docs/architecture.md, "Floors of the Node side"); photos/ was one before it joined the composition root.
 const services = new Set(['cache', 'client', 'export', 'keys', 'photos', 'profiles', 'rpc']);
 const between = [...pairs].filter(([k]) => k.split(' -> ').every((f) => services.has(f)));
 console.log(`imports between folders of electron/: ${total}`);

@@ -1,6 +1,6 @@
 /**
  * Data-layer benchmark: import of a generated OSM PBF of 2,000,000 nodes and 200,000 ways
- * (grid town of shared/BASELINES.md: OSM XML written here, converted with `osmium cat`), in a
+ * (the grid town of tests/support/town/grid.ts, converted with `osmium cat`), in a
  * child process so its peak RSS is its own; import of the same data as a GeoPackage written by
  * GDAL; and nearest-10 / within-500 m questions over a layer of 1,000,000 features, asked through
  * HTTP compute of the local service (vocabulary, engine and store).

@@ -181,8 +181,8 @@ async function concurrentUsers(database: string, layerId: string, dataDir: strin
     return { ms: performance.now() - t, id: answer.id, matched: answer.results.numberMatched };
   };
   // What a team asks of its shared layer: the cafés or pharmacies around a site of their own
-  // (a request coordinate), then a continuation, as BASELINES.md's PostGIS figures at 32
-  // connections do with ST_DWithin; and, apart, the built-in catalog's questions.
+  // (a request coordinate), then a continuation, as a pgbench of ST_DWithin at 32 connections
+  // measures PostGIS alone; and, apart, the built-in catalog's questions.
   const site = (u: number, r: number) => {
     const [lon, lat] = pointAt((u * 7919 + r * 104_729 + 17) % POINTS);
     return [{ name: 'site', latitude: lat, longitude: lon }];

@@ -14,7 +14,7 @@ async function layerErrors(filePath: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
-describe('layer rules of ARCHITECTURE.md', () => {
+describe('layer rules of docs/architecture.md', () => {
   const violations: Array<[string, string, RegExp]> = [
     ['renderer/src/bad.ts', "import { readFileSync } from 'node:fs';\nvoid readFileSync;\n", /no Node built-ins/],
     ['renderer/src/bad.ts', "import fs from 'fs';\nvoid fs;\n", /no Node built-ins/],

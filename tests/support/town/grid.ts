@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, openSync, writeSync } from 'node:fs';
 
 /**
- * A large generated OSM file, as shared/BASELINES.md describes: a grid town of jittered nodes
+ * A large generated OSM file, the reference data of the layer benchmarks: a grid town of jittered nodes
  * (5 % tagged amenities) and ten-node ways (one in ten closed as a building), written as OSM
  * XML in chunks and converted to PBF with `osmium cat`. Returns the counts the file holds.
  */

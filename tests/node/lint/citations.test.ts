@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 // Everything the repository cites must be in it: a person with a clone has nothing else. Checks
 // every tracked text file for relative paths that climb out of the repository, for documents
-// (*.md) that do not exist, and for sections of them ("X.md#anchor", `X.md, "Heading"`) that
-// have no such heading.
+// (*.md) that do not exist, and for sections of them (`<doc>.md#anchor`, `<doc>.md, "Heading"`)
+// that have no such heading.
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 

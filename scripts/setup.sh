@@ -45,7 +45,7 @@ fi
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   if [ -L node_modules ]; then
     # `npm ci` empties node_modules first; through a link that would be another checkout's install.
-    say "node_modules links to $(readlink -f node_modules), which is older than package-lock.json; run 'npm ci' there."
+    say "node_modules links to $(readlink -f node_modules), installed before this package-lock.json; left as it is (run 'npm ci' in the checkout it belongs to)."
   else
     say "installing npm dependencies (native modules build from source; a few minutes the first time)"
     npm ci --no-audit --no-fund

@@ -100,6 +100,18 @@ describe('the repository stands alone', () => {
     expect(out).toEqual([]);
   });
 
+  it('names in docs/ only source files that exist', () => {
+    const docs = textFiles.filter((t) => t.file.startsWith('docs/') && t.file.endsWith('.md'));
+    expect(docs.map((d) => d.file)).toEqual(expect.arrayContaining(['docs/architecture.md', 'docs/service-interface.md']));
+    const out: string[] = [];
+    for (const { file, text } of docs) {
+      for (const m of text.matchAll(/`([\w.-]+(?:\/[\w.-]+)+\.(?:ts|js|mjs|json|sh|md))`/g)) {
+        if (!locate(file, m[1]!)) out.push(`${file}:${lineOf(text, m.index)}: ${m[1]}`);
+      }
+    }
+    expect(out).toEqual([]);
+  });
+
   it('has no Markdown link to a missing file', () => {
     const out: string[] = [];
     for (const { file, text } of textFiles.filter((t) => t.file.endsWith('.md'))) {

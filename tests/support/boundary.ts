@@ -20,7 +20,7 @@ const bits = new BigInt64Array(f64.buffer);
 /** The double `k` steps of the last bit away from `x` (x > 0). */
 function step(x: number, k: number): number {
   f64[0] = x;
-  bits[0] += BigInt(k);
+  bits[0] = bits[0]! + BigInt(k);
   return f64[0];
 }
 

@@ -35,7 +35,7 @@ describe('GeoPackage rows', () => {
         expect(db.prepare(`SELECT feature_id FROM ${t} ORDER BY fid`).pluck().all()).toEqual(features.map((f) => f.id));
         const rtree = `"rtree_${tables[0]!.replace(/"/g, '""')}_geom"`;
         expect(db.prepare(`SELECT count(*) FROM ${rtree}`).pluck().get()).toBe(n);
-        const last = features[n - 1]!.geometry as { coordinates: [number, number] };
+        const last = features[n - 1]!.geometry as unknown as { coordinates: [number, number] };
         const box = db.prepare(`SELECT minx, miny FROM ${rtree} WHERE id = (SELECT max(fid) FROM ${t})`).get() as { minx: number; miny: number };
         // The R-tree keeps 32-bit floats, rounded outwards.
         expect(box.minx).toBeCloseTo(last.coordinates[0], 4);

@@ -3,7 +3,7 @@
  * POST /v1/stream over real HTTP on 127.0.0.1. The last line is a JSON object with
  * imagery_index_per_s, search_p50_ms and stream_p50_ms.
  *
- *   npx tsx tests/bench/imagery.bench.ts [photoCount] [--postgis]   (or import { benchImagery })
+ *   npx tsx tests/bench/imagery.bench.ts [photoCount] [--postgis]
  *
  * With --postgis the catalog is kept in a throwaway PostgreSQL cluster (tests/support/pg-cluster.ts)
  * as a service started with --database keeps it.
@@ -91,7 +91,7 @@ export interface ImageryBenchFigures {
   stream_p50_ms: number;
 }
 
-/** Runs the whole benchmark; bench:service can call it and merge the figures into its line. */
+/** Runs the whole benchmark on the imagery plugin alone (bench:service measures the running service). */
 export async function benchImagery(
   count = 1000,
   log: (line: string) => void = console.log,

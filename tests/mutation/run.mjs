@@ -60,7 +60,9 @@ function count(text, find) {
 function runTests(files) {
   const r = spawnSync('npx', ['vitest', 'run', '--reporter=dot', ...files], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   const out = `${r.stdout}\n${r.stderr}`;
-  const tests = /Tests\s+(.*)/.exec(out.replace(/\x1b\[[0-9;]*m/g, ''))?.[1]?.trim() ?? '';
+  // The summary line without its colour codes.
+  const plain = out.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '');
+  const tests = /Tests\s+(.*)/.exec(plain)?.[1]?.trim() ?? '';
   return { passed: r.status === 0, tests, out };
 }
 

@@ -30,7 +30,7 @@ function fileOf(format: 'gpx' | 'kml', bytes: number): string {
 
 async function readAll(reader: LayerReader, file: string): Promise<LayerFeature[]> {
   const out: LayerFeature[] = [];
-  for await (const f of reader.read(file, {})) out.push(f);
+  for await (const f of reader.read(file, { tempDir: dir })) out.push(f);
   return out;
 }
 

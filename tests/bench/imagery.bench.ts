@@ -3,7 +3,7 @@
  * POST /v1/stream over real HTTP on 127.0.0.1. The last line is a JSON object with
  * imagery_index_per_s, search_p50_ms and stream_p50_ms.
  *
- *   npx tsx tests/bench/imagery.bench.ts [photoCount] [--postgis]   (or import { benchImagery })
+ *   npx tsx tests/bench/imagery.bench.ts [photoCount] [--postgis]
  *
  * With --postgis the catalog is kept in a throwaway PostgreSQL cluster (tests/support/pg-cluster.ts)
  * as a service started with --database keeps it.
@@ -45,13 +45,53 @@ function authHook(app: FastifyInstance, check: (h: Record<string, unknown>) => b
   });
 }
 
+/** Writes `count` generated geotagged photos into `dir` (a few drawn scenes, each with its own EXIF). */
+export function writeBenchPhotos(dir: string, count: number): void {
+  // Drawing is not what is measured: a few scenes, tagged per photo.
+  const scenes = Array.from({ length: 8 }, (_, i) => drawJpeg(320, 240, i + 1, undefined, 60));
+  const pano = drawJpeg(480, 240, 99, undefined, 60);
+  for (let i = 0; i < count; i++) {
+    const [, lon, lat] = CITIES[i % CITIES.length]!;
+    const isPano = i % 50 === 0;
+    const bytes = tagJpeg(isPano ? pano : scenes[i % scenes.length]!, {
+      width: isPano ? 480 : 320,
+      height: 240,
+      latitude: lat + (((i * 7919) % 1000) - 500) / 10_000,
+      longitude: lon + (((i * 104_729) % 1000) - 500) / 10_000,
+      direction: (i * 37) % 360,
+      takenAt: `${2015 + (i % 10)}:${String((i % 12) + 1).padStart(2, '0')}:${String((i % 28) + 1).padStart(2, '0')} 12:00:00`,
+      description: `Survey photo ${i}`,
+      keywords: [KEYWORDS[i % KEYWORDS.length]!, KEYWORDS[(i * 3) % KEYWORDS.length]!],
+      make: 'BenchCam',
+    });
+    writeFileSync(join(dir, `p${String(i).padStart(5, '0')}.jpg`), bytes);
+  }
+}
+
+/** The /search and /v1/stream request bodies timed, over the places and words of the generated photos. */
+export function imageryRequests() {
+  const searchBodies = [
+    ...CITIES.map(([name]) => ({ query: name, limit: 20 })),
+    ...KEYWORDS.map((k) => ({ query: `${k} photos`, limit: 50, page: 2 })),
+    { query: 'market in France', limit: 20 },
+    { query: '*', limit: 100, page: 3 },
+  ];
+  const streamBodies = [
+    ...CITIES.map(([name]) => ({ query: `${name} street` })),
+    ...CITIES.map(([, lon, lat]) => ({ query: 'bridge', position: { points: [{ latitude: lat, longitude: lon }] } })),
+    ...KEYWORDS.map((k, i) => ({ query: k, year: 2015 + i, limit: 20 })),
+    { query: 'park', region_id: '250' },
+  ];
+  return { searchBodies, streamBodies };
+}
+
 export interface ImageryBenchFigures {
   imagery_index_per_s: number;
   search_p50_ms: number;
   stream_p50_ms: number;
 }
 
-/** Runs the whole benchmark; bench:service can call it and merge the figures into its line. */
+/** Runs the whole benchmark on the imagery plugin alone (bench:service measures the running service). */
 export async function benchImagery(
   count = 1000,
   log: (line: string) => void = console.log,
@@ -62,25 +102,7 @@ export async function benchImagery(
   const dataDir = mkdtempSync(join(tmpdir(), 'fl-bench-data-'));
   try {
     let t = performance.now();
-    // A few drawn scenes, each tagged with its own EXIF per photo: drawing is not what is measured.
-    const scenes = Array.from({ length: 8 }, (_, i) => drawJpeg(320, 240, i + 1, undefined, 60));
-    const pano = drawJpeg(480, 240, 99, undefined, 60);
-    for (let i = 0; i < count; i++) {
-      const [, lon, lat] = CITIES[i % CITIES.length]!;
-      const isPano = i % 50 === 0;
-      const bytes = tagJpeg(isPano ? pano : scenes[i % scenes.length]!, {
-        width: isPano ? 480 : 320,
-        height: 240,
-        latitude: lat + (((i * 7919) % 1000) - 500) / 10_000,
-        longitude: lon + (((i * 104_729) % 1000) - 500) / 10_000,
-        direction: (i * 37) % 360,
-        takenAt: `${2015 + (i % 10)}:${String((i % 12) + 1).padStart(2, '0')}:${String((i % 28) + 1).padStart(2, '0')} 12:00:00`,
-        description: `Survey photo ${i}`,
-        keywords: [KEYWORDS[i % KEYWORDS.length]!, KEYWORDS[(i * 3) % KEYWORDS.length]!],
-        make: 'BenchCam',
-      });
-      writeFileSync(join(photos, `p${String(i).padStart(5, '0')}.jpg`), bytes);
-    }
+    writeBenchPhotos(photos, count);
     log(`generated ${count} photos in ${round((performance.now() - t) / 1000)} s`);
 
     const regions = new RegionTable();
@@ -123,18 +145,7 @@ export async function benchImagery(
       if (res.status !== 200 || json.isSuccess !== true) throw new Error(`${url} answered ${res.status}`);
       return ms;
     };
-    const searchBodies = [
-      ...CITIES.map(([name]) => ({ query: name, limit: 20 })),
-      ...KEYWORDS.map((k) => ({ query: `${k} photos`, limit: 50, page: 2 })),
-      { query: 'market in France', limit: 20 },
-      { query: '*', limit: 100, page: 3 },
-    ];
-    const streamBodies = [
-      ...CITIES.map(([name]) => ({ query: `${name} street` })),
-      ...CITIES.map(([, lon, lat]) => ({ query: 'bridge', position: { points: [{ latitude: lat, longitude: lon }] } })),
-      ...KEYWORDS.map((k, i) => ({ query: k, year: 2015 + i, limit: 20 })),
-      { query: 'park', region_id: '250' },
-    ];
+    const { searchBodies, streamBodies } = imageryRequests();
     const searchMs: number[] = [];
     const streamMs: number[] = [];
     // Warm-up, then 5 rounds of each request set.

@@ -9,12 +9,15 @@
  * - within-500 m and nearest-10 p50 over it (random points in the layer's extent);
  * - the same within question on the embedded SQLite store holding the largest layer it is given
  *   here (FIELDLENS_BENCH_EMBEDDED_POINTS, 2,000,000 by default), same run, same points;
+ * - every answer timed (within, nearest, the users' layer questions) checked id by id against
+ *   this file's own answer: a grid of the generated points and a haversine (PointGrid below),
+ *   with no store, index or SQL in it;
  * - 32 users at once, each with their own key and kept-alive connection, asking and continuing their own questions over
  *   HTTP against the service on PostgreSQL run as a team runs it (`--workers`, one process per
  *   core, FIELDLENS_BENCH_WORKERS), on the database holding the layer: after a warm-up of 16
  *   rounds, from which each user goes on without waiting for the others, 20 rounds per user
  *   (FIELDLENS_BENCH_ROUNDS) of questions on the layer
- *   (concurrent_users_*; one answer per user counted again by PostGIS and required to agree),
+ *   (concurrent_users_*; every answer's ids and count checked as above),
  *   then of the built-in catalog's (concurrent_catalog_*): p50/p99 of the requests and the CPU
  *   the service's processes and this client spent per request;
  * - a leak sweep: no key in the database dump, the logs or the responses.
@@ -28,7 +31,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { asAsyncLayerStore } from '../../electron/local-service/layers/store/async-layer-store';
-import type { LayerStore } from '../../electron/local-service/layers/store/layer-store';
+import type { LayerStore, NearFeature } from '../../electron/local-service/layers/store/layer-store';
 import { openPostgisLayerStore } from '../../electron/local-service/layers/store/postgis-layer-store';
 import { openSqliteLayerStore } from '../../electron/local-service/layers/store/sqlite-layer-store';
 import type { LayerFeature } from '../../electron/local-service/layers/types';
@@ -53,6 +56,8 @@ const ROUNDS = Number(process.env['FIELDLENS_BENCH_ROUNDS'] ?? 20);
  */
 const WARMUP_ROUNDS = 16;
 const BATCH = 10_000;
+/** The generated points of the PostGIS layer, for the answers' check (built after the timed queries). */
+let grid: PointGrid;
 const MB = 1024 * 1024;
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
@@ -65,6 +70,87 @@ function pointAt(i: number): [number, number] {
   const g = Math.imul(h ^ (h >>> 15), 2246822519) >>> 0;
   return [-5 + (h / 4294967296) * 20, 40 + (g / 4294967296) * 12];
 }
+
+/**
+ * The generated points in buckets of 0.05°, answered by a haversine on each candidate: the answer
+ * every store must give, found without it. Spheres: PostGIS's (2a + b) / 3 of WGS 84 and turf's
+ * mean radius differ by 3e-9 of a distance; a point that close to the radius may go either way.
+ */
+class PointGrid {
+  static readonly CELL = 0.05;
+  static readonly RADIUS_M = 6371008.8;
+  private readonly cols = Math.ceil(20 / PointGrid.CELL);
+  private readonly rows = Math.ceil(12 / PointGrid.CELL);
+  private readonly start: Int32Array;
+  private readonly ids: Int32Array;
+  constructor(readonly n: number) {
+    const cellOf = (i: number) => {
+      const [lon, lat] = pointAt(i);
+      return Math.min(this.rows - 1, Math.floor((lat - 40) / PointGrid.CELL)) * this.cols + Math.min(this.cols - 1, Math.floor((lon + 5) / PointGrid.CELL));
+    };
+    this.start = new Int32Array(this.cols * this.rows + 1);
+    for (let i = 0; i < n; i++) this.start[cellOf(i) + 1]!++;
+    for (let c = 0; c < this.cols * this.rows; c++) this.start[c + 1]! += this.start[c]!;
+    const fill = this.start.slice(0, -1);
+    this.ids = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.ids[fill[cellOf(i)]!++] = i;
+  }
+  static metres([lon1, lat1]: [number, number], [lon2, lat2]: [number, number]): number {
+    const rad = Math.PI / 180;
+    const a = Math.sin(((lat2 - lat1) * rad) / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(((lon2 - lon1) * rad) / 2) ** 2;
+    return 2 * PointGrid.RADIUS_M * Math.asin(Math.min(1, Math.sqrt(a)));
+  }
+  /** Ids and distances of the points within `metres` (of those `keep` accepts), nearest first. */
+  within(p: [number, number], metres: number, keep: (i: number) => boolean = () => true): { id: number; d: number }[] {
+    const dLat = (metres / PointGrid.RADIUS_M / (Math.PI / 180)) * 1.01;
+    const dLon = dLat / Math.cos(((Math.abs(p[1]) + dLat) * Math.PI) / 180);
+    const out: { id: number; d: number }[] = [];
+    const r0 = Math.max(0, Math.floor((p[1] - dLat - 40) / PointGrid.CELL));
+    const r1 = Math.min(this.rows - 1, Math.floor((p[1] + dLat - 40) / PointGrid.CELL));
+    const c0 = Math.max(0, Math.floor((p[0] - dLon + 5) / PointGrid.CELL));
+    const c1 = Math.min(this.cols - 1, Math.floor((p[0] + dLon + 5) / PointGrid.CELL));
+    for (let r = r0; r <= r1; r++)
+      for (let c = c0; c <= c1; c++)
+        for (let k = this.start[r * this.cols + c]!; k < this.start[r * this.cols + c + 1]!; k++) {
+          const id = this.ids[k]!;
+          if (!keep(id)) continue;
+          const d = PointGrid.metres(p, pointAt(id));
+          if (d <= metres) out.push({ id, d });
+        }
+    return out.sort((a, b) => a.d - b.d || a.id - b.id);
+  }
+  /** The k nearest, widening the radius until k are found. */
+  nearest(p: [number, number], k: number): { id: number; d: number }[] {
+    for (let r = 500; ; r *= 2) {
+      const got = this.within(p, r);
+      if (got.length >= k || r > 2_000_000) return got.slice(0, k);
+    }
+  }
+}
+
+/** Margin within which two spheres' distances may order or cut differently. */
+const EDGE_M = 1e-3;
+
+/**
+ * Throws unless `got` (ids nearest first) is `want`, allowing only swaps and cuts between points
+ * whose distances are within EDGE_M of each other or of the radius.
+ */
+function sameIds(what: string, got: number[], want: { id: number; d: number }[], radius: number, all?: { id: number; d: number }[]): void {
+  const ok = got.length === want.length && got.every((id, i) => id === want[i]!.id);
+  if (ok) return;
+  // Either side of a tie or of the radius: compare as sets, then allow only near-equal distances to differ.
+  const dist = new Map((all ?? want).map((w) => [w.id, w.d]));
+  const wantSet = new Set(want.map((w) => w.id));
+  const missing = want.filter((w) => !got.includes(w.id));
+  const extra = got.filter((id) => !wantSet.has(id));
+  const edge = want.length ? want[want.length - 1]!.d : radius;
+  const near = (d: number | undefined) => d !== undefined && (Math.abs(d - radius) < EDGE_M || Math.abs(d - edge) < EDGE_M);
+  const orderOk = got.every((id, i) => i === 0 || (dist.get(id) ?? Infinity) + EDGE_M >= (dist.get(got[i - 1]!) ?? Infinity));
+  if (Math.abs(got.length - want.length) <= missing.length + extra.length && missing.every((m) => near(m.d)) && extra.every((id) => near(dist.get(id))) && orderOk) return;
+  throw new Error(`${what}: ids ${JSON.stringify(got.slice(0, 12))} (${got.length}), a plain haversine scan finds ${JSON.stringify(want.slice(0, 12).map((w) => w.id))} (${want.length})`);
+}
+
+const idOf = (sourceId: string) => Number(sourceId.slice('node/'.length));
 
 async function load(store: LayerStore, n: number, rss: { peak: number }): Promise<{ id: string; seconds: number; loadSeconds: number }> {
   const t0 = performance.now();
@@ -108,21 +194,36 @@ async function main() {
     figures['copy_features_per_s'] = Math.round(POINTS / pgLayer.loadSeconds);
     figures['import_peak_rss_mb'] = Math.round(rss.peak / MB);
     const probe = (i: number) => pointAt((i * 7919 + 13) % POINTS);
-    figures['within_p50_ms'] = round(pct(await timed(QUERIES, (i) => store.within(pgLayer.id, probe(i), 500)), 0.5));
-    figures['knn_p50_ms'] = round(pct(await timed(QUERIES, (i) => store.nearest(pgLayer.id, probe(i), 10)), 0.5));
+    const withinAnswers: NearFeature[][] = [];
+    const knnAnswers: NearFeature[][] = [];
+    figures['within_p50_ms'] = round(pct(await timed(QUERIES, async (i) => withinAnswers.push(await store.within(pgLayer.id, probe(i), 500))), 0.5));
+    figures['knn_p50_ms'] = round(pct(await timed(QUERIES, async (i) => knnAnswers.push(await store.nearest(pgLayer.id, probe(i), 10))), 0.5));
     figures['query_peak_rss_mb'] = Math.round(Math.max(rss.peak, process.memoryUsage().rss) / MB);
     await pool.end();
+    say('checking every answer against a haversine over the generated points');
+    grid = new PointGrid(POINTS);
+    for (let i = 0; i < QUERIES; i++) {
+      sameIds(`within 500 m #${i}`, withinAnswers[i]!.map((f) => idOf(f.sourceId)), grid.within(probe(i), 500), 500, grid.within(probe(i), 500 + EDGE_M));
+      const wide = grid.nearest(probe(i), 11);
+      sameIds(`nearest 10 #${i}`, knnAnswers[i]!.map((f) => idOf(f.sourceId)), wide.slice(0, 10), Infinity, wide);
+    }
+    figures['answers_checked'] = 2 * QUERIES;
 
     say(`importing ${EMBEDDED.toLocaleString('en')} points into the embedded store`);
     const sqlite = asAsyncLayerStore(openSqliteLayerStore({ dataDir: join(dir, 'embedded') }));
     const emb = await load(sqlite, EMBEDDED, { peak: 0 });
     figures['embedded_points'] = EMBEDDED;
     figures['embedded_import_features_per_s'] = Math.round(EMBEDDED / emb.seconds);
-    figures['embedded_within_p50_ms'] = round(pct(await timed(QUERIES, (i) => sqlite.within(emb.id, pointAt((i * 7919 + 13) % EMBEDDED), 500)), 0.5));
+    const embAnswers: NearFeature[][] = [];
+    const embProbe = (i: number) => pointAt((i * 7919 + 13) % EMBEDDED);
+    figures['embedded_within_p50_ms'] = round(pct(await timed(QUERIES, async (i) => embAnswers.push(await sqlite.within(emb.id, embProbe(i), 500))), 0.5));
     await sqlite.close();
+    const embGrid = EMBEDDED === POINTS ? grid : new PointGrid(EMBEDDED);
+    for (let i = 0; i < QUERIES; i++) sameIds(`embedded within 500 m #${i}`, embAnswers[i]!.map((f) => idOf(f.sourceId)), embGrid.within(embProbe(i), 500), 500, embGrid.within(embProbe(i), 500 + EDGE_M));
+    figures['answers_checked'] += QUERIES;
 
     say(`${USERS} users at once against a service on PostgreSQL holding the ${POINTS.toLocaleString('en')}-point layer`);
-    Object.assign(figures, await concurrentUsers(url, pgLayer.id, join(dir, 'service')));
+    Object.assign(figures, await concurrentUsers(url, join(dir, 'service')));
   } finally {
     cluster.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -153,7 +254,7 @@ function cpuMs(pids: number[]): number {
   return total;
 }
 
-async function concurrentUsers(database: string, layerId: string, dataDir: string): Promise<Figures> {
+async function concurrentUsers(database: string, dataDir: string): Promise<Figures> {
   const made = await Promise.all(Array.from({ length: USERS }, (_, i) => newKey(`user${i}`)));
   // The service as a team runs it, in processes of its own (the bench's clients stay out of its event loops).
   const users = join(dataDir, '..', 'users.txt');
@@ -177,8 +278,8 @@ async function concurrentUsers(database: string, layerId: string, dataDir: strin
     const { status, text } = await post(u, key, JSON.stringify(body));
     if (status !== 200) throw new Error(`compute ${status}: ${text}\n${log.split('\n').filter((l) => !l.includes('"request"')).slice(-20).join('\n')}`);
     bodies.push(text);
-    const answer = JSON.parse(text) as { id: string; results: { numberMatched: number } };
-    return { ms: performance.now() - t, id: answer.id, matched: answer.results.numberMatched };
+    const answer = JSON.parse(text) as { id: string; results: { numberMatched: number; features: { properties: { source_id?: string } }[] } };
+    return { ms: performance.now() - t, id: answer.id, matched: answer.results.numberMatched, ids: answer.results.features.map((f) => f.properties.source_id ?? '') };
   };
   // What a team asks of its shared layer: the cafés or pharmacies around a site of their own
   // (a request coordinate), then a continuation, as a pgbench of ST_DWithin at 32 connections
@@ -199,6 +300,7 @@ async function concurrentUsers(database: string, layerId: string, dataDir: strin
   const run = async (turn: (u: number, r: number) => { first: object; next: object }) => {
     const ms: number[] = [];
     const matched = new Map<string, number>();
+    const answers = new Map<string, { first: string[]; next: string[]; matched: number }>();
     // The service's processes, listed before the measured rounds (pgrep would stall this client).
     const service = processTree(child.pid!);
     let cpu0: { service: number; client: NodeJS.CpuUsage } | null = null;
@@ -223,6 +325,7 @@ async function concurrentUsers(database: string, layerId: string, dataDir: strin
           if (r < 0) continue;
           ms.push(asked.ms, more.ms);
           matched.set(`${u}/${r}`, asked.matched);
+          answers.set(`${u}/${r}`, { first: asked.ids, next: more.ids, matched: asked.matched });
         }
         t1 = Math.max(t1, performance.now());
       }),
@@ -231,6 +334,7 @@ async function concurrentUsers(database: string, layerId: string, dataDir: strin
     const clientCpu = process.cpuUsage(cpu0!.client);
     return {
       matched,
+      answers,
       p50: round(pct(ms, 0.5)),
       p99: round(pct(ms, 0.99)),
       rps: Math.round(ms.length / wall),
@@ -240,25 +344,20 @@ async function concurrentUsers(database: string, layerId: string, dataDir: strin
   };
   const layer = await run(layerRound);
   const cat = await run(catalogRound);
-  // The layer answers, counted again by PostGIS itself (on the sphere, as the service measures):
-  // one question per user.
-  const db = new pg.Client({ connectionString: database });
-  await db.connect();
+  // Every layer answer, its ids and its count, against the haversine over the generated points:
+  // the cafés (or pharmacies) within 2 km of the site, nearest first, the first 10 listed.
   let checked = 0;
-  try {
-    const table = `layer_features_${(await db.query<{ id: number }>('SELECT id FROM layers WHERE uid = $1', [layerId])).rows[0]!.id}`;
-    for (let u = 0; u < USERS; u++) {
-      const r = u % ROUNDS;
-      const { latitude, longitude } = site(u, r)[0]!;
-      const want = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ${table} WHERE tags->>'amenity' = $1 AND ST_DWithin(geom::geography, ST_MakePoint($2, $3)::geography, 2000, false)`,
-        [(u + r) % 2 ? 'cafe' : 'pharmacy', longitude, latitude],
-      );
-      if (want.rows[0]!.n !== layer.matched.get(`${u}/${r}`)) throw new Error(`user ${u}, round ${r}: the service matched ${layer.matched.get(`${u}/${r}`)}, PostGIS counts ${want.rows[0]!.n}`);
-      checked++;
-    }
-  } finally {
-    await db.end();
+  for (const [key, a] of layer.answers) {
+    const [u, r] = key.split('/').map(Number) as [number, number];
+    const { latitude, longitude } = site(u, r)[0]!;
+    const cafes = (u + r) % 2 === 1;
+    const kind = (i: number) => (i % 3 !== 0) === cafes;
+    const want = grid.within([longitude, latitude], 2000, kind);
+    const wider = grid.within([longitude, latitude], 2000 + EDGE_M, kind);
+    if (Math.abs(a.matched - want.length) > wider.filter((w) => Math.abs(w.d - 2000) < EDGE_M).length)
+      throw new Error(`user ${u}, round ${r}: the service matched ${a.matched}, a haversine scan finds ${want.length}`);
+    for (const ids of [a.first, a.next]) sameIds(`user ${u}, round ${r}`, ids.map(idOf), want.slice(0, 10), 2000, wider);
+    checked++;
   }
   for (const c of connections) c.close();
   child.kill('SIGTERM');

@@ -2,9 +2,11 @@
  * Upload figures of the local service: a generated 10 MB CSV (about 300,000 rows) sent six
  * times to POST /v1/compute while GET /health is probed every 10 ms. Prints the request time,
  * the worst /health latency during it, the service's peak RSS and the database size after each
- * upload; last line one JSON object.
+ * upload; last line one JSON object. A status other than 200 (of the upload or of a probe) or
+ * a matched count other than the rows sent stops the run: a fast refusal is not an upload time.
  *
- *   npm run bench:upload
+ *   npm run bench:upload                 300,000 rows
+ *   BENCH_ROWS=20000 npm run bench:upload
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,19 +23,23 @@ const peakRssMb = (pid: number) => {
   return m ? Math.round(Number(m[1]) / 1024) : NaN;
 };
 
-const csv = sitesCsv(300_000);
+const ROWS = Number(process.env['BENCH_ROWS'] ?? 300_000);
+const csv = sitesCsv(ROWS);
 const svc = await spawnService();
-const figures: Record<string, unknown> = { csv_mb: Math.round((csv.length / 1048576) * 10) / 10 };
+const figures: Record<string, unknown> = { rows: ROWS, csv_mb: Math.round((csv.length / 1048576) * 10) / 10 };
 try {
   const dataDir = svc.dataDir;
   const sizes = [dbBytes(dataDir)];
   for (let n = 0; n < 6; n++) {
     let worst = 0;
+    let probeFailures = 0;
     let probing = true;
     const probe = (async () => {
       while (probing) {
         const t = performance.now();
-        await fetch(`${svc.baseUrl}/health`);
+        const h = await fetch(`${svc.baseUrl}/health`);
+        await h.arrayBuffer();
+        if (h.status !== 200) probeFailures++;
         worst = Math.max(worst, performance.now() - t);
         await new Promise((ok) => setTimeout(ok, 10));
       }
@@ -49,6 +55,9 @@ try {
     const ms = performance.now() - t0;
     probing = false;
     await probe;
+    if (res.status !== 200) throw new Error(`upload ${n + 1}: HTTP ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+    if (body.results?.numberMatched !== ROWS) throw new Error(`upload ${n + 1}: ${body.results?.numberMatched} matched, ${ROWS} rows sent`);
+    if (probeFailures) throw new Error(`upload ${n + 1}: ${probeFailures} /health probe(s) answered other than 200`);
     await new Promise((ok) => setTimeout(ok, 1500)); // saves are written behind
     sizes.push(dbBytes(dataDir));
     process.stdout.write(

@@ -70,6 +70,13 @@ export interface Execution {
 /** Candidates filtered between two looks at the slicer's clock. */
 const SLICE_STEP = 1024;
 
+/**
+ * geokdbush's index compares haversines, which round apart from its distance(): an item the
+ * distance puts exactly on the radius can be left out. Ask the index a hair wider; the distance
+ * test on every candidate decides.
+ */
+const reach = (km: number) => km * (1 + 1e-9) + 1e-9;
+
 export async function execute(input: ExecuteInput): Promise<Execution> {
   const { plan, catalog, saved, work } = input;
   const layerFrom = (kind: Kind, points: readonly PointSource[]): Promise<Layer> | Layer =>
@@ -132,7 +139,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (!RL) return null;
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
     return (lon, lat, maxKm) => {
-      const hit = around(RL.index, lon, lat, 1, maxKm, pred);
+      const hit = around(RL.index, lon, lat, 1, reach(maxKm), pred);
       return hit.length ? distance(lon, lat, RL.lon[hit[0]!]!, RL.lat[hit[0]!]!) : Infinity;
     };
   };
@@ -152,7 +159,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   } else if (plan.within?.reference.type === 'points') {
     const set = new Set<number>();
     for (const p of plan.within.reference.points)
-      for (const id of around(L.index, p.lon, p.lat, Infinity, plan.within.radiusKm)) set.add(id);
+      for (const id of around(L.index, p.lon, p.lat, Infinity, reach(plan.within.radiusKm))) set.add(id);
     ids = [...set];
   } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
     ids = L.index.range(plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north);
@@ -179,7 +186,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
         if (pred && !pred(r)) continue;
         const rl = RL.lon[r]!;
         const rt = RL.lat[r]!;
-        for (const id of around(L.index, rl, rt, Infinity, within.radiusKm)) {
+        for (const id of around(L.index, rl, rt, Infinity, reach(within.radiusKm))) {
           const km = distance(L.lon[id]!, L.lat[id]!, rl, rt);
           const prev = nearMap.get(id);
           if (prev === undefined || km < prev) nearMap.set(id, km);

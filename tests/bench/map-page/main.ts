@@ -43,6 +43,8 @@ function points(n: number, seed: number): GeoJsonFeatureCollection {
 interface Run {
   ms: number;
   mode: string;
+  /** Where, in CSS pixels of the page, a sample of the points lies (up to 200, spread over the set). */
+  samples: { x: number; y: number }[];
   /** Where the time went: the synchronous hand-over, then the wait for the frame. */
   steps: Record<string, number>;
 }
@@ -72,9 +74,28 @@ function finishGpu(target: HTMLElement): void {
   }
 }
 
+/** Page positions of up to 200 points spread over the set. */
+function samplesOf(map: OlMap, target: HTMLElement, collection: GeoJsonFeatureCollection): Run['samples'] {
+  const box = target.getBoundingClientRect();
+  const features = collection.features;
+  const count = Math.min(200, features.length);
+  const out: Run['samples'] = [];
+  for (let k = 0; k < count; k++) {
+    const [lon, lat] = (features[Math.floor((k * features.length) / count)]!.geometry as { coordinates: [number, number] }).coordinates;
+    const [x, y] = map.getPixelFromCoordinate(transformExtent([lon, lat, lon, lat], 'EPSG:4326', 'EPSG:3857').slice(0, 2))!;
+    out.push({ x: box.left + x!, y: box.top + y! });
+  }
+  return out;
+}
+
+/** Disposes the map of the last run, which stays on screen until the runner has read it back. */
+let release: () => void = () => undefined;
+
 async function run(n: number, webgl: boolean, limitMs: number): Promise<Run> {
+  release();
   const target = document.getElementById('map')!;
   const m = new FieldMap({ target });
+  let kept = false;
   try {
     m.map.getView().fit(transformExtent([-10, 35, 30, 60], 'EPSG:4326', 'EPSG:3857'));
     await frame(m.map, 'the basemap', limitMs);
@@ -101,17 +122,55 @@ async function run(n: number, webgl: boolean, limitMs: number): Promise<Run> {
     await frame(m.map, 'redrawing', limitMs);
     finishGpu(target);
     const b2 = performance.now();
-    layer.dispose();
+    kept = true;
+    release = () => {
+      layer.dispose();
+      m.dispose();
+      release = () => undefined;
+    };
     return {
       ms: t3 - t0,
       mode,
+      samples: samplesOf(m.map, target, collection),
       steps: { set_features_ms: t1 - t0, to_frame_ms: t2 - t1, gpu_finish_ms: t3 - t2, of_which_buffer_ms: b1 - b0, point_layer_cpu_ms: firstFrameCpu, redraw_ms: b2 - b1, redraw_point_layer_cpu_ms: pointFramesMs },
     };
   } finally {
-    m.dispose();
+    if (!kept) m.dispose();
   }
 }
 
-(window as unknown as { bench: typeof run }).bench = run;
+/**
+ * Reads a screenshot of the page (PNG bytes, base64) and says how many of `samples` have a pixel
+ * of the layer's colour within `reach` pixels, and how many pixels of that colour it holds.
+ */
+async function drawnIn(png: string, samples: Run['samples'], reach: number): Promise<{ found: number; sampled: number; colourPixels: number }> {
+  const img = new Image();
+  img.src = `data:image/png;base64,${png}`;
+  await img.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = img.width;
+  canvas.height = img.height;
+  const ctx = canvas.getContext('2d')!;
+  ctx.drawImage(img, 0, 0);
+  const { data, width, height } = ctx.getImageData(0, 0, img.width, img.height);
+  const near = (x: number, y: number) => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return false;
+    const i = (y * width + x) * 4;
+    return Math.abs(data[i]! - 0xe8) <= 40 && Math.abs(data[i + 1]! - 0x71) <= 40 && Math.abs(data[i + 2]! - 0x0a) <= 40;
+  };
+  let colourPixels = 0;
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) if (near(x, y)) colourPixels++;
+  let found = 0;
+  for (const s of samples) {
+    let hit = false;
+    for (let dy = -reach; dy <= reach && !hit; dy++)
+      for (let dx = -reach; dx <= reach && !hit; dx++) if (dx * dx + dy * dy <= reach * reach && near(Math.round(s.x) + dx, Math.round(s.y) + dy)) hit = true;
+    if (hit) found++;
+  }
+  return { found, sampled: samples.length, colourPixels };
+}
+
+(window as unknown as { bench: typeof run; drawnIn: typeof drawnIn }).bench = run;
+(window as unknown as { drawnIn: typeof drawnIn }).drawnIn = drawnIn;
 // The bench runner waits for this before timing anything.
 document.title = 'ready';

@@ -83,4 +83,19 @@ describe('the same answer from every format', () => {
   it(`shp (points only): ${COMMON.length} questions`, async () => {
     expect(answers(await askAll(town.shp, COMMON))).toEqual(expected.slice(0, COMMON.length));
   });
+
+  // GPX holds the town's points only, as waypoints with name, amenity, shop and opening hours
+  // (tests/support/town/files.ts): distances are measured to the points of each name.
+  it('gpx (waypoints): 2 questions', async () => {
+    const points = town.features.filter((f) => f.geometry.type === 'Point');
+    const ph = points.filter((f) => f.properties['amenity'] === 'pharmacy');
+    const fmt = (xs: { name: string; d: number }[]) => xs.map((x) => `${x.name} ${Math.round(x.d)}`);
+    const want = [
+      fmt(nearestFirst(ph, named(points, 'Lennbrück Hauptbahnhof').geometry).filter((x) => x.d <= 800)),
+      fmt(nearestFirst(ph, named(points, 'Starbucks').geometry).slice(0, 2)),
+    ];
+    const got = (await askAll(town.gpx, [COMMON[0]!, COMMON[2]!])).map(ranked);
+    expect(got.every((a) => a.length > 0)).toBe(true);
+    expect(got).toEqual(want);
+  });
 });

@@ -49,6 +49,6 @@ describe.each([
 
   it('refuses one byte more, naming the way out', async () => {
     const file = fileOf(format, XML_DOCUMENT_MAX_BYTES + 1);
-    await expect(readAll(reader, file)).rejects.toThrow(/over the .* MB this reader loads; convert it to GeoPackage or FlatGeobuf/);
+    await expect(readAll(reader, file)).rejects.toThrow(/of 32.0 MiB is over the 32 MiB this reader loads; convert it to GeoPackage or FlatGeobuf/);
   });
 });

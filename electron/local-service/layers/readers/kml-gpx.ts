@@ -10,7 +10,8 @@ import { LayerFileError, throwIfAborted, type LayerFeature, type LayerFormat, ty
  * (a few hundred MB of heap); these formats carry tracks and placemarks, rarely more than a few
  * megabytes, and a larger collection belongs in GeoPackage or FlatGeobuf.
  */
-export const XML_DOCUMENT_MAX_BYTES = 32 * 1024 * 1024;
+const MIB = 1024 * 1024;
+export const XML_DOCUMENT_MAX_BYTES = 32 * MIB;
 
 function xmlReader(format: Extract<LayerFormat, 'kml' | 'gpx'>): LayerReader {
   return {
@@ -19,7 +20,7 @@ function xmlReader(format: Extract<LayerFormat, 'kml' | 'gpx'>): LayerReader {
     async *read(file: string, opts: ReadOptions): AsyncGenerator<LayerFeature> {
       const size = (await stat(file)).size;
       if (size > XML_DOCUMENT_MAX_BYTES) {
-        throw new LayerFileError(file, `${format.toUpperCase()} of ${(size / 1e6).toFixed(0)} MB is over the ${XML_DOCUMENT_MAX_BYTES / 1e6} MB this reader loads; convert it to GeoPackage or FlatGeobuf`);
+        throw new LayerFileError(file, `${format.toUpperCase()} of ${(size / MIB).toFixed(1)} MiB is over the ${XML_DOCUMENT_MAX_BYTES / MIB} MiB this reader loads; convert it to GeoPackage or FlatGeobuf`);
       }
       const text = await readFile(file, 'utf8');
       const errors: string[] = [];

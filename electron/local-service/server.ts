@@ -7,8 +7,9 @@ import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import type { Logger } from '../ground/logger';
 import { defaultCatalogDir, loadCatalog, type Catalog } from './catalog/catalog';
 import { createPointIndexer, type PointIndexer } from './catalog/index-worker';
-import { registerCompute, UPLOAD_LIMITS } from './http/compute';
+import { MAX_UPLOAD_REQUEST_BYTES, registerCompute, UPLOAD_LIMITS } from './http/compute';
 import { createHost, createTraffic } from './http/host';
+import { createUploadBudget, uploadGate, uploadTempDir } from './http/upload-gate';
 import { openPgPool } from './pg/database';
 import { listenToChannel } from './pg/notifications';
 import { openPgResultStore } from './pg/pg-result-store';
@@ -25,6 +26,7 @@ import { sqliteResultStore, type ResultStore } from './result-store';
 import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
 import type { Keyring } from './team/keyring';
 import { createRateLimiter } from './team/rate-limit';
+import { createWrongKeys } from './team/wrong-keys';
 import { createVocabularyProvider } from './vocabulary/provider';
 
 
@@ -56,7 +58,16 @@ export interface LocalServiceOptions {
   drainMs?: number;
   /** Where data layers are kept; defaults to PostGIS with `database`, else the SQLite layer store in the data folder. */
   layerStore?: LayerStore;
+  /** Wrong keys per client address and minute before it gets 429 (right keys are still served); 20 by default, 0 for no limit. */
+  wrongKeysPerMinute?: number;
+  /** Upload bytes all requests in flight may declare together (503 with Retry-After past it); 256 MiB by default. */
+  uploadBudgetBytes?: number;
 }
+
+export const DEFAULT_WRONG_KEYS_PER_MINUTE = 20;
+export const DEFAULT_UPLOAD_BUDGET_BYTES = 256 * 1024 * 1024;
+/** Seconds a request refused for the upload budget is told to wait. */
+const UPLOAD_RETRY_AFTER_S = 2;
 
 export interface LocalService {
   /**
@@ -169,10 +180,14 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       };
       const keyring = opts.keyring;
       const rateLimiter = opts.rateLimitPerMinute ? createRateLimiter(opts.rateLimitPerMinute) : undefined;
+      const wrongKeysPerMinute = opts.wrongKeysPerMinute ?? DEFAULT_WRONG_KEYS_PER_MINUTE;
       const shared = {
         logger: opts.logger,
         bodyLimit: JSON_BODY_LIMIT,
         authenticate: keyring && ((k: string) => keyring.verify(k)),
+        authenticateKnown: keyring && ((k: string) => keyring.known(k)),
+        // One count of wrong keys per address across both hosts.
+        wrongKeys: wrongKeysPerMinute > 0 ? createWrongKeys({ perMinute: wrongKeysPerMinute, logger: opts.logger }) : undefined,
         rateLimiter,
         accessLog: opts.accessLog,
         logBodies: opts.logBodies,
@@ -198,6 +213,12 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       registerCompute(base, {
         catalog, logger: opts.logger, store: results, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer,
         layers: { store: layerStore, vocabulary },
+        uploadDir: uploadTempDir(opts.dataDir),
+        uploadGate: uploadGate({
+          budget: createUploadBudget(opts.uploadBudgetBytes ?? DEFAULT_UPLOAD_BUDGET_BYTES),
+          maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES,
+          retryAfterS: UPLOAD_RETRY_AFTER_S,
+        }),
       });
       // Process figures for soak runs and support: memory in MiB, saved query count.
       base.get<{ Querystring: { gc?: string } }>('/v1/status', async (req) => {

@@ -23,6 +23,7 @@ import { openPostgisLayerStore } from './layers/store/postgis-layer-store';
 import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
 import { isGrammarWord } from './query/words';
 import { sqliteResultStore, type ResultStore } from './result-store';
+import { DEFAULT_RETENTION, scheduleRetention, type RetentionOptions } from './retention';
 import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
 import type { Keyring } from './team/keyring';
 import { createRateLimiter } from './team/rate-limit';
@@ -62,6 +63,8 @@ export interface LocalServiceOptions {
   wrongKeysPerMinute?: number;
   /** Upload bytes all requests in flight may declare together (503 with Retry-After past it); 256 MiB by default. */
   uploadBudgetBytes?: number;
+  /** How long saved searches are kept (retention.ts; DEFAULT_RETENTION by default): run at start, then every `everyMs`. */
+  retention?: Partial<RetentionOptions>;
 }
 
 export const DEFAULT_WRONG_KEYS_PER_MINUTE = 20;
@@ -102,6 +105,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let closePool: (() => Promise<void>) | null = null;
   const traffic = createTraffic();
   let checkpointer: Checkpointer | null = null;
+  let retention: { stop(): Promise<void> } | null = null;
   let indexer: PointIndexer | null = null;
   const plugins = opts.plugins ?? [];
   // The layer store opens on first use (an own one closes with the service, a given one stays
@@ -166,6 +170,10 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         closeDb = null;
       }
       const results = store;
+      // Expired saved searches go before the first request, then every few minutes.
+      const scheduled = scheduleRetention(results, { ...DEFAULT_RETENTION, ...opts.retention }, opts.clock, opts.logger);
+      retention = scheduled;
+      await scheduled.first;
       checkpointer = startCheckpointer(db, (e) => opts.logger.error('local service: checkpoint failed', e));
       indexer = createPointIndexer((e) => opts.logger.error('local service: index worker failed; indexing on the request thread', e));
       const ctx: ServiceContext = {
@@ -270,6 +278,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       if (handedOff) for (const app of apps) app?.server.closeAllConnections();
       handedOff = false;
       for (const p of plugins) await p.close?.();
+      await retention?.stop();
+      retention = null;
       // Pending saves first (they are written on close), then the last checkpoint.
       await store?.close();
       store = null;

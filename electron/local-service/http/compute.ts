@@ -110,7 +110,7 @@ async function readBody(req: FastifyRequest, dir: string, temps: string[]): Prom
   try {
     await readParts(req, body, dir, temps);
   } catch (e) {
-    throw tooLarge(e) ?? e;
+    throw e instanceof Invalid ? e : (tooLarge(e) ?? cutOff(req, e) ?? e);
   }
   return body;
 }
@@ -154,6 +154,13 @@ async function readParts(req: FastifyRequest, body: Body, dir: string, temps: st
       fields[part.fieldname] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
     }
   }
+}
+
+/** A body that stopped before its end (the client went away): a client error, not one to log. */
+function cutOff(req: FastifyRequest, e: unknown): Invalid | null {
+  const code = (e as { code?: string })?.code;
+  if (!req.raw.aborted && code !== 'FST_MP_PREMATURE_CLOSE' && code !== 'ECONNRESET') return null;
+  return new Invalid(400, 'Bad Request', 'The request body ended before its multipart data was complete.', undefined, 'incomplete_body');
 }
 
 /** The multipart size error (from the part or from the iterator) as a 413 naming the file and the limit. */

@@ -171,7 +171,6 @@ async function retention(seconds: number, boundMb: number): Promise<Figures> {
 export async function limitsFigures(opts: { retentionSeconds: number; retentionBoundMb: number; uploadPartMib: number }): Promise<Figures> {
   const figures: Figures = {};
   const svc = await spawnService();
-  svc.child.once('exit', (code, signal) => process.stderr.write(`service exited: ${code ?? signal}\n`));
   try {
     Object.assign(figures, await concurrentUploads(svc, 4, 10, opts.uploadPartMib));
     Object.assign(figures, await oversize(svc));

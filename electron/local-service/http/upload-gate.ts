@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendProblem } from './problem';
@@ -91,12 +91,26 @@ function lingerOnClose(req: FastifyRequest): void {
 }
 
 /**
- * The folder where uploads are written as they arrive, inside the data folder; emptied when the
- * service starts (files of a run that was killed).
+ * The folder where this process writes uploads as they arrive: `tmp/uploads/<pid>` in the data
+ * folder (processes of --workers share the data folder). When the service starts, it empties its
+ * own and removes those of processes no longer running (files of a run that was killed).
  */
-export function uploadTempDir(dataDir: string): string {
-  const dir = join(dataDir, 'tmp', 'uploads');
-  rmSync(dir, { recursive: true, force: true });
+export function uploadTempDir(dataDir: string, pid = process.pid): string {
+  const root = join(dataDir, 'tmp', 'uploads');
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  for (const name of readdirSync(root))
+    if (name === String(pid) || !/^\d+$/.test(name) || !running(Number(name))) rmSync(join(root, name), { recursive: true, force: true });
+  const dir = join(root, String(pid));
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
+}
+
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it runs, as another user.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

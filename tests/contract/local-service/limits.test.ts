@@ -1,4 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_UPLOAD_REQUEST_BYTES } from '../../../electron/local-service/http/compute';
@@ -13,7 +15,8 @@ const BOUNDARY = 'fieldlens-limits-boundary';
 const sitesCsv = (rows: number) =>
   'name,lat,lon,note\n' + Array.from({ length: rows }, (_, i) => `site ${i},${(45 + (i % 100) / 100).toFixed(2)},${(4 + (i % 97) / 100).toFixed(2)},${'x'.repeat(12)}`).join('\n');
 
-const uploadDir = (r: Running) => join(r.dataDir, 'tmp', 'uploads');
+// The service runs in this process, so its upload folder is named by this process's id.
+const uploadDir = (r: Running) => join(r.dataDir, 'tmp', 'uploads', String(process.pid));
 const leftovers = (r: Running) => (existsSync(uploadDir(r)) ? readdirSync(uploadDir(r)) : []);
 
 async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
@@ -116,6 +119,27 @@ describe('upload limits', () => {
     expect(res.status).toBe(413);
     expect((res.body as { code: string }).code).toBe('file_too_large');
     expect(leftovers(r)).toEqual([]);
+  });
+});
+
+describe('upload folder at start', () => {
+  it('removes the folders of processes no longer running and empties its own, leaving running ones', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-limits-'));
+    const root = join(dataDir, 'tmp', 'uploads');
+    // A process that ran and ended: its id is free now.
+    const ended = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    for (const [dir, file] of [[ended, 'left.csv'], [String(process.pid), 'mine.csv'], [String(process.ppid), 'other.csv']] as const) {
+      mkdirSync(join(root, dir), { recursive: true });
+      writeFileSync(join(root, dir, file), 'x');
+    }
+    const r = await startService({ dataDir });
+    try {
+      expect(readdirSync(root).sort()).toEqual([String(process.pid), String(process.ppid)].sort());
+      expect(readdirSync(join(root, String(process.pid)))).toEqual([]);
+      expect(readdirSync(join(root, String(process.ppid)))).toEqual(['other.csv']);
+    } finally {
+      await stopService(r);
+    }
   });
 });
 

@@ -201,6 +201,18 @@ export class Cache {
     return thread(this.c, id);
   }
 
+  /**
+   * Ids of saved searches on a service that cached queries still name: each one's own (remote
+   * id) and the one it continued (search_id). Opened packs are in the cache as queries, so theirs
+   * are among them; a service keeps these when it deletes old results.
+   */
+  serviceSearchIds(): string[] {
+    return this.c
+      .stmt(`SELECT remote_id FROM queries WHERE remote_id IS NOT NULL UNION SELECT search_id FROM queries WHERE search_id IS NOT NULL`)
+      .pluck()
+      .all() as string[];
+  }
+
   /** Added, removed and changed items between two cached responses, matched by item id. */
   diff(oldId: number, newId: number): FeatureDiff {
     return diff(this.c, oldId, newId);

@@ -27,6 +27,14 @@ a key file (--key-file). Keys on the command line are visible to every user of t
   --layer FILE        import a data layer (.osm.pbf, .osm, .gpkg, .shp, .kml, .gpx, .fgb, .geojson)
                       into the data folder before starting (repeatable; kept across restarts)
   --answer-fault      make every answer generation fail (status "failed", results intact)
+  --retention-days N  delete saved searches older than N days (default 30; 0: no age limit)
+  --retention-mb N    delete the oldest saved searches once they and their stored files pass
+                      N MiB (default 512; 0: no size limit). Either way a search a kept one
+                      continues (its thread) stays; retention runs at start, then every 10 min
+  --upload-budget-mb N  upload bytes all requests in flight may declare together (default 256);
+                      past it, 503 with Retry-After. Each request: 10 files of 20 MiB at most
+  --wrong-key-limit N wrong keys per client address and minute before 429 with Retry-After
+                      (default 20; 0: no limit); the right key is still served meanwhile
   --json              print {"baseUrl","searchBaseUrl"} as one JSON line once listening
 
 Team service (see electron/local-service/README.md, "Team service"):

@@ -8,10 +8,12 @@ import { fileMode, HELP, resolveKeys } from './cli-options';
 import { createImageryPlugin } from './imagery';
 import { importLayerFiles } from './layers/cli-import';
 import { DATABASE_URL_ENV, safeUrl } from './pg/database';
-import { createLocalService } from './server';
+import { DEFAULT_RETENTION } from './retention';
+import { createLocalService, DEFAULT_UPLOAD_BUDGET_BYTES, DEFAULT_WRONG_KEYS_PER_MINUTE } from './server';
 import { createKeyring, newKey, parseUsersFile, type KeyEntry, type Keyring, type PassedKey } from './team/keyring';
 import { asWorker, shareWithWorkers, superviseWorkers } from './workers';
 
+const MIB = 1024 * 1024;
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '0' },
@@ -34,6 +36,10 @@ const { values } = parseArgs({
     'log-level': { type: 'string', default: 'info' },
     'drain-seconds': { type: 'string', default: '30' },
     workers: { type: 'string', default: '1' },
+    'retention-days': { type: 'string', default: String(DEFAULT_RETENTION.maxAgeDays) },
+    'retention-mb': { type: 'string', default: String(DEFAULT_RETENTION.maxBytes / MIB) },
+    'upload-budget-mb': { type: 'string', default: String(DEFAULT_UPLOAD_BUDGET_BYTES / MIB) },
+    'wrong-key-limit': { type: 'string', default: String(DEFAULT_WRONG_KEYS_PER_MINUTE) },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
@@ -66,6 +72,14 @@ if (rateLimit !== undefined && !(rateLimit > 0)) fail('--rate-limit takes a numb
 const workers = Number(values.workers);
 if (!Number.isInteger(workers) || workers < 1) fail('--workers takes a whole number of processes, 1 or more.');
 if (workers > 1 && !database) fail('--workers needs --database: the processes share saved queries, uploads and layers through PostgreSQL.');
+const count = (flag: 'retention-days' | 'retention-mb' | 'upload-budget-mb' | 'wrong-key-limit', min: number) => {
+  const n = Number(values[flag]);
+  if (!(n >= min)) fail(`--${flag} takes a number, ${min} or more.`);
+  return n;
+};
+const retention = { maxAgeDays: count('retention-days', 0), maxBytes: count('retention-mb', 0) * MIB };
+const uploadBudgetBytes = count('upload-budget-mb', 1) * MIB;
+const wrongKeysPerMinute = count('wrong-key-limit', 0);
 const level = values['log-level'];
 if (level !== 'debug' && level !== 'info' && level !== 'warn' && level !== 'error') fail('--log-level is one of debug, info, warn, error.');
 const team = Boolean(usersFile || database);
@@ -135,6 +149,9 @@ const service = createLocalService({
   accessLog,
   logBodies: level === 'debug',
   drainMs: Number(values['drain-seconds']) * 1000,
+  retention,
+  uploadBudgetBytes,
+  wrongKeysPerMinute,
   plugins: [
     createImageryPlugin({
       photoDirs: values.photos.map((d) => resolve(d)),

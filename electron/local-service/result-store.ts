@@ -1,3 +1,5 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { RetentionRow, RetentionStore } from './retention';
 import type { PackedItems, SavedSearch, SearchStore } from './store';
 
 /**
@@ -6,7 +8,7 @@ import type { PackedItems, SavedSearch, SearchStore } from './store';
  * saved set is readable at once, from memory until written); reads are asynchronous so a
  * networked database (PostgreSQL) implements it as well as the embedded SQLite file.
  */
-export interface ResultStore {
+export interface ResultStore extends RetentionStore {
   save(s: SavedSearch & { parentId?: string | null }, packed?: PackedItems): void;
   get(id: string): Promise<SavedSearch | null>;
   keepUpload(hash: string, bytes: Buffer): Promise<void>;
@@ -22,10 +24,42 @@ export interface ResultStore {
   close(): Promise<void>;
 }
 
+/** Saved searches deleted per statement (and per transaction): other requests are answered between them. */
+export const DELETE_BATCH = 500;
+
+/**
+ * Each saved search's bytes: its row, and its share of each file it links (the file's stored
+ * bytes divided by the searches linking it).
+ */
+const SQLITE_RETENTION_ROWS = `
+  WITH files AS (
+    SELECT u.hash, (SELECT total(length(c.data)) FROM upload_chunks c WHERE c.hash = u.hash)
+                   / (SELECT count(*) FROM search_uploads x WHERE x.hash = u.hash) AS share
+      FROM uploads u),
+  linked AS (SELECT l.search_id, total(f.share) AS b FROM search_uploads l JOIN files f ON f.hash = l.hash GROUP BY l.search_id)
+  SELECT s.id, s.parent_id AS parentId, s.created_at AS createdAt,
+         length(s.query) + length(s.items) + ifnull(length(s.items_bin), 0) + length(s.uploads) + ifnull(linked.b, 0) AS bytes
+    FROM searches s LEFT JOIN linked ON linked.search_id = s.id`;
+
 /** The embedded SQLite store (store.ts) as a ResultStore. */
 export function sqliteResultStore(s: SearchStore): ResultStore {
   const countSaved = s.db.prepare('SELECT count(*) AS n FROM searches');
+  const rows = s.db.prepare(SQLITE_RETENTION_ROWS);
+  const remove = s.db.transaction((ids: string[]) => {
+    // Links and files without links go by the triggers of migration 3.
+    const stmt = s.db.prepare(`DELETE FROM searches WHERE id IN (${ids.map(() => '?').join(',')})`);
+    return stmt.run(...ids).changes;
+  });
   return {
+    retentionRows: async () => rows.all() as RetentionRow[],
+    async deleteSearches(ids) {
+      let n = 0;
+      for (let at = 0; at < ids.length; at += DELETE_BATCH) {
+        n += remove(ids.slice(at, at + DELETE_BATCH));
+        await nextTurn();
+      }
+      return n;
+    },
     save: (x, packed) => s.save(x, packed),
     get: async (id) => s.get(id),
     keepUpload: (hash, bytes) => s.keepUpload(hash, bytes),

@@ -7,8 +7,9 @@ import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import type { Logger } from '../ground/logger';
 import { defaultCatalogDir, loadCatalog, type Catalog } from './catalog/catalog';
 import { createPointIndexer, type PointIndexer } from './catalog/index-worker';
-import { registerCompute, UPLOAD_LIMITS } from './http/compute';
+import { MAX_UPLOAD_REQUEST_BYTES, registerCompute, UPLOAD_LIMITS } from './http/compute';
 import { createHost, createTraffic } from './http/host';
+import { createUploadBudget, uploadGate, uploadTempDir } from './http/upload-gate';
 import { openPgPool } from './pg/database';
 import { listenToChannel } from './pg/notifications';
 import { openPgResultStore } from './pg/pg-result-store';
@@ -22,9 +23,11 @@ import { openPostgisLayerStore } from './layers/store/postgis-layer-store';
 import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
 import { isGrammarWord } from './query/words';
 import { sqliteResultStore, type ResultStore } from './result-store';
+import { DEFAULT_RETENTION, scheduleRetention, type RetentionOptions } from './retention';
 import { createSearchStore, openDatabase, startCheckpointer, type Checkpointer } from './store';
 import type { Keyring } from './team/keyring';
 import { createRateLimiter } from './team/rate-limit';
+import { createWrongKeys } from './team/wrong-keys';
 import { createVocabularyProvider } from './vocabulary/provider';
 
 
@@ -56,7 +59,18 @@ export interface LocalServiceOptions {
   drainMs?: number;
   /** Where data layers are kept; defaults to PostGIS with `database`, else the SQLite layer store in the data folder. */
   layerStore?: LayerStore;
+  /** Wrong keys per client address and minute before it gets 429 (right keys are still served); 20 by default, 0 for no limit. */
+  wrongKeysPerMinute?: number;
+  /** Upload bytes all requests in flight may declare together (503 with Retry-After past it); 256 MiB by default. */
+  uploadBudgetBytes?: number;
+  /** How long saved searches are kept (retention.ts; DEFAULT_RETENTION by default): run at start, then every `everyMs`. */
+  retention?: Partial<RetentionOptions>;
 }
+
+export const DEFAULT_WRONG_KEYS_PER_MINUTE = 20;
+export const DEFAULT_UPLOAD_BUDGET_BYTES = 256 * 1024 * 1024;
+/** Seconds a request refused for the upload budget is told to wait. */
+const UPLOAD_RETRY_AFTER_S = 2;
 
 export interface LocalService {
   /**
@@ -91,6 +105,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let closePool: (() => Promise<void>) | null = null;
   const traffic = createTraffic();
   let checkpointer: Checkpointer | null = null;
+  let retention: { stop(): Promise<void> } | null = null;
   let indexer: PointIndexer | null = null;
   const plugins = opts.plugins ?? [];
   // The layer store opens on first use (an own one closes with the service, a given one stays
@@ -155,6 +170,10 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         closeDb = null;
       }
       const results = store;
+      // Expired saved searches go before the first request, then every few minutes.
+      const scheduled = scheduleRetention(results, { ...DEFAULT_RETENTION, ...opts.retention }, opts.clock, opts.logger);
+      retention = scheduled;
+      await scheduled.first;
       checkpointer = startCheckpointer(db, (e) => opts.logger.error('local service: checkpoint failed', e));
       indexer = createPointIndexer((e) => opts.logger.error('local service: index worker failed; indexing on the request thread', e));
       const ctx: ServiceContext = {
@@ -169,10 +188,14 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       };
       const keyring = opts.keyring;
       const rateLimiter = opts.rateLimitPerMinute ? createRateLimiter(opts.rateLimitPerMinute) : undefined;
+      const wrongKeysPerMinute = opts.wrongKeysPerMinute ?? DEFAULT_WRONG_KEYS_PER_MINUTE;
       const shared = {
         logger: opts.logger,
         bodyLimit: JSON_BODY_LIMIT,
         authenticate: keyring && ((k: string) => keyring.verify(k)),
+        authenticateKnown: keyring && ((k: string) => keyring.known(k)),
+        // One count of wrong keys per address across both hosts.
+        wrongKeys: wrongKeysPerMinute > 0 ? createWrongKeys({ perMinute: wrongKeysPerMinute, logger: opts.logger }) : undefined,
         rateLimiter,
         accessLog: opts.accessLog,
         logBodies: opts.logBodies,
@@ -198,6 +221,12 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       registerCompute(base, {
         catalog, logger: opts.logger, store: results, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer,
         layers: { store: layerStore, vocabulary },
+        uploadDir: uploadTempDir(opts.dataDir),
+        uploadGate: uploadGate({
+          budget: createUploadBudget(opts.uploadBudgetBytes ?? DEFAULT_UPLOAD_BUDGET_BYTES),
+          maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES,
+          retryAfterS: UPLOAD_RETRY_AFTER_S,
+        }),
       });
       // Process figures for soak runs and support: memory in MiB, saved query count.
       base.get<{ Querystring: { gc?: string } }>('/v1/status', async (req) => {
@@ -249,6 +278,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       if (handedOff) for (const app of apps) app?.server.closeAllConnections();
       handedOff = false;
       for (const p of plugins) await p.close?.();
+      await retention?.stop();
+      retention = null;
       // Pending saves first (they are written on close), then the last checkpoint.
       await store?.close();
       store = null;

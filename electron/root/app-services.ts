@@ -135,7 +135,9 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
           : startBundledService(deps, plugins, (layerStore = asAsyncLayerStore((embedded = openSqliteLayerStore({ dataDir: localDataDir(deps), clock: deps.clock })))), {
               fromKeychain: () => connections.localServiceKeys(),
               holdForThisRun: (keys) => connections.keys.holdForThisRun(LOCAL_PROFILE_ID, keys),
-            }),
+            },
+            // Saved results a cached query, its thread or an opened pack names outlive retention.
+            () => cache.serviceSearchIds()),
       )
       .then((started) => {
         localService = started;
@@ -326,6 +328,7 @@ async function startBundledService(
   plugins: LocalServicePlugin[],
   layerStore: LayerStore,
   keySource: { fromKeychain(): Promise<LocalServiceKeys>; holdForThisRun(keys: LocalServiceKeys): void },
+  pinned: () => Iterable<string>,
 ): Promise<RunningService | null> {
   let keys: LocalServiceKeys;
   try {
@@ -342,6 +345,7 @@ async function startBundledService(
     logger: deps.logger,
     clock: deps.clock,
     plugins,
+    retention: { pinned },
   });
   try {
     const urls = await service.start();

@@ -1,8 +1,10 @@
 /**
  * The hardening checks at full size (the test command runs them reduced): the malformed uploads
  * corpus with a 15 MB file that is read and a 25 MB and a 200 MB one past the upload limit; 50
- * SIGKILLs during cache ingest and 50 during export; 60 s of mixed load at 64 connections.
- * Prints one JSON line of figures.  npm run bench:hardening
+ * SIGKILLs during cache ingest and 50 during export; 60 s of mixed load at 64 connections; then
+ * the limits (limits-load.ts): 4 uploads of 10 x 20 MiB at once, a request declaring 1 GiB,
+ * wrong keys, and retention after 60 s of saved searches.
+ * Prints one JSON line of figures.  npm run bench:hardening  (-- --limits-only: the limits alone)
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { writeMalformedCorpus } from '../support/malformed-uploads';
 import { runCorpus } from '../support/upload-corpus-run';
 import { computeResponse } from '../node/cache/fixtures';
 import { printFigures, type Figures } from './figures';
+import { limitsFigures } from './limits-load';
 import { spawnService } from './service-harness';
 import { mixedLoad } from './service-load';
 
@@ -22,8 +25,21 @@ const LOAD_SECONDS = Number(process.env['SOAK_SECONDS'] ?? 60);
 const dir = mkdtempSync(join(tmpdir(), 'fieldlens-hardening-bench-'));
 const figures: Figures = {};
 const note = (line: string) => process.stdout.write(line + '\n');
+const LIMITS_ONLY = process.argv.includes('--limits-only');
+const RETENTION_SECONDS = Number(process.env['RETENTION_LOAD_SECONDS'] ?? 60);
+// The bench's questions save about 1 KB of rows each (a minute's load: some 10 MB): a bound
+// under that shows retention at work.
+const RETENTION_BOUND_MB = Number(process.env['RETENTION_BOUND_MB'] ?? 2);
 
 try {
+  if (!LIMITS_ONLY) await robustness();
+  Object.assign(figures, await limitsFigures({ retentionSeconds: RETENTION_SECONDS, retentionBoundMb: RETENTION_BOUND_MB, uploadPartMib: Number(process.env['UPLOAD_PART_MIB'] ?? 20) }));
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+printFigures(figures);
+
+async function robustness() {
   const svc = await spawnService({ nodeFlags: ['--expose-gc'] });
   try {
     const files = writeMalformedCorpus(join(dir, 'corpus'), { largeMb: 15, oversizeMb: [25, 200] });
@@ -79,7 +95,4 @@ try {
     export_leftover_temporary: e.leftoverPartials,
     export_corrupt_source: e.corruptSource.length,
   });
-} finally {
-  rmSync(dir, { recursive: true, force: true });
 }
-printFigures(figures);

@@ -26,8 +26,9 @@ export interface ServiceProcess {
 }
 
 /** The service in its own process, so the load generator does not share its event loop. */
-export async function spawnService(opts: { nodeFlags?: string[]; args?: string[] } = {}): Promise<ServiceProcess> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-bench-'));
+/** `dataDir`: a folder of the caller's, left in place on stop() (a restart on the same data); `args`: more service flags. */
+export async function spawnService(opts: { nodeFlags?: string[]; dataDir?: string; args?: string[] } = {}): Promise<ServiceProcess> {
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'fieldlens-bench-'));
   const child = spawn(
     process.execPath,
     [...(process.env['SERVICE_NODE_FLAGS'] ?? '').split(' ').filter(Boolean), ...(opts.nodeFlags ?? []), '--import', 'tsx', join(root, 'electron/local-service/cli.ts'), '--json', '--data-dir', dataDir, ...(opts.args ?? [])],
@@ -56,7 +57,7 @@ export async function spawnService(opts: { nodeFlags?: string[]; args?: string[]
       const exited = new Promise((ok) => child.once('exit', ok));
       child.kill('SIGTERM');
       await exited;
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

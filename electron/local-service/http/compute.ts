@@ -1,4 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { readFile as readBytes, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidCell } from 'h3-js';
 import { ComputeFormFields, ComputeRequest, type ComputeResponse } from '../../../shared/service/compute';
@@ -21,6 +26,12 @@ import { answerFromLayers, resolveLayerReferences } from './compute-layers';
 import { NearPlaces } from '../query/layers/features';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
+/**
+ * The largest body a multipart request may declare: its files and fields at their limits, and
+ * a mebibyte for part headers. A request declaring more is refused before its body is read.
+ */
+export const MAX_UPLOAD_REQUEST_BYTES =
+  UPLOAD_LIMITS.files * UPLOAD_LIMITS.fileSize + UPLOAD_LIMITS.fields * UPLOAD_LIMITS.fieldSize + 1024 * 1024;
 /** Header that makes answer generation fail for this request (the documented fault switch). */
 export const ANSWER_FAULT_HEADER = 'x-fieldlens-answer-fault';
 
@@ -34,6 +45,10 @@ export interface ComputeDeps {
   indexer: PointIndexer;
   /** Data layers and their vocabulary (absent: the built-in kinds only). */
   layers?: { store: () => LayerStore; vocabulary: VocabularyProvider };
+  /** Where uploaded files are written as they arrive (inside the data folder); each request removes its own. */
+  uploadDir: string;
+  /** Checks a multipart request before its body is read (boundary, declared size, upload budget). */
+  uploadGate?: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
 /** Fields of spec 2.1 (anything else is reported in warnings and ignored). */
@@ -67,16 +82,24 @@ export function meters(matched: number, uploads: number, answered: boolean): num
   return Math.round((1 + matched / 1000 + uploads * 0.1 + (answered ? 0.5 : 0)) * 1000) / 1000;
 }
 
+/** An uploaded file as received: written to `path` and hashed (SHA-256, hex) on the way. */
+interface ReceivedFile {
+  name: string;
+  path: string;
+  hash: string;
+}
+
 interface Body {
   fields: Record<string, unknown>;
-  files: { name: string; bytes: Buffer }[];
+  files: ReceivedFile[];
   /** File names that were too long and were shortened, with their full length. */
   longNames: { name: string; length: number }[];
   images: number;
   multipart: boolean;
 }
 
-async function readBody(req: FastifyRequest): Promise<Body> {
+/** `temps` collects the files written for this request, for the caller to remove whatever happens. */
+async function readBody(req: FastifyRequest, dir: string, temps: string[]): Promise<Body> {
   if (!req.isMultipart()) {
     const b = req.body;
     if (b !== undefined && (b === null || typeof b !== 'object' || Array.isArray(b)))
@@ -85,14 +108,14 @@ async function readBody(req: FastifyRequest): Promise<Body> {
   }
   const body: Body = { fields: {}, files: [], longNames: [], images: 0, multipart: true };
   try {
-    await readParts(req, body);
+    await readParts(req, body, dir, temps);
   } catch (e) {
-    throw tooLarge(e) ?? e;
+    throw e instanceof Invalid ? e : (tooLarge(e) ?? cutOff(req, e) ?? e);
   }
   return body;
 }
 
-async function readParts(req: FastifyRequest, body: Body): Promise<void> {
+async function readParts(req: FastifyRequest, body: Body, dir: string, temps: string[]): Promise<void> {
   const fields = body.fields as Record<string, string | string[]>;
   let fileParts = 0;
   // One file part more than the limit is let through so the refusal can name it.
@@ -104,16 +127,40 @@ async function readParts(req: FastifyRequest, body: Body): Promise<void> {
         const detail = `${name}: too many files: at most ${UPLOAD_LIMITS.files} files (uploads and images together) per request`;
         throw new Invalid(413, 'Payload Too Large', detail, [{ field: part.fieldname, message: detail }], 'files_limit');
       }
-      const bytes = await part.toBuffer();
-      if (part.fieldname === 'files') body.files.push({ name, bytes });
-      else if (part.fieldname === 'images') body.images++;
-      else fields[part.fieldname] = '(file)';
+      // Files go to disk as they arrive, hashed on the way: a request holds none of its bytes
+      // in memory until each file is read, one at a time. Other file parts are only counted.
+      if (part.fieldname === 'files') {
+        const path = join(dir, randomUUID());
+        temps.push(path);
+        const hash = createHash('sha256');
+        const tap = new Transform({
+          transform(chunk: Buffer, _enc, done) {
+            hash.update(chunk);
+            done(null, chunk);
+          },
+        });
+        await pipeline(part.file, tap, createWriteStream(path, { flags: 'wx', mode: 0o600 }));
+        if (part.file.truncated) throw tooLarge({ code: 'FST_REQ_FILE_TOO_LARGE', part });
+        body.files.push({ name, path, hash: hash.digest('hex') });
+      } else {
+        for await (const chunk of part.file) void chunk;
+        if (part.file.truncated) throw tooLarge({ code: 'FST_REQ_FILE_TOO_LARGE', part });
+        if (part.fieldname === 'images') body.images++;
+        else fields[part.fieldname] = '(file)';
+      }
     } else {
       const v = String(part.value);
       const prev = fields[part.fieldname];
       fields[part.fieldname] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
     }
   }
+}
+
+/** A body that stopped before its end (the client went away): a client error, not one to log. */
+function cutOff(req: FastifyRequest, e: unknown): Invalid | null {
+  const code = (e as { code?: string })?.code;
+  if (!req.raw.aborted && code !== 'FST_MP_PREMATURE_CLOSE' && code !== 'ECONNRESET') return null;
+  return new Invalid(400, 'Bad Request', 'The request body ended before its multipart data was complete.', undefined, 'incomplete_body');
 }
 
 /** The multipart size error (from the part or from the iterator) as a 413 naming the file and the limit. */
@@ -123,19 +170,6 @@ function tooLarge(e: unknown): Invalid | null {
   const name = shortName(err.part?.filename || 'a file');
   const detail = `${name}: file too large: at most ${UPLOAD_LIMITS.fileSize / MIB} MiB per file`;
   return new Invalid(413, 'Payload Too Large', detail, [{ field: err.part?.fieldname ?? 'files', message: detail }], 'file_too_large');
-}
-
-/** Hash bytes per slice: SHA-256 of a 20 MiB file at once holds the thread for 40-80 ms. */
-const HASH_STEP = 1024 * 1024;
-
-/** SHA-256 (hex) of an upload, one megabyte at a time between slices. */
-async function contentHash(bytes: Buffer, slice: Slicer): Promise<string> {
-  const h = createHash('sha256');
-  for (let at = 0; at < bytes.length; at += HASH_STEP) {
-    h.update(bytes.subarray(at, at + HASH_STEP));
-    if (slice.due()) await slice.pause();
-  }
-  return h.digest('hex');
 }
 
 const shortName = (name: string) => (name.length > MAX_FILE_NAME ? name.slice(0, MAX_FILE_NAME - 1) + '…' : name);
@@ -196,9 +230,24 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
     return out;
   };
 
-  app.post('/v1/compute', async (request: FastifyRequest, reply: FastifyReply) => {
+  /** Files written for each request in flight, removed before its answer is sent (or when it ends otherwise). */
+  const written = new WeakMap<FastifyRequest, string[]>();
+  const removeWritten = async (request: FastifyRequest) => {
+    const temps = written.get(request) ?? [];
+    written.delete(request);
+    await Promise.all(temps.map((t) => rm(t, { force: true })));
+  };
+  const routeHooks = {
+    onRequest: deps.uploadGate ? [deps.uploadGate] : [],
+    // Answered or refused: the request's files leave the disk before the client hears back.
+    onSend: async (request: FastifyRequest) => void (await removeWritten(request)),
+  };
+
+  app.post('/v1/compute', routeHooks, async (request: FastifyRequest, reply: FastifyReply) => {
+    const temps: string[] = [];
+    written.set(request, temps);
     try {
-      const body = await readBody(request);
+      const body = await readBody(request, deps.uploadDir, temps);
       const { req, extra } = validate(body);
       const warnings: unknown[] = [];
       if (extra.length) warnings.push({ code: 'unknown_fields', message: `fields not in the interface were ignored: ${extra.join(', ')}` });
@@ -233,8 +282,8 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       let uploads: UploadFeature[] = [];
       const sent: StoredFile[] = [];
       for (const f of body.files) {
-        sent.push({ hash: await contentHash(f.bytes, slice), name: f.name });
-        uploads = uploads.concat(await readFile(f.name, f.bytes, report, slice));
+        sent.push({ hash: f.hash, name: f.name });
+        uploads = uploads.concat(await readFile(f.name, await readBytes(f.path), report, slice));
       }
       for (const n of body.longNames) report.truncated({ file: n.name, line: null, column: '(file name)', length: n.length });
       warnings.push(...report.warnings());
@@ -340,7 +389,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
               : ex.uploads === parent?.set.uploads
                 ? (parent.files ?? [])
                 : [];
-          if (files === sent) for (let k = 0; k < sent.length; k++) await store.keepUpload(sent[k]!.hash, body.files[k]!.bytes);
+          if (files === sent) for (let k = 0; k < sent.length; k++) await store.keepUpload(sent[k]!.hash, await readBytes(body.files[k]!.path));
           const packed = await packItemsSliced(set.items, slice, catalog.kinds.codes);
           store.save(
             {
@@ -380,6 +429,9 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
     } catch (e) {
       if (e instanceof Invalid) return sendProblem(reply, e.status, e.title, e.detail, e.errors, e.code ? { code: e.code } : undefined);
       throw e;
+    } finally {
+      // Cut off, or failed past this handler: the files go all the same.
+      if (written.has(request)) void removeWritten(request);
     }
   });
 

@@ -3,6 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import type { Logger } from '../../ground/logger';
 import type { Principal } from '../team/keyring';
 import type { RateLimiter } from '../team/rate-limit';
+import type { WrongKeys } from '../team/wrong-keys';
 import { sendProblem } from './problem';
 
 export interface HostOptions {
@@ -13,6 +14,10 @@ export interface HostOptions {
   bodyLimit: number;
   /** Keys that map to users (a team service); replaces the single `key` when given. */
   authenticate?: (given: string) => Promise<Principal | null>;
+  /** With `authenticate`: the principal of a key already known to pass, without checking it again (null otherwise). */
+  authenticateKnown?: (given: string) => Principal | null;
+  /** Wrong keys per client address: counted, logged, and past the limit answered 429. */
+  wrongKeys?: WrongKeys;
   /** Per-key request limits: 429 with Retry-After past them. */
   rateLimiter?: RateLimiter;
   /** One structured log line per request (request id, route, status, time, user); never keys or bodies. */
@@ -141,7 +146,21 @@ export function createHost(opts: HostOptions): FastifyInstance {
       const h = req.headers['x-api-key'];
       given = typeof h === 'string' ? h.trim() : undefined;
     }
-    const principal = !given ? null : opts.authenticate ? await opts.authenticate(given) : sameKey(given, opts.key()) ? { user: null, keyId: opts.auth } : null;
+    // An address past its wrong keys has a key compared with known ones only (no scrypt).
+    const held = given ? (opts.wrongKeys?.held(req.ip) ?? 0) : 0;
+    const single = (k: string) => (sameKey(k, opts.key()) ? { user: null, keyId: opts.auth } : null);
+    const principal = !given
+      ? null
+      : !opts.authenticate
+        ? single(given)
+        : held
+          ? (opts.authenticateKnown?.(given) ?? null)
+          : await opts.authenticate(given);
+    if (!principal && given) opts.wrongKeys?.failed(req.ip);
+    if (!principal && held) {
+      reply.header('retry-after', String(held));
+      return sendProblem(reply, 429, 'Too Many Requests', `Too many wrong keys from this address; try again in ${held} s.`);
+    }
     if (!principal) {
       reply.header(
         'www-authenticate',

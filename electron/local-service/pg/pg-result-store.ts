@@ -2,7 +2,8 @@ import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import type pg from 'pg';
 import { BUILTIN_CODES, type KindCodes } from '../catalog/kinds/registry';
-import type { ResultStore } from '../result-store';
+import { DELETE_BATCH, type ResultStore } from '../result-store';
+import type { RetentionRow } from '../retention';
 import { packItems, savedSearchFromRow, unpackItems, type SavedSearch, type SearchRowHead, type StoredFile } from '../store';
 import { inTransaction, placeholders } from './database';
 import { applyPgMigrations } from './migrations';
@@ -218,6 +219,38 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
 
     // After the flush already scheduled (saves of this turn are written together), then its write.
     settled: () => new Promise<void>((ok) => setImmediate(ok)).then(() => writing),
+
+    async retentionRows() {
+      const r = await pool.query<RetentionRow & { bytes: string }>(
+        `WITH files AS (
+           SELECT u.hash, (coalesce(octet_length(u.data), 0) + coalesce((SELECT sum(octet_length(c.data)) FROM upload_chunks c WHERE c.hash = u.hash), 0))::float8
+                          / NULLIF((SELECT count(*) FROM search_uploads x WHERE x.hash = u.hash), 0) AS share
+             FROM uploads u),
+         linked AS (SELECT l.search_id, sum(f.share) AS b FROM search_uploads l JOIN files f ON f.hash = l.hash GROUP BY l.search_id)
+         SELECT s.id, s.parent_id AS "parentId", s.created_at AS "createdAt",
+                (octet_length(s.query) + octet_length(s.figures) + octet_length(s.items_bin) + octet_length(s.uploads) + coalesce(linked.b, 0))::float8 AS bytes
+           FROM searches s LEFT JOIN linked ON linked.search_id = s.id`,
+      );
+      return r.rows.map((x) => ({ ...x, bytes: Number(x.bytes) }));
+    },
+
+    async deleteSearches(ids) {
+      let n = 0;
+      for (let at = 0; at < ids.length; at += DELETE_BATCH) {
+        const part = ids.slice(at, at + DELETE_BATCH);
+        // Links go by their foreign key; files no search links any more, with them. (A file kept
+        // for a request in flight has no link yet: only files kept over an hour ago go.)
+        const r = await pool.query<{ n: string }>(
+          `WITH gone AS (DELETE FROM searches WHERE id = ANY($1::text[]) RETURNING id)
+           SELECT count(*) AS n FROM gone`,
+          [part],
+        );
+        n += Number(r.rows[0]!.n);
+        for (const id of part) recent.delete(id);
+      }
+      await pool.query(`DELETE FROM uploads u WHERE kept_at < now() - interval '1 hour' AND NOT EXISTS (SELECT 1 FROM search_uploads l WHERE l.hash = u.hash)`);
+      return n;
+    },
 
     async count() {
       return Number((await pool.query<{ n: string }>('SELECT count(*) AS n FROM searches')).rows[0]!.n);

@@ -61,6 +61,8 @@ async function matches(key: string, stored: string): Promise<boolean> {
 
 export interface Keyring {
   verify(key: string): Promise<Principal | null>;
+  /** The principal of a key that passed before (here or learnt), without scrypt; null for any other. */
+  known(key: string): Principal | null;
   /**
    * A key another process of the same service checked: its SHA-256 and whose it is. Taken only
    * when the key id and user match an entry of this users file.
@@ -105,6 +107,9 @@ export function createKeyring(entries: KeyEntry[], opts: KeyringOptions = {}): K
         checking.set(digest, pending);
       }
       return pending;
+    },
+    known(key) {
+      return passed.get(createHash('sha256').update(key).digest('hex')) ?? null;
     },
     learn({ digest, user, keyId }) {
       const entry = byId.get(keyId);

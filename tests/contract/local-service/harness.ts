@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../../electron/local-service/catalog/catalog';
-import { createLocalService, type LocalService } from '../../../electron/local-service/server';
+import { createLocalService, type LocalService, type LocalServiceOptions } from '../../../electron/local-service/server';
 import { DATABASE_FILE } from '../../../electron/local-service/store';
 import { afterAll } from 'vitest';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
@@ -47,17 +47,20 @@ export interface Running {
   logger: ReturnType<typeof createMemoryLogger>;
 }
 
-export async function startService(opts: { dataDir?: string; answerFault?: boolean; catalog?: Catalog } = {}): Promise<Running> {
+export async function startService(
+  opts: { dataDir?: string; answerFault?: boolean; catalog?: Catalog; clock?: () => Date; options?: Partial<LocalServiceOptions> } = {},
+): Promise<Running> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'fieldlens-svc-'));
   const logger = createMemoryLogger();
   const service = createLocalService({
     dataDir,
     keys: KEYS,
     logger,
-    clock: () => new Date('2026-01-02T03:04:05Z'),
+    clock: opts.clock ?? (() => new Date('2026-01-02T03:04:05Z')),
     answerFault: opts.answerFault,
     catalog: opts.catalog ?? catalog(),
     database: await databaseFor(dataDir),
+    ...opts.options,
   });
   const urls = await service.start();
   return { service, dataDir, logger, ...urls };

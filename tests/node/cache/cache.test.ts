@@ -257,6 +257,16 @@ describe('thread, diff, delete', () => {
     expect(cache.thread(9999)).toEqual([]);
   });
 
+  it('names the saved searches its queries refer to: their own ids and the ones they continued', () => {
+    const root = computeResponse(2, 26);
+    const child = computeResponse(2, 27);
+    cache.storeCompute(meta({ query: 'root' }, 1), root.body, root.raw);
+    cache.storeCompute(meta({ query: 'child', search_id: root.body.id }, 2), child.body, child.raw);
+    // A follow-up of a search no longer in the cache still names it.
+    cache.storeError('compute', meta({ query: 'lost', search_id: 'b3c1d2e4-0000-4000-8000-000000000001' }, 3), { code: 'HTTP', message: 'x' });
+    expect(cache.serviceSearchIds().sort()).toEqual([root.body.id, child.body.id, 'b3c1d2e4-0000-4000-8000-000000000001'].sort());
+  });
+
   it('diffs two responses by feature id', () => {
     const ids = ['x1', 'x2', 'x3', 'x4'];
     const before = computeResponse(4, 31, { ids });

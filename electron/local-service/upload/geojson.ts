@@ -3,9 +3,10 @@ import { parse as parseJsonc, printParseErrorCode, visit, type ParseError } from
 import { Geometry as GeometrySchema } from '../../../shared/service/geojson';
 import { declaredCrs, guessProjected } from './checks';
 import { ADDRESS, ID, NAME, norm } from './csv';
-import { firstPosition, representativePoint } from './geometry';
+import { MAX_NESTING, jsonTooDeep } from '../../ground/nesting';
+import { firstPosition, MAX_VERTICES, representativePoint, vertexCount } from './geometry';
 import { cut, excerpt, MAX_LABEL, MAX_TEXT } from './text';
-import { UploadError, type ReadContext, type UploadFeature } from './types';
+import { setOwn, UploadError, type ReadContext, type UploadFeature } from './types';
 
 const WGS84 = 'EPSG:4326';
 
@@ -16,6 +17,9 @@ function lineOf(text: string, offset: number): number {
 }
 
 function parseJson(file: string, text: string): unknown {
+  // Checked before parsing: a document this deep is no geodata, and would break what handles it next.
+  if (jsonTooDeep(text))
+    throw new UploadError(file, null, `JSON nested too deeply: arrays and objects more than ${MAX_NESTING} levels deep`, 'too_deep');
   try {
     return JSON.parse(text);
   } catch {
@@ -80,6 +84,8 @@ function featureLines(text: string): (n: number) => number {
 /** Why a geometry does not validate, in the words a person fixing the file needs. */
 function geometryProblem(geometry: unknown, issue: string | undefined): { reason: string; position?: [number, number] } {
   const p = firstPosition(geometry);
+  if (p?.some((v) => typeof v === 'number' && !Number.isFinite(v)))
+    return { reason: 'coordinates are out of range: not finite numbers (a value such as 1e400 is past the largest number)' };
   if (p?.some((v) => typeof v === 'string'))
     return { reason: `coordinates are strings (${excerpt(JSON.stringify(p.slice(0, 2)))}); write them as numbers` };
   if (p && typeof p[0] === 'number' && typeof p[1] === 'number' && (Math.abs(p[0]) > 180 || Math.abs(p[1]) > 90))
@@ -118,6 +124,14 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
       unlocated++;
       continue;
     }
+    // Counted before validation, which would take seconds and hundreds of MB on such a feature.
+    const vertices = vertexCount(f.geometry);
+    if (vertices > MAX_VERTICES) {
+      const reason = `feature ${n + 1}: its geometry has more than ${MAX_VERTICES.toLocaleString('en')} vertices (the limit per feature); simplify it first`;
+      if (features.length === 1) throw new UploadError(file, lineOfFeature(n), reason, 'too_many_vertices');
+      bad(reason.slice(reason.indexOf(':') + 2));
+      continue;
+    }
     const g = GeometrySchema.safeParse(f.geometry);
     if (!g.success) {
       const why = geometryProblem(f.geometry, g.error.issues[0]?.message);
@@ -137,11 +151,11 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
     for (const [k, v] of Object.entries(props)) {
       const short = typeof v === 'string' ? cut(v, MAX_TEXT) : null;
       if (short !== null) report.truncated({ file, line: line(), column: k, length: (v as string).length });
-      attributes[k] = short ?? v;
+      setOwn(attributes, k, short ?? v);
     }
     const keys = Object.keys(props);
     const label = (names: string[], fallback: string) => {
-      const k = keys.find((key) => names.includes(norm(key)));
+      const k = keys.find((key) => names.includes(norm(key))) ?? (names === NAME && ctx.nameHeaders ? keys.find((key) => ctx.nameHeaders!.has(norm(key))) : undefined);
       const v = k !== undefined && props[k] !== null && props[k] !== undefined ? String(props[k]) : '';
       if (!v) return fallback;
       const short = cut(v, MAX_LABEL);

@@ -39,7 +39,19 @@ export type UploadErrorCode =
   | 'crs'
   | 'invalid_json'
   | 'not_geojson'
-  | 'features_not_array';
+  | 'features_not_array'
+  | 'too_deep'
+  | 'too_many_vertices'
+  | 'not_csv';
+
+/**
+ * Sets a property as the object's own, whatever its name: a plain assignment to "__proto__"
+ * would change the prototype instead and the column would vanish.
+ */
+export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
 
 export interface UploadWarning {
   code: string;
@@ -53,6 +65,8 @@ export interface ReadContext {
   report: import('./report').UploadReport;
   /** Awaited between slices of work so other requests keep being answered. */
   slice: import('./slice').Slicer;
+  /** Headers that name a column of names in other languages (normalised as `norm` does); English ones are always known. */
+  nameHeaders?: ReadonlySet<string>;
   /** Told which CSV columns were chosen for the coordinates (a preview shows them). */
   onColumns?: (file: string, columns: { latitude: string | null; longitude: string | null; wkt: string | null }) => void;
 }

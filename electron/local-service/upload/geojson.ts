@@ -3,8 +3,8 @@ import { parse as parseJsonc, printParseErrorCode, visit, type ParseError } from
 import { Geometry as GeometrySchema } from '../../../shared/service/geojson';
 import { declaredCrs, guessProjected } from './checks';
 import { ADDRESS, ID, NAME, norm } from './csv';
-import { MAX_NESTING, jsonTooDeep } from '../../ground/nesting';
-import { firstPosition, MAX_VERTICES, representativePoint, vertexCount } from './geometry';
+import { JsonShape, MAX_NESTING } from '../../ground/nesting';
+import { firstPosition, MAX_VERTICES, representativePoint } from './geometry';
 import { cut, excerpt, MAX_LABEL, MAX_TEXT } from './text';
 import { setOwn, UploadError, type ReadContext, type UploadFeature } from './types';
 
@@ -16,10 +16,28 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-function parseJson(file: string, text: string): unknown {
-  // Checked before parsing: a document this deep is no geodata, and would break what handles it next.
-  if (jsonTooDeep(text))
+/** Characters of the text scanned per slice of work before it is parsed. */
+const SCAN_STEP = 1 << 20;
+
+/**
+ * Checks the text before it is parsed: a document nested this deep is no geodata and would
+ * break what handles it next, and a feature past the vertex limit would take seconds and
+ * hundreds of MB to parse and validate. The scan pauses between slices.
+ */
+async function checkShape(file: string, text: string, ctx: ReadContext): Promise<void> {
+  const shape = new JsonShape(MAX_NESTING, MAX_VERTICES);
+  for (let at = 0; at < text.length && shape.feed(text, at, Math.min(text.length, at + SCAN_STEP)); at += SCAN_STEP)
+    if (ctx.slice.due()) await ctx.slice.pause();
+  if (shape.tooDeep)
     throw new UploadError(file, null, `JSON nested too deeply: arrays and objects more than ${MAX_NESTING} levels deep`, 'too_deep');
+  if (shape.bigMember !== -1) {
+    const limit = `more than ${MAX_VERTICES.toLocaleString('en')} vertices (the limit per feature); simplify it first`;
+    if (shape.bigMember === -2) throw new UploadError(file, null, `its geometry has ${limit}`, 'too_many_vertices');
+    throw new UploadError(file, lineOf(text, shape.bigMemberAt), `feature ${shape.bigMember + 1}: its geometry has ${limit}`, 'too_many_vertices');
+  }
+}
+
+function parseJson(file: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
@@ -96,6 +114,7 @@ function geometryProblem(geometry: unknown, issue: string | undefined): { reason
 /** Reads GeoJSON (FeatureCollection, Feature or a bare geometry): every usable feature; the others are reported. */
 export async function readGeoJson(file: string, text: string, ctx: ReadContext): Promise<UploadFeature[]> {
   const { report } = ctx;
+  await checkShape(file, text, ctx);
   const doc = parseJson(file, text) as { type?: unknown; features?: unknown; geometry?: unknown; properties?: unknown; id?: unknown } | null;
   let features: unknown[];
   if (doc?.type === 'FeatureCollection') {
@@ -122,14 +141,6 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
     }
     if (f.geometry === null || f.geometry === undefined) {
       unlocated++;
-      continue;
-    }
-    // Counted before validation, which would take seconds and hundreds of MB on such a feature.
-    const vertices = vertexCount(f.geometry);
-    if (vertices > MAX_VERTICES) {
-      const reason = `feature ${n + 1}: its geometry has more than ${MAX_VERTICES.toLocaleString('en')} vertices (the limit per feature); simplify it first`;
-      if (features.length === 1) throw new UploadError(file, lineOfFeature(n), reason, 'too_many_vertices');
-      bad(reason.slice(reason.indexOf(':') + 2));
       continue;
     }
     const g = GeometrySchema.safeParse(f.geometry);

@@ -2,8 +2,9 @@ import type { Geometry, Position } from 'geojson';
 
 /**
  * Most vertices one uploaded feature may have. A 20 MiB file holds about two million; past this
- * limit validating and indexing one feature holds the thread for seconds and hundreds of MB, and
- * no distance question needs that much detail (simplify the geometry first).
+ * limit parsing and validating one feature holds the thread for seconds and hundreds of MB, and
+ * no distance question needs that much detail (simplify the geometry first). Numbers that open an
+ * array in its properties count too: the limit is checked on the text, before it is parsed.
  */
 export const MAX_VERTICES = 1_000_000;
 
@@ -49,28 +50,6 @@ export function representativePoint(g: Geometry): [number, number] | null {
     n += Math.max(0, end);
   });
   return n ? [x / n, y / n] : null;
-}
-
-/**
- * Positions in a (not yet validated) geometry, counted without recursion; stops counting past
- * `limit`. Anything that is not an array of positions counts as nothing (validation names it).
- */
-export function vertexCount(geometry: unknown, limit = MAX_VERTICES): number {
-  let n = 0;
-  const todo: unknown[] = [geometry];
-  while (todo.length && n <= limit) {
-    const g = todo.pop() as { coordinates?: unknown; geometries?: unknown } | null;
-    if (g === null || typeof g !== 'object') continue;
-    if (Array.isArray(g.geometries)) for (const sub of g.geometries) todo.push(sub);
-    const arrays: unknown[] = [g.coordinates];
-    while (arrays.length && n <= limit) {
-      const c = arrays.pop();
-      if (!Array.isArray(c)) continue;
-      if (!Array.isArray(c[0])) n++;
-      else for (const inner of c) arrays.push(inner);
-    }
-  }
-  return n;
 }
 
 /** The first position of a (possibly invalid) geometry's coordinates, whatever their nesting. */

@@ -217,7 +217,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     logger: deps.logger,
   });
 
-  // Name headers in other languages, read on the first preview.
+  // Name headers in other languages, read on the first preview that needs them.
   let nameHeaders: ReadonlySet<string> | undefined;
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
@@ -262,7 +262,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await photoFolders.set(folders, imagery);
       return photoFolders.status(imagery);
     },
-    'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64'), (nameHeaders ??= loadNameHeaders())),
+    'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64'), () => (nameHeaders ??= loadNameHeaders())),
   };
 
   router = createRouter(waitForLocal(handlers, () => localStarted), deps.logger);

@@ -11,7 +11,7 @@ const isGeoJsonName = (name: string) => /\.(geo)?json$/i.test(name);
  * features, coordinate columns and bad lines a question would get. No country lookup is loaded
  * here, so the swapped-coordinates check is left to the service's answer.
  */
-export async function previewUpload(given: string, bytes: Buffer, nameHeaders?: ReadonlySet<string>): Promise<UploadPreview> {
+export async function previewUpload(given: string, bytes: Buffer, nameHeaders?: () => ReadonlySet<string>): Promise<UploadPreview> {
   const name = printableName(given);
   const report = new UploadReport();
   let columns: UploadPreview['columns'] = null;

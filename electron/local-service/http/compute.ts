@@ -169,7 +169,7 @@ function validate(body: Body): { req: ComputeRequest; extra: string[] } {
 export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   const { catalog, store } = deps;
   const near = new NearPlaces();
-  // Loaded on the first upload: most services never read one.
+  // Loaded on the first upload without an English name column.
   let names: ReadonlySet<string> | undefined;
   const nameHeaders = () => (names ??= loadNameHeaders());
   const countryCode = (lon: number, lat: number) => {
@@ -180,7 +180,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   /** One uploaded file's features; a file that cannot be used at all becomes a 400 naming it. */
   const readFile = async (name: string, bytes: Buffer, report: UploadReport, slice: Slicer) => {
     try {
-      return await readUpload(name, bytes, { countryAt: countryCode, report, slice, nameHeaders: nameHeaders() });
+      return await readUpload(name, bytes, { countryAt: countryCode, report, slice, nameHeaders });
     } catch (e) {
       if (e instanceof UploadError) throw new Invalid(400, 'Bad Request', e.message, [{ field: 'files', message: e.message }], e.code);
       // Any other failure while reading a file is still about that file, not the server.

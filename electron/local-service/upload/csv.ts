@@ -155,7 +155,10 @@ function columns(file: string, header: Rec, head: Rec[], ctx: ReadContext): Colu
       'no_coordinate_columns',
     );
   let name = find(NAME);
-  if (name < 0 && ctx.nameHeaders) name = headers.findIndex((h) => ctx.nameHeaders!.has(norm(h)));
+  if (name < 0 && ctx.nameHeaders) {
+    const other = ctx.nameHeaders();
+    name = headers.findIndex((h) => other.has(norm(h)));
+  }
   return { headers, lat: wkt >= 0 ? -1 : lat, lon: wkt >= 0 ? -1 : lon, wkt, name, id: find(ID), address: find(ADDRESS) };
 }
 

@@ -129,6 +129,11 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
   const crs = declaredCrs(doc);
   const lineOfFeature = featureLines(text);
   const out: UploadFeature[] = [];
+  let otherNames: ReadonlySet<string> | undefined;
+  const otherName = (keys: string[]) => {
+    otherNames ??= ctx.nameHeaders!();
+    return keys.find((key) => otherNames!.has(norm(key)));
+  };
   const outOfRange: [number, number][] = [];
   let unlocated = 0;
   for (let n = 0; n < features.length; n++) {
@@ -166,7 +171,7 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
     }
     const keys = Object.keys(props);
     const label = (names: string[], fallback: string) => {
-      const k = keys.find((key) => names.includes(norm(key))) ?? (names === NAME && ctx.nameHeaders ? keys.find((key) => ctx.nameHeaders!.has(norm(key))) : undefined);
+      const k = keys.find((key) => names.includes(norm(key))) ?? (names === NAME && ctx.nameHeaders ? otherName(keys) : undefined);
       const v = k !== undefined && props[k] !== null && props[k] !== undefined ? String(props[k]) : '';
       if (!v) return fallback;
       const short = cut(v, MAX_LABEL);

@@ -65,8 +65,11 @@ export interface ReadContext {
   report: import('./report').UploadReport;
   /** Awaited between slices of work so other requests keep being answered. */
   slice: import('./slice').Slicer;
-  /** Headers that name a column of names in other languages (normalised as `norm` does); English ones are always known. */
-  nameHeaders?: ReadonlySet<string>;
+  /**
+   * Headers that name a column of names in other languages (normalised as `norm` does), asked
+   * for only when no English one is found: loading them takes a moment.
+   */
+  nameHeaders?: () => ReadonlySet<string>;
   /** Told which CSV columns were chosen for the coordinates (a preview shows them). */
   onColumns?: (file: string, columns: { latitude: string | null; longitude: string | null; wkt: string | null }) => void;
 }

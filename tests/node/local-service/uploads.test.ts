@@ -456,6 +456,15 @@ describe('files that once misled', () => {
     expect(e.code).toBe('too_deep');
   });
 
+  it('leaves out a WKT cell past 10,000 vertices, naming the limit, and reads one at the limit', async () => {
+    const line = (n: number) => `"LINESTRING (${Array.from({ length: n }, (_, i) => `${i % 3} ${i % 2}`).join(', ')})"`;
+    const { features, warnings } = await read('w.csv', `name,wkt\nA,${line(10_001)}\nB,${line(10_001 - 1)}\n`);
+    expect(features.map((f) => f.name)).toEqual(['B']);
+    expect(warning(warnings, 'bad_rows')).toMatchObject({
+      rows: [{ line: 2, reason: '"wkt" has more than 10,000 vertices, the limit for WKT in a table; simplify it, or send the file as GeoJSON' }],
+    });
+  });
+
   it('refuses a lone geometry past the vertex limit, counted on the text', async () => {
     const n = MAX_VERTICES + 1;
     const text = `{"type":"LineString","coordinates":[${Array.from({ length: n }, (_, i) => `[${i % 3},${i % 2}]`).join(',')}]}`;

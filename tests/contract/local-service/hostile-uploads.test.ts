@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROBLEM_CONTENT_TYPE } from '../../../shared/service/problem';
 import { deepPropertiesGeoJson } from '../../support/deep-json';
-import { compute, computeForm, fileForm, postForm, savedCount, scalar, startService, stopService, type Running } from './harness';
+import { compute, computeForm, fileForm, postForm, postJson, savedCount, scalar, startService, stopService, type Running } from './harness';
 
 let r: Running;
 beforeAll(async () => {
@@ -72,6 +72,15 @@ describe('a GeoJSON whose properties nest an array 5,000 levels deep, posted to 
     expect(await savedCount(r, before.searches + 1)).toBe(before.searches + 1);
     const after = await counts();
     expect(after).toEqual({ searches: before.searches + 1, uploads: before.uploads, links: before.links });
+  });
+
+  it('as a JSON body (an unknown field, or coordinates) is a 4xx problem, never a 500', async () => {
+    const deep = `${'['.repeat(5000)}${']'.repeat(5000)}`;
+    for (const body of [`{"query":"airports in France","answer":false,"extra":${deep}}`, `{"query":"airports in France","answer":false,"coordinates":${deep}}`]) {
+      const res = await postJson(r, body);
+      expect(res.status, body.slice(0, 60)).toBeGreaterThanOrEqual(200);
+      expect(res.status, body.slice(0, 60)).toBeLessThan(500);
+    }
   });
 
   it('is read when the same properties nest 50 levels', async () => {

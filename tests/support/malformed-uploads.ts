@@ -218,8 +218,8 @@ export function writeMalformedCorpus(dir: string, opts: CorpusOptions = {}): Cor
   const formulas = ['=HYPERLINK("http://example.invalid","x")', '+1+1', '-2+3', '@SUM(1)', '\t=1', '\r=1'];
   const formulaRows = csvRows(ROWS).map((r, i) => `${r},"${formulas[i % 6]!.replace(/"/g, '""')}"`);
   add('formula', 'formula-cells.csv', [header(',') + ',note', ...formulaRows].join('\n') + '\n', { kind: 'answered', rows: ROWS, attribute: { name: 'note', like: '^(=HYPERLINK\\(|\\+1\\+1$|-2\\+3$|@SUM|\\t=1$|\\r=1$)' } });
-  add('proto', 'proto-column.csv', ['name,lat,lon,__proto__', ...csvRows(ROWS).map((r, i) => `${r},p${i}`)].join('\n') + '\n', { kind: 'answered', rows: ROWS, attribute: { name: '__proto__', like: '^p\\d+$' } });
-  add('proto', 'proto-property.geojson', collection([0, 1, 2].map((i) => ({ ...featureOf(i), properties: JSON.parse(`{"name":"Site ${i}","__proto__":"p${i}"}`) as object }))), { kind: 'answered', rows: 3, attribute: { name: '__proto__', like: '^p\\d+$' } });
+  add('proto', 'proto-column.csv', ['name,lat,lon,__proto__', ...csvRows(ROWS).map((r, i) => `${r},p${i}`)].join('\n') + '\n', { kind: 'answered', rows: ROWS, attribute: { name: '__proto__', like: '^p\\d+$' }, warning: 'reserved_name' });
+  add('proto', 'proto-property.geojson', collection([0, 1, 2].map((i) => ({ ...featureOf(i), properties: JSON.parse(`{"name":"Site ${i}","__proto__":"p${i}"}`) as object }))), { kind: 'answered', rows: 3, attribute: { name: '__proto__', like: '^p\\d+$' }, warning: 'reserved_name' });
   // JSON.stringify cannot write 1e400: the placeholder is replaced in the text.
   const overflow = collection([0, 1, 2].map((i) => ({ type: 'Feature', properties: { name: `Site ${i}` }, geometry: { type: 'Point', coordinates: ['@', '@'] } })));
   add('coordinates', 'overflow-1e400.geojson', overflow.replace(/"@"/g, '1e400'), { kind: 'refused', code: 'no_usable_rows', says: 'not finite', never: 'projected' });

@@ -5,7 +5,7 @@ import { Geometry as GeometrySchema } from '../../../shared/service/geojson';
 import { guessProjected } from './checks';
 import { representativePoint } from './geometry';
 import { cut, excerpt, MAX_LABEL, MAX_TEXT } from './text';
-import { setOwn, UploadError, type ReadContext, type UploadFeature } from './types';
+import { protoWarning, setOwn, UploadError, type ReadContext, type UploadFeature } from './types';
 
 const LAT = ['lat', 'latitude', 'lat_deg', 'latitude_deg', 'y', 'ylat', 'lat_dd'];
 const LON = ['lon', 'lng', 'long', 'longitude', 'lon_deg', 'longitude_deg', 'x', 'xlon', 'lon_dd'];
@@ -144,6 +144,7 @@ function columns(file: string, header: Rec, head: Rec[], ctx: ReadContext): Colu
       used: at[0]! + 1,
     });
   }
+  if (headers.includes('__proto__')) ctx.report.warn(protoWarning(file, 'column'));
   const find = (names: string[]) => headers.findIndex((h) => names.includes(norm(h)));
   const value = (r: Rec, i: number) => r.fields[i] ?? '';
   let lat = find(LAT);

@@ -6,7 +6,7 @@ import { ADDRESS, ID, NAME, norm } from './csv';
 import { JsonShape, MAX_NESTING } from '../../ground/nesting';
 import { firstPosition, MAX_VERTICES, representativePoint } from './geometry';
 import { cut, excerpt, MAX_LABEL, MAX_TEXT } from './text';
-import { setOwn, UploadError, type ReadContext, type UploadFeature } from './types';
+import { protoWarning, setOwn, UploadError, type ReadContext, type UploadFeature } from './types';
 
 const WGS84 = 'EPSG:4326';
 
@@ -130,6 +130,7 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
   const lineOfFeature = featureLines(text);
   const out: UploadFeature[] = [];
   let otherNames: ReadonlySet<string> | undefined;
+  let protoSeen = false;
   const otherName = (keys: string[]) => {
     otherNames ??= ctx.nameHeaders!();
     return keys.find((key) => otherNames!.has(norm(key)));
@@ -164,6 +165,10 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
     const props = f.properties && typeof f.properties === 'object' && !Array.isArray(f.properties) ? (f.properties as Record<string, unknown>) : {};
     const line = () => lineOfFeature(n);
     const attributes: Record<string, unknown> = {};
+    if (!protoSeen && Object.hasOwn(props, '__proto__')) {
+      protoSeen = true;
+      report.warn(protoWarning(file, 'property'));
+    }
     for (const [k, v] of Object.entries(props)) {
       const short = typeof v === 'string' ? cut(v, MAX_TEXT) : null;
       if (short !== null) report.truncated({ file, line: line(), column: k, length: (v as string).length });

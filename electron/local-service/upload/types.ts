@@ -53,6 +53,16 @@ export function setOwn(o: Record<string, unknown>, key: string, value: unknown):
   else o[key] = value;
 }
 
+/** The warning for a column named "__proto__": kept, but leaves readers that guard against prototype pollution. */
+export function protoWarning(file: string, what: 'column' | 'property'): UploadWarning {
+  return {
+    code: 'reserved_name',
+    message: `${file}: the ${what} "__proto__" is kept in the answer, but JSON readers that guard against prototype pollution (this app's among them) leave a property of that name out; rename it to see it everywhere`,
+    file,
+    column: '__proto__',
+  };
+}
+
 export interface UploadWarning {
   code: string;
   message: string;

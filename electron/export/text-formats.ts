@@ -60,6 +60,14 @@ function csvSpec(kinds: Set<LayerKind>): { spec: Column[]; index: Map<LayerKind,
 
 const CSV_BATCH = 2000;
 
+/**
+ * Cells a spreadsheet would run as a formula (OWASP "CSV injection"): text starting with = + - @,
+ * tab or carriage return. Such cells are written with a leading ' ; numbers (stored as numbers,
+ * or text such as "-12.5" that is one) are left as they are, as a spreadsheet reads them as values.
+ */
+export const CSV_FORMULA = /^(?![-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$)[=+\-@\t\r]/;
+const CSV_OPTIONS = { newline: '\r\n', escapeFormulae: CSV_FORMULA };
+
 /** A staged CSV row: frame cells, spec cells in csvSpec order, other properties, attributes. */
 type StagedRow = [Cell[], Cell[], Record<string, unknown> | null, Record<string, unknown> | null];
 
@@ -121,10 +129,10 @@ async function writeCsvRows(path: string, stagePath: string, layout: FieldLayout
   const sink = await TextSink.create(path);
   try {
     const header = [...CSV_FRAME, ...layoutColumns(layout).map((c) => c.name)];
-    await sink.write(Papa.unparse([header], { newline: '\r\n' }) + '\r\n');
+    await sink.write(Papa.unparse([header], CSV_OPTIONS) + '\r\n');
     let rows: Cell[][] = [];
     const flush = () => {
-      const text = Papa.unparse(rows, { header: false, newline: '\r\n' }) + '\r\n';
+      const text = Papa.unparse(rows, { ...CSV_OPTIONS, header: false }) + '\r\n';
       rows = [];
       return sink.write(text);
     };

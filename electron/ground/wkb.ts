@@ -1,4 +1,5 @@
 import type { Geometry, Position } from 'geojson';
+import { MAX_NESTING } from './nesting';
 
 /**
  * ISO/OGC WKB, XY only, both ways: the local service stores layer features as WKB (compact, and
@@ -173,17 +174,19 @@ class WkbReader {
     for (let i = 0; i < n; i++) out[i] = this.line(le, dims);
     return out;
   }
-  private parts(le: boolean, want: Geometry['type'] | null): Geometry[] {
+  private parts(le: boolean, want: Geometry['type'] | null, depth: number): Geometry[] {
     const n = this.u32(le);
     const out: Geometry[] = new Array(n);
     for (let i = 0; i < n; i++) {
-      const g = this.read();
+      const g = this.read(depth + 1);
       if (want && g.type !== want) throw new WkbError(`a ${want} collection holds a ${g.type}`);
       out[i] = g;
     }
     return out;
   }
-  read(): Geometry {
+  read(depth = 0): Geometry {
+    // Collections nest by recursion here: a crafted blob thousands deep would overflow the stack.
+    if (depth > MAX_NESTING) throw new WkbError(`geometry collections nested more than ${MAX_NESTING} deep`);
     this.need(5);
     const le = this.buf[this.o] === 1;
     let code = this.view.getUint32(this.o + 1, le);
@@ -208,13 +211,13 @@ class WkbReader {
       case 3:
         return { type: 'Polygon', coordinates: this.rings(le, dims) };
       case 4:
-        return { type: 'MultiPoint', coordinates: this.parts(le, 'Point').map((g) => (g as { coordinates: Position }).coordinates) };
+        return { type: 'MultiPoint', coordinates: this.parts(le, 'Point', depth).map((g) => (g as { coordinates: Position }).coordinates) };
       case 5:
-        return { type: 'MultiLineString', coordinates: this.parts(le, 'LineString').map((g) => (g as { coordinates: Position[] }).coordinates) };
+        return { type: 'MultiLineString', coordinates: this.parts(le, 'LineString', depth).map((g) => (g as { coordinates: Position[] }).coordinates) };
       case 6:
-        return { type: 'MultiPolygon', coordinates: this.parts(le, 'Polygon').map((g) => (g as { coordinates: Position[][] }).coordinates) };
+        return { type: 'MultiPolygon', coordinates: this.parts(le, 'Polygon', depth).map((g) => (g as { coordinates: Position[][] }).coordinates) };
       case 7:
-        return { type: 'GeometryCollection', geometries: this.parts(le, null) };
+        return { type: 'GeometryCollection', geometries: this.parts(le, null, depth) };
       default:
         throw new WkbError(`unsupported WKB geometry type ${code}`);
     }

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
+import { err } from '../../shared/rpc/errors';
 import { isWsRequest, type WsEvent, type WsReply } from '../../shared/rpc/ws-protocol';
 import type { Logger } from '../ground/logger';
 import type { EventBus } from '../rpc/events';
@@ -102,9 +103,15 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   app.register(async (scope) => {
     scope.get('/rpc', { websocket: true }, (socket) => {
       const unsubscribe = opts.bus.subscribe((event, payload) => {
-        socket.send(JSON.stringify({ event, payload } satisfies WsEvent));
+        try {
+          socket.send(JSON.stringify({ event, payload } satisfies WsEvent));
+        } catch (e) {
+          opts.logger.error(`Could not send the event ${event}`, e);
+        }
       });
-      socket.on('message', async (raw: Buffer) => {
+      // Nothing a frame holds may end the process: every failure below becomes an error reply or a log line.
+      socket.on('message', (raw: Buffer) => void answer(raw).catch((e) => opts.logger.error('RPC frame handling failed', e)));
+      const answer = async (raw: Buffer) => {
         let req: unknown;
         try {
           req = JSON.parse(raw.toString('utf8'));
@@ -117,9 +124,18 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
           opts.logger.warn('Dropped an RPC frame that is not a request');
           return;
         }
-        const result = await opts.router.dispatch(req.method, req.input, { transport: 'ws' });
-        socket.send(JSON.stringify({ id: req.id, result } satisfies WsReply));
-      });
+        const { id } = req;
+        let frame: string;
+        try {
+          const result = await opts.router.dispatch(req.method, req.input, { transport: 'ws' });
+          frame = JSON.stringify({ id, result } satisfies WsReply);
+        } catch (e) {
+          opts.logger.error(`RPC ${typeof req.method === 'string' ? req.method : '(no method)'} could not be answered`, e);
+          const result = err('INTERNAL', `The answer could not be sent: ${e instanceof Error ? e.message : 'unknown error'}`);
+          frame = JSON.stringify({ id, result } satisfies WsReply);
+        }
+        socket.send(frame);
+      };
       socket.on('close', unsubscribe);
     });
   });

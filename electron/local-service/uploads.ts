@@ -1,10 +1,11 @@
 import { swappedWarning } from './upload/checks';
 import { readCsv } from './upload/csv';
 import { readGeoJson } from './upload/geojson';
-import { decodeUpload } from './upload/text';
+import { decodeUpload, printableName } from './upload/text';
 import type { ReadContext, UploadFeature } from './upload/types';
 
-export { representativePoint } from './upload/geometry';
+export { MAX_VERTICES, representativePoint } from './upload/geometry';
+export { printableName } from './upload/text';
 export { UploadReport } from './upload/report';
 export { createSlicer, type Slicer } from './upload/slice';
 export { UploadError, type ReadContext, type UploadErrorCode, type UploadFeature, type UploadWarning } from './upload/types';
@@ -14,7 +15,8 @@ export { UploadError, type ReadContext, type UploadErrorCode, type UploadFeature
  * encoding. Rows that cannot be used are left out and reported in `ctx.report`; a file with no
  * usable row throws UploadError. Long work is cut into slices so other requests keep answering.
  */
-export async function readUpload(fileName: string, bytes: Buffer, ctx: ReadContext): Promise<UploadFeature[]> {
+export async function readUpload(givenName: string, bytes: Buffer, ctx: ReadContext): Promise<UploadFeature[]> {
+  const fileName = printableName(givenName);
   const { text, encoding, how } = decodeUpload(fileName, bytes);
   if (encoding)
     ctx.report.warn({ code: 'encoding', message: `${fileName} is ${encoding} (${how}); it was decoded as such`, file: fileName, encoding });

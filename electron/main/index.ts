@@ -105,7 +105,11 @@ app.whenReady().then(async () => {
       logger.warn('Rejected RPC from an untrusted frame', { url: event.senderFrame?.url });
       return err('AUTH', 'Caller is not the Fieldlens window');
     }
-    return router.dispatch(method, input, { transport: 'electron' });
+    // The router answers with an envelope; this catch keeps that true for whatever it cannot foresee.
+    return router.dispatch(method, input, { transport: 'electron' }).catch((e: unknown) => {
+      logger.error('RPC dispatch failed', e);
+      return err('INTERNAL', 'Internal error');
+    });
   });
   bus.subscribe((name, payload) => win?.webContents.send('fieldlens:event', name, payload));
 

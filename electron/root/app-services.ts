@@ -30,6 +30,7 @@ import { createLayerHandlers } from './layers';
 import { packLayers } from './pack-layers';
 import { PhotoFolders } from './photo-folders';
 import { previewUpload } from './upload-preview';
+import { loadNameHeaders } from '../local-service/vocabulary/header-words';
 import { createConnections } from './connections';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import { EventBus } from '../rpc/events';
@@ -218,6 +219,8 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     logger: deps.logger,
   });
 
+  // Name headers in other languages, read on the first preview that needs them.
+  let nameHeaders: ReadonlySet<string> | undefined;
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
     ...connections.handlers,
@@ -261,7 +264,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await photoFolders.set(folders, imagery);
       return photoFolders.status(imagery);
     },
-    'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64')),
+    'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64'), () => (nameHeaders ??= loadNameHeaders())),
   };
 
   router = createRouter(waitForLocal(handlers, () => localStarted), deps.logger);

@@ -1,5 +1,5 @@
 import { PREVIEW_POSITIONS_MAX, type UploadPreview } from '../../shared/rpc/methods/uploads';
-import { createSlicer, readUpload, UploadError, UploadReport } from '../local-service/uploads';
+import { createSlicer, printableName, readUpload, UploadError, UploadReport } from '../local-service/uploads';
 
 /** Features listed in a preview; the count covers them all. */
 export const PREVIEW_SAMPLE = 5;
@@ -11,7 +11,8 @@ const isGeoJsonName = (name: string) => /\.(geo)?json$/i.test(name);
  * features, coordinate columns and bad lines a question would get. No country lookup is loaded
  * here, so the swapped-coordinates check is left to the service's answer.
  */
-export async function previewUpload(name: string, bytes: Buffer): Promise<UploadPreview> {
+export async function previewUpload(given: string, bytes: Buffer, nameHeaders?: () => ReadonlySet<string>): Promise<UploadPreview> {
+  const name = printableName(given);
   const report = new UploadReport();
   let columns: UploadPreview['columns'] = null;
   const base = { name, format: isGeoJsonName(name) ? ('geojson' as const) : ('csv' as const) };
@@ -20,6 +21,7 @@ export async function previewUpload(name: string, bytes: Buffer): Promise<Upload
       countryAt: () => '',
       report,
       slice: createSlicer(),
+      nameHeaders,
       onColumns: (_file, c) => (columns = c),
     });
     const warnings = report.warnings();

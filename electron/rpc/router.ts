@@ -8,6 +8,7 @@ import {
 } from '../../shared/rpc/contract';
 import { RpcError, err, ok, type Result } from '../../shared/rpc/errors';
 import type { Logger } from '../ground/logger';
+import { MAX_NESTING, valueTooDeep } from '../ground/nesting';
 
 /** Who is calling: used by handlers that stream events back to one caller (exports, jobs). */
 export interface CallContext {
@@ -41,6 +42,9 @@ export function createRouter(handlers: Handlers, logger: Logger): Router {
       if (!isMethodName(method))
         return err('NOT_FOUND', `Unknown method: ${typeof method === 'string' ? method : `(${method === null ? 'null' : typeof method})`}`);
       const spec = methods[method];
+      // Every transport serialises recursively: a value nested thousands deep would throw there.
+      if (valueTooDeep(rawInput))
+        return err('VALIDATION', `Invalid input for ${method}: nested deeper than ${MAX_NESTING} levels`);
       const input = spec.input.safeParse(rawInput ?? {});
       if (!input.success)
         return err('VALIDATION', `Invalid input for ${method}: ${z.prettifyError(input.error)}`, {
@@ -54,6 +58,10 @@ export function createRouter(handlers: Handlers, logger: Logger): Router {
         if (!output.success) {
           logger.error(`Handler for ${method} returned output outside the contract`, issuesOf(output.error));
           return err('INTERNAL', `Internal error in ${method}`);
+        }
+        if (valueTooDeep(output.data)) {
+          logger.error(`Handler for ${method} returned a value nested deeper than ${MAX_NESTING} levels`);
+          return err('INTERNAL', `Internal error in ${method}: its answer is nested deeper than ${MAX_NESTING} levels`);
         }
         return ok(output.data);
       } catch (e) {

@@ -8,14 +8,34 @@ import { join } from 'node:path';
  * and a refused file must be named (with the line, where one line is to blame).
  */
 export type Expect =
-  | { kind: 'answered'; rows: number; badLines?: number[]; warning?: string }
-  | { kind: 'refused'; code: string; line?: number }
+  | {
+      kind: 'answered';
+      rows: number;
+      badLines?: number[];
+      warning?: string;
+      /** A column every returned feature keeps among its attributes, its values matching `like` (source of a RegExp). */
+      attribute?: { name: string; like: string };
+      /** Every returned feature's name matches this (source of a RegExp): the name column was found. */
+      names?: string;
+    }
+  | {
+      kind: 'refused';
+      code: string;
+      line?: number;
+      /** Words the detail must hold, and words it must not. */
+      says?: string;
+      never?: string;
+    }
   | { kind: 'too_large' }
   // Garbage whose reading is not pinned down: any clear outcome will do (answered or refused by name).
   | { kind: 'any' };
 
 export interface CorpusFile {
   name: string;
+  /** The file name sent, when it is not `name` (one a file system cannot hold, such as a NUL). */
+  sentAs?: string;
+  /** How the service must show the sent name in its messages. */
+  shownAs?: string;
   path: string;
   bytes: number;
   family: string;
@@ -167,10 +187,51 @@ export function writeMalformedCorpus(dir: string, opts: CorpusOptions = {}): Cor
   defect('comment', 4, (l) => l + ' // the third site');
   defect('nan-literal', 5, (l) => l.replace(/\[[-\d.]+,/, '[NaN,'));
   defect('single-quotes', 3, (l) => l.replace(/"name"/, "'name'"));
-  // Valid JSON nested 200,000 deep, but no GeoJSON; and the same depth left open.
-  add('json', 'deep-nesting.geojson', '['.repeat(200_000) + ']'.repeat(200_000), { kind: 'refused', code: 'not_geojson', line: 1 });
-  add('json', 'deep-nesting-unclosed.geojson', '{"type":"FeatureCollection","features":' + '['.repeat(200_000), { kind: 'refused', code: 'invalid_json', line: 1 });
+  // Valid JSON nested 200,000 deep, but no GeoJSON; and the same depth left open: refused before parsing.
+  add('json', 'deep-nesting.geojson', '['.repeat(200_000) + ']'.repeat(200_000), { kind: 'refused', code: 'too_deep', says: 'more than 100 levels' });
+  add('json', 'deep-nesting-unclosed.geojson', '{"type":"FeatureCollection","features":' + '['.repeat(200_000), { kind: 'refused', code: 'too_deep', says: 'more than 100 levels' });
+  // A valid Feature whose properties nest an array 5,000 levels deep (10 KB): it once ended the browser host.
+  const deepProps = (d: number) => `{"type":"FeatureCollection","features":[\n{"type":"Feature","properties":{"name":"Site 0","nested":${'['.repeat(d)}${']'.repeat(d)}},"geometry":{"type":"Point","coordinates":[${site(0)[1]},${site(0)[0]}]}}\n]}\n`;
+  add('json', 'deep-properties-5000.geojson', deepProps(5000), { kind: 'refused', code: 'too_deep', says: 'more than 100 levels' });
+  add('json', 'deep-properties-60.geojson', deepProps(60), { kind: 'answered', rows: 1 });
   add('json', 'null-geometries.geojson', collection([featureOf(0), { type: 'Feature', properties: {}, geometry: null }, featureOf(2)]), { kind: 'answered', rows: 2, warning: 'null_geometry' });
+
+  // Long lines and large polygons: positions as short integers so two million fit under the upload limit.
+  const ring = (n: number, close: boolean) => {
+    const parts = new Array<string>(n);
+    for (let i = 0; i < n; i++) parts[i] = `[${2 + (i % 7)},${44 + (i % 5)}]`;
+    if (close) parts[n - 1] = parts[0]!;
+    return parts.join(',');
+  };
+  // Line 2 holds a point, line 3 the large geometry.
+  const big = (type: 'LineString' | 'Polygon', n: number) =>
+    `{"type":"FeatureCollection","features":[\n${JSON.stringify(featureOf(0))},\n` +
+    `{"type":"Feature","properties":{"name":"Site 1"},"geometry":{"type":"${type}","coordinates":${type === 'Polygon' ? `[[${ring(n, true)}]]` : `[${ring(n, false)}]`}}}\n]}\n`;
+  add('huge-geometry', 'line-200000-vertices.geojson', big('LineString', 200_000), { kind: 'answered', rows: 2 });
+  add('huge-geometry', 'polygon-200000-vertices.geojson', big('Polygon', 200_000), { kind: 'answered', rows: 2 });
+  add('huge-geometry', 'polygon-2000000-vertices.geojson', big('Polygon', 2_000_000), { kind: 'refused', code: 'too_many_vertices', line: 3, says: 'feature 2: its geometry has more than 1,000,000 vertices' });
+  const wkt = Array.from({ length: 200_000 }, (_, i) => `${2 + (i % 7)} ${44 + (i % 5)}`).join(', ');
+  // WKT in a table is parsed in time that grows faster than its length: past 10,000 vertices the row is left out, named.
+  add('huge-geometry', 'wkt-line-200000-vertices.csv', `name,wkt\nSite 0,"POINT (${site(0)[1]} ${site(0)[0]})"\nSite 1,"LINESTRING (${wkt})"\n`, { kind: 'answered', rows: 1, badLines: [3] });
+
+  // Values and names that once misled.
+  const formulas = ['=HYPERLINK("http://example.invalid","x")', '+1+1', '-2+3', '@SUM(1)', '\t=1', '\r=1'];
+  const formulaRows = csvRows(ROWS).map((r, i) => `${r},"${formulas[i % 6]!.replace(/"/g, '""')}"`);
+  add('formula', 'formula-cells.csv', [header(',') + ',note', ...formulaRows].join('\n') + '\n', { kind: 'answered', rows: ROWS, attribute: { name: 'note', like: '^(=HYPERLINK\\(|\\+1\\+1$|-2\\+3$|@SUM|\\t=1$|\\r=1$)' } });
+  add('proto', 'proto-column.csv', ['name,lat,lon,__proto__', ...csvRows(ROWS).map((r, i) => `${r},p${i}`)].join('\n') + '\n', { kind: 'answered', rows: ROWS, attribute: { name: '__proto__', like: '^p\\d+$' }, warning: 'reserved_name' });
+  add('proto', 'proto-property.geojson', collection([0, 1, 2].map((i) => ({ ...featureOf(i), properties: JSON.parse(`{"name":"Site ${i}","__proto__":"p${i}"}`) as object }))), { kind: 'answered', rows: 3, attribute: { name: '__proto__', like: '^p\\d+$' }, warning: 'reserved_name' });
+  // JSON.stringify cannot write 1e400: the placeholder is replaced in the text.
+  const overflow = collection([0, 1, 2].map((i) => ({ type: 'Feature', properties: { name: `Site ${i}` }, geometry: { type: 'Point', coordinates: ['@', '@'] } })));
+  add('coordinates', 'overflow-1e400.geojson', overflow.replace(/"@"/g, '1e400'), { kind: 'refused', code: 'no_usable_rows', says: 'not finite', never: 'projected' });
+  add('html', 'page.csv', '<!DOCTYPE html>\n<html lang="en"><head><title>Sign in</title></head>\n<body><form>name,lat,lon</form></body></html>\n', { kind: 'refused', code: 'not_csv', line: 1 });
+  add('html', 'page-no-doctype.csv', '<html>\n<body><table><tr><td>name</td><td>lat</td></tr></table></body>\n</html>\n', { kind: 'refused', code: 'not_csv', line: 1 });
+  const nul = 'name,lat,lon\n';
+  add('name', 'nul-in-name.csv', nul, { kind: 'refused', code: 'header_only' });
+  Object.assign(out[out.length - 1]!, { sentAs: 'sites\u0000.csv', shownAs: 'sites?.csv' });
+  add('name', 'escape-in-name.csv', nul, { kind: 'refused', code: 'header_only' });
+  Object.assign(out[out.length - 1]!, { sentAs: 'sites\u001b[2J\t.csv', shownAs: 'sites?[2J?.csv' });
+  for (const h of ['Nom', 'Nombre', 'Naam'])
+    add('header', `name-header-${h.toLowerCase()}.csv`, [`${h};lat;lon`, ...csvRows(ROWS, ';')].join('\n') + '\n', { kind: 'answered', rows: ROWS, names: '^Site \\d+$' });
 
   // Binary files sent by mistake.
   const binary: [string, number[]][] = [

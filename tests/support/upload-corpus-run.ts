@@ -3,6 +3,7 @@ import { BENCH_KEYS, memoryAfterGc, type ServiceProcess } from '../bench/service
 import type { CorpusFile } from './malformed-uploads';
 
 type Warning = { code: string; file?: string; rows?: { file: string; line: number }[]; more?: number };
+type Feature = { properties: { name: string; attributes?: Record<string, unknown> } };
 
 export interface CorpusFigures {
   files: number;
@@ -40,11 +41,11 @@ export async function runCorpus(svc: ServiceProcess, files: CorpusFile[]): Promi
       form.append('query', 'my sites');
       form.append('limit', '5');
       form.append('answer', 'false');
-      form.append('files', await openAsBlob(file.path), file.name);
+      form.append('files', await openAsBlob(file.path), file.sentAs ?? file.name);
       const t = performance.now();
       const res = await fetch(`${svc.baseUrl}/v1/compute`, { method: 'POST', headers: auth, body: form });
       const body = (await res.json()) as {
-        results?: { numberMatched: number };
+        results?: { numberMatched: number; features?: Feature[] };
         warnings?: Warning[];
         code?: string;
         detail?: string;
@@ -73,11 +74,17 @@ export async function runCorpus(svc: ServiceProcess, files: CorpusFile[]): Promi
   return f;
 }
 
-function check(file: CorpusFile, status: number, body: { results?: { numberMatched: number }; warnings?: Warning[]; code?: string; detail?: string }): string[] {
+function check(
+  file: CorpusFile,
+  status: number,
+  body: { results?: { numberMatched: number; features?: Feature[] }; warnings?: Warning[]; code?: string; detail?: string },
+): string[] {
   const e = file.expect;
   const p: string[] = [];
   const named = () => {
-    if (!body.detail?.startsWith(file.name)) p.push(`detail does not name the file: ${body.detail}`);
+    if (!body.detail?.startsWith(file.shownAs ?? file.name)) p.push(`detail does not name the file as ${JSON.stringify(file.shownAs ?? file.name)}: ${JSON.stringify(body.detail)}`);
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f]/.test(body.detail ?? '')) p.push(`detail holds a control character: ${JSON.stringify(body.detail)}`);
   };
   if (e.kind === 'answered') {
     if (status !== 200) return [`${status} ${body.code}: ${body.detail}`];
@@ -90,11 +97,27 @@ function check(file: CorpusFile, status: number, body: { results?: { numberMatch
       if (listed.length + (bad?.more ?? 0) !== e.badLines.length) p.push(`${listed.length}+${bad?.more} flagged, expected ${e.badLines.length}`);
     } else if (bad) p.push(`unexpected bad rows ${JSON.stringify(bad.rows?.slice(0, 3))}`);
     if (e.warning && !body.warnings?.some((w) => w.code === e.warning)) p.push(`no ${e.warning} warning (${body.warnings?.map((w) => w.code).join(',')})`);
+    const features = body.results?.features ?? [];
+    if ((e.attribute || e.names) && !features.length) p.push('no features returned');
+    if (e.attribute) {
+      const { name, like } = e.attribute;
+      if (!features.every((f) => f.properties.attributes && Object.hasOwn(f.properties.attributes, name))) p.push(`a feature lacks the column ${name}`);
+      const re = new RegExp(like);
+      const off = features.map((f) => f.properties.attributes?.[name]).filter((v) => typeof v !== 'string' || !re.test(v));
+      if (off.length) p.push(`${name} values not as sent: ${JSON.stringify(off.slice(0, 3))}`);
+    }
+    if (e.names) {
+      const re = new RegExp(e.names);
+      const off = features.map((f) => f.properties.name).filter((n) => !re.test(n));
+      if (off.length) p.push(`names not from the name column: ${JSON.stringify(off.slice(0, 3))}`);
+    }
   } else if (e.kind === 'refused') {
     if (status !== 400) return [`${status}, expected 400 ${e.code}`];
     if (body.code !== e.code) p.push(`code ${body.code}, expected ${e.code}: ${body.detail}`);
     named();
     if (e.line !== undefined && !body.detail?.includes(`line ${e.line}`)) p.push(`detail does not name line ${e.line}: ${body.detail}`);
+    if (e.says && !body.detail?.includes(e.says)) p.push(`detail does not say "${e.says}": ${body.detail}`);
+    if (e.never && body.detail?.includes(e.never)) p.push(`detail says "${e.never}": ${body.detail}`);
   } else if (e.kind === 'too_large') {
     if (status !== 413) return [`${status}, expected 413`];
     named();

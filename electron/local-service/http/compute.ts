@@ -18,10 +18,11 @@ import { parseQuery } from '../query/parse';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
 import type { ResultStore } from '../result-store';
 import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
-import { createSlicer, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
+import { createSlicer, printableName, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
 import { fieldErrors, sendProblem, type FieldError } from './problem';
 import { LayerNotFoundError, type LayerStore } from '../layers/store/layer-store';
 import type { VocabularyProvider } from '../vocabulary/provider';
+import { loadNameHeaders } from '../vocabulary/header-words';
 import { answerFromLayers, resolveLayerReferences } from './compute-layers';
 import { NearPlaces } from '../query/layers/features';
 
@@ -122,7 +123,7 @@ async function readParts(req: FastifyRequest, body: Body, dir: string, temps: st
   for await (const part of req.parts({ limits: { ...UPLOAD_LIMITS, files: UPLOAD_LIMITS.files + 1 } })) {
     if (part.type === 'file') {
       const name = shortName(part.filename || `file${body.files.length + 1}`);
-      if (part.filename && name !== part.filename) body.longNames.push({ name, length: part.filename.length });
+      if (part.filename && part.filename.length > MAX_FILE_NAME) body.longNames.push({ name, length: part.filename.length });
       if (++fileParts > UPLOAD_LIMITS.files) {
         const detail = `${name}: too many files: at most ${UPLOAD_LIMITS.files} files (uploads and images together) per request`;
         throw new Invalid(413, 'Payload Too Large', detail, [{ field: part.fieldname, message: detail }], 'files_limit');
@@ -172,7 +173,10 @@ function tooLarge(e: unknown): Invalid | null {
   return new Invalid(413, 'Payload Too Large', detail, [{ field: err.part?.fieldname ?? 'files', message: detail }], 'file_too_large');
 }
 
-const shortName = (name: string) => (name.length > MAX_FILE_NAME ? name.slice(0, MAX_FILE_NAME - 1) + '…' : name);
+const shortName = (given: string) => {
+  const name = printableName(given);
+  return name.length > MAX_FILE_NAME ? name.slice(0, MAX_FILE_NAME - 1) + '…' : name;
+};
 
 function validate(body: Body): { req: ComputeRequest; extra: string[] } {
   const extra = Object.keys(body.fields).filter((k) => !KNOWN_FIELDS.has(k));
@@ -199,6 +203,9 @@ function validate(body: Body): { req: ComputeRequest; extra: string[] } {
 export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   const { catalog, store } = deps;
   const near = new NearPlaces();
+  // Loaded on the first upload without an English name column.
+  let names: ReadonlySet<string> | undefined;
+  const nameHeaders = () => (names ??= loadNameHeaders());
   const countryCode = (lon: number, lat: number) => {
     const i = catalog.countryAt(lon, lat);
     return i >= 0 ? catalog.countries.rows[i]!.cca2 : '';
@@ -207,7 +214,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   /** One uploaded file's features; a file that cannot be used at all becomes a 400 naming it. */
   const readFile = async (name: string, bytes: Buffer, report: UploadReport, slice: Slicer) => {
     try {
-      return await readUpload(name, bytes, { countryAt: countryCode, report, slice });
+      return await readUpload(name, bytes, { countryAt: countryCode, report, slice, nameHeaders });
     } catch (e) {
       if (e instanceof UploadError) throw new Invalid(400, 'Bad Request', e.message, [{ field: 'files', message: e.message }], e.code);
       // Any other failure while reading a file is still about that file, not the server.

@@ -226,7 +226,7 @@ export async function streamPhotos(store: ImageryStorage, snap: Snapshot, p: Str
     const list: number[] = [];
     if (byScope) {
       for (let i = 0; i < n; i++) if (inScope(i)) list.push(i);
-    } else list.push(...mask.keys());
+    } else for (const i of mask.keys()) list.push(i);
     list.sort(listingOrder(snap, (i) => popcount(mask.get(i) ?? 0)));
     picked = list.slice(0, p.limit).map((i) => ({ i, km: null }));
   }

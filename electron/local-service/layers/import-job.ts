@@ -3,6 +3,7 @@ import { basename, extname, resolve } from 'node:path';
 import { readerFor } from './readers';
 import type { EmbeddedLayerStore, EmbeddedLayerWriter, LayerInfo, LayerStore, LayerWriter } from './store/layer-store';
 import { ImportCancelledError, LayerFileError, type LayerFeature, type ReadProgress } from './types';
+import { printableName } from '../upload/text';
 
 /**
  * A layer import as a job: progress events, cancel, and all-or-nothing visibility (the layer is
@@ -59,7 +60,8 @@ export function defaultLayerName(file: string): string {
 
 export function startLayerImport(opts: ImportOptions): ImportJob {
   const file = resolve(opts.file);
-  const shown = basename(file);
+  // A name on disk may hold line breaks or terminal escapes: messages show them as "?".
+  const shown = printableName(basename(file));
   const id = `layer-import-${++jobCounter}`;
   const events = new EventEmitter<ImportJobEvents>();
   const controller = new AbortController();

@@ -10,7 +10,9 @@ const UTM_NORTHING = [0, 10_000_000] as const;
  * Names the projected CRS that a set of out-of-range coordinates (x, y as read) most likely
  * uses, or null when they do not look like metres at all.
  */
-export function guessProjected(samples: readonly [number, number][]): string | null {
+export function guessProjected(all: readonly [number, number][]): string | null {
+  // Infinity (1e400 as read) is out of any range, not a projected unit.
+  const samples = all.filter(([x, y]) => Number.isFinite(x) && Number.isFinite(y));
   if (!samples.length) return null;
   // Projected positions run to thousands of metres; a stray 400 is a typo, not a CRS.
   const metres = samples.every(([x, y]) => Math.max(Math.abs(x), Math.abs(y)) >= 1000);

@@ -5,7 +5,7 @@ import { Geometry as GeometrySchema } from '../../../shared/service/geojson';
 import { guessProjected } from './checks';
 import { representativePoint } from './geometry';
 import { cut, excerpt, MAX_LABEL, MAX_TEXT } from './text';
-import { UploadError, type ReadContext, type UploadFeature } from './types';
+import { protoWarning, setOwn, UploadError, type ReadContext, type UploadFeature } from './types';
 
 const LAT = ['lat', 'latitude', 'lat_deg', 'latitude_deg', 'y', 'ylat', 'lat_dd'];
 const LON = ['lon', 'lng', 'long', 'longitude', 'lon_deg', 'longitude_deg', 'x', 'xlon', 'lon_dd'];
@@ -24,6 +24,19 @@ const DECIMAL = /^[-+]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][-+]?\d+)?$/;
 const decimal = (s: string) => (DECIMAL.test(s) ? Number(s.replace(',', '.')) : NaN);
 
 export const norm = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
+
+/**
+ * Most vertices of one WKT cell. The WKT parser's time grows faster than the text (10,000
+ * vertices take about 0.2 s, 40,000 over 10 s), so longer geometries come as GeoJSON.
+ */
+export const MAX_WKT_VERTICES = 10_000;
+
+/** Whether a text holds more than `n` commas (a WKT's vertices, less one per part). */
+function commasPast(s: string, n: number): boolean {
+  let count = 0;
+  for (let i = s.indexOf(','); i !== -1; i = s.indexOf(',', i + 1)) if (++count > n) return true;
+  return false;
+}
 
 /** Rows read before the coordinate columns are chosen (by header, else by their values). */
 const HEAD_ROWS = 50;
@@ -131,6 +144,7 @@ function columns(file: string, header: Rec, head: Rec[], ctx: ReadContext): Colu
       used: at[0]! + 1,
     });
   }
+  if (headers.includes('__proto__')) ctx.report.warn(protoWarning(file, 'column'));
   const find = (names: string[]) => headers.findIndex((h) => names.includes(norm(h)));
   const value = (r: Rec, i: number) => r.fields[i] ?? '';
   let lat = find(LAT);
@@ -154,12 +168,27 @@ function columns(file: string, header: Rec, head: Rec[], ctx: ReadContext): Colu
       `no coordinate columns: expected latitude/longitude or WKT headers, found ${excerpt(headers.join(', '), 120)}`,
       'no_coordinate_columns',
     );
-  return { headers, lat: wkt >= 0 ? -1 : lat, lon: wkt >= 0 ? -1 : lon, wkt, name: find(NAME), id: find(ID), address: find(ADDRESS) };
+  let name = find(NAME);
+  if (name < 0 && ctx.nameHeaders) {
+    const other = ctx.nameHeaders();
+    name = headers.findIndex((h) => other.has(norm(h)));
+  }
+  return { headers, lat: wkt >= 0 ? -1 : lat, lon: wkt >= 0 ? -1 : lon, wkt, name, id: find(ID), address: find(ADDRESS) };
+}
+
+/** What a markup document sent as a table seems to be (a web page saved under a .csv name), or null. */
+function markupKind(text: string): string | null {
+  const head = text.slice(0, 1024).trimStart().toLowerCase();
+  if (/^<!doctype html|^<html[\s>]|^<head[\s>]|^<body[\s>]/.test(head)) return 'an HTML page';
+  if (/^<\?xml|^<!doctype|^<[a-z][\w:-]*[\s>]/.test(head) && head.includes('>')) return 'an XML or HTML document';
+  return null;
 }
 
 /** Reads a CSV (any of `,` `;` tab `|`): every readable row; the others are reported. */
 export async function readCsv(file: string, text: string, ctx: ReadContext): Promise<UploadFeature[]> {
   if (!text.trim()) throw new UploadError(file, null, 'file is empty', 'empty');
+  const markup = markupKind(text);
+  if (markup) throw new UploadError(file, 1, `not CSV: it looks like ${markup}; save the table as CSV`, 'not_csv');
   const delimiter = Papa.parse(text.slice(0, 64 * 1024), { delimitersToGuess: [',', ';', '\t', '|'], preview: 20, skipEmptyLines: 'greedy' }).meta.delimiter;
   const { report } = ctx;
   const out: UploadFeature[] = [];
@@ -193,6 +222,8 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
     let geometry: Geometry;
     if (c.wkt >= 0) {
       const v = (f[c.wkt] ?? '').replace(/^\s*SRID=\d+;\s*/i, '');
+      if (commasPast(v, MAX_WKT_VERTICES - 1))
+        return bad(`"${excerpt(c.headers[c.wkt]!)}" has more than ${MAX_WKT_VERTICES.toLocaleString('en')} vertices, the limit for WKT in a table; simplify it, or send the file as GeoJSON`);
       try {
         geometry = wktToGeoJSON(v);
       } catch {
@@ -200,6 +231,8 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
       }
       if (!GeometrySchema.safeParse(geometry).success) {
         const p = representativePoint(geometry);
+        if (p && !(Number.isFinite(p[0]) && Number.isFinite(p[1])))
+          return bad(`"${excerpt(c.headers[c.wkt]!)}" has coordinates out of range (not finite numbers)`);
         if (p && outOfRange.length < CRS_SAMPLES) outOfRange.push(p);
         return bad(`"${excerpt(c.headers[c.wkt]!)}" has coordinates outside longitude -180..180 / latitude -90..90`);
       }
@@ -210,8 +243,10 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
       const lon = decimal(lonS);
       if (latS === '') return bad('latitude is empty');
       if (lonS === '') return bad('longitude is empty');
-      if (!Number.isFinite(lat)) return bad(`latitude "${excerpt(latS)}" is not a number`);
-      if (!Number.isFinite(lon)) return bad(`longitude "${excerpt(lonS)}" is not a number`);
+      if (Number.isNaN(lat)) return bad(`latitude "${excerpt(latS)}" is not a number`);
+      if (Number.isNaN(lon)) return bad(`longitude "${excerpt(lonS)}" is not a number`);
+      if (!Number.isFinite(lat) || !Number.isFinite(lon))
+        return bad(`${!Number.isFinite(lat) ? `latitude "${excerpt(latS)}"` : `longitude "${excerpt(lonS)}"`} is out of range (not a finite number)`);
       if (Math.abs(lat) > 90 || Math.abs(lon) > 180) {
         if (outOfRange.length < CRS_SAMPLES) outOfRange.push([lon, lat]);
         return bad(Math.abs(lat) > 90 ? `latitude ${lat} is outside -90..90` : `longitude ${lon} is outside -180..180`);
@@ -243,7 +278,7 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
         report.truncated({ file, line: r.line, column: c.headers[i]!, length: v.length });
         v = short;
       }
-      attributes[c.headers[i]!] = v;
+      setOwn(attributes, c.headers[i]!, v);
     }
     out.push({
       id: label(c.id, String(n)),
@@ -296,7 +331,7 @@ async function typeColumns(c: Columns, numeric: boolean[], boolean: boolean[], f
     const a = out[j]!.attributes;
     for (const t of typed) {
       const v = a[t.h] as string;
-      a[t.h] = v === '' ? null : t.as === 'number' ? Number(v) : v.toLowerCase() === 'true';
+      setOwn(a, t.h, v === '' ? null : t.as === 'number' ? Number(v) : v.toLowerCase() === 'true');
     }
     if ((j & 1023) === 0 && ctx.slice.due()) await ctx.slice.pause();
   }

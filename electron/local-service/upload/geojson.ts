@@ -3,9 +3,10 @@ import { parse as parseJsonc, printParseErrorCode, visit, type ParseError } from
 import { Geometry as GeometrySchema } from '../../../shared/service/geojson';
 import { declaredCrs, guessProjected } from './checks';
 import { ADDRESS, ID, NAME, norm } from './csv';
-import { firstPosition, representativePoint } from './geometry';
+import { JsonShape, MAX_NESTING } from '../../ground/nesting';
+import { firstPosition, MAX_VERTICES, representativePoint } from './geometry';
 import { cut, excerpt, MAX_LABEL, MAX_TEXT } from './text';
-import { UploadError, type ReadContext, type UploadFeature } from './types';
+import { protoWarning, setOwn, UploadError, type ReadContext, type UploadFeature } from './types';
 
 const WGS84 = 'EPSG:4326';
 
@@ -13,6 +14,27 @@ function lineOf(text: string, offset: number): number {
   let line = 1;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
   return line;
+}
+
+/** Characters of the text scanned per slice of work before it is parsed. */
+const SCAN_STEP = 1 << 20;
+
+/**
+ * Checks the text before it is parsed: a document nested this deep is no geodata and would
+ * break what handles it next, and a feature past the vertex limit would take seconds and
+ * hundreds of MB to parse and validate. The scan pauses between slices.
+ */
+async function checkShape(file: string, text: string, ctx: ReadContext): Promise<void> {
+  const shape = new JsonShape(MAX_NESTING, MAX_VERTICES);
+  for (let at = 0; at < text.length && shape.feed(text, at, Math.min(text.length, at + SCAN_STEP)); at += SCAN_STEP)
+    if (ctx.slice.due()) await ctx.slice.pause();
+  if (shape.tooDeep)
+    throw new UploadError(file, null, `JSON nested too deeply: arrays and objects more than ${MAX_NESTING} levels deep`, 'too_deep');
+  if (shape.bigMember !== -1) {
+    const limit = `more than ${MAX_VERTICES.toLocaleString('en')} vertices (the limit per feature); simplify it first`;
+    if (shape.bigMember === -2) throw new UploadError(file, null, `its geometry has ${limit}`, 'too_many_vertices');
+    throw new UploadError(file, lineOf(text, shape.bigMemberAt), `feature ${shape.bigMember + 1}: its geometry has ${limit}`, 'too_many_vertices');
+  }
 }
 
 function parseJson(file: string, text: string): unknown {
@@ -80,6 +102,8 @@ function featureLines(text: string): (n: number) => number {
 /** Why a geometry does not validate, in the words a person fixing the file needs. */
 function geometryProblem(geometry: unknown, issue: string | undefined): { reason: string; position?: [number, number] } {
   const p = firstPosition(geometry);
+  if (p?.some((v) => typeof v === 'number' && !Number.isFinite(v)))
+    return { reason: 'coordinates are out of range: not finite numbers (a value such as 1e400 is past the largest number)' };
   if (p?.some((v) => typeof v === 'string'))
     return { reason: `coordinates are strings (${excerpt(JSON.stringify(p.slice(0, 2)))}); write them as numbers` };
   if (p && typeof p[0] === 'number' && typeof p[1] === 'number' && (Math.abs(p[0]) > 180 || Math.abs(p[1]) > 90))
@@ -90,6 +114,7 @@ function geometryProblem(geometry: unknown, issue: string | undefined): { reason
 /** Reads GeoJSON (FeatureCollection, Feature or a bare geometry): every usable feature; the others are reported. */
 export async function readGeoJson(file: string, text: string, ctx: ReadContext): Promise<UploadFeature[]> {
   const { report } = ctx;
+  await checkShape(file, text, ctx);
   const doc = parseJson(file, text) as { type?: unknown; features?: unknown; geometry?: unknown; properties?: unknown; id?: unknown } | null;
   let features: unknown[];
   if (doc?.type === 'FeatureCollection') {
@@ -104,6 +129,12 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
   const crs = declaredCrs(doc);
   const lineOfFeature = featureLines(text);
   const out: UploadFeature[] = [];
+  let otherNames: ReadonlySet<string> | undefined;
+  let protoSeen = false;
+  const otherName = (keys: string[]) => {
+    otherNames ??= ctx.nameHeaders!();
+    return keys.find((key) => otherNames!.has(norm(key)));
+  };
   const outOfRange: [number, number][] = [];
   let unlocated = 0;
   for (let n = 0; n < features.length; n++) {
@@ -134,14 +165,18 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
     const props = f.properties && typeof f.properties === 'object' && !Array.isArray(f.properties) ? (f.properties as Record<string, unknown>) : {};
     const line = () => lineOfFeature(n);
     const attributes: Record<string, unknown> = {};
+    if (!protoSeen && Object.hasOwn(props, '__proto__')) {
+      protoSeen = true;
+      report.warn(protoWarning(file, 'property'));
+    }
     for (const [k, v] of Object.entries(props)) {
       const short = typeof v === 'string' ? cut(v, MAX_TEXT) : null;
       if (short !== null) report.truncated({ file, line: line(), column: k, length: (v as string).length });
-      attributes[k] = short ?? v;
+      setOwn(attributes, k, short ?? v);
     }
     const keys = Object.keys(props);
     const label = (names: string[], fallback: string) => {
-      const k = keys.find((key) => names.includes(norm(key)));
+      const k = keys.find((key) => names.includes(norm(key))) ?? (names === NAME && ctx.nameHeaders ? otherName(keys) : undefined);
       const v = k !== undefined && props[k] !== null && props[k] !== undefined ? String(props[k]) : '';
       if (!v) return fallback;
       const short = cut(v, MAX_LABEL);

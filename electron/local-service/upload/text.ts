@@ -18,6 +18,15 @@ export function excerpt(s: string, max = EXCERPT): string {
   return clean.length > max ? clean.slice(0, max) + '…' : clean;
 }
 
+/**
+ * A file name as it may appear in messages and results: control characters (NUL, line breaks,
+ * escapes that would drive a terminal) become "?".
+ */
+export function printableName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  return name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
+
 /** Cuts a text to `max` characters (ending with "…"); null when it fits. */
 export function cut(s: string, max: number): string | null {
   return s.length > max ? s.slice(0, max - 1) + '…' : null;

@@ -39,7 +39,29 @@ export type UploadErrorCode =
   | 'crs'
   | 'invalid_json'
   | 'not_geojson'
-  | 'features_not_array';
+  | 'features_not_array'
+  | 'too_deep'
+  | 'too_many_vertices'
+  | 'not_csv';
+
+/**
+ * Sets a property as the object's own, whatever its name: a plain assignment to "__proto__"
+ * would change the prototype instead and the column would vanish.
+ */
+export function setOwn(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
+}
+
+/** The warning for a column named "__proto__": kept, but leaves readers that guard against prototype pollution. */
+export function protoWarning(file: string, what: 'column' | 'property'): UploadWarning {
+  return {
+    code: 'reserved_name',
+    message: `${file}: the ${what} "__proto__" is kept in the answer, but JSON readers that guard against prototype pollution (this app's among them) leave a property of that name out; rename it to see it everywhere`,
+    file,
+    column: '__proto__',
+  };
+}
 
 export interface UploadWarning {
   code: string;
@@ -53,6 +75,11 @@ export interface ReadContext {
   report: import('./report').UploadReport;
   /** Awaited between slices of work so other requests keep being answered. */
   slice: import('./slice').Slicer;
+  /**
+   * Headers that name a column of names in other languages (normalised as `norm` does), asked
+   * for only when no English one is found: loading them takes a moment.
+   */
+  nameHeaders?: () => ReadonlySet<string>;
   /** Told which CSV columns were chosen for the coordinates (a preview shows them). */
   onColumns?: (file: string, columns: { latitude: string | null; longitude: string | null; wkt: string | null }) => void;
 }

@@ -36,7 +36,7 @@ describe('malformed uploads corpus against the service in its own process', () =
     expect(f.healthFailures).toBe(0);
     // Bounded: the service never holds much more than a few copies of the largest file it reads.
     expect(f.rssPeakMb - f.rssStartMb).toBeLessThan(600);
-    // Nothing of the 110 uploads is held once they are answered.
+    // Nothing of the uploads is held once they are answered.
     expect(f.heapAfterMb - f.heapBeforeMb).toBeLessThan(30);
   });
 });

@@ -138,3 +138,40 @@ describe('layer files that cannot be imported give a clear error and leave nothi
     expect(info.warnings).toEqual(['noprj.shp has no .prj; read as WGS84 longitude/latitude']);
   });
 });
+
+describe('layer files nested thousands deep are refused by name before they are parsed', () => {
+  const deep = (d: number) => `${'['.repeat(d)}${']'.repeat(d)}`;
+  const feature = (nested: string) => `{"type":"Feature","properties":{"x":${nested}},"geometry":{"type":"Point","coordinates":[2.35,48.85]}}`;
+
+  it('a GeoJSON whose properties nest 5,000 levels', async () => {
+    writeFileSync(bad('deep.geojson'), `{"type":"FeatureCollection","features":[${feature(deep(5000))}]}`);
+    await expectRefused(bad('deep.geojson'), /JSON nested more than 100 levels deep/);
+  });
+
+  it('a GeoJSON sequence with one such line', async () => {
+    writeFileSync(bad('deep.geojsonl'), `${feature('1')}\n${feature(deep(5000))}\n`);
+    await expectRefused(bad('deep.geojsonl'), /line 2: JSON nested more than 100 levels deep/);
+  });
+
+  it('a KML whose folders nest 5,000 deep', async () => {
+    const folders = '<Folder>'.repeat(5000) + '<Placemark><Point><coordinates>2.35,48.85</coordinates></Point></Placemark>' + '</Folder>'.repeat(5000);
+    writeFileSync(bad('deep.kml'), `<?xml version="1.0"?>\n<kml xmlns="http://www.opengis.net/kml/2.2"><Document>${folders}</Document></kml>\n`);
+    await expectRefused(bad('deep.kml'), /malformed KML: elements nested more than 100 levels deep/);
+  });
+
+  it('a GeoJSON nested 60 levels is read', async () => {
+    writeFileSync(bad('nested-60.geojson'), `{"type":"FeatureCollection","features":[${feature(deep(55))}]}`);
+    const info = await startLayerImport({ store, file: bad('nested-60.geojson'), tempDir: join(dir, 'tmp') }).done;
+    expect(info.featureCount).toBe(1);
+  });
+
+  it('shows control characters of a file name as ?', async () => {
+    const name = 'a\u001b[2Jb\n.geojson';
+    writeFileSync(bad(name), '{"type":"FeatureCollection","features":[');
+    const err = await startLayerImport({ store, file: bad(name), tempDir: join(dir, 'tmp') }).done.then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(err?.message.startsWith('a?[2Jb?.geojson: ')).toBe(true);
+  });
+});

@@ -110,3 +110,48 @@ describe('one validation per boundary', () => {
     expect(r.ok && r.value).not.toBe(connection);
   });
 });
+
+describe('router and values nested thousands deep', () => {
+  const deep = (d: number) => {
+    const root: unknown[] = [];
+    let at = root;
+    for (let i = 1; i < d; i++) at.push((at = []));
+    return root;
+  };
+
+  it('refuses such an input as VALIDATION without calling the handler', async () => {
+    let called = false;
+    const router = createRouter(handlers({ 'app.info': () => ((called = true), { name: 'Fieldlens', version: '1', shell: 'test', dataDir: '/tmp' }) }), createMemoryLogger());
+    const r = await router.dispatch('app.info', { x: deep(5000) });
+    expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    expect(called).toBe(false);
+  });
+
+  it('answers INTERNAL, never a value no transport could send, when a handler returns one', async () => {
+    const logger = createMemoryLogger();
+    // A preview's attributes are any JSON: the output schema lets the depth through.
+    const preview = (nested: unknown) => ({
+      name: 'x.geojson',
+      format: 'geojson' as const,
+      featureCount: 1,
+      columns: null,
+      sample: [{ name: 'x', longitude: 2, latitude: 48, attributes: { nested } }],
+      positions: [{ name: 'x', longitude: 2, latitude: 48 }],
+      badRows: [],
+      badRowCount: 0,
+      warnings: [],
+      error: null,
+    });
+    let nested: unknown = deep(5000);
+    const router = createRouter(handlers({ 'uploads.preview': () => preview(nested) }), logger);
+    const input = { name: 'x.geojson', dataBase64: 'e30=' };
+    const r = await router.dispatch('uploads.preview', input);
+    expect(r).toMatchObject({ ok: false, error: { code: 'INTERNAL', message: expect.stringMatching(/nested deeper than 100 levels/) } });
+    expect(logger.lines.join('\n')).toMatch(/uploads\.preview returned a value nested deeper than 100 levels/);
+    // The same answer 50 levels deep goes through.
+    nested = deep(50);
+    expect((await router.dispatch('uploads.preview', input)).ok).toBe(true);
+    // The answer itself serialises: that was the point.
+    expect(() => JSON.stringify(r)).not.toThrow();
+  });
+});

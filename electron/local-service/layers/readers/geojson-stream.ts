@@ -1,3 +1,4 @@
+import { MAX_NESTING } from '../../../ground/nesting';
 /**
  * Splits a GeoJSON FeatureCollection into its features while reading it in chunks, so a file
  * of any size is parsed one feature at a time. The members before "features" (type, name, crs)
@@ -61,7 +62,8 @@ export async function* streamFeatureCollection(chunks: AsyncIterable<string>, on
           if (c === 91) throw new GeoJsonStreamError(`features[${count}] is an array, not a Feature`);
           start = i;
         }
-        depth++;
+        // Nothing past this is geodata, and what stores and sends features walks them by recursion.
+        if (++depth > MAX_NESTING) throw new GeoJsonStreamError(`features[${count}]: JSON nested more than ${MAX_NESTING} levels deep`);
       } else if (c === 125 || c === 93) {
         // } or ]
         if (depth === 0) {

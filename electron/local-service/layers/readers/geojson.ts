@@ -3,7 +3,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Feature, GeoJSON, Geometry } from 'geojson';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerReader, type ReadOptions } from '../types';
+import { MAX_NESTING, jsonTooDeep } from '../../../ground/nesting';
 import { judgeEpsg, REPROJECT_HINT } from './crs';
+
+const TOO_DEEP = `JSON nested more than ${MAX_NESTING} levels deep (arrays and objects); no GeoJSON needs that`;
 import { GeoJsonStreamError, streamFeatureCollection } from './geojson-stream';
 
 /**
@@ -58,6 +61,7 @@ export function createGeojsonReader({ wholeMaxBytes }: { wholeMaxBytes: number }
             // RFC 8142 sequences start each record with an RS character.
             const t = (line.startsWith('\u001e') ? line.slice(1) : line).trim();
             if (!t) continue;
+            if (jsonTooDeep(t)) throw new LayerFileError(file, `line ${n + 1}: ${TOO_DEEP}`);
             let f: Feature;
             try {
               f = JSON.parse(t) as Feature;
@@ -103,8 +107,10 @@ export function createGeojsonReader({ wholeMaxBytes }: { wholeMaxBytes: number }
         }
       } else {
         let doc: GeoJSON;
+        const text = await readFile(file, 'utf8');
+        if (jsonTooDeep(text)) throw new LayerFileError(file, TOO_DEEP);
         try {
-          doc = JSON.parse(await readFile(file, 'utf8')) as GeoJSON;
+          doc = JSON.parse(text) as GeoJSON;
         } catch (e) {
           throw new LayerFileError(file, `invalid JSON (${e instanceof Error ? e.message : String(e)})`);
         }

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { gpx, kml } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import type { Feature } from 'geojson';
+import { MAX_NESTING, xmlTooDeep } from '../../../ground/nesting';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerFormat, type LayerReader, type ReadOptions } from '../types';
 
 /**
@@ -23,6 +24,8 @@ function xmlReader(format: Extract<LayerFormat, 'kml' | 'gpx'>): LayerReader {
         throw new LayerFileError(file, `${format.toUpperCase()} of ${(size / MIB).toFixed(1)} MiB is over the ${XML_DOCUMENT_MAX_BYTES / MIB} MiB this reader loads; convert it to GeoPackage or FlatGeobuf`);
       }
       const text = await readFile(file, 'utf8');
+      // The DOM and the converter walk elements by recursion: a crafted file thousands deep would overflow the stack.
+      if (xmlTooDeep(text)) throw new LayerFileError(file, `malformed ${format.toUpperCase()}: elements nested more than ${MAX_NESTING} levels deep`);
       const errors: string[] = [];
       let doc;
       try {

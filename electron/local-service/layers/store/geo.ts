@@ -16,18 +16,25 @@ export function distanceToGeometry(p: Position, g: Geometry): number {
     case 'Point':
       return distance(p, g.coordinates, { units: 'meters' });
     case 'MultiPoint':
-      return Math.min(...g.coordinates.map((c) => distance(p, c, { units: 'meters' })));
+      return least(g.coordinates, (c) => distance(p, c, { units: 'meters' }));
     case 'LineString':
       return lineDistance(p, g.coordinates);
     case 'MultiLineString':
-      return Math.min(...g.coordinates.map((l) => lineDistance(p, l)));
+      return least(g.coordinates, (l) => lineDistance(p, l));
     case 'Polygon':
       return polygonDistance(p, g.coordinates);
     case 'MultiPolygon':
-      return Math.min(...g.coordinates.map((poly) => polygonDistance(p, poly)));
+      return least(g.coordinates, (poly) => polygonDistance(p, poly));
     case 'GeometryCollection':
-      return Math.min(...g.geometries.map((c) => distanceToGeometry(p, c)));
+      return least(g.geometries, (c) => distanceToGeometry(p, c));
   }
+}
+
+/** The least of f over a list, in a loop: Math.min(...list) overflows the stack on a large one. */
+function least<T>(list: readonly T[], f: (x: T) => number): number {
+  let m = Infinity;
+  for (let i = 0; i < list.length; i++) m = Math.min(m, f(list[i]!));
+  return m;
 }
 
 function lineDistance(p: Position, line: Position[]): number {
@@ -37,7 +44,7 @@ function lineDistance(p: Position, line: Position[]): number {
 
 function polygonDistance(p: Position, rings: Position[][]): number {
   if (booleanPointInPolygon(p, { type: 'Polygon', coordinates: rings })) return 0;
-  return Math.min(...rings.map((r) => lineDistance(p, r)));
+  return least(rings, (r) => lineDistance(p, r));
 }
 
 /** Whether a point lies in (or on the edge of) a polygon or multipolygon; false for other types. */

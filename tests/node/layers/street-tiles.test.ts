@@ -48,7 +48,8 @@ const inTile = (p: Position, z: number, x: number, y: number) => {
   return [(wx - x) * 4096, (wy - y) * 4096] as const;
 };
 
-const read = (data: Uint8Array) => new MVT({ featureClass: Feature }).readFeatures(data.slice().buffer) as Feature[];
+// Full features (not render features), so geometries read as the tile holds them, in tile units.
+const read = (data: Uint8Array) => new MVT<Feature>({ featureClass: Feature }).readFeatures(data.slice().buffer);
 const named = (fs: Feature[], name: string) => fs.filter((f) => f.get('name') === name);
 
 const BACKENDS: { name: string; open: () => Promise<LayerStore> }[] = postgis

@@ -73,29 +73,44 @@ export function streetStyle(theme: Theme): StyleFunction {
       ...(line ? { placement: 'line' as const, overflow: false } : {}),
     });
 
+  // Styles are made once per class and zoom step (and per name for labels), not per feature and frame.
+  const cache = new Map<string, Style | Style[]>();
+  const cached = (key: string, make: () => Style | Style[]) => {
+    let st = cache.get(key);
+    if (!st) {
+      if (cache.size > 4000) cache.clear();
+      cache.set(key, (st = make()));
+    }
+    return st;
+  };
+
   return (f: FeatureLike, resolution: number): Style | Style[] | undefined => {
     const layer = f.get('layer') as string;
     const cls = f.get('class') as string;
     const name = f.get('name') as string | undefined;
-    // 2.39 m per pixel at the equator is zoom 16.
-    const scale = Math.min(4, Math.max(0.25, 2.39 / resolution));
     if (layer === 'landuse' || layer === 'water' || layer === 'buildings') return areas[cls] ?? areas['residential'];
+    // 2.39 m per pixel at the equator is zoom 16; widths follow in quarter-zoom steps.
+    const step = Math.round(Math.log2(2.39 / resolution) * 4) / 4;
+    const scale = Math.min(4, Math.max(0.25, 2 ** step));
     if (layer === 'waterway') {
-      return new Style({ stroke: new Stroke({ color: p.water, width: (cls === 'river' ? 10 : 3) * scale, lineCap: 'round' }), zIndex: 1 });
+      return cached(`w|${cls}|${step}`, () => new Style({ stroke: new Stroke({ color: p.water, width: (cls === 'river' ? 10 : 3) * scale, lineCap: 'round' }), zIndex: 1 }));
     }
-    if (layer === 'rail') return new Style({ stroke: new Stroke({ color: p.rail, width: Math.max(1, 1.5 * scale), lineDash: [6, 4] }), zIndex: 20 });
+    if (layer === 'rail') return cached(`r|${step}`, () => new Style({ stroke: new Stroke({ color: p.rail, width: Math.max(1, 1.5 * scale), lineDash: [6, 4] }), zIndex: 20 }));
     if (layer === 'roads') {
       const w = Math.max(cls === 'path' ? 1 : 1.5, (ROAD_WIDTH[cls] ?? 3) * scale);
-      const rank = ROAD_ORDER.indexOf(cls);
-      const out = [
-        new Style({ stroke: new Stroke({ color: roadColour(cls), width: w, lineCap: 'round', lineJoin: 'round', ...(cls === 'path' ? { lineDash: [4, 3] } : {}) }), zIndex: 11 + rank }),
-      ];
-      if (cls !== 'path') out.unshift(new Style({ stroke: new Stroke({ color: p.casing, width: w + 2, lineCap: 'round', lineJoin: 'round' }), zIndex: 10 }));
-      if (name && w >= 5) out.push(new Style({ text: text(name, 11, true), zIndex: 30 }));
-      return out;
+      const line = cached(`l|${cls}|${step}`, () => {
+        const rank = ROAD_ORDER.indexOf(cls);
+        const out = [
+          new Style({ stroke: new Stroke({ color: roadColour(cls), width: w, lineCap: 'round', lineJoin: 'round', ...(cls === 'path' ? { lineDash: [4, 3] } : {}) }), zIndex: 11 + rank }),
+        ];
+        if (cls !== 'path') out.unshift(new Style({ stroke: new Stroke({ color: p.casing, width: w + 2, lineCap: 'round', lineJoin: 'round' }), zIndex: 10 }));
+        return out;
+      }) as Style[];
+      if (!name || w < 5) return line;
+      return [...line, cached(`t|${name}`, () => new Style({ text: text(name, 11, true), zIndex: 30 })) as Style];
     }
     if (layer === 'places' && name) {
-      return new Style({ text: text(cls === 'town' ? name : name.toUpperCase(), cls === 'town' ? 15 : 11, false, 'bold'), zIndex: 40 });
+      return cached(`p|${cls}|${name}`, () => new Style({ text: text(cls === 'town' ? name : name.toUpperCase(), cls === 'town' ? 15 : 11, false, 'bold'), zIndex: 40 }));
     }
     return undefined;
   };

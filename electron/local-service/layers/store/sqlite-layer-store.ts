@@ -301,7 +301,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       const n = layerNumber(uid);
       const box = bboxPolygon(bbox).geometry;
       return candidates(n, [bbox], opts.match)
-        .filter((c) => booleanIntersects(box, c.geometry))
+        .filter((c) => opts.boxOnly || booleanIntersects(box, c.geometry))
         .sort((a, b) => a.row.fid - b.row.fid)
         .slice(0, opts.limit ?? Infinity)
         .map((c) => stored(uid, c.row, c.geometry));

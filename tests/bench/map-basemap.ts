@@ -111,7 +111,7 @@ export async function basemapFigures(page: Page, stepLimitMs: number): Promise<F
       const centre: [number, number] = [w + (e - w) * f, s + (n - s) * (1 - f)];
       frames.push(
         await page.evaluate(
-          ([c, b, limit]) => (globalThis as unknown as { benchBasemap: (c: [number, number], z: number, b: number[], l: number) => Promise<{ ms: number; tiles: number }> }).benchBasemap(c, 16, b, limit),
+          ([c, b, limit]) => (globalThis as unknown as { benchBasemap: (c: [number, number], z: number, b: readonly number[], l: number) => Promise<{ ms: number; tiles: number }> }).benchBasemap(c, 16, b, limit),
           [centre, [w, s, e, n], stepLimitMs] as const,
         ).then((r) => ({ ...r, making: makingMs })),
       );

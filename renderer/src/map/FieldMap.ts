@@ -28,6 +28,8 @@ export const FIT_MAX_ZOOM = 17;
  * buttons, the sides leave room for the labels of points at the edge.
  */
 const FIT_PADDING = [72, 120, 56, 150];
+/** What the person does to move the map; after it, a resize keeps their view. */
+const FORGET_FIT_ON = ['pointerdown', 'wheel', 'keydown'] as const;
 
 /** The workspace map: an OpenLayers map over the offline basemap. Call dispose() when done. */
 export default class FieldMap {
@@ -62,8 +64,7 @@ export default class FieldMap {
     this.map.on('change:size', () => {
       if (this.lastFit) this.map.getView().fit(this.lastFit.box, { padding: FIT_PADDING, maxZoom: this.lastFit.maxZoom });
     });
-    const viewport = this.map.getViewport();
-    for (const type of ['pointerdown', 'wheel', 'keydown']) viewport.addEventListener(type, this.forgetFit, { passive: true });
+    for (const type of FORGET_FIT_ON) this.map.getViewport()?.addEventListener(type, this.forgetFit, { passive: true });
   }
 
   /**
@@ -115,8 +116,7 @@ export default class FieldMap {
   }
 
   dispose(): void {
-    const viewport = this.map.getViewport();
-    for (const type of ['pointerdown', 'wheel', 'keydown']) viewport.removeEventListener(type, this.forgetFit);
+    for (const type of FORGET_FIT_ON) this.map.getViewport()?.removeEventListener(type, this.forgetFit);
     this.basemaps.dispose();
     this.map.getLayers().forEach((layer) => layer.dispose());
     this.map.setTarget(undefined);

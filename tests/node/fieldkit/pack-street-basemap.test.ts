@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Polygon, Position } from 'geojson';
 import Feature from 'ol/Feature';
 import MVT from 'ol/format/MVT';
+import type SimpleGeometry from 'ol/geom/SimpleGeometry';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStreetTiles } from '../../../electron/local-service/layers/basemap/street-tiles';
 import { asAsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
@@ -32,7 +33,7 @@ const tileOf = ([lon, lat]: Position, z: number): [number, number] => {
 const contents = (data: Uint8Array | null) =>
   new MVT<Feature>({ featureClass: Feature })
     .readFeatures(data!.slice().buffer)
-    .map((f) => JSON.stringify([f.get('layer'), f.get('class'), f.get('name') ?? null, (f.getGeometry() as { getFlatCoordinates(): number[] }).getFlatCoordinates()]))
+    .map((f) => JSON.stringify([f.get('layer'), f.get('class'), f.get('name') ?? null, (f.getGeometry() as SimpleGeometry).getFlatCoordinates()]))
     .sort();
 
 describe('the street basemap travels in an area pack', () => {

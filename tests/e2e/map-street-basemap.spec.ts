@@ -167,6 +167,20 @@ test('a loaded town extract is the basemap at zoom 16 offline, in light and dark
     expect(await countIn(page, { x0: Math.min(ex!.x, ey!.x), y0: Math.min(ex!.y, ey!.y), x1: Math.max(ex!.x, ey!.x), y1: Math.max(ex!.y, ey!.y) }, want.building)).toBe(0);
     if (theme === 'light') await page.getByTestId('theme-toggle').click();
   }
+  // The layer switcher lists it by the extract's name and turns it off and on.
+  await page.getByTestId('map-layers').click();
+  const toggle = page.getByTestId('street-basemap');
+  await expect(page.getByTestId('layer-switcher')).toContainText('Street map (town)');
+  await expect(toggle).toBeChecked();
+  await shot(page, 'street-basemap-layer-switcher');
+  await toggle.uncheck();
+  await page.waitForTimeout(400);
+  await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  expect(await countIn(page, hallRect, COLOURS.dark.building)).toBeLessThan(hallArea * 0.05);
+  await toggle.check();
+  await page.waitForTimeout(400);
+  await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  expect(await countIn(page, hallRect, COLOURS.dark.building)).toBeGreaterThan(hallArea * 0.7);
   // Drawn from the extract alone: nothing was asked of the network.
   expect(outside).toEqual([]);
 });

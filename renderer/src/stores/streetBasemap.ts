@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { computed } from 'vue';
+import { computed, readonly, ref } from 'vue';
 import { useRpc } from '../api/rpc';
 import { useLayersStore } from './layers';
 
@@ -13,6 +13,13 @@ export const useStreetBasemapStore = defineStore('streetBasemap', () => {
   const extracts = computed(() => layers.layers.filter((l) => l.format === 'osm-pbf' || l.format === 'osm-xml'));
   const bboxes = computed(() => extracts.value.flatMap((l) => (l.bbox ? [[...l.bbox]] : [])));
   const key = computed(() => extracts.value.map((l) => `${l.id}@${l.createdAt}`).join(','));
+  /** The extracts' names, for the layer switcher. */
+  const names = computed(() => extracts.value.map((l) => l.name));
+  /** Whether the person shows it (the layer switcher). */
+  const shown = ref(true);
+  function setShown(on: boolean): void {
+    shown.value = on;
+  }
 
   async function load(z: number, x: number, y: number): Promise<string | null> {
     const r = await rpc.call('layers.basemapTile', { z, x, y });
@@ -25,5 +32,5 @@ export const useStreetBasemapStore = defineStore('streetBasemap', () => {
     if (!layers.loaded) void layers.load();
   }
 
-  return { bboxes, key, load, ensureListed };
+  return { bboxes, key, names, shown: readonly(shown), setShown, load, ensureListed };
 });

@@ -29,7 +29,7 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
   const showPacked = () =>
     fieldMap.value?.basemaps.setPacked(packedShown.value ? { load: packed.load, maxZoom: packed.held.maxZoom ?? 0 } : null);
   /** The street basemap from OSM extracts stands in for the online tiles too, under any pack tiles. */
-  const streetShown = computed(() => street.bboxes.length > 0 && !tilesShown.value);
+  const streetShown = computed(() => street.shown && street.bboxes.length > 0 && !tilesShown.value);
   const showStreet = () => fieldMap.value?.basemaps.setStreet(streetShown.value ? { load: street.load, bboxes: street.bboxes } : null);
   const onOnline = () => (online.value = navigator.onLine);
 

@@ -31,7 +31,7 @@ export const STREET_CLASSES: readonly StreetClass[] = [
   { layer: 'water', class: 'water', match: [tag('natural', 'water', 'bay'), tag('landuse', 'reservoir', 'basin'), tag('waterway', 'riverbank', 'dock')], minZoom: 12 },
   { layer: 'waterway', class: 'river', match: [tag('waterway', 'river', 'canal')], minZoom: 12 },
   { layer: 'waterway', class: 'stream', match: [tag('waterway', 'stream', 'ditch', 'drain')], minZoom: 14 },
-  { layer: 'buildings', class: 'building', match: [tag('building')], minZoom: 14 },
+  { layer: 'buildings', class: 'building', match: [tag('building')], minZoom: 15 },
   { layer: 'roads', class: 'motorway', match: [tag('highway', 'motorway', 'trunk', 'motorway_link', 'trunk_link')], minZoom: 12 },
   { layer: 'roads', class: 'primary', match: [tag('highway', 'primary', 'primary_link')], minZoom: 12 },
   { layer: 'roads', class: 'secondary', match: [tag('highway', 'secondary', 'tertiary', 'secondary_link', 'tertiary_link')], minZoom: 12 },

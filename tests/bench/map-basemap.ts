@@ -88,6 +88,17 @@ export async function basemapFigures(page: Page, stepLimitMs: number): Promise<F
         times.push(performance.now() - a);
         sizes.push(data?.byteLength ?? 0);
       }
+    // Wider tiles read every feature in their box before the tag tests: printed, to watch.
+    for (const z of [14, 13, 12]) {
+      const wide: number[] = [];
+      const [cx, cy] = tileAt((w + e) / 2, (s + n) / 2, z);
+      for (const [dx, dy] of [[0, 0], [1, 0], [0, 1]] as const) {
+        const a = performance.now();
+        await tiles.tile(z, cx + dx, cy + dy);
+        wide.push(performance.now() - a);
+      }
+      console.log(`basemap tiles z${z}: ${wide.map((t) => `${Math.round(t)} ms`).join(', ')}`);
+    }
     const cached = performance.now();
     await tiles.tile(16, x0, y0);
     const cachedMs = performance.now() - cached;

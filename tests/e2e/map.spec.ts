@@ -272,10 +272,10 @@ test('zoom to results goes as close as the results need: a town fills the map, a
   };
 
   // Two sites 0.06 degrees apart on one parallel (some 4.5 km): the fit is as wide as the map less
-  // its side padding (150 px each side, clear of the map's buttons), so the resolution is their distance in Mercator metres over that.
+  // its side padding (120 px each side), so the resolution is their distance in Mercator metres over that.
   await show([[11.5, 48.1], [11.56, 48.1]]);
   const metres = (6378137 * 0.06 * Math.PI) / 180;
-  const expected = Math.log2((2 * Math.PI * 6378137) / 256 / (metres / (box.width - 300)));
+  const expected = Math.log2((2 * Math.PI * 6378137) / 256 / (metres / (box.width - 240)));
   expect(expected).toBeGreaterThan(11);
   await expect.poll(zoomNow, { timeout: 20_000 }).toBeCloseTo(expected, 1);
 
@@ -283,7 +283,7 @@ test('zoom to results goes as close as the results need: a town fills the map, a
   await show([[4.8357, 45.764]]);
   await expect.poll(zoomNow, { timeout: 20_000 }).toBeCloseTo(17, 1);
   const [lat, lon] = await readoutAt(page, box.x + box.width / 2, y);
-  // And it is in the middle (the padding is 150 px either side, 72 above and 56 below: 8 px low).
+  // And it is in the middle (the padding is 120 px either side, 72 above and 56 below: 8 px low).
   expect(Math.abs(lon - 4.8357)).toBeLessThan(0.0002);
   expect(Math.abs(lat - 45.764)).toBeLessThan(0.0002);
   await expect(map(page)).toHaveAttribute('data-settled', 'yes', { timeout: 20_000 });

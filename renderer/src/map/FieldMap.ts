@@ -24,10 +24,10 @@ export interface FieldMapOptions {
 export const FIT_MAX_ZOOM = 17;
 
 /**
- * Room kept around a fit, in pixels (top, right, bottom, left): the sides clear the column of map
- * buttons and leave room for the labels of points at the edge, and keep a lone point centred.
+ * Room kept around a fit, in pixels (top, right, bottom, left): the sides leave room for the
+ * labels of points at the edge; the same on both keeps a lone point centred.
  */
-const FIT_PADDING = [72, 150, 56, 150];
+const FIT_PADDING = [72, 120, 56, 120];
 /** What the person does to move the map; after it, a resize keeps their view. */
 const FORGET_FIT_ON = ['pointerdown', 'wheel', 'keydown'] as const;
 

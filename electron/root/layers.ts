@@ -7,6 +7,7 @@ import type { LayerImportDone, LayerImportProgress, LayerInfo } from '../../shar
 import { RpcError, type RpcErrorBody } from '../../shared/rpc/errors';
 import type { Geometry } from '../../shared/service/geojson';
 import type { Logger } from '../ground/logger';
+import { createStreetTiles, type StreetTiles } from '../local-service/layers/basemap/street-tiles';
 import type { ImportJob } from '../local-service/layers/import-job';
 import { readerFor } from '../local-service/layers/readers';
 import type { LayerStore } from '../local-service/layers/store/layer-store';
@@ -14,7 +15,9 @@ import { ImportCancelledError, LayerFileError } from '../local-service/layers/ty
 import type { LocalService } from '../local-service/server';
 import type { Handlers } from '../rpc/router';
 
-type LayerMethods = 'layers.list' | 'layers.import' | 'layers.cancel' | 'layers.remove' | 'layers.pick' | 'layers.uploadStart' | 'layers.uploadChunk' | 'layers.features';
+type LayerMethods =
+  | 'layers.list' | 'layers.import' | 'layers.cancel' | 'layers.remove' | 'layers.pick' | 'layers.uploadStart' | 'layers.uploadChunk' | 'layers.features'
+  | 'layers.basemapTile';
 type ServiceLayers = LocalService['layers'];
 
 export interface LayerHandlerDeps {
@@ -76,6 +79,14 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
   rmSync(deps.uploadDir, { recursive: true, force: true });
   const jobs = new Map<string, ImportJob>();
   const uploads = new Map<string, Upload>();
+  // Made once the store exists; the layers are on this machine whichever connection is active.
+  let streets: { store: LayerStore; tiles: StreetTiles } | null = null;
+  const streetTiles = (): StreetTiles | null => {
+    const store = deps.store();
+    if (!store) return null;
+    if (streets?.store !== store) streets = { store, tiles: createStreetTiles({ store, layers: () => store.list() }) };
+    return streets.tiles;
+  };
 
   const layers = (): ServiceLayers => {
     const c = deps.connection();
@@ -214,12 +225,17 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
       }));
       return { layer: info, features: { type: 'FeatureCollection' as const, features }, truncated: found.length > limit };
     },
+    'layers.basemapTile': async ({ z, x, y }) => {
+      const data = await streetTiles()?.tile(z, x, y);
+      return { dataBase64: data ? Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64') : null };
+    },
   };
 
   return {
     handlers,
     attach(service) {
       service.onChange(() => {
+        streets?.tiles.invalidate();
         void Promise.resolve(service.list())
           .then((list) => deps.changed(list as LayerInfo[]))
           .catch((e: unknown) => deps.logger.warn('Layer list not read after a change', String(e)));

@@ -55,6 +55,7 @@ export const METHOD_NAMES = [
   'layers.uploadStart',
   'layers.uploadChunk',
   'layers.features',
+  'layers.basemapTile',
   'pack.estimate',
   'pack.create',
   'pack.cancel',

@@ -2,6 +2,7 @@
 // Debian build the e2e tests use) and prints, as its last line, one JSON object:
 //   first_frame_100k_ms, first_frame_1m_ms  WebGL, from handing the set to the map to its first complete frame
 //   canvas_100k_ms                          the plain canvas vector layer, same run, same points
+//   basemap_tile_ms_p50, basemap_first_frame_ms  the street basemap (see map-basemap.ts)
 // The points are in page memory before the clock starts, as a store holds a cached response.
 // Targets: 100k <= 500 ms, 1M <= 2,000 ms. Figures only; nothing here fails a build, but a page
 // that never gets ready or never draws fails the run with the step it was stuck at, and so does a
@@ -14,6 +15,7 @@ import { extname, join, normalize } from 'node:path';
 import { chromium } from '@playwright/test';
 import { build } from 'vite';
 import { printFigures } from './figures';
+import { basemapFigures } from './map-basemap';
 
 /** Longest wait for any one step (page ready, one set drawn); a hang fails the run, it does not wait on. */
 const STEP_LIMIT_MS = 120_000;
@@ -102,10 +104,12 @@ async function main(): Promise<void> {
     // The colour test must not find the basemap: with no points, no pixel has the layer's colour.
     if (none.drawn.colourPixels !== 0) throw new Error(`a frame with no points has ${none.drawn.colourPixels} pixels of the layer's colour`);
     console.log(`load average ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+    const basemap = await basemapFigures(page, STEP_LIMIT_MS);
     printFigures({
       first_frame_100k_ms: Math.round(w100k.ms),
       first_frame_1m_ms: Math.round(w1m.ms),
       canvas_100k_ms: Math.round(c100k.ms),
+      ...basemap,
     });
   } finally {
     await browser.close();

@@ -176,6 +176,7 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'layers.uploadStart': [{ name: 'sites.geojson', size: 40 }],
     'layers.uploadChunk': [{ uploadId: 'layer-upload-1', offset: 0, dataBase64: Buffer.from('{"type":"FeatureCollection"').toString('base64') }],
     'layers.features': [{ id: '1' }, { id: '1', limit: 10 }],
+    'layers.basemapTile': [{ z: 16, x: 34263, y: 22946 }, { z: 3, x: 1, y: 2 }],
     'settings.get': none,
     'settings.save': [{ coordinateFormat: 'mgrs' }, {}],
     'evidence.create': [{ queryId: 1 }],

@@ -1,12 +1,15 @@
 import type Map from 'ol/Map';
 import type BaseLayer from 'ol/layer/Base';
 import type VectorLayer from 'ol/layer/Vector';
+import type VectorTileLayer from 'ol/layer/VectorTile';
+import type { Extent } from 'ol/extent';
 import type { Theme } from '../lib/theme';
 import { createBasemapLayers, paintBasemapLayers } from './basemapLayers';
 import { BASEMAP_PALETTES } from './basemapPalette';
 import { openFileBasemap, type FileBasemap } from './fileBasemap';
 import { createOnlineBasemap } from './onlineBasemap';
 import { createPackedTilesLayer, type LoadPackedTile } from './packedTiles';
+import { createStreetBasemapLayer, paintStreetBasemap, type LoadStreetTile } from './streetBasemap';
 
 export interface BasemapsOptions {
   map: Map;
@@ -16,19 +19,23 @@ export interface BasemapsOptions {
 }
 
 /**
- * The basemap stack, bottom up: Natural Earth (bundled, always), tiles opened from area packs
- * (when the online tiles are not shown), online OSM tiles (when chosen and online), a user's
+ * The basemap stack, bottom up: Natural Earth (bundled, always), the street basemap made from
+ * the analyst's OSM extracts (when one is loaded and the online tiles are not shown), tiles
+ * opened from area packs (likewise), online OSM tiles (when chosen and online), a user's
  * PMTiles file (when one is opened). Results and overlays go above.
  */
 export default class Basemaps {
   private online: BaseLayer | null = null;
   private packed: BaseLayer | null = null;
+  private street: VectorTileLayer | null = null;
+  private theme: Theme;
   private file: FileBasemap | null = null;
   /** Increases with each file opened, so a slow header read cannot replace a newer choice. */
   private fileSeq = 0;
   private readonly natural: VectorLayer[];
 
   constructor(private readonly options: BasemapsOptions) {
+    this.theme = options.theme ?? 'light';
     this.natural = createBasemapLayers(BASEMAP_PALETTES[options.theme ?? 'light']);
     for (const layer of this.natural) options.map.addLayer(layer);
   }
@@ -39,12 +46,34 @@ export default class Basemaps {
    * file is shown as its maker drew it.
    */
   setTheme(theme: Theme): void {
+    this.theme = theme;
     paintBasemapLayers(this.natural, BASEMAP_PALETTES[theme]);
+    if (this.street) paintStreetBasemap(this.street, theme);
   }
 
+  /** Above Natural Earth's land and borders (the first two layers) and the street basemap when shown. */
   private insertAboveBase(layer: BaseLayer, offset: number): void {
-    // Natural Earth's land and borders are the first two layers.
-    this.options.map.getLayers().insertAt(2 + offset, layer);
+    this.options.map.getLayers().insertAt(2 + (this.street ? 1 : 0) + offset, layer);
+  }
+
+  /**
+   * Shows the street basemap over the extracts' boxes (degrees), null hides it; made afresh
+   * each time so tiles of changed layers are read again.
+   */
+  setStreet(street: { load: LoadStreetTile; bboxes: readonly Extent[] } | null): void {
+    if (this.street) {
+      this.options.map.removeLayer(this.street);
+      this.street.dispose();
+      this.street = null;
+    }
+    if (!street) return;
+    this.street = createStreetBasemapLayer(street.load, this.theme, street.bboxes);
+    // Just above Natural Earth, below pack, online and file tiles.
+    this.options.map.getLayers().insertAt(2, this.street);
+  }
+
+  get streetShown(): boolean {
+    return this.street !== null;
   }
 
   setOnline(show: boolean): void {
@@ -106,5 +135,6 @@ export default class Basemaps {
     void this.setFile(null);
     this.setOnline(false);
     this.setPacked(null);
+    this.setStreet(null);
   }
 }

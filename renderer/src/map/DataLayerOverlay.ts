@@ -3,7 +3,7 @@ import type { FeatureLike } from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
 import VectorLayer from 'ol/layer/Vector';
 import VectorSource from 'ol/source/Vector';
-import { Circle, Fill, Stroke, Style, Text } from 'ol/style';
+import { Fill, RegularShape, Stroke, Style, Text } from 'ol/style';
 import type { Extent } from 'ol/extent';
 import type { GeoJsonFeatureCollection } from './ResultsLayer';
 
@@ -21,8 +21,16 @@ export default class DataLayerOverlay {
 
   constructor() {
     const shape = new Style({
-      // Points are always drawn; only labels give way to each other.
-      image: new Circle({ declutterMode: 'none', radius: 4, fill: new Fill({ color: DATA_LAYER_COLOUR }), stroke: new Stroke({ color: '#ffffff', width: 1.5 }) }),
+      // Points are always drawn; only labels give way to each other. A diamond, where results
+      // are round dots: a layer's point and an answer's are told apart by shape as well as colour.
+      image: new RegularShape({
+        declutterMode: 'none',
+        points: 4,
+        radius: 6,
+        angle: 0,
+        fill: new Fill({ color: DATA_LAYER_COLOUR }),
+        stroke: new Stroke({ color: '#ffffff', width: 1.5 }),
+      }),
       stroke: new Stroke({ color: DATA_LAYER_COLOUR, width: 2 }),
       fill: new Fill({ color: `${DATA_LAYER_COLOUR}22` }),
     });
@@ -31,7 +39,7 @@ export default class DataLayerOverlay {
         text: new Text({
           text: String(f.get('name') ?? ''),
           font: '11px system-ui, sans-serif',
-          offsetY: f.getGeometry()?.getType() === 'Point' ? -13 : 0,
+          offsetY: f.getGeometry()?.getType() === 'Point' ? -15 : 0,
           fill: new Fill({ color: '#134e56' }),
           stroke: new Stroke({ color: '#ffffff', width: 3 }),
         }),

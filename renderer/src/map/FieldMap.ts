@@ -23,9 +23,23 @@ export interface FieldMapOptions {
 /** Closest zoom a fit goes to: streets and building outlines, with the blocks around them. */
 export const FIT_MAX_ZOOM = 17;
 
+/**
+ * Room kept around a fit, in pixels (top, right, bottom, left): the sides leave room for the
+ * labels of points at the edge; the same on both keeps a lone point centred.
+ */
+const FIT_PADDING = [72, 120, 56, 120];
+/** What the person does to move the map; after it, a resize keeps their view. */
+const FORGET_FIT_ON = ['pointerdown', 'wheel', 'keydown'] as const;
+
 /** The workspace map: an OpenLayers map over the offline basemap. Call dispose() when done. */
 export default class FieldMap {
   readonly map: Map;
+  /**
+   * The last fit, until the person moves the map: when the map's box changes size (a results
+   * dock opens beside it, the layout changes) the same extent is framed again in the new box.
+   */
+  private lastFit: { box: Extent; maxZoom: number } | null = null;
+  private readonly forgetFit = () => (this.lastFit = null);
   /** Resolves after the first complete render of the basemap. */
   readonly firstRender: Promise<void>;
   readonly basemaps: Basemaps;
@@ -47,6 +61,10 @@ export default class FieldMap {
     });
     this.basemaps = new Basemaps({ map: this.map, onProblem: (m) => options.onBasemapProblem?.(m), ...(options.theme ? { theme: options.theme } : {}) });
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
+    this.map.on('change:size', () => {
+      if (this.lastFit) this.map.getView().fit(this.lastFit.box, { padding: FIT_PADDING, maxZoom: this.lastFit.maxZoom });
+    });
+    for (const type of FORGET_FIT_ON) this.map.getViewport()?.addEventListener(type, this.forgetFit, { passive: true });
   }
 
   /**
@@ -72,11 +90,13 @@ export default class FieldMap {
     // A single point has an empty extent; fit still centres on it, at maxZoom. The side padding
     // leaves room for the labels of points at the edge.
     const box = isEmpty(extent) ? [extent[0]! - 1, extent[1]! - 1, extent[2]! + 1, extent[3]! + 1] : extent;
-    this.map.getView().fit(box, { padding: [72, 120, 56, 120], maxZoom, duration: 250 });
+    this.lastFit = { box, maxZoom };
+    this.map.getView().fit(box, { padding: FIT_PADDING, maxZoom, duration: 250 });
   }
 
   /** Centres on an extent without changing the zoom unless it is far out. */
   centreOn(extent: Extent, minZoom = 6): void {
+    this.lastFit = null;
     const view = this.map.getView();
     const c: [number, number] = [(extent[0]! + extent[2]!) / 2, (extent[1]! + extent[3]!) / 2];
     view.animate({ center: c, zoom: Math.max(view.getZoom() ?? minZoom, minZoom), duration: 250 });
@@ -96,6 +116,7 @@ export default class FieldMap {
   }
 
   dispose(): void {
+    for (const type of FORGET_FIT_ON) this.map.getViewport()?.removeEventListener(type, this.forgetFit);
     this.basemaps.dispose();
     this.map.getLayers().forEach((layer) => layer.dispose());
     this.map.setTarget(undefined);

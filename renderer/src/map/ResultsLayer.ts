@@ -141,7 +141,8 @@ export default class ResultsLayer {
         return new VectorLayer({
           source: this.source,
           properties,
-          style: (f) => (labelAll ? [this.styleOf(f, false), labelStyle(f, false)] : this.styleOf(f, false)),
+          // The selected feature's label is drawn by the selection layer, once.
+          style: (f) => (labelAll && !this.isSelected(f) ? [this.styleOf(f, false), labelStyle(f, false)] : this.styleOf(f, false)),
           // Labels that would overlap are left out; dots are always drawn.
           declutter: true,
         });
@@ -243,8 +244,18 @@ export default class ResultsLayer {
     return id === undefined ? null : { id: String(id) };
   }
 
+  /** Whether a drawn feature (it keeps its place in the collection as `i`) is the selected one. */
+  private isSelected(f: FeatureLike): boolean {
+    if (this.selectedId === undefined) return false;
+    const i = f.get('i') as number | undefined;
+    const id = i === undefined ? f.getId() : this.collection?.features[i]?.id;
+    return id !== undefined && String(id) === this.selectedId;
+  }
+
   select(id: string | number | undefined): void {
     this.selectedId = id === undefined ? undefined : String(id);
+    // Redrawn so the selected feature's own label gives way to the selection's.
+    this.drawing?.changed();
     this.selection.clear(true);
     if (this.selectedId === undefined || !this.collection) return;
     const raw = this.collection.features.find((f) => f.id !== undefined && String(f.id) === this.selectedId);

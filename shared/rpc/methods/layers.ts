@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Geometry } from '../../service/geojson';
 import { RpcErrorBody } from '../errors';
+import { TileAddress } from './cache';
 
 /**
  * Data layers of the bundled local service: files the analyst brings (OSM extracts, GeoPackage,
@@ -115,6 +116,11 @@ export const layersMethods = {
     // Geometry came from the store's own WKB; the envelope is what is worth checking per call.
     outputCheck: z.object({ layer: LayerInfo, features: z.object({ type: z.literal('FeatureCollection'), features: z.array(z.unknown()) }), truncated: z.boolean() }),
   },
+  /**
+   * A street basemap tile (Mapbox vector tile) made from the loaded OSM extracts; null outside
+   * the street zooms or where no extract reaches. Layer and class names: shared/basemap/streetClasses.
+   */
+  'layers.basemapTile': { input: TileAddress, output: z.object({ dataBase64: z.string().nullable() }) },
 } as const;
 
 export const layersEvents = {

@@ -72,6 +72,9 @@ async function upload(file: string, name: string, chunk: number): Promise<string
   return uploadId;
 }
 
+/** A street basemap tile the extract filled, asked again once the extract is removed. */
+let street: { z: number; x: number; y: number } | null = null;
+
 const uploadsLeft = () => (existsSync(join(dir, 'app', 'layer-uploads')) ? readdirSync(join(dir, 'app', 'layer-uploads')) : []);
 
 describe('data layers over RPC (in-memory transport)', () => {
@@ -131,6 +134,23 @@ describe('data layers over RPC (in-memory transport)', () => {
     expect(names).toEqual(town.features.map((f) => f.properties['name']).sort());
     const few = value(await rpc.call('layers.features', { id: pbfLayer.id, limit: 5 }));
     expect([few.truncated, few.features.features.length]).toEqual([true, 5]);
+  });
+
+  it('makes street basemap tiles of the extract: the town hall in its zoom-16 tile, nothing below zoom 12', async () => {
+    const [lon, lat] = (town.features.find((f) => f.properties['name'] === 'Rathaus')!.geometry as { coordinates: Position[][] }).coordinates[0]![0]!;
+    const r = (lat! * Math.PI) / 180;
+    const tile = (z: number) => ({
+      z,
+      x: Math.floor(((lon! + 180) / 360) * 2 ** z),
+      y: Math.floor(((1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2) * 2 ** z),
+    });
+    const { dataBase64 } = value(await rpc.call('layers.basemapTile', tile(16)));
+    // The tile holds its layers' and values' names as plain bytes (protobuf strings).
+    const bytes = Buffer.from(dataBase64!, 'base64').toString('latin1');
+    for (const word of ['buildings', 'Rathaus']) expect(bytes).toContain(word);
+    expect(value(await rpc.call('layers.basemapTile', tile(11)))).toEqual({ dataBase64: null });
+    expect(await rpc.call('layers.basemapTile', { z: 3, x: 8, y: 0 })).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+    street = tile(16);
   });
 
   it('a cancelled import ends as cancelled and lists nothing new', async () => {
@@ -231,6 +251,8 @@ describe('data layers over RPC (in-memory transport)', () => {
     expect(changed.at(-1)!.map((l) => l.id)).toEqual(left.map((l) => l.id));
     expect(await rpc.call('layers.remove', { id: pbfLayer.id })).toEqual({ ok: false, error: { code: 'NOT_FOUND', message: `No layer ${pbfLayer.id}` } });
     expect(await rpc.call('layers.features', { id: pbfLayer.id })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    // The extract gone, its street tiles go with it (the GeoPackage left is no extract).
+    expect(value(await rpc.call('layers.basemapTile', street!))).toEqual({ dataBase64: null });
   });
 
   it('the browser host has no file dialog: layers.pick says to upload instead', async () => {

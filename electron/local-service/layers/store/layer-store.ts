@@ -67,6 +67,11 @@ export interface QueryOptions {
   limit?: number;
   /** Only features that pass any of these tag tests (absent: every feature). */
   match?: TagMatch[];
+  /**
+   * inBBox only: every feature whose bounding box meets the box, without the exact test (a
+   * diagonal line near a corner may pass). Enough for drawing, which clips to the box anyway.
+   */
+  boxOnly?: boolean;
 }
 
 /** What a layer's columns hold, for its vocabulary: distinct values up to a bound per key. */

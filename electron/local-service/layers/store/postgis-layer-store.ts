@@ -280,7 +280,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
     inBBox(uid, [w, s, e, n], opts = {}) {
       const q = new Params();
       const box = `ST_MakeEnvelope(${q.add(w)}, ${q.add(s)}, ${q.add(e)}, ${q.add(n)}, 4326)`;
-      return features(uid, q, `geom && ${box} AND ST_Intersects(geom, ${box})`, opts);
+      return features(uid, q, opts.boxOnly ? `geom && ${box}` : `geom && ${box} AND ST_Intersects(geom, ${box})`, opts);
     },
 
     within(uid, point, metres, opts = {}) {

@@ -138,29 +138,34 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
     return q;
   };
 
-  /** Rows whose boxes meet any of the boxes and whose tags pass, each with its decoded geometry. */
-  const candidates = (n: number, boxes: BBox[], match?: TagMatch[]): { row: Row; geometry: Geometry }[] => {
+  type Candidate = { row: Row; geometry: Geometry; tags: Record<string, unknown> | undefined };
+  /**
+   * Rows whose boxes meet any of the boxes and whose tags pass, each with its decoded geometry;
+   * the tags too when a test read them (so they are parsed once), otherwise later, for rows kept.
+   */
+  const candidates = (n: number, boxes: BBox[], match?: TagMatch[]): Candidate[] => {
     const { candidates: stmt } = statementsFor(n);
     const seen = new Set<number>();
-    const out: { row: Row; geometry: Geometry }[] = [];
+    const out: Candidate[] = [];
     for (const [x0, y0, x1, y1] of boxes) {
       for (const row of stmt.all(x0, x1, y0, y1) as Row[]) {
         if (seen.has(row.fid)) continue;
         seen.add(row.fid);
-        if (match && !passes(JSON.parse(row.tags) as Record<string, unknown>, match)) continue;
-        out.push({ row, geometry: decodeWkb(row.geom) });
+        const tags = match ? (JSON.parse(row.tags) as Record<string, unknown>) : undefined;
+        if (match && !passes(tags!, match)) continue;
+        out.push({ row, geometry: decodeWkb(row.geom), tags });
       }
     }
     return out;
   };
 
-  const stored = (uid: string, row: Row, geometry: Geometry): StoredFeature => ({
+  const stored = (uid: string, row: Row, geometry: Geometry, tags?: Record<string, unknown>): StoredFeature => ({
     layerId: uid,
     fid: row.fid,
     sourceId: row.source_id,
     sublayer: row.sublayer,
     geometry,
-    tags: JSON.parse(row.tags) as Record<string, unknown>,
+    tags: tags ?? (JSON.parse(row.tags) as Record<string, unknown>),
   });
 
   const withinRaw = (n: number, p: Position, metres: number, match?: TagMatch[]) =>
@@ -169,8 +174,8 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       .filter((c) => c.d <= metres)
       .sort((a, b) => a.d - b.d || a.row.fid - b.row.fid);
 
-  const near = (uid: string, list: { row: Row; geometry: Geometry; d: number }[], limit: number): NearFeature[] =>
-    list.slice(0, limit).map((c) => ({ ...stored(uid, c.row, c.geometry), distanceMeters: c.d }));
+  const near = (uid: string, list: (Candidate & { d: number })[], limit: number): NearFeature[] =>
+    list.slice(0, limit).map((c) => ({ ...stored(uid, c.row, c.geometry, c.tags), distanceMeters: c.d }));
 
   // Read in pages by fid rather than through one open statement: a reader paused between pages
   // (an asynchronous caller) must not hold the connection busy, which would refuse an import's writes.
@@ -301,10 +306,10 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       const n = layerNumber(uid);
       const box = bboxPolygon(bbox).geometry;
       return candidates(n, [bbox], opts.match)
-        .filter((c) => booleanIntersects(box, c.geometry))
+        .filter((c) => opts.boxOnly || booleanIntersects(box, c.geometry))
         .sort((a, b) => a.row.fid - b.row.fid)
         .slice(0, opts.limit ?? Infinity)
-        .map((c) => stored(uid, c.row, c.geometry));
+        .map((c) => stored(uid, c.row, c.geometry, c.tags));
     },
 
     async within(uid, point, metres, opts = {}) {
@@ -336,7 +341,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
         .filter((c) => containsPoint(c.geometry, point))
         .sort((a, b) => a.row.fid - b.row.fid)
         .slice(0, opts.limit ?? Infinity)
-        .map((c) => stored(uid, c.row, c.geometry));
+        .map((c) => stored(uid, c.row, c.geometry, c.tags));
     },
 
     async intersecting(uid, geometry, opts = {}) {
@@ -346,7 +351,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
         .filter((c) => booleanIntersects(geometry, c.geometry))
         .sort((a, b2) => a.row.fid - b2.row.fid)
         .slice(0, opts.limit ?? Infinity)
-        .map((c) => stored(uid, c.row, c.geometry));
+        .map((c) => stored(uid, c.row, c.geometry, c.tags));
     },
 
     async scan(uid, opts: QueryOptions = {}) {

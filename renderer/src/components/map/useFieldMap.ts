@@ -3,6 +3,7 @@ import { computed, ref, shallowRef, watch, type Ref } from 'vue';
 import FieldMap from '../../map/FieldMap';
 import { useMapStore } from '../../stores/map';
 import { usePackedTilesStore } from '../../stores/packedTiles';
+import { useStreetBasemapStore } from '../../stores/streetBasemap';
 import { useThemeStore } from '../../stores/theme';
 
 /**
@@ -14,6 +15,7 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
   const store = useMapStore();
   const theme = useThemeStore();
   const packed = usePackedTilesStore();
+  const street = useStreetBasemapStore();
   const fieldMap = shallowRef<FieldMap | null>(null);
   const drawn = ref(false);
   /** False while the view moves or redraws; tests wait for true before taking a picture. */
@@ -26,6 +28,9 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
   const packedShown = computed(() => packed.shown && packed.held.count > 0 && !tilesShown.value);
   const showPacked = () =>
     fieldMap.value?.basemaps.setPacked(packedShown.value ? { load: packed.load, maxZoom: packed.held.maxZoom ?? 0 } : null);
+  /** The street basemap from OSM extracts stands in for the online tiles too, under any pack tiles. */
+  const streetShown = computed(() => street.shown && street.bboxes.length > 0 && !tilesShown.value);
+  const showStreet = () => fieldMap.value?.basemaps.setStreet(streetShown.value ? { load: street.load, bboxes: street.bboxes } : null);
   const onOnline = () => (online.value = navigator.onLine);
 
   function mount(): FieldMap | null {
@@ -48,7 +53,9 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
     });
     m.basemaps.setOnline(tilesShown.value);
     showPacked();
+    showStreet();
     void packed.refresh();
+    street.ensureListed();
     void m.firstRender.then(() => {
       drawn.value = true;
     });
@@ -67,6 +74,7 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
     if (!show) problem.value = null;
   });
   watch([packedShown, () => packed.seq], showPacked);
+  watch([streetShown, () => street.key], showStreet);
   watch(
     () => store.basemapFile,
     async (file) => {

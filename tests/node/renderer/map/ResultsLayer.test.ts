@@ -82,4 +82,29 @@ describe('a large result set on the map', () => {
     expect(small.pickAt(merc(0, 40), resolution, 4)).toBeNull();
     small.dispose();
   });
+
+  it('names a selected feature once: its label moves from the set to the selection, and back', () => {
+    const named = {
+      type: 'FeatureCollection' as const,
+      features: ['Lyon', 'Bron', 'Vienne'].map((name, i) => ({ type: 'Feature' as const, id: `f${i}`, geometry: { type: 'Point', coordinates: [4.8 + i / 10, 45.7] }, properties: { name } })),
+    };
+    const small = new ResultsLayer({ name: 'ask', color: '#e8710a' });
+    small.setFeatures(named);
+    const all = leaves(small.group) as VectorLayer<VectorSource>[];
+    const selection = all.find((l) => l.get('name') === 'ask-selection')!;
+    const drawing = all.find((l) => l !== selection)!;
+    // Every label drawn for a name, over the set's layer and the selection's.
+    const labels = (name: string) =>
+      [drawing, selection]
+        .flatMap((l) => l.getSource()!.getFeatures().map((f) => [f, l.getStyleFunction()!(f, 100)] as const))
+        .flatMap(([, st]) => (Array.isArray(st) ? st : st ? [st] : []))
+        .filter((st) => st.getText()?.getText() === name).length;
+    expect(['Lyon', 'Bron', 'Vienne'].map(labels)).toEqual([1, 1, 1]);
+    small.select('f1');
+    expect(['Lyon', 'Bron', 'Vienne'].map(labels)).toEqual([1, 1, 1]);
+    expect(selection.getSource()!.getFeatures().map((f) => f.get('name'))).toEqual(['Bron']);
+    small.select(undefined);
+    expect(['Lyon', 'Bron', 'Vienne'].map(labels)).toEqual([1, 1, 1]);
+    small.dispose();
+  });
 });

@@ -1,0 +1,57 @@
+import type VectorTile from 'ol/VectorTile';
+import type { Extent } from 'ol/extent';
+import MVT from 'ol/format/MVT';
+import VectorTileLayer from 'ol/layer/VectorTile';
+import { transformExtent } from 'ol/proj';
+import VectorTileSource from 'ol/source/VectorTile';
+import { STREET_MAX_ZOOM, STREET_MIN_ZOOM } from '../../../shared/basemap/streetClasses';
+import { base64ToBytes } from '../lib/base64';
+import type { Theme } from '../lib/theme';
+import { streetStyle } from './streetStyle';
+
+/** Reads one street tile (a Mapbox vector tile as base64); null where none is made. */
+export type LoadStreetTile = (z: number, x: number, y: number) => Promise<string | null>;
+
+/**
+ * The street basemap made from the analyst's OSM extracts: vector tiles from the layer store,
+ * drawn from zoom STREET_MIN_ZOOM in (Natural Earth alone below), only over the extracts' area.
+ */
+export function createStreetBasemapLayer(load: LoadStreetTile, theme: Theme, bboxes: readonly Extent[]): VectorTileLayer {
+  const format = new MVT();
+  const extent = bboxes
+    .map((b) => transformExtent(b, 'EPSG:4326', 'EPSG:3857'))
+    .reduce<Extent | null>((a, b) => (a ? [Math.min(a[0]!, b[0]!), Math.min(a[1]!, b[1]!), Math.max(a[2]!, b[2]!), Math.max(a[3]!, b[3]!)] : b), null);
+  const source = new VectorTileSource({
+    format,
+    minZoom: STREET_MIN_ZOOM,
+    maxZoom: STREET_MAX_ZOOM,
+    attributions: '© OpenStreetMap contributors (your extract)',
+    // The "URL" only carries the tile's numbers to the load function below.
+    tileUrlFunction: ([z, x, y]) => `${z}/${x}/${y}`,
+    tileLoadFunction: (tile, src) => {
+      const [z, x, y] = src.split('/').map(Number) as [number, number, number];
+      const vt = tile as VectorTile<never>;
+      vt.setLoader((tileExtent, _resolution, projection) => {
+        load(z, x, y).then(
+          (data) => {
+            if (data === null) return vt.setFeatures([]);
+            vt.setFeatures(format.readFeatures(base64ToBytes(data).buffer, { extent: tileExtent, featureProjection: projection }) as never[]);
+          },
+          () => vt.onError(),
+        );
+      });
+    },
+  });
+  return new VectorTileLayer({
+    source,
+    style: streetStyle(theme),
+    declutter: true,
+    // Half a zoom early, so zooming in does not wait on a blank step.
+    minZoom: STREET_MIN_ZOOM - 0.5,
+    ...(extent ? { extent } : {}),
+    renderMode: 'hybrid',
+    properties: { name: 'basemap-street' },
+  });
+}
+
+export const paintStreetBasemap = (layer: VectorTileLayer, theme: Theme) => layer.setStyle(streetStyle(theme));

@@ -1,0 +1,117 @@
+import type { FeatureLike } from 'ol/Feature';
+import { Fill, Stroke, Style, Text } from 'ol/style';
+import type { StyleFunction } from 'ol/style/Style';
+import type { Theme } from '../lib/theme';
+
+/**
+ * Colours of the street basemap. Light: paper land, white streets cased in grey, warm major
+ * roads, stone buildings, the Natural Earth water. Dark: the same order of strength a few steps
+ * down, so results and overlays stay the brightest things on the map.
+ */
+export interface StreetPalette {
+  water: string;
+  park: string;
+  wood: string;
+  grass: string;
+  residential: string;
+  industrial: string;
+  building: string;
+  buildingEdge: string;
+  casing: string;
+  motorway: string;
+  primary: string;
+  secondary: string;
+  street: string;
+  path: string;
+  rail: string;
+  label: string;
+  halo: string;
+}
+
+export const STREET_PALETTES: Record<Theme, StreetPalette> = {
+  light: {
+    water: '#b9d3e6', park: '#cfe5bd', wood: '#b9d6a6', grass: '#dcebc9', residential: '#ece8e1', industrial: '#e6dfe6',
+    building: '#d6cbbd', buildingEdge: '#b9ab99', casing: '#a9a49b', motorway: '#f3b36b', primary: '#f7d38b', secondary: '#fbe8b0',
+    street: '#ffffff', path: '#a0796a', rail: '#8a8a8a', label: '#2f3338', halo: '#ffffff',
+  },
+  dark: {
+    water: '#1f2e3b', park: '#2b3d30', wood: '#26382b', grass: '#2f3b30', residential: '#30363d', industrial: '#363240',
+    building: '#4a4f57', buildingEdge: '#5e646d', casing: '#1b1f24', motorway: '#9a6a3c', primary: '#8a7448', secondary: '#6f6a58',
+    street: '#6d737c', path: '#8a6f63', rail: '#7a7f87', label: '#e4e7eb', halo: '#15191e',
+  },
+};
+
+/** Road width in pixels at zoom 16 per class; it doubles with each zoom in, halves out. */
+const ROAD_WIDTH: Record<string, number> = { motorway: 9, primary: 8, secondary: 7, street: 6, service: 3.5, path: 1.5 };
+const ROAD_ORDER = ['path', 'service', 'street', 'secondary', 'primary', 'motorway'];
+
+/**
+ * The street basemap's style for one theme, by the tiles' layer and class names
+ * (shared/basemap/streetClasses). Road casings go under their fills (z-index by class), names
+ * follow roads, place labels are bold; labels are decluttered by the layer.
+ */
+export function streetStyle(theme: Theme): StyleFunction {
+  const p = STREET_PALETTES[theme];
+  const fill = (color: string, stroke?: Stroke) => new Style({ fill: new Fill({ color }), ...(stroke ? { stroke } : {}) });
+  const areas: Record<string, Style> = {
+    water: fill(p.water),
+    park: fill(p.park),
+    wood: fill(p.wood),
+    grass: fill(p.grass),
+    residential: fill(p.residential),
+    industrial: fill(p.industrial),
+    building: fill(p.building, new Stroke({ color: p.buildingEdge, width: 1 })),
+  };
+  const roadColour = (c: string) => (c === 'motorway' ? p.motorway : c === 'primary' ? p.primary : c === 'secondary' ? p.secondary : c === 'path' ? p.path : p.street);
+  const font = (size: number, weight = 'normal') => `${weight} ${size}px system-ui, sans-serif`;
+  const text = (name: string, size: number, line: boolean, weight?: string) =>
+    new Text({
+      text: name,
+      font: font(size, weight),
+      fill: new Fill({ color: p.label }),
+      stroke: new Stroke({ color: p.halo, width: 3 }),
+      ...(line ? { placement: 'line' as const, overflow: false } : {}),
+    });
+
+  // Styles are made once per class and zoom step (and per name for labels), not per feature and frame.
+  const cache = new Map<string, Style | Style[]>();
+  const cached = (key: string, make: () => Style | Style[]) => {
+    let st = cache.get(key);
+    if (!st) {
+      if (cache.size > 4000) cache.clear();
+      cache.set(key, (st = make()));
+    }
+    return st;
+  };
+
+  return (f: FeatureLike, resolution: number): Style | Style[] | undefined => {
+    const layer = f.get('layer') as string;
+    const cls = f.get('class') as string;
+    const name = f.get('name') as string | undefined;
+    if (layer === 'landuse' || layer === 'water' || layer === 'buildings') return areas[cls] ?? areas['residential'];
+    // 2.39 m per pixel at the equator is zoom 16; widths follow in quarter-zoom steps.
+    const step = Math.round(Math.log2(2.39 / resolution) * 4) / 4;
+    const scale = Math.min(4, Math.max(0.25, 2 ** step));
+    if (layer === 'waterway') {
+      return cached(`w|${cls}|${step}`, () => new Style({ stroke: new Stroke({ color: p.water, width: (cls === 'river' ? 10 : 3) * scale, lineCap: 'round' }), zIndex: 1 }));
+    }
+    if (layer === 'rail') return cached(`r|${step}`, () => new Style({ stroke: new Stroke({ color: p.rail, width: Math.max(1, 1.5 * scale), lineDash: [6, 4] }), zIndex: 20 }));
+    if (layer === 'roads') {
+      const w = Math.max(cls === 'path' ? 1 : 1.5, (ROAD_WIDTH[cls] ?? 3) * scale);
+      const line = cached(`l|${cls}|${step}`, () => {
+        const rank = ROAD_ORDER.indexOf(cls);
+        const out = [
+          new Style({ stroke: new Stroke({ color: roadColour(cls), width: w, lineCap: 'round', lineJoin: 'round', ...(cls === 'path' ? { lineDash: [4, 3] } : {}) }), zIndex: 11 + rank }),
+        ];
+        if (cls !== 'path') out.unshift(new Style({ stroke: new Stroke({ color: p.casing, width: w + 2, lineCap: 'round', lineJoin: 'round' }), zIndex: 10 }));
+        return out;
+      }) as Style[];
+      if (!name || w < 5) return line;
+      return [...line, cached(`t|${name}`, () => new Style({ text: text(name, 11, true), zIndex: 30 })) as Style];
+    }
+    if (layer === 'places' && name) {
+      return cached(`p|${cls}|${name}`, () => new Style({ text: text(cls === 'town' ? name : name.toUpperCase(), cls === 'town' ? 15 : 11, false, 'bold'), zIndex: 40 }));
+    }
+    return undefined;
+  };
+}

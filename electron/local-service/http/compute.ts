@@ -11,13 +11,15 @@ import { execute, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import { parseQuery } from '../query/parse';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
+import { readingOf } from '../query/reading';
+import { refusalText, UNREAD_CODE, UnreadQuestion } from '../query/refusal';
 import type { ResultStore } from '../result-store';
 import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
 import { createSlicer, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
 import { fieldErrors, sendProblem, type FieldError } from './problem';
 import { LayerNotFoundError, type LayerStore } from '../layers/store/layer-store';
 import type { VocabularyProvider } from '../vocabulary/provider';
-import { answerFromLayers, resolveLayerReferences } from './compute-layers';
+import { answerFromLayers, refusalOf, resolveLayerReferences } from './compute-layers';
 import { NearPlaces } from '../query/layers/features';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
@@ -276,6 +278,9 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           });
           if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
           if (req.measurement) plan.measurement = req.measurement as Measurement;
+          if (plan.notRead.length) throw new UnreadQuestion(refusalOf(plan, catalog, vocabulary, uploads, parent && !continuesLayers ? parent.set.subject : undefined));
+          const reading = readingOf(plan, catalog, plan.subject ?? (parent && !continuesLayers ? parent.set.subject : undefined));
+          const readingWarning = { code: 'plan', message: `read as: ${reading.text}`, reading };
           const mentioned = new Set(
             [plan.within?.reference, plan.distanceRef].flatMap((r) => (r?.type === 'points' ? r.points.map((p) => p.label) : [])),
           );
@@ -293,15 +298,15 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
                 : { status: 'complete', content: write(), error: null };
 
           if (deps.layers && (plan.layerSubject || plan.unknownSubject)) {
-            const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit, near });
-            warnings.push(...la.warnings);
+            const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit, near, summaries: vocabulary?.summaries });
+            warnings.push(readingWarning, ...la.warnings);
             const id = randomUUID();
             // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.
             store.save(
               { files: [], id, createdAt: deps.clock().toISOString(), userId, query: asked, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
               await packItemsSliced([], slice, catalog.kinds.codes),
             );
-            const answer = answerOf(() => la.content);
+            const answer = answerOf(() => `${la.content} Read as: ${reading.text}.`);
             const response: ComputeResponse = {
               id,
               query: req.query,
@@ -327,7 +332,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             saved: continuesLayers ? undefined : parent?.set,
             work,
           });
-          warnings.push(...plan.warnings, ...ex.warnings);
+          warnings.push(readingWarning, ...plan.warnings, ...ex.warnings);
           if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
 
           const id = randomUUID();
@@ -358,7 +363,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
 
           const page = ex.items.slice(0, req.limit);
           const features = page.map((x) => toFeature(x, ex, catalog, ex.uploads));
-          const answer = answerOf(() => writeAnswer(ex, catalog, ex.uploads, plan.within?.said));
+          const answer = answerOf(() => `${writeAnswer(ex, catalog, ex.uploads, plan.within?.said)} Read as: ${readingOf(plan, catalog, ex.subject).text}.`);
 
           const response: ComputeResponse = {
             id,
@@ -379,6 +384,11 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       }
     } catch (e) {
       if (e instanceof Invalid) return sendProblem(reply, e.status, e.title, e.detail, e.errors, e.code ? { code: e.code } : undefined);
+      if (e instanceof UnreadQuestion) {
+        const r = e.refusal;
+        const errors = r.unread.map((u) => ({ field: 'query', message: `"${u.words}": ${u.why}` }));
+        return sendProblem(reply, 422, 'Unprocessable Content', refusalText(r), errors, { code: UNREAD_CODE, ...r });
+      }
       throw e;
     }
   });

@@ -9,7 +9,9 @@ import { numberCondition, openCondition, operatorCondition, wheelchairCondition 
 import { along, insideFeature, intersecting, layerSubject, outside, perFeature } from './rules/layers';
 import type { Rule } from './rules/rule';
 import { modifierWord, subjectNoun, uploadsOrSaved } from './rules/subject';
-import { barePlace, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius } from './rules/where';
+import {
+  barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
+} from './rules/where';
 import { SILENT } from './words';
 
 export { NEAR_KM, IN_CITY_KM, tokenize } from './words';
@@ -19,7 +21,7 @@ export type { ParseContext } from './reader';
 export const RULES: readonly Rule[] = [
   howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
   openCondition, wheelchairCondition, operatorCondition, numberCondition,
-  withinRadius, underRadius, near, insideFeature, inPlace, ofCountry, box, along, outside, intersecting,
+  withinRadius, underRadius, beyondRadius, betweenRadius, near, insideFeature, inPlace, ofCountry, box, along, outside, intersecting,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
   demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved,
@@ -29,6 +31,9 @@ export const RULES: readonly Rule[] = [
 export function parseQuery(query: string, ctx: ParseContext): Plan {
   const r = createReader(query, ctx);
   const { t, plan, w } = r;
+  // Runs of words no rule used, as phrases ("runways longer 3000 m"): each is named in a refusal.
+  const runs: string[][] = [];
+  let lastIgnored = -2;
   for (let i = 0; i < t.length; ) {
     let used = 0;
     for (const rule of RULES) {
@@ -39,12 +44,21 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       i += used;
       continue;
     }
-    if (!SILENT.has(w(i))) plan.ignored.push(t[i]!.raw);
+    if (!SILENT.has(w(i))) {
+      plan.ignored.push(t[i]!.raw);
+      if (lastIgnored === i - 1) runs.at(-1)!.push(t[i]!.raw);
+      else runs.push([t[i]!.raw]);
+      lastIgnored = i;
+    }
     i++;
   }
+  for (const run of runs) r.notRead(run.join(' '), 'no rule reads these words');
+  // Places that name nothing known (the place reader keeps them as unread): never a count of 0.
+  for (const u of plan.unread) if (!plan.notRead.some((x) => x.words.includes(u) || u.includes(x.words))) r.notRead(u, 'not a place the catalog knows');
   if (r.pending) {
     const pending = r.pending;
     const kinds = ctx.catalog.kinds.labels((k) => pending.some((x) => x.kind === k.kind));
+    r.notRead(pending[0]!.label, `describes ${kinds} only`);
     r.warn('ignored', `"${pending[0]!.label}" named no ${kinds}; ignored`);
   }
   // A box word left unread means an area was meant and not understood: never answer for everywhere.
@@ -56,8 +70,11 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     const dropped = plan.layerSubject.sources.length ? plan.subject : plan.layerSubject.said;
     if (plan.layerSubject.sources.length) plan.subject = null;
     else delete plan.layerSubject;
+    r.notRead(dropped, 'a second subject: the question has another');
     r.warn('ignored', `"${dropped}" ignored: the question has another subject`);
   }
+  if (plan.layerSubject && !plan.layerSubject.sources.length)
+    r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`);
   // Words where the subject goes that no vocabulary knows: say so, never answer about something else.
   if (ctx.vocabulary && plan.subject === null && !plan.layerSubject && plan.ignored.length && ctx.savedSubject === undefined) {
     plan.unknownSubject = plan.ignored.join(' ');

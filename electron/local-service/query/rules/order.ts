@@ -22,12 +22,14 @@ export function byOrder(r: Reader, i: number): number {
   return j - i + (ref ? ref[1] : 0);
 }
 
-/** "nearest", "closest", "nearest 3": distance order, and how many. */
+/** "nearest", "closest", "nearest 3", "farthest", "most distant": distance order, and how many. */
 export function nearestWord(r: Reader, i: number): number {
   const { w, plan } = r;
-  if (!['nearest', 'closest'].includes(w(i))) return 0;
-  plan.order = 'distance';
   let j = i + 1;
+  if (['nearest', 'closest'].includes(w(i))) plan.order = 'distance';
+  else if (['farthest', 'furthest'].includes(w(i))) plan.order = 'distance_desc';
+  else if (w(i) === 'most' && ['distant', 'remote'].includes(w(i + 1))) (plan.order = 'distance_desc'), j++;
+  else return 0;
   const num = r.countAt(j);
   if (num && r.distanceUnit(j + num[1]) === undefined) {
     plan.top = num[0];
@@ -39,7 +41,7 @@ export function nearestWord(r: Reader, i: number): number {
 /** "to REF" after "nearest" and its subject ("nearest airport to Oslo"): what distances are measured from. */
 export function nearestTo(r: Reader, i: number): number {
   const { plan } = r;
-  if (r.w(i) !== 'to' || plan.order !== 'distance' || plan.distanceRef) return 0;
+  if ((r.w(i) !== 'to' && r.w(i) !== 'from') || (plan.order !== 'distance' && plan.order !== 'distance_desc') || plan.distanceRef) return 0;
   const ref = r.referenceAt(i + 1, 'nearest to');
   if (!ref) return 0;
   if (ref[0]) plan.distanceRef = ref[0];
@@ -69,7 +71,7 @@ export function sizeOrder(r: Reader, i: number): number {
 export function countBeforeOrder(r: Reader, i: number): number {
   const num = r.countAt(i);
   if (!num) return 0;
-  if (!['largest', 'biggest', 'smallest', 'nearest', 'closest'].includes(r.w(i + num[1]))) return 0;
+  if (!['largest', 'biggest', 'smallest', 'nearest', 'closest', 'farthest', 'furthest'].includes(r.w(i + num[1]))) return 0;
   r.plan.top = num[0];
   return num[1];
 }

@@ -330,6 +330,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             h3Cells: cells,
             areaCountry,
             saved: continuesLayers ? undefined : parent?.set,
+            now: deps.clock(),
             work,
           });
           warnings.push(readingWarning, ...plan.warnings, ...ex.warnings);

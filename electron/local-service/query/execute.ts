@@ -5,6 +5,7 @@ import type { KindLayer } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import type { Slicer, UploadFeature } from '../uploads';
 import { inBox } from './bbox';
+import { conditionKeys, conditionTests } from './layers/conditions';
 import { referenceIndex } from './layers/ref-index';
 import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
@@ -43,6 +44,8 @@ export interface ExecuteInput {
   h3Cells: string[];
   areaCountry?: string;
   saved?: SavedSet;
+  /** The service clock: conditions on opening hours of uploaded features are read at this time. */
+  now?: Date;
   /** Relations to layer features the plan asks for ("in Nordviertel"), as one test per item position. */
   keep?: (lon: number, lat: number) => boolean;
   /**
@@ -195,10 +198,16 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   const popFilter = kinds.populated(subject);
   // What the subject's source cannot answer is refused, never dropped: dropping it would widen the answer.
   const unheld = unheldParts(plan, { label: kinds.label(subject).many, populated: popFilter, countryFigures: true, reference: !!distFn });
-  if (unheld.length) {
-    const columns = [...new Set(uploadFeatures.flatMap((f) => Object.keys(f.attributes)))];
-    throw new UnreadQuestion({ unread: unheld, reading: readingOf(plan, catalog, subject).text, holds: holdsOf(subject, catalog, columns) });
+  // Conditions on columns ("open now", "operated by X") are tested on uploaded attributes; kinds hold none.
+  const columns = isUploads ? [...new Set(uploadFeatures.flatMap((f) => Object.keys(f.attributes)))] : [];
+  for (const c of plan.conditions) {
+    const keys = conditionKeys(c);
+    if (!keys.some((k) => columns.includes(k)))
+      unheld.push({ words: c.label, why: `${kinds.label(subject).many} have no ${keys.join(' or ')} column` });
   }
+  if (unheld.length)
+    throw new UnreadQuestion({ unread: unheld, reading: readingOf(plan, catalog, subject).text, holds: holdsOf(subject, catalog, columns) });
+  const cond = isUploads && plan.conditions.length ? conditionTests(plan.conditions, input.now ?? new Date()) : null;
   // The subject's modifiers the question chose ("large", "capital"), as one test per item.
   const keep = K ? modifierTest(K, plan) : undefined;
   const items: Item[] = [];
@@ -226,6 +235,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (h3 && !h3.has(lon, lat)) continue;
     if (plan.bbox && !inBox(plan.bbox, lon, lat)) continue;
     if (input.keep && !input.keep(lon, lat)) continue;
+    if (cond && !cond.pass(uploadFeatures[i]!.attributes)) continue;
     let d: number | undefined;
     if (withinFn && within) {
       const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
@@ -262,6 +272,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   } else if (K?.entry.order && !useSaved) {
     items.sort(defaultOrder(K));
   }
+  if (cond) warnings.push(...cond.warnings());
   const matched = items.length;
   const top = plan.top;
   if (top !== undefined && items.length > top) items.length = top;

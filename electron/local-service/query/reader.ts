@@ -98,12 +98,13 @@ export function createReader(query: string, ctx: ParseContext) {
      * UTM "33T 448251 5411932" (DMS, DDM and MGRS arrive here as decimals). [point, tokens used], else null.
      */
     pointAt(i: number): [RefPoint, number] | null {
-      const utm = /^\d{1,2}[c-hj-np-x]$/.test(w(i)) && /^\d{5,7}(\.\d+)?$/.test(w(i + 1)) && /^\d{6,8}(\.\d+)?$/.test(w(i + 2));
-      if (utm) {
-        const text = said(i, i + 3);
+      // UTM: zone and band ("31U", which the tokenizer may split as "31" "U"), easting, northing.
+      const zone = /^\d{1,2}[c-hj-np-x]$/.test(w(i)) ? 1 : /^\d{1,2}$/.test(w(i)) && /^[c-hj-np-x]$/.test(w(i + 1)) ? 2 : 0;
+      if (zone && /^\d{5,7}(\.\d+)?$/.test(w(i + zone)) && /^\d{6,8}(\.\d+)?$/.test(w(i + zone + 1))) {
+        const text = `${said(i, i + zone).replace(' ', '')} ${said(i + zone, i + zone + 2)}`;
         const p = parseCoord(text);
         if ('error' in p) return null;
-        return [{ lon: p.lon, lat: p.lat, label: text }, 3];
+        return [{ lon: p.lon, lat: p.lat, label: `UTM ${text}` }, zone + 2];
       }
       const lat = signedAt(t, i);
       if (lat === null) return null;

@@ -87,7 +87,7 @@ export function readingOf(plan: Plan, catalog: Catalog, subject?: string | null)
   const steps = [
     subjectText,
     ...filters,
-    ...relations.map((r) => `${r.relation} ${r.reference}`),
+    ...relations.map((r) => `${r.relation}${/^(within|between|more|at least)/.test(r.relation) ? ' of' : ''} ${r.reference}`),
     ...(order ? [order] : []),
     ...(plan.top !== undefined ? [`first ${plan.top}`] : []),
     ...(measurement ? [measurement.replace('_', ' ')] : []),

@@ -50,7 +50,9 @@ export function kindHolds(entry: KindEntry): Holds {
   for (const a of entry.address) cols.add(a);
   for (const m of entry.modifiers ?? []) {
     const words = (m.words ?? []).map((x) => x.label);
-    cols.add(words.length ? `${m.topic ?? m.key} (${words.join(', ')})` : (m.topic ?? m.key));
+    const name = m.topic ?? m.key;
+    cols.delete(name);
+    cols.add(words.length ? `${name} (${words.join(', ')})` : name);
   }
   return { subject: entry.label.many, columns: [...cols] };
 }

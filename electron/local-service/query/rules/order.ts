@@ -30,6 +30,8 @@ export function nearestWord(r: Reader, i: number): number {
   else if (['farthest', 'furthest'].includes(w(i))) plan.order = 'distance_desc';
   else if (w(i) === 'most' && ['distant', 'remote'].includes(w(i + 1))) (plan.order = 'distance_desc'), j++;
   else return 0;
+  // "nearest first", "farthest first": the order alone.
+  if (w(j) === 'first') return j - i + 1;
   const num = r.countAt(j);
   if (num && r.distanceUnit(j + num[1]) === undefined) {
     plan.top = num[0];
@@ -60,7 +62,7 @@ export function topN(r: Reader, i: number): number {
 /** "largest", "most populous", "smallest", "least populous": population order. */
 export function sizeOrder(r: Reader, i: number): number {
   const { w, plan } = r;
-  if (['largest', 'biggest'].includes(w(i))) return (plan.order = 'population_desc'), 1;
+  if (['largest', 'biggest'].includes(w(i))) return (plan.order = 'population_desc'), w(i + 1) === 'first' ? 2 : 1;
   if (w(i) === 'most' && ['populous', 'populated'].includes(w(i + 1))) return (plan.order = 'population_desc'), 2;
   if (w(i) === 'smallest') return (plan.order = 'population_asc'), 1;
   if (w(i) === 'least' && ['populous', 'populated'].includes(w(i + 1))) return (plan.order = 'population_asc'), 2;

@@ -176,6 +176,21 @@ describe('relationships', () => {
     expectRanked(r, want);
   });
 
+  it('14b. distances in ft, yd and nmi, a ring, beyond and farthest first, as on the built-in kinds', async () => {
+    const all = nearestFirst(pharmacies(), geom('Lennbrück Hauptbahnhof'));
+    expectRanked(await ask('pharmacies within 1640 ft of Lennbrück Hauptbahnhof'), all.filter((x) => x.d <= 1640 * 0.3048));
+    expectRanked(await ask('pharmacies within 550 yd of Lennbrück Hauptbahnhof'), all.filter((x) => x.d <= 550 * 0.9144));
+    expectRanked(await ask('pharmacies within 0.3 nmi of Lennbrück Hauptbahnhof'), all.filter((x) => x.d <= 0.3 * 1852));
+    const ring = all.filter((x) => x.d >= 200 && x.d <= 800);
+    expect(ring.length).toBeGreaterThan(0);
+    expectRanked(await ask('pharmacies between 200 and 800 m of Lennbrück Hauptbahnhof'), ring);
+    const beyond = all.filter((x) => x.d > 800);
+    expect(beyond.length).toBeGreaterThan(0);
+    expectRanked(await ask('pharmacies more than 800 m from Lennbrück Hauptbahnhof'), beyond);
+    const far = await ask('the 2 farthest pharmacies from Lennbrück Hauptbahnhof');
+    expect(far.results.features.map((f) => f.properties.distance_meters)).toEqual([...all].reverse().slice(0, 2).map((w) => expect.closeTo(w.d, 0)));
+  });
+
   it('15. within N of a line: distance to its nearest point', async () => {
     const want = nearestFirst(pharmacies(), geom('Lenne')).filter((x) => x.d <= 300);
     expect(want.length).toBeGreaterThan(0);

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromMgrs, fromUtm, toMgrs } from '../../../shared/coords';
 import type { ComputeResponse } from '../../../shared/service/compute';
-import { compute, computeForm, fileForm, refused, startService, stopService, type Running } from './harness';
+import { codeForStatus, describeErrorBody } from '../../../electron/client/errors';
+import { compute, computeForm, fileForm, postJson, refused, startService, stopService, type Running } from './harness';
 import { airports, apLat, apLon, city, km, type RawAirport } from './raw';
 
 /**
@@ -78,6 +79,14 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     const p = await refused(r, { query: 'only the ones with runways', search_id: first.id });
     expect(p.unread.map((u) => u.words)).toEqual(['runways']);
     expect(p.holds!.subject).toBe('airports');
+  });
+
+  it('the client takes the detail as the server\'s message, a validation error the user reads', async () => {
+    const res = await postJson(r, { query: 'airports with runways in Greece' });
+    const seen = describeErrorBody(JSON.stringify(res.body), res.contentType);
+    expect(codeForStatus(res.status)).toBe('VALIDATION');
+    expect(seen.message).toBe((res.body as { detail: string }).detail);
+    expect(seen.fieldErrors).toEqual([{ field: 'query', message: expect.stringContaining('"runways"') }]);
   });
 
   it('the detail says what the data holds in one paragraph the client shows as is', async () => {

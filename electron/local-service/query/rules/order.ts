@@ -73,7 +73,9 @@ export function sizeOrder(r: Reader, i: number): number {
 export function countBeforeOrder(r: Reader, i: number): number {
   const num = r.countAt(i);
   if (!num) return 0;
-  if (!['largest', 'biggest', 'smallest', 'nearest', 'closest', 'farthest', 'furthest'].includes(r.w(i + num[1]))) return 0;
+  const next = r.w(i + num[1]);
+  const distant = next === 'most' && ['distant', 'remote'].includes(r.w(i + num[1] + 1));
+  if (!distant && !['largest', 'biggest', 'smallest', 'nearest', 'closest', 'farthest', 'furthest'].includes(next)) return 0;
   r.plan.top = num[0];
   return num[1];
 }

@@ -10,6 +10,7 @@ import { writeAnswer } from '../query/answer';
 import { execute, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import { parseQuery } from '../query/parse';
+import { createTypoReader } from '../query/typos';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
 import { readingOf } from '../query/reading';
 import { refusalText, UNREAD_CODE, UnreadQuestion } from '../query/refusal';
@@ -167,6 +168,7 @@ function validate(body: Body): { req: ComputeRequest; extra: string[] } {
 export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   const { catalog, store } = deps;
   const near = new NearPlaces();
+  const typos = createTypoReader(catalog);
   const countryCode = (lon: number, lat: number) => {
     const i = catalog.countryAt(lon, lat);
     return i >= 0 ? catalog.countries.rows[i]!.cca2 : '';
@@ -257,7 +259,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           const readings = new Map<string, ReturnType<typeof parseQuery>>();
           const readAlone = (q: string) => {
             let plan = readings.get(q);
-            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames })));
+            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames, typos })));
             return plan;
           };
           let asked = req.query;
@@ -271,6 +273,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && readAlone(parent.query).layerSubject !== undefined);
           const plan = parseQuery(asked, {
             vocabulary,
+            typos,
             catalog,
             coordinates: req.coordinates ?? [],
             fileNames,

@@ -12,6 +12,7 @@ import { modifierWord, subjectNoun, uploadsOrSaved } from './rules/subject';
 import {
   barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
 } from './rules/where';
+import { foldLetters } from '../catalog/text';
 import { SILENT } from './words';
 
 export { NEAR_KM, IN_CITY_KM, tokenize } from './words';
@@ -27,8 +28,33 @@ export const RULES: readonly Rule[] = [
   demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved,
 ];
 
-/** Reads a question into a plan: deterministic rules over the words, each reading said in warnings. */
+/**
+ * Reads a question into a plan: deterministic rules over the words, each reading said in warnings.
+ * Words no rule could use are read once more as the known word one edit away, if there is one
+ * ("Swtizerland"); the reading is kept only when it then reads in full, and says so.
+ */
 export function parseQuery(query: string, ctx: ParseContext): Plan {
+  const plan = readOnce(query, ctx);
+  if (!plan.notRead.length || !ctx.typos) return plan;
+  const fixes: { from: string; to: string }[] = [];
+  let text = query;
+  const words = new Set(plan.notRead.flatMap((u) => u.words.split(/[^\p{L}]+/u).filter(Boolean)));
+  for (const word of words) {
+    const to = ctx.typos.correct(foldLetters(word));
+    if (!to) continue;
+    const written = /^\p{Lu}/u.test(word) ? to.charAt(0).toUpperCase() + to.slice(1) : to;
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu'), written);
+    fixes.push({ from: word, to: written });
+  }
+  if (!fixes.length) return plan;
+  const second = readOnce(text, ctx);
+  if (second.notRead.length) return plan;
+  for (const f of fixes) second.warnings.unshift({ code: 'typo', message: `read "${f.from}" as "${f.to}"`, from: f.from, to: f.to });
+  return second;
+}
+
+function readOnce(query: string, ctx: ParseContext): Plan {
   const r = createReader(query, ctx);
   const { t, plan, w } = r;
   // Runs of words no rule used, as phrases ("runways longer 3000 m"): each is named in a refusal.

@@ -11,6 +11,7 @@ import {
   DETERMINERS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
 } from './words';
 import { parseCoord, rewritePaste } from '../../../shared/coords';
+import type { TypoReader } from './typos';
 import type { SaidDistance } from './units';
 
 export interface ParseContext {
@@ -23,6 +24,8 @@ export interface ParseContext {
   savedSubject?: Kind | null;
   /** Words of the data layers, presets and brands (absent: kinds only). */
   vocabulary?: Vocabulary;
+  /** Close readings of misspelt words (absent: a misspelt word is not read). */
+  typos?: TypoReader;
 }
 
 const fmt = formatInt;

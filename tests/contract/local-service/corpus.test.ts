@@ -26,15 +26,16 @@ async function ask(q: CorpusQuestion): Promise<string[] | null> {
 }
 
 describe('paraphrase corpus (reduced)', () => {
-  it('answers every wording of every plan as the brute force does; typos are refused, never broadened', { timeout: 300_000 }, async () => {
+  it('answers every wording of every plan as the brute force does, typos included; never broadened', { timeout: 300_000 }, async () => {
     const questions = generateCorpus(30, 4);
     const { figures, failures } = await runCorpus(questions, ask, { airports: airportCandidates(), sites: siteCandidates(sites) });
     expect(figures.corpus_questions).toBe(120);
     expect(failures.filter((f) => f.verdict === 'broadened')).toEqual([]);
     expect(figures.corpus_broadened).toBe(0);
     expect(failures.filter((f) => f.verdict === 'wrong')).toEqual([]);
-    // Only the wordings with a typo may be refused.
-    expect(figures.corpus_refused_wrongly).toBe(figures.corpus_typo_refused);
-    expect(figures.corpus_correct + figures.corpus_typo_refused).toBe(figures.corpus_questions);
+    // Typos one edit from a known word are read as it (said in a warning): none is refused either.
+    expect(figures.corpus_typo_questions).toBe(30);
+    expect(failures).toEqual([]);
+    expect(figures.corpus_correct).toBe(figures.corpus_questions);
   });
 });

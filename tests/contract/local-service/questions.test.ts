@@ -45,7 +45,6 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     { query: 'cities that glorp in Spain', words: /glorp/ },
     // Unknown places, typos included (no close match is taken without saying so).
     { query: 'airports in Narnia', words: /Narnia/ },
-    { query: 'airports in Swtizerland', words: /Swtizerland/ },
     { query: 'airports within 30 km of Qwertzland', words: /Qwertzland/ },
     { query: 'airports near Springfield, France', words: /Springfield/ },
     // Unsupported units, and relations with nothing to measure from.
@@ -72,6 +71,13 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     const p = await refused(r, form);
     expect(p.unread.map((u) => u.words)).toEqual(['helipad']);
     expect(p.holds!.columns).toEqual(expect.arrayContaining(['site_id', 'status', 'priority']));
+  });
+
+  it('a misspelt place or word one edit from a known one is read so, with a warning naming the reading', async () => {
+    const res = await compute(r, { query: 'airprots in Swtizerland', limit: MAX });
+    expect(sorted(ids(res))).toEqual(sorted(airports.filter((a) => a.iso_country === 'CH').map((a) => a.id)));
+    const typos = res.warnings.filter((w) => (w as { code: string }).code === 'typo').map((w) => (w as { message: string }).message);
+    expect(typos).toEqual(expect.arrayContaining(['read "Swtizerland" as "Switzerland"', 'read "airprots" as "airports"']));
   });
 
   it('a follow-up with a word not read is refused too', async () => {

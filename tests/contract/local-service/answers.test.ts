@@ -18,7 +18,6 @@ afterAll(async () => {
 const ids = (res: ComputeResponse) => res.results.features.map((f) => f.properties.source_id);
 const sorted = (xs: (string | number)[]) => xs.map(String).sort();
 const warningText = (res: ComputeResponse) => res.warnings.map((w) => (w as { message: string }).message).join('\n');
-const codes = (res: ComputeResponse) => res.warnings.map((w) => (w as { code: string }).code);
 const byDistanceFrom = (lon: number, lat: number) => [...airports].sort((a, b) => km(apLon(a), apLat(a), lon, lat) - km(apLon(b), apLat(b), lon, lat));
 const peopleKm = (d: number) => (d >= 10 ? `${Math.round(d).toLocaleString('en-US')} km` : `${Math.round(d * 10) / 10} km`);
 const geneva = cities.find((c) => c.country === 'CH' && c.name === 'Genève')!;

@@ -28,8 +28,10 @@ export function nearestWord(r: Reader, i: number): number {
   let j = i + 1;
   if (['nearest', 'closest'].includes(w(i))) plan.order = 'distance';
   else if (['farthest', 'furthest'].includes(w(i))) plan.order = 'distance_desc';
-  else if (w(i) === 'most' && ['distant', 'remote'].includes(w(i + 1))) (plan.order = 'distance_desc'), j++;
-  else return 0;
+  else if (w(i) === 'most' && ['distant', 'remote'].includes(w(i + 1))) {
+    plan.order = 'distance_desc';
+    j++;
+  } else return 0;
   // "nearest first", "farthest first": the order alone.
   if (w(j) === 'first') return j - i + 1;
   const num = r.countAt(j);

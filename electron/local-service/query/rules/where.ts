@@ -32,7 +32,10 @@ export function beyondRadius(r: Reader, i: number): number {
   let inclusive = false;
   if (['more', 'further', 'farther', 'greater'].includes(w(j)) && w(j + 1) === 'than') j += 2;
   else if (['beyond', 'over', 'outside'].includes(w(j))) j += 1;
-  else if (w(j) === 'at' && w(j + 1) === 'least') (j += 2), (inclusive = true);
+  else if (w(j) === 'at' && w(j + 1) === 'least') {
+    j += 2;
+    inclusive = true;
+  }
   else if (w(j) === 'not' && w(j + 1) === 'within') j += 2;
   else return 0;
   // "more than 2.5m inhabitants" is a population: a lower bound on distance needs its "from".

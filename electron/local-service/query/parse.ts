@@ -6,7 +6,7 @@ import {
   byOrder, countBeforeOrder, nearestTo, nearestWord, populationFilter, sizeOrder, sortWord, topN,
 } from './rules/order';
 import { numberCondition, openCondition, operatorCondition, wheelchairCondition } from './rules/conditions';
-import { along, insideFeature, intersecting, layerSubject, outside, perFeature } from './rules/layers';
+import { along, insideFeature, insideUploads, intersecting, layerSubject, outside, perFeature } from './rules/layers';
 import type { Rule } from './rules/rule';
 import { modifierWord, subjectNoun, uploadsOrSaved } from './rules/subject';
 import {
@@ -22,7 +22,7 @@ export type { ParseContext } from './reader';
 export const RULES: readonly Rule[] = [
   howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
   openCondition, wheelchairCondition, operatorCondition, numberCondition,
-  withinRadius, underRadius, beyondRadius, betweenRadius, near, insideFeature, inPlace, ofCountry, box, along, outside, intersecting,
+  withinRadius, underRadius, beyondRadius, betweenRadius, near, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
   demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved,

@@ -30,6 +30,8 @@ export interface ParseContext {
 
 const fmt = formatInt;
 const UPLOAD_CLASS = { type: 'class', kind: UPLOADS.name, label: UPLOADS.label.many } as const;
+/** Words for uploaded polygons after "my": "inside my area". */
+const UPLOAD_AREAS = new Set(['area', 'areas', 'polygon', 'polygons', 'zone', 'zones', 'boundary', 'boundaries', 'region', 'regions']);
 
 export type Reader = ReturnType<typeof createReader>;
 
@@ -185,6 +187,8 @@ export function createReader(query: string, ctx: ParseContext) {
       if (adjective) return null;
       if (w(j) === 'my' || w(j) === 'our' || w(j) === 'uploaded') {
         if (UPLOAD_NOUNS.has(w(j + 1))) return [{ ...UPLOAD_CLASS }, j - i + 2];
+        // "inside my area", "within our polygons": the uploaded geometries as an area.
+        if (UPLOAD_AREAS.has(w(j + 1)) && ctx.fileNames.length) return [{ ...UPLOAD_CLASS, label: `the uploaded ${w(j + 1)}` }, j - i + 2];
       }
       for (const key of fileKeys) if (matchWords(j, key)) return [{ ...UPLOAD_CLASS }, j - i + key.length];
       if (ctx.savedSubject !== undefined && ['those', 'them', 'these', 'previous', 'earlier'].includes(w(j)))

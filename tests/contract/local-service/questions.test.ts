@@ -195,6 +195,32 @@ describe('distances in every unit asked, checked against the raw airports', () =
   });
 });
 
+describe('an uploaded polygon as the area', () => {
+  const box = { west: 2, south: 43, east: 8, north: 47 };
+  const area = JSON.stringify({
+    type: 'Feature',
+    properties: { name: 'survey area' },
+    geometry: { type: 'Polygon', coordinates: [[[box.west, box.south], [box.east, box.south], [box.east, box.north], [box.west, box.north], [box.west, box.south]]] },
+  });
+  const inBox = (a: RawAirport) => apLon(a) > box.west && apLon(a) < box.east && apLat(a) > box.south && apLat(a) < box.north;
+
+  it('"airports inside my area", "outside my area": the uploaded polygon, not every airport', async () => {
+    const inside = await computeForm(r, fileForm({ query: 'airports inside my area', limit: String(MAX) }, [{ name: 'area.geojson', text: area }]));
+    const want = airports.filter(inBox);
+    expect(want.length).toBeGreaterThan(5);
+    expect(sorted(ids(inside))).toEqual(sorted(want.map((a) => a.id)));
+    const out = await computeForm(r, fileForm({ query: 'French airports outside my area', limit: String(MAX) }, [{ name: 'area.geojson', text: area }]));
+    expect(sorted(ids(out))).toEqual(sorted(airports.filter((a) => a.iso_country === 'FR' && !inBox(a)).map((a) => a.id)));
+  });
+
+  it('composes with a distance: large airports in my area within 300 km of Lyon', async () => {
+    const lyon = city('Lyon', 'FR');
+    const d = from(lyon.loc.coordinates[0], lyon.loc.coordinates[1]);
+    const res = await computeForm(r, fileForm({ query: 'large airports in my area within 300 km of Lyon', limit: String(MAX) }, [{ name: 'area.geojson', text: area }]));
+    expect(sorted(ids(res))).toEqual(sorted(airports.filter((a) => inBox(a) && a.type === 'large_airport' && d(a) <= 300).map((a) => a.id)));
+  });
+});
+
 describe('conditions on uploaded columns', () => {
   const hoursCsv =
     'site_id,name,latitude,longitude,opening_hours,operator\n' +

@@ -11,6 +11,7 @@ import { execute, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import { parseQuery } from '../query/parse';
 import { createTypoReader } from '../query/typos';
+import { uploadValueWords } from '../query/upload-words';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
 import { readingOf } from '../query/reading';
 import { refusalText, UNREAD_CODE, UnreadQuestion } from '../query/refusal';
@@ -253,13 +254,14 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         try {
           const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
           const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
+          const uploadValues = uploadValueWords(uploads);
           // A follow-up on layer features ("only those open now") is read together with the question
           // it continues: their saved set holds no kind items, their question holds what they were.
           // The earlier question is read up to twice below: once is enough.
           const readings = new Map<string, ReturnType<typeof parseQuery>>();
           const readAlone = (q: string) => {
             let plan = readings.get(q);
-            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames, typos })));
+            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames, typos, uploadValues })));
             return plan;
           };
           let asked = req.query;
@@ -274,6 +276,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           const plan = parseQuery(asked, {
             vocabulary,
             typos,
+            uploadValues,
             catalog,
             coordinates: req.coordinates ?? [],
             fileNames,

@@ -5,7 +5,7 @@ import { countWord, density, howMany, numberOf, perCountry, perMeasure } from '.
 import {
   byOrder, countBeforeOrder, nearestTo, nearestWord, populationFilter, sizeOrder, sortWord, topN,
 } from './rules/order';
-import { numberCondition, openCondition, operatorCondition, wheelchairCondition } from './rules/conditions';
+import { numberCondition, openCondition, operatorCondition, uploadValue, wheelchairCondition } from './rules/conditions';
 import { along, insideFeature, insideUploads, intersecting, layerSubject, outside, perFeature } from './rules/layers';
 import type { Rule } from './rules/rule';
 import { modifierWord, subjectNoun, uploadsOrSaved } from './rules/subject';
@@ -21,7 +21,7 @@ export type { ParseContext } from './reader';
 /** The reading rules, tried in this order at each word; the first that reads something wins. */
 export const RULES: readonly Rule[] = [
   howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
-  openCondition, wheelchairCondition, operatorCondition, numberCondition,
+  uploadValue, openCondition, wheelchairCondition, operatorCondition, numberCondition,
   withinRadius, underRadius, beyondRadius, betweenRadius, near, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,

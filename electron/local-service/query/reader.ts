@@ -12,6 +12,7 @@ import {
 } from './words';
 import { parseCoord, rewritePaste } from '../../../shared/coords';
 import type { TypoReader } from './typos';
+import type { UploadValue } from './upload-words';
 import type { SaidDistance } from './units';
 
 export interface ParseContext {
@@ -24,6 +25,8 @@ export interface ParseContext {
   savedSubject?: Kind | null;
   /** Words of the data layers, presets and brands (absent: kinds only). */
   vocabulary?: Vocabulary;
+  /** One-word values of uploaded columns ("open"), by folded spelling. */
+  uploadValues?: ReadonlyMap<string, UploadValue>;
   /** Close readings of misspelt words (absent: a misspelt word is not read). */
   typos?: TypoReader;
 }

@@ -235,6 +235,15 @@ describe('conditions on uploaded columns', () => {
     expect(sorted(acme.results.features.map((f) => f.properties.name))).toEqual(['Always', 'Never on Sunday']);
   });
 
+  it('"my open sites", "high priority sites", "status is closed": values of the file\'s columns', async () => {
+    const ask = async (query: string) =>
+      sorted((await computeForm(r, fileForm({ query, limit: '10' }, [{ name: 'sites.csv', text: sitesCsv }]))).results.features.map((f) => f.properties.name));
+    expect(await ask('my open sites')).toEqual(['North yard', 'Old mill']);
+    expect(await ask('my high priority sites')).toEqual(['North yard']);
+    expect(await ask('my sites with status is closed')).toEqual(['River depot']);
+    expect(await ask('my open sites within 300 km of Lyon')).toEqual(['Old mill']);
+  });
+
   it('a condition on a column the file does not have is refused, never every site', async () => {
     const p = await refused(r, fileForm({ query: 'my sites open now' }, [{ name: 'sites.csv', text: sitesCsv }]));
     expect(p.unread).toEqual([{ words: 'open now', why: expect.stringMatching(/no opening_hours column/) }]);

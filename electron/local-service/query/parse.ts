@@ -72,10 +72,11 @@ function readOnce(query: string, ctx: ParseContext): Plan {
     }
     if (!SILENT.has(w(i))) {
       plan.ignored.push(t[i]!.raw);
-      if (lastIgnored === i - 1) runs.at(-1)!.push(t[i]!.raw);
+      // Filler between two unread words stays in the phrase: "runways longer than 3000 m".
+      if (lastIgnored >= 0 && t.slice(lastIgnored + 1, i).every((x) => SILENT.has(x.w))) runs.at(-1)!.push(...t.slice(lastIgnored + 1, i + 1).map((x) => x.raw));
       else runs.push([t[i]!.raw]);
       lastIgnored = i;
-    }
+    } else if (lastIgnored >= 0 && i - lastIgnored > 2) lastIgnored = -2;
     i++;
   }
   for (const run of runs) r.notRead(run.join(' '), 'no rule reads these words');

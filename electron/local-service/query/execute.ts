@@ -10,7 +10,7 @@ import { referenceIndex } from './layers/ref-index';
 import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
 import { modifierTest } from './modifiers';
-import { withinPasses, type Plan, type RefPoint, type Reference, type Warning } from './plan';
+import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
 import { readingOf } from './reading';
 import { holdsOf, unheldParts, UnreadQuestion } from './refusal';
 import { defaultOrder, sortByDistance } from './sort';
@@ -239,7 +239,8 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     let d: number | undefined;
     if (withinFn && within) {
       const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
-      if (!withinPasses(within, km)) continue;
+      if (!(km <= within.radiusKm)) continue;
+      if (!pastMin(within, km)) continue;
       if (within.reference === reference) d = km * 1000;
     }
     if (d === undefined && distFn) {

@@ -42,9 +42,8 @@ export interface Within {
   saidMin?: SaidDistance;
 }
 
-/** Whether a distance in km passes a distance relation. */
-export function withinPasses(w: Within, km: number): boolean {
-  if (!(km <= w.radiusKm)) return false;
+/** Whether a distance in km is past the relation's lower bound (true without one); the upper bound is tested where distances are measured. */
+export function pastMin(w: Within, km: number): boolean {
   if (w.minKm === undefined) return true;
   return w.minInclusive ? km >= w.minKm : km > w.minKm;
 }

@@ -6,7 +6,7 @@ import type { UploadFeature } from '../../uploads';
 import type { Selection } from '../../vocabulary/vocabulary';
 import { inBox } from '../bbox';
 import type { MeasurementResult } from '../measure';
-import { withinPasses, type Plan, type RefPoint, type Reference, type Warning } from '../plan';
+import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from '../plan';
 import { readingOf } from '../reading';
 import { unheldParts, UnreadQuestion } from '../refusal';
 import { conditionTests } from './conditions';
@@ -180,7 +180,8 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
     let d: number | undefined;
     if (withinIndex && plan.within) {
       d = Number.isFinite(radiusM) ? withinIndex.within(g, radiusM!) : withinIndex.nearest(g);
-      if (!withinPasses(plan.within, d / 1000)) continue;
+      if (!(d <= radiusM!)) continue;
+      if (!pastMin(plan.within, d / 1000)) continue;
     }
     if (!cond.pass(hit.f.tags)) continue;
     if (refIndex && reference !== plan.within?.reference) d = refIndex.nearest(g);

@@ -1,13 +1,16 @@
 import { booleanIntersects } from '@turf/turf';
 import type { Geometry } from 'geojson';
 import type { ComputeFeature } from '../../../shared/service/compute';
-import type { Catalog } from '../catalog/catalog';
+import type { Catalog, Kind } from '../catalog/catalog';
 import type { LayerStore } from '../layers/store/layer-store';
 import { h3Filter } from '../query/h3';
 import { executeLayers, unknownSubject } from '../query/layers/execute-layers';
 import { layerFeature, writeLayerAnswer, type NearPlaces } from '../query/layers/features';
 import { referenceGeometries, type ResolveContext } from '../query/layers/resolve';
 import type { Plan, RefPoint, Reference } from '../query/plan';
+import { readingOf } from '../query/reading';
+import { holdsOf, type Refusal } from '../query/refusal';
+import type { Vocabulary } from '../vocabulary/vocabulary';
 import type { UploadFeature } from '../uploads';
 
 /** What a question about layer features answers: results, warnings and the written answer. */
@@ -30,6 +33,30 @@ export interface LayerAnswerInput {
   limit: number;
   /** The service's memo of "near …" addresses. */
   near?: NearPlaces;
+  /** Column summaries of the layers, by layer id. */
+  summaries?: ReadonlyMap<string, { columns: { key: string }[] }>;
+}
+
+/**
+ * The refusal of a plan with parts no rule read: the parts, the reading of the rest and what the
+ * data holds — the subject's columns when a subject was read, else the subjects there are.
+ */
+export function refusalOf(
+  plan: Plan,
+  catalog: Catalog,
+  vocabulary: Vocabulary | undefined,
+  uploads: readonly UploadFeature[],
+  savedSubject?: Kind | null,
+): Refusal {
+  const subject = plan.subject ?? savedSubject ?? null;
+  const reading = readingOf(plan, catalog, subject).text;
+  if (plan.layerSubject?.sources.length) {
+    const columns = new Set(plan.layerSubject.sources.flatMap((s) => vocabulary?.summaries.get(s.layer.id)?.columns.map((c) => c.key) ?? []));
+    return { unread: plan.notRead, reading, holds: { subject: plan.layerSubject.said, columns: [...columns] } };
+  }
+  const holds = holdsOf(subject, catalog, [...new Set(uploads.flatMap((u) => Object.keys(u.attributes)))]);
+  if (holds) return { unread: plan.notRead, reading, holds };
+  return { unread: plan.notRead, reading, builtIn: catalog.kinds.labels(() => true), layers: vocabulary?.layers.map((l) => l.name) ?? [] };
 }
 
 /** Answers a plan whose subject is features of data layers, or words no vocabulary knows. */

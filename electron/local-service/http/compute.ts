@@ -15,7 +15,11 @@ import { writeAnswer } from '../query/answer';
 import { execute, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import { parseQuery } from '../query/parse';
+import { createTypoReader } from '../query/typos';
+import { uploadValueWords } from '../query/upload-words';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
+import { readingOf } from '../query/reading';
+import { refusalText, UNREAD_CODE, UnreadQuestion } from '../query/refusal';
 import type { ResultStore } from '../result-store';
 import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
 import { createSlicer, printableName, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
@@ -23,7 +27,7 @@ import { fieldErrors, sendProblem, type FieldError } from './problem';
 import { LayerNotFoundError, type LayerStore } from '../layers/store/layer-store';
 import type { VocabularyProvider } from '../vocabulary/provider';
 import { loadNameHeaders } from '../vocabulary/header-words';
-import { answerFromLayers, resolveLayerReferences } from './compute-layers';
+import { answerFromLayers, refusalOf, resolveLayerReferences } from './compute-layers';
 import { NearPlaces } from '../query/layers/features';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
@@ -206,6 +210,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   // Loaded on the first upload without an English name column.
   let names: ReadonlySet<string> | undefined;
   const nameHeaders = () => (names ??= loadNameHeaders());
+  const typos = createTypoReader(catalog);
   const countryCode = (lon: number, lat: number) => {
     const i = catalog.countryAt(lon, lat);
     return i >= 0 ? catalog.countries.rows[i]!.cca2 : '';
@@ -305,13 +310,14 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         try {
           const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
           const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
+          const uploadValues = uploadValueWords(uploads);
           // A follow-up on layer features ("only those open now") is read together with the question
           // it continues: their saved set holds no kind items, their question holds what they were.
           // The earlier question is read up to twice below: once is enough.
           const readings = new Map<string, ReturnType<typeof parseQuery>>();
           const readAlone = (q: string) => {
             let plan = readings.get(q);
-            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames })));
+            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames, typos, uploadValues })));
             return plan;
           };
           let asked = req.query;
@@ -325,6 +331,8 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && readAlone(parent.query).layerSubject !== undefined);
           const plan = parseQuery(asked, {
             vocabulary,
+            typos,
+            uploadValues,
             catalog,
             coordinates: req.coordinates ?? [],
             fileNames,
@@ -332,6 +340,9 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           });
           if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
           if (req.measurement) plan.measurement = req.measurement as Measurement;
+          if (plan.notRead.length) throw new UnreadQuestion(refusalOf(plan, catalog, vocabulary, uploads, parent && !continuesLayers ? parent.set.subject : undefined));
+          const reading = readingOf(plan, catalog, plan.subject ?? (parent && !continuesLayers ? parent.set.subject : undefined));
+          const readingWarning = { code: 'plan', message: `read as: ${reading.text}`, reading };
           const mentioned = new Set(
             [plan.within?.reference, plan.distanceRef].flatMap((r) => (r?.type === 'points' ? r.points.map((p) => p.label) : [])),
           );
@@ -349,15 +360,15 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
                 : { status: 'complete', content: write(), error: null };
 
           if (deps.layers && (plan.layerSubject || plan.unknownSubject)) {
-            const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit, near });
-            warnings.push(...la.warnings);
+            const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit, near, summaries: vocabulary?.summaries });
+            warnings.push(readingWarning, ...la.warnings);
             const id = randomUUID();
             // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.
             store.save(
               { files: [], id, createdAt: deps.clock().toISOString(), userId, query: asked, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
               await packItemsSliced([], slice, catalog.kinds.codes),
             );
-            const answer = answerOf(() => la.content);
+            const answer = answerOf(() => `${la.content} Read as: ${reading.text}.`);
             const response: ComputeResponse = {
               id,
               query: req.query,
@@ -381,9 +392,10 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             h3Cells: cells,
             areaCountry,
             saved: continuesLayers ? undefined : parent?.set,
+            now: deps.clock(),
             work,
           });
-          warnings.push(...plan.warnings, ...ex.warnings);
+          warnings.push(readingWarning, ...plan.warnings, ...ex.warnings);
           if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
 
           const id = randomUUID();
@@ -414,7 +426,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
 
           const page = ex.items.slice(0, req.limit);
           const features = page.map((x) => toFeature(x, ex, catalog, ex.uploads));
-          const answer = answerOf(() => writeAnswer(ex, catalog, ex.uploads, plan.within?.said));
+          const answer = answerOf(() => `${writeAnswer(ex, catalog, ex.uploads, plan.within?.said)} Read as: ${readingOf(plan, catalog, ex.subject).text}.`);
 
           const response: ComputeResponse = {
             id,
@@ -435,6 +447,11 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       }
     } catch (e) {
       if (e instanceof Invalid) return sendProblem(reply, e.status, e.title, e.detail, e.errors, e.code ? { code: e.code } : undefined);
+      if (e instanceof UnreadQuestion) {
+        const r = e.refusal;
+        const errors = r.unread.map((u) => ({ field: 'query', message: `"${u.words}": ${u.why}` }));
+        return sendProblem(reply, 422, 'Unprocessable Content', refusalText(r), errors, { code: UNREAD_CODE, ...r });
+      }
       throw e;
     } finally {
       // Cut off, or failed past this handler: the files go all the same.

@@ -5,11 +5,14 @@ import type { KindLayer } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import type { Slicer, UploadFeature } from '../uploads';
 import { inBox } from './bbox';
+import { conditionKeys, conditionTests } from './layers/conditions';
 import { referenceIndex } from './layers/ref-index';
 import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
 import { modifierTest } from './modifiers';
-import type { Plan, RefPoint, Reference, Warning } from './plan';
+import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
+import { readingOf } from './reading';
+import { holdsOf, unheldParts, UnreadQuestion } from './refusal';
 import { defaultOrder, sortByDistance } from './sort';
 
 export { sortByDistance } from './sort';
@@ -41,6 +44,8 @@ export interface ExecuteInput {
   h3Cells: string[];
   areaCountry?: string;
   saved?: SavedSet;
+  /** The service clock: conditions on opening hours of uploaded features are read at this time. */
+  now?: Date;
   /** Relations to layer features the plan asks for ("in Nordviertel"), as one test per item position. */
   keep?: (lon: number, lat: number) => boolean;
   /**
@@ -156,7 +161,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     const codes = input.areaCountry ? [input.areaCountry] : plan.countries;
     ids = codes.length === 1 ? (L.byCountry.get(codes[0]!) ?? []) : codes.flatMap((c) => L.byCountry.get(c) ?? []);
     popSorted = codes.length === 1;
-  } else if (plan.within?.reference.type === 'points') {
+  } else if (plan.within?.reference.type === 'points' && Number.isFinite(plan.within.radiusKm)) {
     const set = new Set<number>();
     for (const p of plan.within.reference.points)
       for (const id of around(L.index, p.lon, p.lat, Infinity, reach(plan.within.radiusKm))) set.add(id);
@@ -174,7 +179,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   // "cities within 10 km of an airport": with fewer reference items than candidates, search
   // around each reference item once instead of around every candidate.
   let nearMap: Map<number, number> | null = null;
-  if (within && (within.reference.type === 'class' || within.reference.type === 'saved')) {
+  if (within && Number.isFinite(within.radiusKm) && (within.reference.type === 'class' || within.reference.type === 'saved')) {
     const ref = within.reference;
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
@@ -198,8 +203,18 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   const h3 = h3Filter(input.h3Cells);
   const cc = (i: number) => L.country[i] ?? '';
   const popFilter = kinds.populated(subject);
-  if ((plan.popMin !== undefined || plan.popMax !== undefined) && !popFilter)
-    warn('ignored', `population filters apply to ${kinds.populatedLabels}; ignored for ${kinds.label(subject).many}`);
+  // What the subject's source cannot answer is refused, never dropped: dropping it would widen the answer.
+  const unheld = unheldParts(plan, { label: kinds.label(subject).many, populated: popFilter, countryFigures: true, reference: !!distFn });
+  // Conditions on columns ("open now", "operated by X") are tested on uploaded attributes; kinds hold none.
+  const columns = isUploads ? [...new Set(uploadFeatures.flatMap((f) => Object.keys(f.attributes)))] : [];
+  for (const c of plan.conditions) {
+    const keys = conditionKeys(c);
+    if (!keys.some((k) => columns.includes(k)))
+      unheld.push({ words: c.label, why: `${kinds.label(subject).many} have no ${keys.join(' or ')} column` });
+  }
+  if (unheld.length)
+    throw new UnreadQuestion({ unread: unheld, reading: readingOf(plan, catalog, subject).text, holds: holdsOf(subject, catalog, columns) });
+  const cond = isUploads && plan.conditions.length ? conditionTests(plan.conditions, input.now ?? new Date()) : null;
   // The subject's modifiers the question chose ("large", "capital"), as one test per item.
   const keep = K ? modifierTest(K, plan) : undefined;
   const items: Item[] = [];
@@ -227,10 +242,12 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (h3 && !h3.has(lon, lat)) continue;
     if (plan.bbox && !inBox(plan.bbox, lon, lat)) continue;
     if (input.keep && !input.keep(lon, lat)) continue;
+    if (cond && !cond.pass(uploadFeatures[i]!.attributes)) continue;
     let d: number | undefined;
     if (withinFn && within) {
       const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
       if (!(km <= within.radiusKm)) continue;
+      if (!pastMin(within, km)) continue;
       if (within.reference === reference) d = km * 1000;
     }
     if (d === undefined && distFn) {
@@ -246,10 +263,6 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
 
   // Order.
   let order = plan.order;
-  if (order === 'distance' && !distFn) {
-    warn('reading', '"nearest" needs a place to measure from; ordered by population instead');
-    order = 'population_desc';
-  }
   // With something to measure from and no other order asked for, nearest first.
   if (!order && distFn) order = 'distance';
   // Items without a population figure sort last either way.
@@ -258,13 +271,16 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     return Number.isNaN(p) ? unknown : p;
   };
   if (order === 'distance') sortByDistance(items);
-  else if (order === 'population_desc' || order === 'population_asc') {
-    if (!popFilter) warn('ignored', `population order applies to ${kinds.populatedLabels}; ${kinds.label(subject).many} kept in their order`);
-    else if (order === 'population_desc') items.sort((a, b) => popOf(b, -1) - popOf(a, -1) || a.i - b.i);
+  else if (order === 'distance_desc') {
+    sortByDistance(items);
+    items.reverse();
+  } else if (order === 'population_desc' || order === 'population_asc') {
+    if (order === 'population_desc') items.sort((a, b) => popOf(b, -1) - popOf(a, -1) || a.i - b.i);
     else items.sort((a, b) => popOf(a, Infinity) - popOf(b, Infinity) || a.i - b.i);
   } else if (K?.entry.order && !useSaved) {
     items.sort(defaultOrder(K));
   }
+  if (cond) warnings.push(...cond.warnings());
   const matched = items.length;
   const top = plan.top;
   if (top !== undefined && items.length > top) items.length = top;

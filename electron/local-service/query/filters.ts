@@ -1,4 +1,4 @@
-import { numberAt, type Token } from './words';
+import { MULTIPLIER, numberAt, unitAt, type Token } from './words';
 
 /** A population range read from the words: either bound may be missing. */
 export interface PopulationFilter {
@@ -39,6 +39,9 @@ export function populationFilterAt(t: Token[], i: number): [PopulationFilter, nu
   if (!kind) return null;
   const a = numberAt(t, j, true);
   if (!a) return null;
+  // "over 100 km", "between 1 and 2 km": distances, read by the distance rules, never populations.
+  const unit = (k: number) => unitAt(t, k) !== null && MULTIPLIER[w(k)] === undefined;
+  if (unit(j + a[1]) || (kind === 'range' && unit(j + a[1] + 2))) return null;
   j += a[1];
   if (kind === 'range') {
     if (!['and', 'to', '-'].includes(w(j))) return null;

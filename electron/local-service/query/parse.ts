@@ -5,11 +5,14 @@ import { countWord, density, howMany, numberOf, perCountry, perMeasure } from '.
 import {
   byOrder, countBeforeOrder, nearestTo, nearestWord, populationFilter, sizeOrder, sortWord, topN,
 } from './rules/order';
-import { numberCondition, openCondition, operatorCondition, wheelchairCondition } from './rules/conditions';
-import { along, insideFeature, intersecting, layerSubject, outside, perFeature } from './rules/layers';
+import { numberCondition, openCondition, operatorCondition, uploadValue, wheelchairCondition } from './rules/conditions';
+import { along, insideFeature, insideUploads, intersecting, layerSubject, outside, perFeature } from './rules/layers';
 import type { Rule } from './rules/rule';
 import { modifierWord, subjectNoun, uploadsOrSaved } from './rules/subject';
-import { barePlace, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius } from './rules/where';
+import {
+  barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
+} from './rules/where';
+import { foldLetters } from '../catalog/text';
 import { SILENT } from './words';
 
 export { NEAR_KM, IN_CITY_KM, tokenize } from './words';
@@ -18,17 +21,45 @@ export type { ParseContext } from './reader';
 /** The reading rules, tried in this order at each word; the first that reads something wins. */
 export const RULES: readonly Rule[] = [
   howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
-  openCondition, wheelchairCondition, operatorCondition, numberCondition,
-  withinRadius, underRadius, near, insideFeature, inPlace, ofCountry, box, along, outside, intersecting,
+  uploadValue, openCondition, wheelchairCondition, operatorCondition, numberCondition,
+  withinRadius, underRadius, beyondRadius, betweenRadius, near, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
   demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved,
 ];
 
-/** Reads a question into a plan: deterministic rules over the words, each reading said in warnings. */
+/**
+ * Reads a question into a plan: deterministic rules over the words, each reading said in warnings.
+ * Words no rule could use are read once more as the known word one edit away, if there is one
+ * ("Swtizerland"); the reading is kept only when it then reads in full, and says so.
+ */
 export function parseQuery(query: string, ctx: ParseContext): Plan {
+  const plan = readOnce(query, ctx);
+  if (!plan.notRead.length || !ctx.typos) return plan;
+  const fixes: { from: string; to: string }[] = [];
+  let text = query;
+  const words = new Set(plan.notRead.flatMap((u) => u.words.split(/[^\p{L}]+/u).filter(Boolean)));
+  for (const word of words) {
+    const to = ctx.typos.correct(foldLetters(word));
+    if (!to) continue;
+    const written = /^\p{Lu}/u.test(word) ? to.charAt(0).toUpperCase() + to.slice(1) : to;
+    const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    text = text.replace(new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?![\\p{L}\\p{N}])`, 'gu'), written);
+    fixes.push({ from: word, to: written });
+  }
+  if (!fixes.length) return plan;
+  const second = readOnce(text, ctx);
+  if (second.notRead.length) return plan;
+  for (const f of fixes) second.warnings.unshift({ code: 'typo', message: `read "${f.from}" as "${f.to}"`, from: f.from, to: f.to });
+  return second;
+}
+
+function readOnce(query: string, ctx: ParseContext): Plan {
   const r = createReader(query, ctx);
   const { t, plan, w } = r;
+  // Runs of words no rule used, as phrases ("runways longer 3000 m"): each is named in a refusal.
+  const runs: string[][] = [];
+  let lastIgnored = -2;
   for (let i = 0; i < t.length; ) {
     let used = 0;
     for (const rule of RULES) {
@@ -39,12 +70,22 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
       i += used;
       continue;
     }
-    if (!SILENT.has(w(i))) plan.ignored.push(t[i]!.raw);
+    if (!SILENT.has(w(i))) {
+      plan.ignored.push(t[i]!.raw);
+      // Filler between two unread words stays in the phrase: "runways longer than 3000 m".
+      if (lastIgnored >= 0 && t.slice(lastIgnored + 1, i).every((x) => SILENT.has(x.w))) runs.at(-1)!.push(...t.slice(lastIgnored + 1, i + 1).map((x) => x.raw));
+      else runs.push([t[i]!.raw]);
+      lastIgnored = i;
+    } else if (lastIgnored >= 0 && i - lastIgnored > 2) lastIgnored = -2;
     i++;
   }
+  for (const run of runs) r.notRead(run.join(' '), 'no rule reads these words');
+  // Places that name nothing known (the place reader keeps them as unread): never a count of 0.
+  for (const u of plan.unread) if (!plan.notRead.some((x) => x.words.includes(u) || u.includes(x.words))) r.notRead(u, 'not a place the catalog knows');
   if (r.pending) {
     const pending = r.pending;
     const kinds = ctx.catalog.kinds.labels((k) => pending.some((x) => x.kind === k.kind));
+    r.notRead(pending[0]!.label, `describes ${kinds} only`);
     r.warn('ignored', `"${pending[0]!.label}" named no ${kinds}; ignored`);
   }
   // A box word left unread means an area was meant and not understood: never answer for everywhere.
@@ -56,8 +97,11 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
     const dropped = plan.layerSubject.sources.length ? plan.subject : plan.layerSubject.said;
     if (plan.layerSubject.sources.length) plan.subject = null;
     else delete plan.layerSubject;
+    r.notRead(dropped, 'a second subject: the question has another');
     r.warn('ignored', `"${dropped}" ignored: the question has another subject`);
   }
+  if (plan.layerSubject && !plan.layerSubject.sources.length)
+    r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`);
   // Words where the subject goes that no vocabulary knows: say so, never answer about something else.
   if (ctx.vocabulary && plan.subject === null && !plan.layerSubject && plan.ignored.length && ctx.savedSubject === undefined) {
     plan.unknownSubject = plan.ignored.join(' ');

@@ -2,6 +2,7 @@ import type { Geometry } from 'geojson';
 import type { Kind } from '../catalog/catalog';
 import type { Selection } from '../vocabulary/vocabulary';
 import type { BBox } from './bbox';
+import type { UnreadPart } from './refusal';
 import type { SaidDistance } from './units';
 
 /** A point that distances are measured from, with how it was named. */
@@ -29,6 +30,23 @@ export type Condition =
   | { type: 'equals'; key: string; values: string[]; label: string }
   | { type: 'contains'; key: string; text: string; label: string }
   | { type: 'number'; keys: string[]; min?: number; max?: number; label: string };
+
+/** A distance relation: d ≤ radiusKm, and d > minKm (or d ≥ minKm when minInclusive). */
+export interface Within {
+  reference: Reference;
+  radiusKm: number;
+  minKm?: number;
+  minInclusive?: boolean;
+  said?: SaidDistance;
+  /** The lower bound as said ("between 1 and 2 km": 1 km). */
+  saidMin?: SaidDistance;
+}
+
+/** Whether a distance in km is past the relation's lower bound (true without one); the upper bound is tested where distances are measured. */
+export function pastMin(w: Within, km: number): boolean {
+  if (w.minKm === undefined) return true;
+  return w.minInclusive ? km >= w.minKm : km > w.minKm;
+}
 
 export type Measurement = 'count' | 'per_capita' | 'per_area';
 export const MEASUREMENTS: readonly Measurement[] = ['count', 'per_capita', 'per_area'];
@@ -63,20 +81,25 @@ export interface Plan extends ModifierValues {
   conditions: Condition[];
   /** Country filters (alpha-2), ORed. */
   countries: string[];
-  /** Items within radiusKm of the reference. */
-  within?: { reference: Reference; radiusKm: number; said?: SaidDistance };
+  /**
+   * Items within radiusKm of the reference (Infinity: no upper bound), and past minKm when a
+   * ring or "beyond" was asked ("between 1 and 2 km of X": 1 ≤ d ≤ 2; "more than 100 km from X": d > 100).
+   */
+  within?: Within;
   /** Items inside a latitude/longitude box. */
   bbox?: BBox;
   /** Distance reference for distance_meters and "nearest" when no radius was given. */
   distanceRef?: Reference;
   popMin?: number;
   popMax?: number;
-  order?: 'population_desc' | 'population_asc' | 'distance';
+  order?: 'population_desc' | 'population_asc' | 'distance' | 'distance_desc';
   top?: number;
   measurement?: Measurement;
   byCountry?: boolean;
   /** Place names the question gave that name no known place: the answer is then empty. */
   unread: string[];
+  /** Parts of the question no rule could use: the question is then not answered (422), never answered wider. */
+  notRead: UnreadPart[];
   /** Why the question cannot be answered as asked (HTTP 400), e.g. a box with impossible edges. */
   invalid?: string;
   /** Words of the question that took part in no rule. */

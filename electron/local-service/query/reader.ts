@@ -1,15 +1,19 @@
 import type { Catalog, Kind } from '../catalog/catalog';
-import { formatInt } from '../catalog/format';
+import { formatInt, formatNumber } from '../catalog/format';
 import type { AdjectiveReading } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { normalizeName } from '../catalog/text';
 import type { Vocabulary } from '../vocabulary/vocabulary';
 import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
-import type { Plan, Reference, Warning } from './plan';
+import type { Plan, RefPoint, Reference, Warning } from './plan';
 import {
-  DETERMINERS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, SILENT, tokenize, UNIT_KM, UPLOAD_NOUNS,
+  DETERMINERS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
 } from './words';
+import { parseCoord, rewritePaste } from '../../../shared/coords';
+import type { TypoReader } from './typos';
+import type { UploadValue } from './upload-words';
+import type { SaidDistance } from './units';
 
 export interface ParseContext {
   catalog: Catalog;
@@ -21,10 +25,16 @@ export interface ParseContext {
   savedSubject?: Kind | null;
   /** Words of the data layers, presets and brands (absent: kinds only). */
   vocabulary?: Vocabulary;
+  /** One-word values of uploaded columns ("open"), by folded spelling. */
+  uploadValues?: ReadonlyMap<string, UploadValue>;
+  /** Close readings of misspelt words (absent: a misspelt word is not read). */
+  typos?: TypoReader;
 }
 
 const fmt = formatInt;
 const UPLOAD_CLASS = { type: 'class', kind: UPLOADS.name, label: UPLOADS.label.many } as const;
+/** Words for uploaded polygons after "my": "inside my area". */
+const UPLOAD_AREAS = new Set(['area', 'areas', 'polygon', 'polygons', 'zone', 'zones', 'boundary', 'boundaries', 'region', 'regions']);
 
 export type Reader = ReturnType<typeof createReader>;
 
@@ -35,10 +45,17 @@ export type Reader = ReturnType<typeof createReader>;
 export function createReader(query: string, ctx: ParseContext) {
   const { catalog } = ctx;
   const { lexicon } = catalog.kinds;
-  const t = tokenize(query);
-  const plan: Plan = { subject: null, countries: [], unread: [], ignored: [], warnings: [], conditions: [] };
+  // Positions written as DMS, DDM or MGRS become decimal "lat, lon", which the point rule reads.
+  const written = rewritePaste(query);
+  const t = tokenize(written.text);
+  const plan: Plan = { subject: null, countries: [], unread: [], notRead: [], ignored: [], warnings: [], conditions: [] };
   const warn = (code: string, message: string, extra: Record<string, unknown> = {}) =>
     plan.warnings.push({ code, message, ...extra } as Warning);
+  for (const c of written.conversions) warn('reading', `read "${c.from}" (${c.format.toUpperCase()}) as ${c.to}`);
+  /** A part of the question that cannot be used: the question is then refused, not answered wider. */
+  const notRead = (words: string, why: string) => {
+    if (!plan.notRead.some((x) => x.words === words)) plan.notRead.push({ words, why });
+  };
   const w = (i: number) => t[i]?.w ?? '';
   const said = (from: number, to: number) => t.slice(from, to).map((x) => x.raw).join(' ');
 
@@ -71,8 +88,52 @@ export function createReader(query: string, ctx: ParseContext) {
     subjectWordAt: -1,
     /** Modifier adjective read before any subject ("large ... airports"), waiting for its noun. */
     pending: undefined as AdjectiveReading[] | undefined,
+    notRead,
     numberAt: (i: number, allowMultiplier: boolean) => numberAt(t, i, allowMultiplier),
     distanceUnit: (i: number) => UNIT_KM[w(i)],
+
+    /** "60 nmi", "2.5 km", "500 ft" at i: the distance, else null. */
+    distanceAt(i: number): { said: SaidDistance; len: number } | null {
+      const num = numberAt(t, i, false);
+      if (!num) return null;
+      const unit = unitAt(t, i + num[1]);
+      if (!unit) return null;
+      return { said: { value: num[0], unit: unit.said, km: num[0] * unit.perKm }, len: num[1] + unit.len };
+    },
+
+    /**
+     * A position written in the question at i: "48.8566, 2.3522", "48.85 N 2.35 E", "-33.9 151.2",
+     * UTM "33T 448251 5411932" (DMS, DDM and MGRS arrive here as decimals). [point, tokens used], else null.
+     */
+    pointAt(i: number): [RefPoint, number] | null {
+      // UTM: zone and band ("31U", which the tokenizer may split as "31" "U"), easting, northing.
+      const zone = /^\d{1,2}[c-hj-np-x]$/.test(w(i)) ? 1 : /^\d{1,2}$/.test(w(i)) && /^[c-hj-np-x]$/.test(w(i + 1)) ? 2 : 0;
+      if (zone && /^\d{5,7}(\.\d+)?$/.test(w(i + zone)) && /^\d{6,8}(\.\d+)?$/.test(w(i + zone + 1))) {
+        const text = `${said(i, i + zone).replace(' ', '')} ${said(i + zone, i + zone + 2)}`;
+        const p = parseCoord(text);
+        if ('error' in p) return null;
+        return [{ lon: p.lon, lat: p.lat, label: `UTM ${text}` }, zone + 2];
+      }
+      const lat = signedAt(t, i);
+      if (lat === null) return null;
+      let j = i + 1;
+      let latSign = 1;
+      if (w(j) === 'n' || w(j) === 's') latSign = w(j++) === 's' ? -1 : 1;
+      const hemispheres = j > i + 1;
+      if (w(j) === ',') j++;
+      const lon = signedAt(t, j);
+      if (lon === null) return null;
+      j++;
+      let lonSign = 1;
+      if (hemispheres) {
+        if (w(j) !== 'e' && w(j) !== 'w') return null;
+        lonSign = w(j++) === 'w' ? -1 : 1;
+      } else if (!/[.]/.test(w(i)) || !/[.]/.test(w(i + (w(i + 1) === ',' ? 2 : 1)))) return null;
+      const y = lat * latSign;
+      const x = lon * lonSign;
+      if (Math.abs(y) > 90 || Math.abs(x) > 180) return null;
+      return [{ lon: x, lat: y, label: `${formatNumber(y)}, ${formatNumber(x)}` }, j - i];
+    },
 
     /** A phrase of the layer vocabulary at i ("fire stations", "Nordviertel"): the match, else null. */
     selectionAt(i: number) {
@@ -129,6 +190,8 @@ export function createReader(query: string, ctx: ParseContext) {
       if (adjective) return null;
       if (w(j) === 'my' || w(j) === 'our' || w(j) === 'uploaded') {
         if (UPLOAD_NOUNS.has(w(j + 1))) return [{ ...UPLOAD_CLASS }, j - i + 2];
+        // "inside my area", "within our polygons": the uploaded geometries as an area.
+        if (UPLOAD_AREAS.has(w(j + 1)) && ctx.fileNames.length) return [{ ...UPLOAD_CLASS, label: `the uploaded ${w(j + 1)}` }, j - i + 2];
       }
       for (const key of fileKeys) if (matchWords(j, key)) return [{ ...UPLOAD_CLASS }, j - i + key.length];
       if (ctx.savedSubject !== undefined && ['those', 'them', 'these', 'previous', 'earlier'].includes(w(j)))
@@ -149,9 +212,13 @@ export function createReader(query: string, ctx: ParseContext) {
       // or a vocabulary word of the same spelling ("Depot" is also an OSM preset).
       let k = i;
       while (w(k) === 'the') k++;
+      const pos = r.pointAt(k);
+      if (pos) return [{ type: 'points', points: [pos[0]], label: pos[0].label }, k - i + pos[1]];
       const named = placeAt(k, true, false);
       if (named?.type === 'coord') return [{ type: 'points', points: [named.point], label: named.point.label }, k - i + named.len];
       const cls = r.classAt(i);
+      if (cls?.[0].type === 'selection' && !cls[0].selection.sources.length)
+        notRead(cls[0].label, `read as ${cls[0].selection.reading}, but no layer holds such features`);
       if (cls) return withClassFilter(cls, i + cls[1]);
       let j = i;
       while (w(j) === 'the') j++;
@@ -178,6 +245,7 @@ export function createReader(query: string, ctx: ParseContext) {
         return { type: 'points', points, label: points.map((p) => p.label).join(', ') };
       }
       plan.unread.push(phrase);
+      notRead(phrase, 'needs a position: send request coordinates or write one, such as "48.85, 2.35"');
       warn('no_position', `"${phrase}" needs a position: send request coordinates; nothing was searched`);
       return null;
     },
@@ -192,6 +260,7 @@ export function createReader(query: string, ctx: ParseContext) {
       if (j === i || NOT_PLACES.has(w(i))) return 0;
       const words = said(i, j);
       plan.unread.push(words);
+      notRead(words, 'not a place the catalog knows: countries, regions, cities and request coordinates');
       warn('unknown_place', `"${words}" is not a place the catalog knows (countries, regions, cities and request coordinates); nothing was searched there`, { words });
       return j - i;
     },
@@ -215,23 +284,34 @@ export function createReader(query: string, ctx: ParseContext) {
       warn('reading', `read "${words}" as the single nearest; "nearest ${w(noun)}s" ranks them all, "the 3 nearest" takes 3`);
     },
 
-    /** "N km (of|from|around) REF" at i: tokens used, or 0. */
-    radiusAt(i: number): number {
-      const num = numberAt(t, i, false);
-      if (!num) return 0;
-      const unit = r.distanceUnit(i + num[1]);
-      if (unit === undefined) return 0;
-      let j = i + num[1] + 1;
-      if (['of', 'from', 'around', 'to', 'near'].includes(w(j))) j++;
+    /**
+     * "N km (of|from|around) REF" at i: tokens used, or 0. Without `min` the distance is the upper
+     * bound; with it, the lower bound ("more than 100 km from X", strict unless `inclusive`).
+     */
+    radiusAt(i: number, min?: { inclusive: boolean }): number {
+      const dist = r.distanceAt(i);
+      if (!dist) return 0;
+      return r.relationAt(i, i + dist.len, min ? { lo: dist.said, inclusive: min.inclusive } : { hi: dist.said });
+    },
+
+    /** The reference after distance words ending at `at` (from i), and the relation with those bounds: tokens used from i. */
+    relationAt(i: number, at: number, b: { lo?: SaidDistance; hi?: SaidDistance; inclusive?: boolean }): number {
+      let j = at;
+      if (['of', 'from', 'around', 'to', 'near', 'away'].includes(w(j))) j++;
+      if (w(j - 1) === 'away' && w(j) === 'from') j++;
       const words = said(i, j);
       const ref = r.referenceAt(j, `within ${words}`);
       if (!ref) {
         warn('unknown_place', `no place or class found after "${words}"; nothing was searched`);
         plan.unread.push(words);
+        notRead(words, 'no place, position or class follows the distance');
         return j - i;
       }
-      const radiusKm = num[0] * unit;
-      if (ref[0]) plan.within = { reference: ref[0], radiusKm, said: { value: num[0], unit: t[i + num[1]]!.raw, km: radiusKm } };
+      if (ref[0]) {
+        plan.within = { reference: ref[0], radiusKm: b.hi ? b.hi.km : Infinity };
+        if (b.hi) plan.within.said = b.hi;
+        if (b.lo) Object.assign(plan.within, { minKm: b.lo.km, minInclusive: !!b.inclusive, saidMin: b.lo });
+      }
       return j - i + ref[1];
     },
   };
@@ -245,6 +325,7 @@ export function createReader(query: string, ctx: ParseContext) {
     const f = trailingPopulationFilter(t, end);
     if (!f) return cls;
     if (ref.type !== 'class' || !catalog.kinds.populated(ref.kind)) {
+      notRead(said(end, end + f[1]), `${ref.label} have no population data`);
       warn('ignored', `population filters apply to ${catalog.kinds.populatedLabels}; "${said(end, end + f[1])}" ignored for ${ref.label}`);
       return [ref, len + f[1]];
     }

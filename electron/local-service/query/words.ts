@@ -17,7 +17,21 @@ export const UNIT_KM: Record<string, number> = {
   km: 1, kms: 1, kilometer: 1, kilometers: 1, kilometre: 1, kilometres: 1,
   mi: 1.609344, mile: 1.609344, miles: 1.609344,
   m: 0.001, meter: 0.001, meters: 0.001, metre: 0.001, metres: 0.001,
+  nmi: 1.852, ft: 0.0003048, foot: 0.0003048, feet: 0.0003048,
+  yd: 0.0009144, yds: 0.0009144, yard: 0.0009144, yards: 0.0009144,
 };
+
+/**
+ * A distance unit at i: km per unit, tokens used and the unit as written ("nautical miles" is
+ * two words), else null.
+ */
+export function unitAt(t: Token[], i: number): { perKm: number; len: number; said: string } | null {
+  const w = (k: number) => t[k]?.w ?? '';
+  if (w(i) === 'nautical' && (w(i + 1) === 'mile' || w(i + 1) === 'miles'))
+    return { perKm: 1.852, len: 2, said: `${t[i]!.raw} ${t[i + 1]!.raw}` };
+  const perKm = UNIT_KM[w(i)];
+  return perKm === undefined ? null : { perKm, len: 1, said: t[i]!.raw };
+}
 export const MULTIPLIER: Record<string, number> = {
   k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, mio: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9,
 };
@@ -38,6 +52,9 @@ export const SILENT = new Set([
   'just', 'located', 'situated', 'lie', 'lies', 'any', 'by', 'in', 'world', 'on', 'map', 'can', 'you', 'i', 'see',
   'want', 'need', 'how', 'many', 'number', 'total', 'it', 'they', 'their', 'its', 'be', 'or', 'at', 'each', 'every',
   'now', 'then', 'also', 'whose', 'having', 'more', 'less', 'most', 'least', 'sized', 'size', ',',
+  // Polite and question forms: "could you please tell me which …", "I would like to see …".
+  'could', 'would', 'will', 'kindly', 'tell', 'like', 'id', 'im', 'looking', 'display', 'let', 'know', 'us', 'we',
+  'our', 'thanks', 'thank', 'hi', 'hello', 'should', 'am', 'was', 'were', 'been', 'being', 'so', 'currently',
 ]);
 
 export const NOT_PLACES = new Set([...SILENT, 'me', 'us', 'here', 'home', 'you', 'my', 'our', 'we', 'this', 'that']);

@@ -41,25 +41,43 @@ const start = async (dataDir: string, layerStore?: LayerStore, database?: string
     expect(res.status).toBe(200);
     return ComputeResponseExact.parse(await res.json());
   };
-  return { service, ask, post };
+  /** A question that must be refused (422 problem+json naming what was not read). */
+  const refused = async (query: string): Promise<Refusal> => {
+    const res = await post(query);
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as Refusal;
+    expect(body.code).toBe('unread_question');
+    return body;
+  };
+  /** Either answer: a 200 response, or a refusal. */
+  const reply = async (query: string): Promise<ComputeResponse | Refusal> => {
+    const res = await post(query);
+    return res.status === 422 ? ((await res.json()) as Refusal) : ComputeResponseExact.parse(await res.json());
+  };
+  return { service, ask, post, refused, reply };
 };
-const warning = (r: ComputeResponse, code: string) => r.warnings.find((w) => (w as { code: string }).code === code) as { message: string; words: string; layers: string[] } | undefined;
+interface Refusal {
+  code: string;
+  detail: string;
+  unread: { words: string; why: string }[];
+  layers?: string[];
+}
+const isRefusal = (r: ComputeResponse | Refusal): r is Refusal => 'code' in r && r.code === 'unread_question';
 
 describe('service.layers', () => {
   let service: LocalService;
   let ask: (q: string) => Promise<ComputeResponse>;
   const dataDir = () => join(dir, 'data');
-  beforeAll(async () => ({ service, ask } = await start(dataDir())));
+  let refused: (q: string) => Promise<Refusal>;
+  beforeAll(async () => ({ service, ask, refused } = await start(dataDir())));
   afterAll(async () => service?.close());
 
   it('without layers, "pharmacies in Lyon" answers nothing and says the word and that no layer holds it', async () => {
-    const r = await ask('pharmacies in Lyon');
-    expect(r.results.numberMatched).toBe(0);
-    const w = warning(r, 'unknown_subject')!;
-    expect(w.message).toContain('"pharmacies"');
-    expect(w.message).toContain('amenity=pharmacy');
-    expect(w.message).toContain('Layers: none');
-    expect(w.layers).toEqual([]);
+    const r = await refused('pharmacies in Lyon');
+    expect(r.unread.map((u) => u.words)).toEqual(['pharmacies']);
+    expect(r.detail).toContain('amenity=pharmacy');
+    expect(r.detail).toContain('Layers: none');
+    expect(r.layers).toEqual([]);
   });
 
   it('an import is announced, listed and its words answer at once; a removal takes them away', async () => {
@@ -71,13 +89,13 @@ describe('service.layers', () => {
     expect(await service.layers.list()).toEqual([info]);
     expect(await service.layers.get(info.id)).toEqual(info);
     expect((await ask('districts')).results.features.map((f) => f.properties.name).sort()).toEqual(['Alt', 'Neu']);
-    const unknown = await ask('zorblaxes in Alt');
-    expect(warning(unknown, 'unknown_subject')!.layers).toEqual(['districts']);
+    const unknown = await refused('zorblaxes in Alt');
+    expect(unknown.layers).toEqual(['districts']);
 
     expect(await service.layers.remove(info.id)).toBe(true);
     expect(await service.layers.remove(info.id)).toBe(false);
     expect(changes.map((c) => c.type)).toEqual(['added', 'removed']);
-    expect(warning(await ask('districts'), 'unknown_subject')).toBeDefined();
+    expect((await refused('districts')).unread.map((u) => u.words)).toEqual(['districts']);
     stop();
     await (await service.layers.startImport(districts, { name: 'quarters' }).done);
     expect(changes).toHaveLength(2);
@@ -152,15 +170,14 @@ describe('a layer removed while a question reads it', () => {
 
   it('is read again over the layers as they are now: no layer answers its word', async () => {
     const { inner, store, trap } = behindTheBack(join(dir, 'behind'));
-    const { service, ask } = await start(join(dir, 'data-behind'), store);
+    const { service, ask, refused } = await start(join(dir, 'data-behind'), store);
     try {
       await service.layers.startImport(districts).done;
       expect((await ask('districts')).results.numberMatched).toBe(2);
       trap.remove = true;
-      const r = await ask('districts');
+      const r = await refused('districts');
       expect(trap.remove).toBe(false);
-      expect(r.results.numberMatched).toBe(0);
-      expect(warning(r, 'unknown_subject')!.layers).toEqual([]);
+      expect(r.layers).toEqual([]);
       expect(inner.list()).toEqual([]);
     } finally {
       await service.close();
@@ -170,15 +187,14 @@ describe('a layer removed while a question reads it', () => {
 
   it('removed between the list and its words: the question is read again without it', async () => {
     const { inner, store, trap } = behindTheBack(join(dir, 'behind-words'));
-    const { service, ask } = await start(join(dir, 'data-behind-words'), store);
+    const { service, refused } = await start(join(dir, 'data-behind-words'), store);
     try {
       trap.removeAtSummary = true;
       // The import's change makes the next question build the vocabulary, listing the new layer.
       await service.layers.startImport(districts).done;
-      const r = await ask('districts');
+      const r = await refused('districts');
       expect(trap.removeAtSummary).toBe(false);
-      expect(r.results.numberMatched).toBe(0);
-      expect(warning(r, 'unknown_subject')!.layers).toEqual([]);
+      expect(r.layers).toEqual([]);
     } finally {
       await service.close();
       inner.close();
@@ -209,20 +225,21 @@ describe.runIf(BACKEND === 'postgis')('two processes on one database', () => {
     const second = await start(join(dir, 'team-b'), undefined, await databaseFor(join(dir, 'team-a')));
     try {
       // The second has built its vocabulary (no layer knows "districts") before the import.
-      expect(warning(await second.ask('districts'), 'unknown_subject')).toBeDefined();
+      expect((await second.refused('districts')).unread.map((u) => u.words)).toEqual(['districts']);
       const info = await first.service.layers.startImport(districts).done;
       const answered = async (want: boolean) => {
         // NOTIFY reaches the other process after the import's commit: within a moment.
         for (let t = 0; t < 50; t++) {
-          const r = await second.ask('districts');
-          if ((r.results.numberMatched === 2) === want) return r;
+          const r = await second.reply('districts');
+          if ((!isRefusal(r) && r.results.numberMatched === 2) === want) return r;
           await new Promise((ok) => setTimeout(ok, 100));
         }
         throw new Error(`the second process never ${want ? 'answered' : 'stopped answering'} "districts"`);
       };
-      expect((await answered(true)).results.features.map((f) => f.properties.name).sort()).toEqual(['Alt', 'Neu']);
+      const got = await answered(true);
+      expect(isRefusal(got) ? [] : got.results.features.map((f) => f.properties.name).sort()).toEqual(['Alt', 'Neu']);
       expect(await first.service.layers.remove(info.id)).toBe(true);
-      expect(warning(await answered(false), 'unknown_subject')).toBeDefined();
+      expect(isRefusal(await answered(false))).toBe(true);
     } finally {
       await second.service.close();
       await first.service.close();

@@ -62,6 +62,18 @@ async function askWithSites(query: string, csv: string): Promise<ComputeResponse
   return ComputeResponseExact.parse(body);
 }
 
+/** A question that must be refused: the 422 problem+json body. */
+async function askRefused(query: string, extra: Record<string, unknown> = {}): Promise<{ detail: string; unread: { words: string; why: string }[]; layers?: string[]; holds?: { subject: string; columns: string[] } }> {
+  const res = await fetch(`${baseUrl}/v1/compute`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${KEYS.bearer}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, limit: 2000, ...extra }),
+  });
+  const body = (await res.json()) as { code: string; detail: string; unread: { words: string; why: string }[]; layers?: string[] };
+  if (res.status !== 422 || body.code !== 'unread_question') throw new Error(`${query}: expected a refusal, got ${res.status} ${JSON.stringify(body).slice(0, 400)}`);
+  return body;
+}
+
 const names = (r: ComputeResponse) => r.results.features.map((f) => f.properties.name);
 const sorted = (xs: string[]) => [...xs].sort();
 const text = (r: ComputeResponse) => r.warnings.map((w) => (w as { message: string }).message).join('\n');
@@ -135,19 +147,17 @@ describe('subjects from the vocabulary', () => {
 });
 
 describe('unknown subjects and missing positions', () => {
-  it('11. a word no vocabulary knows: empty, with the word and the layers named', async () => {
-    const r = await ask('zorblaxes near Lennbrück Hauptbahnhof');
-    expect(r.results.numberMatched).toBe(0);
-    expect(codes(r)).toContain('unknown_subject');
-    expect(text(r)).toContain('zorblaxes');
-    expect(text(r)).toContain('"Lennbrück OSM"');
-    expect(text(r)).toContain('"districts"');
+  it('11. a word no vocabulary knows: refused, naming the word and the layers there are', async () => {
+    const r = await askRefused('zorblaxes near Lennbrück Hauptbahnhof');
+    expect(r.unread.map((u) => u.words)).toEqual(['zorblaxes']);
+    expect(r.layers).toEqual(expect.arrayContaining(['Lennbrück OSM', 'districts']));
+    expect(r.detail).toContain('zorblaxes');
+    expect(r.detail).toContain('districts');
   });
 
-  it('12. "cities near me" without coordinates: empty with a warning, never every city', async () => {
-    const r = await ask('cities near me');
-    expect(r.results.numberMatched).toBe(0);
-    expect(codes(r)).toContain('no_position');
+  it('12. "cities near me" without coordinates: refused, never every city', async () => {
+    const r = await askRefused('cities near me');
+    expect(r.unread).toEqual([{ words: 'near me', why: expect.stringMatching(/needs a position/) }]);
   });
 
   it('13. "pharmacies near me" with coordinates: within 50 km of them, nearest first', async () => {
@@ -164,6 +174,21 @@ describe('relationships', () => {
     const want = nearestFirst(pharmacies(), station).filter((x) => x.d <= 500);
     expect(want.length).toBeGreaterThan(0);
     expectRanked(r, want);
+  });
+
+  it('14b. distances in ft, yd and nmi, a ring, beyond and farthest first, as on the built-in kinds', async () => {
+    const all = nearestFirst(pharmacies(), geom('Lennbrück Hauptbahnhof'));
+    expectRanked(await ask('pharmacies within 1640 ft of Lennbrück Hauptbahnhof'), all.filter((x) => x.d <= 1640 * 0.3048));
+    expectRanked(await ask('pharmacies within 550 yd of Lennbrück Hauptbahnhof'), all.filter((x) => x.d <= 550 * 0.9144));
+    expectRanked(await ask('pharmacies within 0.3 nmi of Lennbrück Hauptbahnhof'), all.filter((x) => x.d <= 0.3 * 1852));
+    const ring = all.filter((x) => x.d >= 200 && x.d <= 800);
+    expect(ring.length).toBeGreaterThan(0);
+    expectRanked(await ask('pharmacies between 200 and 800 m of Lennbrück Hauptbahnhof'), ring);
+    const beyond = all.filter((x) => x.d > 800);
+    expect(beyond.length).toBeGreaterThan(0);
+    expectRanked(await ask('pharmacies more than 800 m from Lennbrück Hauptbahnhof'), beyond);
+    const far = await ask('the 2 farthest pharmacies from Lennbrück Hauptbahnhof');
+    expect(far.results.features.map((f) => f.properties.distance_meters)).toEqual([...all].reverse().slice(0, 2).map((w) => expect.closeTo(w.d, 0)));
   });
 
   it('15. within N of a line: distance to its nearest point', async () => {
@@ -419,6 +444,6 @@ describe('results', () => {
       await service.layers.remove(layer.id);
     }
     // Removed: its words are gone without a restart.
-    expect(codes(await ask('libraries'))).toContain('unknown_subject');
+    expect((await askRefused('libraries')).unread.map((u) => u.words)).toEqual(['libraries']);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComputeResponse } from '../../../shared/service/compute';
-import { compute, computeForm, fileForm, postJson, problem, startService, stopService, type Running } from './harness';
+import { compute, computeForm, fileForm, postJson, problem, refused, startService, stopService, type Running } from './harness';
 import { airports, apLat, apLon, cities, city, km } from './raw';
 
 /**
@@ -18,7 +18,6 @@ afterAll(async () => {
 const ids = (res: ComputeResponse) => res.results.features.map((f) => f.properties.source_id);
 const sorted = (xs: (string | number)[]) => xs.map(String).sort();
 const warningText = (res: ComputeResponse) => res.warnings.map((w) => (w as { message: string }).message).join('\n');
-const codes = (res: ComputeResponse) => res.warnings.map((w) => (w as { code: string }).code);
 const byDistanceFrom = (lon: number, lat: number) => [...airports].sort((a, b) => km(apLon(a), apLat(a), lon, lat) - km(apLon(b), apLat(b), lon, lat));
 const peopleKm = (d: number) => (d >= 10 ? `${Math.round(d).toLocaleString('en-US')} km` : `${Math.round(d * 10) / 10} km`);
 const geneva = cities.find((c) => c.country === 'CH' && c.name === 'Genève')!;
@@ -62,12 +61,10 @@ describe('answers (issue 15)', () => {
     expect(sorted(ids(near))).toEqual(sorted(want.filter((a) => km(apLon(a), apLat(a), depot.longitude, depot.latitude) <= 20).map((a) => a.id)));
   });
 
-  it('a reference no layer holds answers nothing, with a warning, never every item at no distance', async () => {
-    for (const query of ['nearest airport to a fire station', 'airports within 20 km of a pharmacy']) {
-      const res = await compute(r, { query });
-      expect(res.results.numberMatched).toBe(0);
-      expect(res.results.features).toEqual([]);
-      expect(warningText(res)).toMatch(/matched no feature of any layer/);
+  it('a reference no layer holds is refused, never every item at no distance', async () => {
+    for (const [query, words] of [['nearest airport to a fire station', 'fire station'], ['airports within 20 km of a pharmacy', 'pharmacy']]) {
+      const res = await refused(r, { query });
+      expect(res.unread).toEqual([{ words, why: expect.stringMatching(/no layer holds such features/) }]);
     }
   });
 
@@ -153,14 +150,12 @@ describe('questions (issue 18)', () => {
     expect(problem(bad).detail).toMatch(/latitudes must lie between -90 and 90/);
     const half = await postJson(r, { query: 'airports between latitude 45.5 and 46' });
     expect(half.status).toBe(400);
-    const unknown = await compute(r, { query: 'airports in Narnia' });
-    expect(unknown.results.numberMatched).toBe(0);
-    expect(codes(unknown)).toContain('unknown_place');
-    const far = await compute(r, { query: 'airports within 30 km of Narnia' });
-    expect(far.results.numberMatched).toBe(0);
-    const wrongCountry = await compute(r, { query: 'airports near Springfield, France' });
-    expect(wrongCountry.results.numberMatched).toBe(0);
-    expect(warningText(wrongCountry)).toContain('no place called "Springfield" in France');
+    const unknown = await refused(r, { query: 'airports in Narnia' });
+    expect(unknown.unread.map((u) => u.words)).toEqual(['Narnia']);
+    const far = await refused(r, { query: 'airports within 30 km of Narnia' });
+    expect(far.unread.map((u) => u.words)).toEqual(['Narnia']);
+    const wrongCountry = await refused(r, { query: 'airports near Springfield, France' });
+    expect(wrongCountry.detail).toContain('Springfield');
   });
 
   it('7. word order does not decide meaning: "sort my sites by distance to Paris" == "my sites sorted by distance to Paris"', async () => {

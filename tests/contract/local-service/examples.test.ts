@@ -1,7 +1,7 @@
 import { cellToParent, latLngToCell } from 'h3-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ComputeResponse } from '../../../shared/service/compute';
-import { compute, computeForm, fileForm, KEYS, startService, stopService, type Running } from './harness';
+import { compute, computeForm, fileForm, KEYS, refused, startService, stopService, type Running } from './harness';
 import { airports, apLat, apLon, byPopDesc, cities, city, countries, countryByCode, isLarge, km, populationOf } from './raw';
 
 /**
@@ -188,10 +188,13 @@ describe('example questions', () => {
     expect(sorted(ids(res))).toEqual(sorted(want.map((a) => a.id)));
   });
 
-  it('22. ignored words are reported', async () => {
-    const res = await compute(r, { query: 'purple airports in Malta' });
-    expect(res.results.numberMatched).toBe(airports.filter((a) => a.iso_country === 'MT').length);
-    expect(res.warnings).toContainEqual(expect.objectContaining({ code: 'ignored_words', words: ['purple'] }));
+  it('22. a word no rule reads is named in a refusal, never dropped', async () => {
+    const res = await refused(r, { query: 'purple airports in Malta' });
+    expect(res.contentType).toMatch(/^application\/problem\+json/);
+    expect(res.code).toBe('unread_question');
+    expect(res.unread.map((u) => u.words)).toEqual(['purple']);
+    expect(res.detail).toContain('"purple"');
+    expect(res.reading).toBe('airports · in Malta');
   });
 
   // Uploaded sites placed on real cities, so their countries are known from the raw data.

@@ -114,6 +114,26 @@ export function problem(res: Reply<unknown>) {
   return { ...p, contentType: res.contentType };
 }
 
+/** The refusal of a question not read in full: a 422 problem+json naming what was not read. */
+export interface UnreadProblem {
+  status: number;
+  contentType: string;
+  detail: string;
+  code: string;
+  unread: { words: string; why: string }[];
+  reading: string;
+  holds?: { subject: string; columns: string[] };
+  layers?: string[];
+}
+
+/** Posts a question (JSON, or a form with files) that must be refused; fails on any other answer. */
+export async function refused(r: Running, body: Record<string, unknown> | FormData): Promise<UnreadProblem> {
+  const res = body instanceof FormData ? await postForm(r, body) : await postJson(r, body);
+  if (res.status !== 422) throw new Error(`expected a 422 refusal, got ${res.status}: ${JSON.stringify(res.body).slice(0, 600)}`);
+  const p = problem(res) as ReturnType<typeof problem> & Omit<UnreadProblem, 'status' | 'contentType'>;
+  return { ...p, status: res.status, detail: p.detail ?? '' };
+}
+
 export function fileForm(fields: Record<string, string>, files: { name: string; text: string; field?: string }[]): FormData {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.append(k, v);

@@ -24,6 +24,43 @@ describe('query reading', () => {
     expect(read('cities less than 10km from Lyon').within?.radiusKm).toBe(10);
   });
 
+  it('reads nautical miles, feet and yards, rings and lower bounds, farthest first', () => {
+    expect(read('cities within 60 nmi of Lyon').within).toMatchObject({ radiusKm: 60 * 1.852, said: { value: 60, unit: 'nmi' } });
+    expect(read('cities within 5 nautical miles of Lyon').within).toMatchObject({ radiusKm: 5 * 1.852, said: { unit: 'nautical miles' } });
+    expect(read('cities within 3000 ft of Lyon').within?.radiusKm).toBeCloseTo(3000 * 0.0003048, 12);
+    expect(read('cities within 1,000 yards of Lyon').within?.radiusKm).toBeCloseTo(1000 * 0.0009144, 12);
+    expect(read('cities between 1 and 2 km of Lyon').within).toMatchObject({ radiusKm: 2, minKm: 1, minInclusive: true });
+    expect(read('cities between 500 m and 2 km from Lyon').within).toMatchObject({ radiusKm: 2, minKm: 0.5 });
+    expect(read('cities more than 100 km from Lyon').within).toMatchObject({ radiusKm: Infinity, minKm: 100, minInclusive: false });
+    expect(read('cities at least 10 mi from Lyon').within).toMatchObject({ minKm: 10 * 1.609344, minInclusive: true });
+    expect(read('cities more than 2.5m inhabitants')).toMatchObject({ popMin: 2.5e6 });
+    expect(read('cities over 100 km')).toMatchObject({ notRead: [{ words: 'over 100 km' }] });
+    expect(read('the 3 farthest airports from Lyon')).toMatchObject({ order: 'distance_desc', top: 3 });
+    expect(read('the 2 most distant airports from Lyon')).toMatchObject({ order: 'distance_desc', top: 2 });
+  });
+
+  it('reads positions written in the text', () => {
+    const at = (q: string) => {
+      const ref = read(q).distanceRef;
+      return ref?.type === 'points' ? ref.points[0] : undefined;
+    };
+    expect(at('nearest airports to 48.8566, 2.3522')).toMatchObject({ lat: 48.8566, lon: 2.3522 });
+    expect(at('nearest airports to 33.9 S 151.2 E')).toMatchObject({ lat: -33.9, lon: 151.2 });
+    expect(at('nearest airports to 40.4168, -3.7038')).toMatchObject({ lat: 40.4168, lon: -3.7038 });
+    const dms = at('nearest airports to 48°30′00″N 2°15′00″W')!;
+    expect(dms.lat).toBeCloseTo(48.5, 9);
+    expect(dms.lon).toBeCloseTo(-2.25, 9);
+    // Whole numbers after "to" are no position: "1, 2" is not read as one.
+    expect(read('nearest airports to 1, 2').notRead.length).toBeGreaterThan(0);
+  });
+
+  it('names every part it could not read, and only those', () => {
+    expect(read('airports with runways longer than 3000 m in Greece').notRead).toEqual([{ words: 'runways longer than 3000 m', why: 'no rule reads these words' }]);
+    expect(read('could you please show me the airports in Greece').notRead).toEqual([]);
+    expect(read('airports in Narnia').notRead.map((u) => u.words)).toEqual(['Narnia']);
+    expect(read('airports cities').notRead.map((u) => u.words)).toEqual(['cities']);
+  });
+
   it('reads population figures with multipliers and ranges', () => {
     expect(read('cities over 1 million people')).toMatchObject({ popMin: 1e6 });
     expect(read('cities with more than 2.5m inhabitants')).toMatchObject({ popMin: 2.5e6 });

@@ -1,6 +1,12 @@
 import OpeningHours from 'opening_hours';
 import type { Condition, Warning } from '../plan';
 
+/** The columns a condition reads. */
+export function conditionKeys(c: Condition): string[] {
+  if (c.type === 'open_now' || c.type === 'open_on' || c.type === 'open_at') return ['opening_hours'];
+  return c.type === 'number' ? c.keys : [c.key];
+}
+
 /**
  * Tests of the question's conditions on a feature's tags, each counting what it read so the
  * answer can say it: how many features had no such tag or a value that could not be read.

@@ -6,7 +6,9 @@ import type { UploadFeature } from '../../uploads';
 import type { Selection } from '../../vocabulary/vocabulary';
 import { inBox } from '../bbox';
 import type { MeasurementResult } from '../measure';
-import type { Plan, RefPoint, Reference, Warning } from '../plan';
+import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from '../plan';
+import { readingOf } from '../reading';
+import { unheldParts, UnreadQuestion } from '../refusal';
 import { conditionTests } from './conditions';
 import { representativePoint } from './geometry';
 import { growBox as grow, referenceIndex } from './ref-index';
@@ -46,6 +48,8 @@ export interface LayerExecuteInput {
   uploads: readonly UploadFeature[];
   h3?: { has(lon: number, lat: number): boolean } | null;
   areaCountry?: string;
+  /** Column summaries of the layers, by layer id: what a refusal says the data holds. */
+  summaries?: ReadonlyMap<string, { columns: { key: string }[] }>;
 }
 
 /** Reference geometries up to which each is asked of the layer's index; past it the subject is scanned. */
@@ -88,6 +92,16 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   }
   const withinGeoms = await geomsOf(plan.within?.reference);
   const refGeoms = reference === plan.within?.reference ? withinGeoms : await geomsOf(reference);
+  // What layer features cannot answer is refused, never dropped: dropping it would widen the answer.
+  const unheld = unheldParts(plan, { label, populated: false, countryFigures: false, reference: !!refGeoms?.length });
+  if (unheld.length) {
+    const columns = [...new Set(selection.sources.flatMap((s) => input.summaries?.get(s.layer.id)?.columns.map((c) => c.key) ?? []))];
+    throw new UnreadQuestion({
+      unread: unheld,
+      reading: readingOf(plan, input.catalog).text,
+      holds: { subject: label, columns },
+    });
+  }
   const insideGeoms = await geomsOf(plan.inside);
   const outsideGeoms = await geomsOf(plan.outside);
   const crossGeoms = await geomsOf(plan.intersecting);
@@ -113,7 +127,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
       warn({ code: 'ignored', message: `more than ${SCAN_LIMIT.toLocaleString('en')} "${label}" features of "${s.layer.name}" are ${which}; the first ${SCAN_LIMIT.toLocaleString('en')} were searched — a smaller area or distance narrows the question` });
       return fs.slice(0, SCAN_LIMIT);
     };
-    if (plan.within && withinGeoms && withinGeoms.length <= PER_REFERENCE_QUERIES) {
+    if (plan.within && Number.isFinite(radiusM) && withinGeoms && withinGeoms.length <= PER_REFERENCE_QUERIES) {
       for (const g of withinGeoms) {
         // The store's distances (PostGIS on the sphere) and the test below (turf) may part by a
         // hair at the edge: ask a little wider and let the one test decide.
@@ -164,9 +178,10 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
     if (crossGeoms && !crossGeoms.some((p) => booleanIntersects(p, g))) continue;
     if (outsideGeoms && outsideGeoms.some((p) => booleanIntersects(p, g))) continue;
     let d: number | undefined;
-    if (withinIndex) {
-      d = withinIndex.within(g, radiusM!);
+    if (withinIndex && plan.within) {
+      d = Number.isFinite(radiusM) ? withinIndex.within(g, radiusM!) : withinIndex.nearest(g);
       if (!(d <= radiusM!)) continue;
+      if (!pastMin(plan.within, d / 1000)) continue;
     }
     if (!cond.pass(hit.f.tags)) continue;
     if (refIndex && reference !== plan.within?.reference) d = refIndex.nearest(g);
@@ -174,24 +189,19 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   }
   warnings.push(...cond.warnings());
 
-  let order = plan.order;
-  if (order === 'distance' && !refGeoms?.length) {
-    warn({ code: 'reading', message: '"nearest" needs a place to measure from; listed by name instead' });
-    order = undefined;
-  }
-  if (plan.byCountry) warn({ code: 'ignored', message: `figures per country are given for the built-in kinds; "${label}" listed as features ("per district" counts per polygon of a layer)` });
-  if (order === 'population_desc' || order === 'population_asc') warn({ code: 'ignored', message: `layer features have no population; "${label}" listed by ${refGeoms ? 'distance' : 'name'}` });
+  const order = plan.order;
   const nearestFirst = !!refGeoms?.length;
+  const farthestFirst = nearestFirst && order === 'distance_desc';
   const nameOf = (x: LayerItem) => String(x.f.tags['name'] ?? '');
-  items.sort((a, b) => (nearestFirst ? a.d! - b.d! : 0) || nameOf(a).localeCompare(nameOf(b)) || a.layer.id.localeCompare(b.layer.id) || a.f.fid - b.f.fid);
+  const byD = (a: LayerItem, b: LayerItem) => (nearestFirst ? (farthestFirst ? b.d! - a.d! : a.d! - b.d!) : 0);
+  items.sort((a, b) => byD(a, b) || nameOf(a).localeCompare(nameOf(b)) || a.layer.id.localeCompare(b.layer.id) || a.f.fid - b.f.fid);
   const matched = items.length;
   if (plan.top !== undefined && items.length > plan.top) items.length = plan.top;
 
   if (plan.perRef?.type === 'selection') return perPolygon(base, await itemCountsPerPolygon(items, plan.perRef, ctx), plan.perRef.label, label);
   if (plan.perRef) return perPolygon(base, [], plan.perRef.label, label);
   const measurement: MeasurementResult | undefined = plan.measurement === 'count' ? { kind: 'count', value: matched, unit: label, scope: '' } : undefined;
-  if (plan.measurement && plan.measurement !== 'count') warn({ code: 'ignored', message: `${plan.measurement} needs populations or areas of countries; not computed for layer features` });
-  return { ...base, items, matched, reference: refGeoms?.length ? reference : undefined, radiusKm: plan.within?.radiusKm, nearestFirst, measurement };
+  return { ...base, items, matched, reference: refGeoms?.length ? reference : undefined, radiusKm: plan.within?.radiusKm, nearestFirst: nearestFirst && !farthestFirst, measurement };
 }
 
 /** "X per district": the polygons with their counts, most first, and the total as the measurement. */

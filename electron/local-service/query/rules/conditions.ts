@@ -1,6 +1,7 @@
 import { phraseKey } from '../../vocabulary/phrases';
 import type { Reader } from '../reader';
-import { numberAt, SILENT } from '../words';
+import { UPLOADS } from '../../catalog/kinds/uploads';
+import { numberAt, SILENT, UPLOAD_NOUNS } from '../words';
 
 /** Day words as opening_hours numbers them (Sunday 0). */
 const DAYS: Record<string, number> = {
@@ -8,6 +9,41 @@ const DAYS: Record<string, number> = {
   thursday: 4, thursdays: 4, thu: 4, friday: 5, fridays: 5, fri: 5, saturday: 6, saturdays: 6, sat: 6,
 };
 const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/**
+ * A value of an uploaded column ("my open sites", "high priority sites", "sites with status
+ * closed"): that column equal to that value. Read before "open" as opening hours.
+ */
+export function uploadValue(r: Reader, i: number): number {
+  const { w, plan } = r;
+  const values = r.ctx.uploadValues;
+  if (!values?.size) return 0;
+  const said = (v: { key: string; value: string }, used: number) => {
+    plan.conditions.push({ type: 'equals', key: v.key, values: [v.value.toLowerCase()], label: `${v.key} = ${v.value}` });
+    return used;
+  };
+  // "status open", "status is open", "status = open"
+  const keyed = [...values.values()].find((v) => foldKey(v.key) === w(i));
+  if (keyed) {
+    const j = i + 1 + (w(i + 1) === 'is' ? 1 : 0);
+    const v = values.get(w(j));
+    if (v && v.key === keyed.key) return said(v, j - i + 1);
+  }
+  // "my open sites": the value between "my" and the noun; the noun makes the uploads the subject.
+  const mine = w(i) === 'my' || w(i) === 'our' ? 1 : 0;
+  const v = values.get(w(i + mine));
+  if (!v) return 0;
+  // "open now", "open on Sunday", "open at 9" are opening hours.
+  if (w(i + mine) === 'open' && ['now', 'on', 'at'].includes(w(i + mine + 1))) return 0;
+  // "high priority": the column's name after its value only repeats which column.
+  const len = mine + (foldKey(v.key) === w(i + mine + 1) ? 2 : 1);
+  if (!mine) return said(v, len);
+  if (!UPLOAD_NOUNS.has(w(i + len))) return 0;
+  r.setSubject(UPLOADS.name);
+  return said(v, len + 1);
+}
+
+const foldKey = (key: string) => key.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 
 /** "open now", "open on Sunday", "open Sundays", "open at 18:30": read from opening_hours. */
 export function openCondition(r: Reader, i: number): number {

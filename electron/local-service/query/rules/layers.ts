@@ -1,3 +1,4 @@
+import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { Reader } from '../reader';
 import type { Reference } from '../plan';
 
@@ -39,6 +40,15 @@ export function insideFeature(r: Reader, i: number): number {
   if (!ref) return 0;
   r.plan.inside = ref[0];
   return 1 + ref[1];
+}
+
+/** "inside / in / within my area": inside the uploaded polygons (points on them count). */
+export function insideUploads(r: Reader, i: number): number {
+  if (!['in', 'inside', 'within'].includes(r.w(i))) return 0;
+  const cls = r.classAt(i + 1);
+  if (!cls || cls[0].type !== 'class' || cls[0].label === UPLOADS.label.many || cls[0].kind !== UPLOADS.name) return 0;
+  r.plan.inside = cls[0];
+  return 1 + cls[1];
 }
 
 /** "outside (of) X": not in X (polygons) and not on it. */
@@ -85,6 +95,7 @@ export function perFeature(r: Reader, i: number): number {
   else return 0;
   const m = r.selectionAt(j);
   if (!m) return 0;
+  if (!m.selection.sources.length) r.notRead(m.selection.said, `read as ${m.selection.reading}, but no layer holds such features`);
   r.plan.perRef = { type: 'selection', selection: m.selection, label: m.selection.said };
   r.plan.measurement = 'count';
   return j - i + m.len;

@@ -22,12 +22,18 @@ export function byOrder(r: Reader, i: number): number {
   return j - i + (ref ? ref[1] : 0);
 }
 
-/** "nearest", "closest", "nearest 3": distance order, and how many. */
+/** "nearest", "closest", "nearest 3", "farthest", "most distant": distance order, and how many. */
 export function nearestWord(r: Reader, i: number): number {
   const { w, plan } = r;
-  if (!['nearest', 'closest'].includes(w(i))) return 0;
-  plan.order = 'distance';
   let j = i + 1;
+  if (['nearest', 'closest'].includes(w(i))) plan.order = 'distance';
+  else if (['farthest', 'furthest'].includes(w(i))) plan.order = 'distance_desc';
+  else if (w(i) === 'most' && ['distant', 'remote'].includes(w(i + 1))) {
+    plan.order = 'distance_desc';
+    j++;
+  } else return 0;
+  // "nearest first", "farthest first": the order alone.
+  if (w(j) === 'first') return j - i + 1;
   const num = r.countAt(j);
   if (num && r.distanceUnit(j + num[1]) === undefined) {
     plan.top = num[0];
@@ -39,7 +45,7 @@ export function nearestWord(r: Reader, i: number): number {
 /** "to REF" after "nearest" and its subject ("nearest airport to Oslo"): what distances are measured from. */
 export function nearestTo(r: Reader, i: number): number {
   const { plan } = r;
-  if (r.w(i) !== 'to' || plan.order !== 'distance' || plan.distanceRef) return 0;
+  if ((r.w(i) !== 'to' && r.w(i) !== 'from') || (plan.order !== 'distance' && plan.order !== 'distance_desc') || plan.distanceRef) return 0;
   const ref = r.referenceAt(i + 1, 'nearest to');
   if (!ref) return 0;
   if (ref[0]) plan.distanceRef = ref[0];
@@ -58,7 +64,7 @@ export function topN(r: Reader, i: number): number {
 /** "largest", "most populous", "smallest", "least populous": population order. */
 export function sizeOrder(r: Reader, i: number): number {
   const { w, plan } = r;
-  if (['largest', 'biggest'].includes(w(i))) return (plan.order = 'population_desc'), 1;
+  if (['largest', 'biggest'].includes(w(i))) return (plan.order = 'population_desc'), w(i + 1) === 'first' ? 2 : 1;
   if (w(i) === 'most' && ['populous', 'populated'].includes(w(i + 1))) return (plan.order = 'population_desc'), 2;
   if (w(i) === 'smallest') return (plan.order = 'population_asc'), 1;
   if (w(i) === 'least' && ['populous', 'populated'].includes(w(i + 1))) return (plan.order = 'population_asc'), 2;
@@ -69,7 +75,9 @@ export function sizeOrder(r: Reader, i: number): number {
 export function countBeforeOrder(r: Reader, i: number): number {
   const num = r.countAt(i);
   if (!num) return 0;
-  if (!['largest', 'biggest', 'smallest', 'nearest', 'closest'].includes(r.w(i + num[1]))) return 0;
+  const next = r.w(i + num[1]);
+  const distant = next === 'most' && ['distant', 'remote'].includes(r.w(i + num[1] + 1));
+  if (!distant && !['largest', 'biggest', 'smallest', 'nearest', 'closest', 'farthest', 'furthest'].includes(next)) return 0;
   r.plan.top = num[0];
   return num[1];
 }

@@ -19,9 +19,11 @@ export function subjectNoun(r: Reader, i: number): number {
   const pending = r.pending;
   const a = pending?.find((x) => x.kind === noun.kind);
   if (!r.setSubject(noun.kind, { ...noun.sets, ...(a ? { [a.key]: a.value } : {}) })) {
+    r.notRead(r.t[i]!.raw, `a second subject: the question is already about ${r.catalog.kinds.label(r.plan.subject!).many}`);
     r.warn('ignored', `"${r.t[i]!.raw}" ignored: the question is already about ${r.catalog.kinds.label(r.plan.subject!).many}`);
   } else if (pending && !a) {
     const kinds = r.catalog.kinds.labels((k) => pending.some((x) => x.kind === k.kind));
+    r.notRead(pending[0]!.label, `describes ${kinds} only`);
     r.warn('ignored', `${pending[0]!.topic} words apply to ${kinds} only; "${pending[0]!.label}" ignored`);
   }
   r.pending = undefined;

@@ -9,15 +9,61 @@ export function withinRadius(r: Reader, i: number): number {
   return n ? n + 1 : 0;
 }
 
-/** "less than 10 km from REF", "under 5 mi of REF": a radius. */
+/** "less than 10 km from REF", "under 5 mi of REF", "at most 2 km from REF", "no more than 3 nmi from REF": a radius. */
 export function underRadius(r: Reader, i: number): number {
   const { w } = r;
   let j = i;
-  if (['less', 'fewer'].includes(w(j)) && w(j + 1) === 'than') j += 2;
+  if (['less', 'fewer', 'closer', 'nearer'].includes(w(j)) && w(j + 1) === 'than') j += 2;
   else if (['under', 'below'].includes(w(j))) j += 1;
+  else if (w(j) === 'at' && w(j + 1) === 'most') j += 2;
+  else if ((w(j) === 'no' || w(j) === 'not') && ['more', 'further', 'farther'].includes(w(j + 1)) && w(j + 2) === 'than') j += 3;
   else return 0;
   const n = r.radiusAt(j);
   return n ? j - i + n : 0;
+}
+
+/**
+ * "more than 100 km from REF", "beyond 5 nmi of REF", "over 20 mi away from REF", "further than
+ * 3 km from REF" (d > X); "at least 2 km from REF" (d ≥ X); "not within 10 km of REF" (d > X).
+ */
+export function beyondRadius(r: Reader, i: number): number {
+  const { w } = r;
+  let j = i;
+  let inclusive = false;
+  if (['more', 'further', 'farther', 'greater'].includes(w(j)) && w(j + 1) === 'than') j += 2;
+  else if (['beyond', 'over', 'outside'].includes(w(j))) j += 1;
+  else if (w(j) === 'at' && w(j + 1) === 'least') {
+    j += 2;
+    inclusive = true;
+  }
+  else if (w(j) === 'not' && w(j + 1) === 'within') j += 2;
+  else return 0;
+  // "more than 2.5m inhabitants" is a population: a lower bound on distance needs its "from".
+  const dist = r.distanceAt(j);
+  if (!dist || !['from', 'of', 'away', 'around'].includes(w(j + dist.len))) return 0;
+  const n = r.radiusAt(j, { inclusive });
+  return n ? j - i + n : 0;
+}
+
+/** "between 1 and 2 km of REF", "between 500 m and 2 km from REF", "1 to 2 mi from REF": a ring, both ends included. */
+export function betweenRadius(r: Reader, i: number): number {
+  const { w } = r;
+  const j = w(i) === 'between' ? i + 1 : i;
+  const a = r.numberAt(j, false);
+  if (!a) return 0;
+  // The first figure with its own unit ("500 m and 2 km"), or sharing the second's ("1 and 2 km").
+  const own = r.distanceAt(j);
+  let k = j + (own ? own.len : a[1]);
+  if (!['and', 'to', '-'].includes(w(k))) return 0;
+  if (j === i && w(k) !== 'to') return 0;
+  const hi = r.distanceAt(k + 1);
+  if (!hi) return 0;
+  k += 1 + hi.len;
+  const perUnit = hi.said.km / hi.said.value;
+  const lo = own ? own.said : { value: a[0], unit: hi.said.unit, km: a[0] * perUnit };
+  if (lo.km > hi.said.km) return 0;
+  const n = r.relationAt(i, k, { lo, hi: hi.said, inclusive: true });
+  return n;
 }
 
 /** "near REF", "around REF", "close to REF": within the default radius, nearest first. */

@@ -3,11 +3,19 @@
  * (the grid town of tests/support/town/grid.ts, converted with `osmium cat`), in a
  * child process so its peak RSS is its own; import of the same data as a GeoPackage written by
  * GDAL; and nearest-10 / within-500 m questions over a layer of 1,000,000 features, asked through
- * HTTP compute of the local service (vocabulary, engine and store).
+ * HTTP compute of the local service (vocabulary, engine and store). In the same run, when the
+ * tools are installed, the C++ anchors on the same files: osm2pgsql (default style, indexes
+ * included) loads the PBF into a throwaway PostGIS cluster, and ogr2ogr copies the GeoPackage into
+ * SQLite with its spatial index.
+ * Sizes: `-- --nodes N` (default 2,000,000; 50000000 is the big case, outside CI),
+ * `-- --query-features N` (default 1,000,000).
  * Last line: one JSON object with pbf_import_features_per_s, pbf_import_nodes_per_s,
- * pbf_import_peak_rss_mb, gpkg_import_features_per_s, layer_query_p50_ms.
+ * pbf_import_peak_rss_mb, osm2pgsql_nodes_per_s, pbf_import_ratio_vs_osm2pgsql,
+ * gpkg_import_features_per_s, ogr2ogr_gpkg_features_per_s, layer_query_p50_ms (an anchor whose
+ * tool is missing is null).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,12 +25,16 @@ import { openSqliteLayerStore } from '../../electron/local-service/layers/store/
 import type { LayerFeature } from '../../electron/local-service/layers/types';
 import { createMemoryLogger } from '../../electron/ground/logger';
 import { createLocalService } from '../../electron/local-service/server';
+import { startPgCluster } from '../support/pg-cluster';
 import { osmiumCat, writeGridTownXml } from '../support/town/grid';
 
 const BENCH_KEYS = { bearer: 'bench-bearer-key', search: 'bench-search-key' };
 
-const NODES = 2_000_000;
-const QUERY_FEATURES = 1_000_000;
+const size = (v: string | undefined, fallback: number) => {
+  const n = v === undefined ? fallback : Number(v);
+  if (!Number.isInteger(n) || n < 10) throw new Error(`not a size: ${v}`);
+  return n;
+};
 const QUERIES = 400;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
@@ -55,13 +67,45 @@ function* syntheticFeatures(n: number): Generator<LayerFeature> {
   }
 }
 
-async function main() {
+/** Whether a command-line tool is on PATH. */
+const installed = (tool: string) => spawnSync('sh', ['-c', `command -v ${tool}`]).status === 0;
+
+/** Wall time of a tool's whole run, in ms. */
+function timed(cmd: string, args: string[]): number {
+  const t = performance.now();
+  const res = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  if (res.status !== 0) throw new Error(`${cmd} failed (${res.status}): ${res.stderr.slice(-2000)}`);
+  return performance.now() - t;
+}
+
+/** osm2pgsql with its default style into a fresh PostGIS database (tables and their indexes). */
+async function osm2pgsql(pbf: string): Promise<number | null> {
+  if (!installed('osm2pgsql')) {
+    process.stdout.write('osm2pgsql: not installed (apt-get install osm2pgsql), anchor skipped\n');
+    return null;
+  }
+  const cluster = startPgCluster();
+  try {
+    const url = new URL(await cluster.createDatabase());
+    return timed('osm2pgsql', ['--create', '--host', url.hostname, '--port', url.port, '--username', url.username, '--database', url.pathname.slice(1), pbf]);
+  } finally {
+    cluster.stop();
+  }
+}
+
+/** Features in all layers of a vector file, as GDAL counts them. */
+function ogrFeatureCount(file: string): number {
+  const out = execFileSync('ogrinfo', ['-ro', '-so', '-al', file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return [...out.matchAll(/^Feature Count: (\d+)$/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+async function main(nodes: number, queryFeatures: number) {
   const dir = mkdtempSync(join(tmpdir(), 'fieldlens-bench-layers-'));
   try {
     const xml = join(dir, 'grid.osm');
     const pbf = join(dir, 'grid.osm.pbf');
     const t0 = performance.now();
-    const grid = writeGridTownXml(xml, NODES);
+    const grid = writeGridTownXml(xml, nodes);
     osmiumCat(xml, pbf);
     rmSync(xml);
     process.stdout.write(`generated ${grid.nodes} nodes, ${grid.ways} ways: ${(statSync(pbf).size / 1e6).toFixed(1)} MB PBF in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
@@ -74,17 +118,34 @@ async function main() {
         `peak RSS ${(p.maxRssKb / 1024).toFixed(0)} MB, ${(p.sizeBytes / 1e6).toFixed(1)} MB stored\n`,
     );
 
+    const anchorMs = await osm2pgsql(pbf);
+    const anchorNodesPerS = anchorMs === null ? null : grid.nodes / (anchorMs / 1000);
+    if (anchorNodesPerS !== null)
+      process.stdout.write(
+        `osm2pgsql into PostGIS (default style, indexes included): ${(anchorMs! / 1000).toFixed(2)} s (${Math.round(anchorNodesPerS)} nodes/s); ` +
+          `ours / osm2pgsql ${(nodesPerS / anchorNodesPerS).toFixed(2)}\n`,
+      );
+
     const gpkg = join(dir, 'grid.gpkg');
     execFileSync('ogr2ogr', ['-f', 'GPKG', gpkg, pbf, 'points', 'lines', 'multipolygons'], { stdio: ['ignore', 'ignore', 'pipe'] });
     const g = importInChild(gpkg, join(dir, 'gpkg-data'));
     const gpkgPerS = g.features / (g.ms / 1000);
     process.stdout.write(`GeoPackage import: ${g.features} features in ${(g.ms / 1000).toFixed(2)} s, peak RSS ${(g.maxRssKb / 1024).toFixed(0)} MB\n`);
+    // The same GeoPackage copied by GDAL into SQLite, spatial index included; counted by GDAL.
+    const ogrMs = timed('ogr2ogr', ['-f', 'SQLite', '-dsco', 'SPATIALITE=YES', join(dir, 'grid-ogr.sqlite'), gpkg]);
+    const ogrFeatures = ogrFeatureCount(join(dir, 'grid-ogr.sqlite'));
+    if (ogrFeatures !== ogrFeatureCount(gpkg)) throw new Error('ogr2ogr did not copy every feature of the GeoPackage');
+    const ogrPerS = ogrFeatures / (ogrMs / 1000);
+    process.stdout.write(
+      `ogr2ogr of the same GeoPackage into SQLite (SpatiaLite, spatial index): ${ogrFeatures} features in ${(ogrMs / 1000).toFixed(2)} s ` +
+        `(${Math.round(ogrPerS)} features/s); ours / ogr2ogr ${(gpkgPerS / ogrPerS).toFixed(2)}\n`,
+    );
 
     const queryDir = join(dir, 'query-data');
     const store = openSqliteLayerStore({ dataDir: queryDir });
     const writer = store.create({ name: 'million', sourceFile: 'synthetic', format: 'geojson', licence: null, sourceText: 'synthetic' });
     let batch: LayerFeature[] = [];
-    for (const f of syntheticFeatures(QUERY_FEATURES)) {
+    for (const f of syntheticFeatures(queryFeatures)) {
       batch.push(f);
       if (batch.length === 10_000) {
         writer.add(batch);
@@ -127,7 +188,10 @@ async function main() {
         pbf_import_features_per_s: Math.round(pbfFeaturesPerS),
         pbf_import_nodes_per_s: Math.round(nodesPerS),
         pbf_import_peak_rss_mb: Math.round(p.maxRssKb / 1024),
+        osm2pgsql_nodes_per_s: anchorNodesPerS === null ? null : Math.round(anchorNodesPerS),
+        pbf_import_ratio_vs_osm2pgsql: anchorNodesPerS === null ? null : Number((nodesPerS / anchorNodesPerS).toFixed(3)),
         gpkg_import_features_per_s: Math.round(gpkgPerS),
+        ogr2ogr_gpkg_features_per_s: Math.round(ogrPerS),
         layer_query_p50_ms: Number(p50.toFixed(3)),
       }) + '\n',
     );
@@ -138,4 +202,7 @@ async function main() {
 
 const args = process.argv.slice(2);
 if (args[0] === '--child') await child(args[1]!, args[2]!);
-else await main();
+else {
+  const { values } = parseArgs({ args, options: { nodes: { type: 'string' }, 'query-features': { type: 'string' } } });
+  await main(size(values.nodes, 2_000_000), size(values['query-features'], 1_000_000));
+}

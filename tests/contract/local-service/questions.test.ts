@@ -73,6 +73,16 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     expect(p.holds!.columns).toEqual(expect.arrayContaining(['site_id', 'status', 'priority']));
   });
 
+  it('a follow-up of an adjective alone ("only large ones") narrows the set it continues by that subject\'s word', async () => {
+    for (const [country, cc] of [['Portugal', 'PT'], ['Iceland', 'IS']] as const) {
+      const first = await compute(r, { query: `airports in ${country}`, limit: MAX });
+      const again = await compute(r, { query: 'only large ones', search_id: first.id, limit: MAX });
+      const want = airports.filter((a) => a.iso_country === cc && a.type === 'large_airport').map((a) => a.id);
+      expect(want.length).toBeGreaterThan(0);
+      expect(sorted(ids(again))).toEqual(sorted(want));
+    }
+  });
+
   it('a misspelt place or word one edit from a known one is read so, with a warning naming the reading', async () => {
     const res = await compute(r, { query: 'airprots in Swtizerland', limit: MAX });
     expect(sorted(ids(res))).toEqual(sorted(airports.filter((a) => a.iso_country === 'CH').map((a) => a.id)));

@@ -6,8 +6,14 @@ import { fakeKey } from './keyring';
 // Plain HTTP behaviour of the key test; needs no keychain.
 const app = Fastify();
 let url = '';
+const goodKey = fakeKey('good');
 beforeAll(async () => {
   app.post('/slow/v1/compute', () => new Promise(() => undefined));
+  app.post('/unread/v1/compute', (req, reply) =>
+    req.headers.authorization === `Bearer ${goodKey}`
+      ? reply.code(422).send({ code: 'unread_question' })
+      : reply.code(401).send({ title: 'Unauthorized' }),
+  );
   await app.listen({ host: '127.0.0.1', port: 0 });
   const a = app.server.address();
   url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
@@ -25,6 +31,12 @@ describe('runKeyTest', () => {
     );
     expect(r).toMatchObject({ outcome: 'unreachable', httpStatus: null, message: expect.stringMatching(/no answer in time/) });
     expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it('takes a 422 refusal of the test question as an accepted key, and a 401 as refused', async () => {
+    const target = { profileId: 'p', kind: 'bearer' as const, baseUrl: `${url}/unread`, searchBaseUrl: '' };
+    expect(await runKeyTest(target, goodKey, fetch)).toMatchObject({ outcome: 'ok', httpStatus: 422 });
+    expect(await runKeyTest(target, fakeKey('bad'), fetch)).toMatchObject({ outcome: 'unauthorized', httpStatus: 401 });
   });
 
   it('builds the spec 5 request per kind, without following redirects', () => {

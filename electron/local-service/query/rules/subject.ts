@@ -5,7 +5,9 @@ import type { Reader } from '../reader';
 export function modifierWord(r: Reader, i: number): number {
   const readings = r.lexicon.adjectives.get(r.w(i));
   if (!readings) return 0;
-  const own = readings.find((a) => a.kind === r.plan.subject);
+  // A follow-up without a noun ("only large ones") describes the subject of the set it continues.
+  const subject = r.plan.subject ?? r.ctx.savedSubject ?? null;
+  const own = readings.find((a) => a.kind === subject);
   if (own) r.plan[own.key] = own.value;
   else r.pending = readings;
   return 1;

@@ -7,6 +7,7 @@ import {
   type ExportProgressEvent,
   type ExportSelection,
 } from '../../shared/rpc/methods/export';
+import { ONLINE_TILE_TEMPLATE } from '../../shared/rpc/methods/pack';
 import type { MethodOutput, MethodParsedInput } from '../../shared/rpc/contract';
 import type { Logger } from '../ground/logger';
 import { ExportCancelledError, startExport } from './job';
@@ -63,12 +64,18 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
   const exportsDir = join(deps.dataDir, 'exports');
 
   return {
-    async start({ selection, format, destination }) {
+    async start({ selection, format, destination, project }) {
       if (destination !== undefined) {
         if (!deps.allowDestination) throw new RpcError('VALIDATION', 'This app host offers exports as downloads only');
         if (!isAbsolute(destination)) throw new RpcError('VALIDATION', 'destination must be an absolute path');
-        if (format === 'gpkg' && extname(destination).toLowerCase() !== '.gpkg')
-          throw new RpcError('VALIDATION', 'A GeoPackage destination must end in .gpkg');
+        const what = { gpkg: 'A GeoPackage', qgz: 'A QGIS project' } as const;
+        if ((format === 'gpkg' || format === 'qgz') && extname(destination).toLowerCase() !== FORMAT_EXTENSION[format])
+          throw new RpcError('VALIDATION', `${what[format]} destination must end in ${FORMAT_EXTENSION[format]}`);
+      } else if (format === 'qgz')
+        throw new RpcError('VALIDATION', 'A QGIS project is two files (project and GeoPackage): choose a destination, or export for QField (one ZIP)');
+      if (project?.basemap.kind === 'pack') {
+        if (!deps.allowDestination) throw new RpcError('VALIDATION', 'This app host cannot read area pack files');
+        if (!isAbsolute(project.basemap.path)) throw new RpcError('VALIDATION', 'The area pack path must be absolute');
       }
       const layers = await deps.loadLayers(selection);
       if (layers.length === 0) throw new RpcError('NOT_FOUND', 'Nothing to export for this selection');
@@ -97,7 +104,15 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
       const job: Job = { id, controller, fileName, path, download, state: 'running', done: Promise.resolve() };
       jobs.set(id, job);
       job.done = startExport(
-        { layers, format, destination: path },
+        {
+          layers,
+          format,
+          destination: path,
+          project: {
+            ...project,
+            basemap: !project || project.basemap.kind === 'online' ? { kind: 'online', url: ONLINE_TILE_TEMPLATE } : project.basemap,
+          },
+        },
         {
           signal: controller.signal,
           clock: deps.clock,

@@ -22,6 +22,8 @@ export interface ProjectOptions {
   styles?: readonly (LayerStyle | null | undefined)[];
   /** Layers open for editing; read-only otherwise. */
   editable?: boolean;
+  /** File names inside (project and GeoPackage); the destination's name when absent. */
+  name?: string;
 }
 
 export interface ProjectWriteResult {
@@ -128,7 +130,7 @@ export async function writeProject(
   options: ProjectOptions,
   hooks: { tick: Tick; clock?: () => Date },
 ): Promise<ProjectWriteResult> {
-  const base = basename(destination).replace(/\.(qgz|zip)$/i, '') || 'project';
+  const base = options.name ?? (basename(destination).replace(/\.(qgz|zip)$/i, '') || 'project');
   const gpkgName = `${base}.gpkg`;
   const gpkgPartial = join(dirname(partial), `.${gpkgName}.${randomBytes(6).toString('hex')}.partial`);
   const now = (hooks.clock ?? (() => new Date()))();

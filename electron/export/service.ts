@@ -110,6 +110,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
           destination: path,
           project: {
             ...project,
+            name: basename(fileName, extname(fileName)),
             basemap: !project || project.basemap.kind === 'online' ? { kind: 'online', url: ONLINE_TILE_TEMPLATE } : project.basemap,
           },
         },

@@ -158,7 +158,7 @@ export async function writeProject(
         name: l.name,
         table: l.table,
         geometryType: l.geometryType,
-        style: options.styles?.[i] ?? { colour: DEFAULT_LAYER_COLOUR },
+        style: options.styles?.[i] ?? { colour: layer.colour ?? DEFAULT_LAYER_COLOUR },
         label: label(l.kind),
         readOnly: !options.editable,
         abstract: provenanceText(layer, l.count),

@@ -16,9 +16,13 @@ import { FORMAT_EXTENSION, type ExportFormat, type ExportLayer } from './types';
 /** Turns a selection into layers (from the cache); throws RpcError NOT_FOUND for unknown ids. */
 export type LoadLayers = (selection: ExportSelection) => Promise<ExportLayer[]>;
 
+/** Layers a QGIS project holds beside the entries (their uploads, data layers in their extent), below them. */
+export type ContextLayers = (queryIds: readonly string[]) => Promise<ExportLayer[]>;
+
 export interface ExportServiceDeps {
   dataDir: string;
   loadLayers: LoadLayers;
+  contextLayers?: ContextLayers;
   emit: (payload: ExportProgressEvent) => void;
   logger: Logger;
   clock?: () => Date;
@@ -79,6 +83,8 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
       }
       const layers = await deps.loadLayers(selection);
       if (layers.length === 0) throw new RpcError('NOT_FOUND', 'Nothing to export for this selection');
+      if ((format === 'qgz' || format === 'qfield') && !selection.compare && deps.contextLayers)
+        layers.push(...(await deps.contextLayers(selection.queryIds)));
       const id = randomUUID();
       const download = destination === undefined;
       if (download) mkdirSync(exportsDir, { recursive: true });

@@ -28,6 +28,8 @@ interface LayerBase {
   /** Feature count when known up front; lets progress report a total. */
   count?: number;
   provenance?: LayerProvenance;
+  /** The colour the map draws it in, when the loader knows it ('#rrggbb'). */
+  colour?: string;
 }
 
 export type ExportLayer =

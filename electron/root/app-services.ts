@@ -26,6 +26,7 @@ import { createLocalService, type LocalService } from '../local-service/server';
 import type { EmbeddedLayerStore, LayerStore } from '../local-service/layers/store/layer-store';
 import { asAsyncLayerStore } from '../local-service/layers/store/async-layer-store';
 import { openSqliteLayerStore } from '../local-service/layers/store/sqlite-layer-store';
+import { exportContextLayers } from './export-context';
 import { createLayerHandlers } from './layers';
 import { packLayers } from './pack-layers';
 import { PhotoFolders } from './photo-folders';
@@ -202,6 +203,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     allowDestination: deps.shell !== 'browser-host',
     emit: (payload) => bus.emit('export.progress', payload),
     loadLayers: deps.loadExportLayers ?? createCacheLayerLoader(cache, profileOf),
+    contextLayers: exportContextLayers(cache, () => (embedded && localService ? packLayers(embedded, localService.layers) : null), deps.logger),
   });
 
   const packs = createPackService({

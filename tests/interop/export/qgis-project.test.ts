@@ -32,11 +32,20 @@ function flatTile(): Buffer {
   return Buffer.from(jpeg.encode({ data, width: 256, height: 256 }, 95).data);
 }
 
+const props = (id: string, name: string, attributes: Record<string, unknown>): ComputeFeature['properties'] => ({
+  source_id: `test:${id}`,
+  name,
+  address: '',
+  score: 1,
+  distance_meters: 0,
+  source: { name: 'test', url: '' },
+  attributes,
+});
 const point = (id: string, lon: number, lat: number, name: string, attributes: Record<string, unknown>): ComputeFeature => ({
   type: 'Feature',
   id,
   geometry: { type: 'Point', coordinates: [lon, lat] },
-  properties: { name, attributes },
+  properties: props(id, name, attributes),
 });
 const cafes = Array.from({ length: 8 }, (_, i) =>
   point(`c${i}`, 10.3 + 0.13 * (i % 4), 50.4 + 0.12 * Math.floor(i / 4), `Café ${i}`, { kind: i % 2 ? 'bakery' : 'cafe', seats: 10 + i }),
@@ -46,7 +55,7 @@ const zone: ComputeFeature = {
   type: 'Feature',
   id: 'z1',
   geometry: { type: 'Polygon', coordinates: [[[10.4, 50.22], [10.6, 50.22], [10.6, 50.3], [10.4, 50.3], [10.4, 50.22]]] },
-  properties: { name: 'Survey zone', attributes: { landuse: 'meadow' } },
+  properties: props('z1', 'Survey zone', { landuse: 'meadow' }),
 };
 
 const provenance = (queryText: string, evidenceSha256: string | null): LayerProvenance => ({

@@ -1,7 +1,7 @@
 import type { Geometry } from 'geojson';
 import { DATA_LAYER_COLOUR, OVERLAY_COLOURS } from '../../shared/map/colours';
 import type { Cache } from '../cache';
-import type { ContextLayers } from '../export/service';
+import type { ContextLayers, LoadLayers } from '../export/service';
 import type { ExportLayer } from '../export/types';
 import { readArea, type Box } from '../fieldkit/pack/area';
 import type { PackLayers } from '../fieldkit/pack/layers-port';
@@ -72,5 +72,17 @@ export function exportContextLayers(cache: Cache, layers: () => PackLayers | nul
       if (features.length) out.push({ kind: 'compute', name: `Layer ${info.name}`, colour: DATA_LAYER_COLOUR, count: features.length, features: features as never[] });
     }
     return out;
+  };
+}
+
+/** Each entry's layer with the hash of the evidence bundle made from it, where one was. */
+export function withEvidence(load: LoadLayers, bundleSha256: (queryId: number) => string | null): LoadLayers {
+  return async (selection) => {
+    const layers = await load(selection);
+    if (selection.compare) return layers;
+    return layers.map((l, i) => {
+      const sha = l.provenance ? bundleSha256(Number(selection.queryIds[i])) : null;
+      return sha && l.provenance ? { ...l, provenance: { ...l.provenance, evidenceSha256: sha } } : l;
+    });
   };
 }

@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../electron/ground/logger';
-import { exportContextLayers } from '../../../electron/root/export-context';
+import { latestBundleSha256 } from '../../../electron/fieldkit/evidence/service';
+import { exportContextLayers, withEvidence } from '../../../electron/root/export-context';
 import { packLayers } from '../../../electron/root/pack-layers';
 import type { ExportLayer } from '../../../electron/export/types';
 import { computeBody, openSide } from '../../support/pack-fixture';
@@ -57,5 +59,25 @@ describe('what a QGIS project holds beside the entries', () => {
 
   it('adds nothing for an entry without uploads far from every data layer', async () => {
     expect(await context([String(far)])).toEqual([]);
+  });
+});
+
+describe('evidence hashes in an export', () => {
+  it('gives each entry the SHA-256 of the newest bundle made from it, and none where none was made', async () => {
+    const dataDir = join(dir, 'evidence-data');
+    mkdirSync(join(dataDir, 'evidence'), { recursive: true });
+    const older = Buffer.from('older bundle');
+    const newer = Buffer.from('newer bundle');
+    writeFileSync(join(dataDir, 'evidence', 'evidence-7-2026-03-01T10-00-00-000Z.zip'), older);
+    writeFileSync(join(dataDir, 'evidence', 'evidence-7-2026-03-02T09-00-00-000Z.zip'), newer);
+    writeFileSync(join(dataDir, 'evidence', 'evidence-17-2026-03-03T09-00-00-000Z.zip'), Buffer.from('another entry'));
+    const prov = { queryText: 'q', kind: 'compute' as const, time: '2026-03-01T00:00:00Z', profileLabel: 'Local', baseUrl: '', searchBaseUrl: '' };
+    const load = withEvidence(
+      async ({ queryIds }) => queryIds.map((id) => ({ kind: 'compute' as const, name: id, features: [], provenance: prov })),
+      (id) => latestBundleSha256(dataDir, id),
+    );
+    const layers = await load({ queryIds: ['7', '8'] });
+    expect(layers.map((l) => l.provenance?.evidenceSha256 ?? null)).toEqual([createHash('sha256').update(newer).digest('hex'), null]);
+    expect(latestBundleSha256(join(dir, 'no-such-folder'), 7)).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { strToU8, zipSync } from 'fflate';
+import { RpcError } from '../../shared/rpc/errors';
 import { writeGeoPackage, safeUrl } from './gpkg';
 import { projectXml, type Box, type ProjectBasemap, type ProjectVectorLayer } from './qgis-project';
 import { NAME_FIELD, type LayerStyle } from './qgis-style';
@@ -55,7 +56,7 @@ interface TilesInfo {
 /** Copies the basemap tiles of an area pack (its GeoPackage tile tables) into the project's GeoPackage. */
 function copyPackTiles(db: Database.Database, packPath: string): TilesInfo | null {
   // ATTACH would create a missing file: the pack must exist.
-  if (!existsSync(packPath)) throw new Error(`No area pack at ${packPath}`);
+  if (!existsSync(packPath)) throw new RpcError('NOT_FOUND', `No area pack at ${packPath}`);
   db.prepare('ATTACH DATABASE ? AS pack').run(packPath);
   try {
     const t = db.prepare("SELECT table_name, identifier FROM pack.gpkg_contents WHERE data_type = 'tiles' ORDER BY table_name LIMIT 1").get() as
@@ -183,4 +184,50 @@ export async function writeProject(
     await Promise.all([gpkgPartial, `${gpkgPartial}-journal`].map((p) => rm(p, { force: true })));
     throw e;
   }
+}
+
+// A GeoPackage takes about 80 KB empty, 12 KB more per layer, and 0.65 bytes per byte of the
+// features as GeoJSON text (measured from 10 to 30,000 points: within 10 % of the file).
+const GPKG_EMPTY = 80 * 1024;
+const GPKG_PER_LAYER = 12 * 1024;
+const GPKG_PER_JSON_BYTE = 0.65;
+const PROJECT_BYTES = 8 * 1024;
+// The copied tile table's own pages, index and pyramid rows (about 35 KB measured on a small pack).
+const TILE_TABLE_BYTES = 32 * 1024;
+
+/** Bytes of an area pack's basemap tiles (its GeoPackage tile tables). */
+export function packTileBytes(packPath: string): number {
+  if (!existsSync(packPath)) throw new RpcError('NOT_FOUND', `No area pack at ${packPath}`);
+  const db = new Database(packPath, { readonly: true, fileMustExist: true });
+  try {
+    const tables = db.prepare("SELECT table_name FROM gpkg_contents WHERE data_type = 'tiles'").pluck().all() as string[];
+    return tables.reduce(
+      (sum, t) => sum + ((db.prepare(`SELECT coalesce(sum(length(tile_data)), 0) FROM "${t.replace(/"/g, '""')}"`).pluck().get() as number) ?? 0),
+      0,
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/** What a project of these layers holds and about how big it is; layers must be arrays to be sized. */
+export function estimateProject(
+  layers: readonly ExportLayer[],
+  packPath: string | null,
+): { layers: { name: string; features: number }[]; features: number; dataBytes: number; basemapBytes: number; bytes: number } {
+  let json = 0;
+  const out = layers.map((l) => {
+    const items = Array.isArray(l.features) ? (l.features as unknown[]) : null;
+    if (items) for (const f of items) json += Buffer.byteLength(JSON.stringify(f));
+    return { name: l.name, features: l.count ?? items?.length ?? 0 };
+  });
+  const dataBytes = Math.round(GPKG_EMPTY + GPKG_PER_LAYER * layers.length + GPKG_PER_JSON_BYTE * json);
+  const basemapBytes = packPath ? packTileBytes(packPath) + TILE_TABLE_BYTES : 0;
+  return {
+    layers: out,
+    features: out.reduce((s, l) => s + l.features, 0),
+    dataBytes,
+    basemapBytes,
+    bytes: dataBytes + basemapBytes + PROJECT_BYTES,
+  };
 }

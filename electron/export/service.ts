@@ -11,6 +11,7 @@ import { ONLINE_TILE_TEMPLATE } from '../../shared/rpc/methods/pack';
 import type { MethodOutput, MethodParsedInput } from '../../shared/rpc/contract';
 import type { Logger } from '../ground/logger';
 import { ExportCancelledError, startExport } from './job';
+import { estimateProject } from './project';
 import { FORMAT_EXTENSION, type ExportFormat, type ExportLayer } from './types';
 
 /** Turns a selection into layers (from the cache); throws RpcError NOT_FOUND for unknown ids. */
@@ -43,6 +44,7 @@ interface Job {
 export interface ExportService {
   start(input: MethodParsedInput<'export.start'>): Promise<MethodOutput<'export.start'>>;
   cancel(input: MethodParsedInput<'export.cancel'>): MethodOutput<'export.cancel'>;
+  estimate(input: MethodParsedInput<'export.estimate'>): Promise<MethodOutput<'export.estimate'>>;
   /** A finished download export, for the browser host's file route. */
   download(jobId: string): { path: string; fileName: string } | undefined;
   /** Settles when the job ends (tests and shutdown). */
@@ -146,6 +148,13 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         },
       );
       return { jobId: id, fileName, downloadPath };
+    },
+
+    async estimate({ selection, project }) {
+      if (project?.basemap.kind === 'pack' && !deps.allowDestination) throw new RpcError('VALIDATION', 'This app host cannot read area pack files');
+      const layers = await deps.loadLayers(selection);
+      if (!selection.compare && deps.contextLayers) layers.push(...(await deps.contextLayers(selection.queryIds)));
+      return estimateProject(layers, project?.basemap.kind === 'pack' ? project.basemap.path : null);
     },
 
     cancel({ jobId }) {

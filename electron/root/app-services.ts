@@ -238,6 +238,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     },
     'export.start': (input) => exports.start(input),
     'export.cancel': (input) => exports.cancel(input),
+    'export.estimate': (input) => exports.estimate(input),
     ...createFieldKitHandlers({
       settings: createFieldSettings(deps.dataDir, deps.logger),
       evidence: createEvidenceService({

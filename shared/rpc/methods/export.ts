@@ -65,6 +65,22 @@ export const ExportStartInput = z
   })
   .strict();
 
+/** What a QGIS project or QField package would hold, and about how big it would be. */
+export const ExportEstimateInput = z
+  .object({ selection: ExportSelection, format: z.enum(['qgz', 'qfield']), project: ExportProject.optional() })
+  .strict();
+export const ExportEstimate = z.object({
+  layers: z.array(z.object({ name: z.string(), features: z.number().int().min(0) })),
+  features: z.number().int().min(0),
+  /** The GeoPackage's data, about (tiles not counted). */
+  dataBytes: z.number().int().min(0),
+  /** The offline basemap's tiles (0 for an online basemap or none). */
+  basemapBytes: z.number().int().min(0),
+  /** All of it, about: the QField ZIP is at most this (tiles do not compress further). */
+  bytes: z.number().int().min(0),
+});
+export type ExportEstimate = z.infer<typeof ExportEstimate>;
+
 export const ExportStartOutput = z.object({
   jobId: z.string(),
   fileName: z.string(),
@@ -107,6 +123,7 @@ export const exportMethods = {
     output: z.object({ path: z.string().nullable() }),
   },
   'export.start': { input: ExportStartInput, output: ExportStartOutput },
+  'export.estimate': { input: ExportEstimateInput, output: ExportEstimate },
   'export.cancel': {
     input: z.object({ jobId: z.string().min(1) }).strict(),
     output: z.object({ cancelled: z.boolean() }),

@@ -9,7 +9,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import jpeg from 'jpeg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startExport } from '../../../electron/export/job';
-import type { ProjectOptions } from '../../../electron/export/project';
+import { estimateProject, type ProjectOptions } from '../../../electron/export/project';
 import type { ExportLayer, LayerProvenance } from '../../../electron/export/types';
 import type { ComputeFeature } from '../../../shared/service/compute';
 import { fillSource, finished, openSide, packService, type AppSide } from '../../support/pack-fixture';
@@ -269,6 +269,22 @@ describe('a QField package', () => {
     ]);
     for (const corner of q.basemapCorners) expect(near(corner, TILE_RGB, 6)).toBe(true);
   }, 120_000);
+
+  it('estimates its size from the inputs and the pack', () => {
+    const est = estimateProject(layers(), packPath);
+    expect(est.features).toBe(cafes.length + sites.length + 1);
+    const tiles = new Database(packPath, { readonly: true });
+    const tileBytes = tiles.prepare('SELECT sum(length(tile_data)) FROM basemap_tiles').pluck().get() as number;
+    tiles.close();
+    // The tiles themselves, and the pages of the table holding them.
+    expect(est.basemapBytes).toBeGreaterThanOrEqual(tileBytes);
+    expect(est.basemapBytes).toBeLessThan(tileBytes + 64 * 1024);
+    const actual = readFileSync(join(projectDir, 'fulda.gpkg')).length + readFileSync(qgzPath).length;
+    const zip = readFileSync(zipPath).length;
+    console.log(JSON.stringify({ estimate_bytes: est.bytes, project_folder_bytes: actual, qfield_zip_bytes: zip, ratio: +(est.bytes / actual).toFixed(3) }));
+    expect(est.bytes / actual).toBeGreaterThan(0.75);
+    expect(est.bytes / actual).toBeLessThan(1.33);
+  });
 
   it('names the online OpenStreetMap tiles when online is chosen', async () => {
     const dest = join(dir, 'online.zip');

@@ -168,6 +168,13 @@ describe('export RPC: QGIS projects', () => {
     expect(xml).toContain('value="123,63,181,255"');
     expect(xml).not.toContain('type=xyz');
 
+    const est = await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a', 'b'] }, format: 'qfield' });
+    expect(est).toMatchObject({ ok: true, value: { features: 10, basemapBytes: 0, layers: [{ name: 'Query a', features: 5 }, { name: 'Query b', features: 5 }] } });
+    expect((est as { value: { bytes: number } }).value.bytes).toBeGreaterThan(zip.length);
+    expect(
+      await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: '/tmp/a.gpkg' } } }),
+    ).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+
     const cases: unknown[] = [
       { selection: { queryIds: ['a'] }, format: 'qgz' },
       { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: '/tmp/area.gpkg' } } },

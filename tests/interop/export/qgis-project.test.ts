@@ -12,6 +12,7 @@ import { startExport } from '../../../electron/export/job';
 import { estimateProject, type ProjectOptions } from '../../../electron/export/project';
 import type { ExportLayer, LayerProvenance } from '../../../electron/export/types';
 import type { ComputeFeature } from '../../../shared/service/compute';
+import { validateGpkg } from './tools';
 import { fillSource, finished, openSide, packService, type AppSide } from '../../support/pack-fixture';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -167,6 +168,12 @@ describe('a QGIS project export opened in headless QGIS', () => {
     expect(xml).toContain('<datasource>./fulda.gpkg|layername=cafes_in_Fulda</datasource>');
     expect(xml).not.toContain(dir);
     expect(seen.read).toBe(true);
+  });
+
+  it("keeps a GeoPackage that passes GDAL's validate_gpkg.py with the basemap tiles in it", async () => {
+    const r = await validateGpkg(join(projectDir, 'fulda.gpkg'));
+    expect(r.output).toBe('');
+    expect(r.code).toBe(0);
   });
 
   it('has every layer valid, in the map order, with the input counts and fields', () => {

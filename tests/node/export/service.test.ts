@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
@@ -149,6 +149,17 @@ describe('export RPC: QGIS projects', () => {
     expect(sources).toEqual(['./site survey.gpkg|layername=Query_b', './site survey.gpkg|layername=Query_a', expect.stringMatching(/^type=xyz&amp;url=https:\/\/tile\.openstreetmap\.org\//)]);
     const wrongName = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz', destination: join(desk.dataDir, 'x.gpkg') });
     expect(wrongName).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+  });
+
+  it('leaves neither project nor GeoPackage behind when cancelled', async () => {
+    const desk = await setup('test', loadPoints(300_000));
+    const out = join(desk.dataDir, 'out');
+    mkdirSync(out);
+    const r = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz', destination: join(out, 'big.qgz') });
+    const { jobId } = (r as { value: { jobId: string } }).value;
+    expect(await desk.services.router.dispatch('export.cancel', { jobId })).toEqual({ ok: true, value: { cancelled: true } });
+    expect(await desk.finished(jobId)).toMatchObject({ state: 'cancelled' });
+    expect(readdirSync(out)).toEqual([]);
   });
 
   it('offers a QField ZIP as a download in the browser host, and refuses what it cannot do there', async () => {

@@ -156,7 +156,7 @@ beforeAll(async () => {
 
 afterAll(() => {
   side?.close();
-  if (!process.env["KEEP"]) rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a QGIS project export opened in headless QGIS', () => {

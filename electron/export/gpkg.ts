@@ -68,7 +68,7 @@ CREATE TABLE ${PROVENANCE_TABLE} (
   "id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL, "table_name" TEXT NOT NULL, "layer_name" TEXT NOT NULL,
   "kind" TEXT NOT NULL, "query_text" TEXT, "remote_id" TEXT, "result_id" TEXT, "search_id" TEXT,
   "query_time" DATETIME, "profile_label" TEXT, "base_url" TEXT, "search_base_url" TEXT,
-  "feature_count" INTEGER NOT NULL, "exported_at" DATETIME NOT NULL);
+  "evidence_sha256" TEXT, "feature_count" INTEGER NOT NULL, "exported_at" DATETIME NOT NULL);
 `;
 
 const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
@@ -338,7 +338,8 @@ function writeProvenance(
 ) {
   db.prepare(
     `INSERT INTO ${PROVENANCE_TABLE} (table_name, layer_name, kind, query_text, remote_id, result_id, search_id, query_time,
-       profile_label, base_url, search_base_url, feature_count, exported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       profile_label, base_url, search_base_url, evidence_sha256, feature_count, exported_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ).run(
     table,
     name,
@@ -351,6 +352,7 @@ function writeProvenance(
     p?.profileLabel ?? null,
     p ? safeUrl(p.baseUrl) : null,
     p ? safeUrl(p.searchBaseUrl) : null,
+    p?.evidenceSha256 ?? null,
     count,
     now,
   );

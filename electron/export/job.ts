@@ -3,6 +3,7 @@ import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { writeGeoPackage } from './gpkg';
+import { writeProject, type ProjectOptions } from './project';
 import { writeText } from './text-formats';
 import type { ExportFormat, ExportLayer, ExportProgress, ExportSummary, Tick } from './types';
 
@@ -11,6 +12,8 @@ export interface ExportRequest {
   format: ExportFormat;
   /** Final file path; written under a temporary name beside it and renamed when complete. */
   destination: string;
+  /** For the QGIS project formats (qgz, qfield): basemap, extent, styles. */
+  project?: ProjectOptions;
 }
 
 export interface ExportHooks {
@@ -91,7 +94,14 @@ export async function startExport(req: ExportRequest, hooks: ExportHooks = {}): 
     const layers =
       req.format === 'gpkg'
         ? await writeGeoPackage(partial, req.layers, { tick, clock: hooks.clock })
-        : (await writeText(partial, req.format, req.layers, tick)).layers;
+        : req.format === 'qgz' || req.format === 'qfield'
+          ? (
+              await writeProject(partial, req.destination, req.format === 'qfield', req.layers, req.project ?? { basemap: { kind: 'none' } }, {
+                tick,
+                clock: hooks.clock,
+              })
+            ).layers
+          : (await writeText(partial, req.format, req.layers, tick)).layers;
     if (signal?.aborted) throw new ExportCancelledError();
     await rename(partial, req.destination);
     const bytes = (await stat(req.destination)).size;

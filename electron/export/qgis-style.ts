@@ -1,72 +1,117 @@
 import type { LayerKind } from './types';
 
 /**
- * A default QGIS style (QML) per layer, stored in `layer_styles` as QGIS itself lays that table
- * out, so QGIS draws each kind of layer in its own colour and shows names in map tips.
+ * QGIS symbols and renderers as QML/QGS XML: the default style per layer stored in
+ * `layer_styles` (as QGIS itself lays that table out) and the styles of an exported project.
  */
 
-const COLOUR: Record<LayerKind, string> = {
-  compute: '31,120,180,255',
-  stream: '227,26,28,255',
-  imagery: '51,160,44,255',
+const DEFAULT_COLOUR: Record<LayerKind, string> = {
+  compute: '#1f78b4',
+  stream: '#e31a1c',
+  imagery: '#33a02c',
 };
 
-const PREVIEW: Record<LayerKind, string> = { compute: 'name', stream: 'feature_name', imagery: 'address' };
+/** The field that names a feature of each kind: map tips and labels. */
+export const NAME_FIELD: Record<LayerKind, string> = { compute: 'name', stream: 'feature_name', imagery: 'address' };
+
+export const xmlText = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;');
+
+/** '#rrggbb' or '#rrggbbaa' to QGIS's 'r,g,b,a'. */
+export function qgisColour(hex: string, alpha?: number): string {
+  const m = /^#?([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})?$/i.exec(hex.trim());
+  if (!m) throw new Error(`Not a colour: ${hex}`);
+  const a = alpha ?? (m[4] ? parseInt(m[4], 16) : 255);
+  return [m[1], m[2], m[3]].map((h) => parseInt(h!, 16)).join(',') + `,${a}`;
+}
 
 const opts = (o: Record<string, string>) =>
   Object.entries(o)
-    .map(([k, v]) => `<Option type="QString" name="${k}" value="${v}"/>`)
+    .map(([k, v]) => `<Option type="QString" name="${k}" value="${xmlText(v)}"/>`)
     .join('');
 
-function symbolLayer(geometryType: string, colour: string): { type: string; xml: string } {
+export type SymbolType = 'marker' | 'line' | 'fill';
+
+export function symbolType(geometryType: string): SymbolType {
   const g = geometryType.toUpperCase();
-  if (g.includes('POLYGON'))
-    return {
-      type: 'fill',
-      xml: `<layer class="SimpleFill" enabled="1" locked="0" pass="0"><Option type="Map">${opts({
-        color: colour.replace(/,255$/, ',90'),
-        outline_color: colour,
-        outline_style: 'solid',
-        outline_width: '0.5',
-        outline_width_unit: 'MM',
-        style: 'solid',
-      })}</Option></layer>`,
-    };
-  if (g.includes('LINE'))
-    return {
-      type: 'line',
-      xml: `<layer class="SimpleLine" enabled="1" locked="0" pass="0"><Option type="Map">${opts({
-        line_color: colour,
-        line_style: 'solid',
-        line_width: '0.6',
-        line_width_unit: 'MM',
-      })}</Option></layer>`,
-    };
-  return {
-    type: 'marker',
-    xml: `<layer class="SimpleMarker" enabled="1" locked="0" pass="0"><Option type="Map">${opts({
+  return g.includes('POLYGON') ? 'fill' : g.includes('LINE') ? 'line' : 'marker';
+}
+
+/** One symbol in the map's look: a dot with a white rim, a line, or a light fill with an outline. */
+export function symbolXml(type: SymbolType, hex: string, name: string): string {
+  const colour = qgisColour(hex, 255);
+  let layer: string;
+  if (type === 'fill')
+    layer = `<layer class="SimpleFill" enabled="1" locked="0" pass="0"><Option type="Map">${opts({
+      color: qgisColour(hex, 51),
+      outline_color: colour,
+      outline_style: 'solid',
+      outline_width: '0.5',
+      outline_width_unit: 'MM',
+      style: 'solid',
+    })}</Option></layer>`;
+  else if (type === 'line')
+    layer = `<layer class="SimpleLine" enabled="1" locked="0" pass="0"><Option type="Map">${opts({
+      line_color: colour,
+      line_style: 'solid',
+      line_width: '0.6',
+      line_width_unit: 'MM',
+    })}</Option></layer>`;
+  else
+    layer = `<layer class="SimpleMarker" enabled="1" locked="0" pass="0"><Option type="Map">${opts({
       color: colour,
       name: 'circle',
       outline_color: '255,255,255,255',
       outline_style: 'solid',
-      outline_width: '0.3',
+      outline_width: '0.4',
       outline_width_unit: 'MM',
       size: '2.6',
       size_unit: 'MM',
-    })}</Option></layer>`,
-  };
+    })}</Option></layer>`;
+  return `<symbol type="${type}" name="${xmlText(name)}" alpha="1" clip_to_extent="1" force_rhr="0">${layer}</symbol>`;
+}
+
+/** How a layer is coloured: one colour, or one per value of a column (the rest in the layer's colour). */
+export interface LayerStyle {
+  colour: string;
+  categories?: { column: string; values: { value: string; colour: string }[] };
+}
+
+export function rendererXml(style: LayerStyle, type: SymbolType): string {
+  const head = `forceraster="0" symbollevels="0" enableorderby="0" referencescale="-1"`;
+  const c = style.categories;
+  if (!c || c.values.length === 0)
+    return `<renderer-v2 type="singleSymbol" ${head}><symbols>${symbolXml(type, style.colour, '0')}</symbols></renderer-v2>`;
+  const all = [...c.values, { value: '', colour: style.colour }];
+  // The last category has an empty value: QGIS draws every other value with it.
+  const cats = all
+    .map((v, i) => `<category symbol="${i}" value="${xmlText(v.value)}" label="${xmlText(v.value || 'other')}" render="true"/>`)
+    .join('');
+  const syms = all.map((v, i) => symbolXml(type, v.colour, String(i))).join('');
+  return `<renderer-v2 type="categorizedSymbol" attr="${xmlText(c.column)}" ${head}><categories>${cats}</categories><symbols>${syms}</symbols></renderer-v2>`;
+}
+
+/** Labels by a field, dark text in a white halo above the dot, as on the map. */
+export function labelingXml(field: string): string {
+  return (
+    `<labeling type="simple"><settings calloutType="simple">` +
+    `<text-style fieldName="${xmlText(field)}" isExpression="0" fontSize="9" fontSizeUnit="Point" textColor="61,74,88,255" textOpacity="1" fontFamily="Sans Serif" fontWeight="50" namedStyle="Regular" multilineHeight="1" blendMode="0" allowHtml="0">` +
+    `<text-buffer bufferDraw="1" bufferSize="0.8" bufferSizeUnits="MM" bufferColor="255,255,255,255" bufferOpacity="1" bufferNoFill="1" bufferJoinStyle="128" bufferBlendMode="0"/>` +
+    `</text-style>` +
+    `<placement placement="0" dist="1.5" distUnits="MM" offsetType="0" quadOffset="1" priority="5"/>` +
+    `<rendering obstacle="1" drawLabels="1" fontLimitPixelSize="0" displayAll="0" upsidedownLabels="0" scaleVisibility="0" zIndex="0"/>` +
+    `</settings></labeling>`
+  );
 }
 
 /** QML for one layer: single-symbol renderer coloured by kind, preview (map tip) field by kind. */
 export function defaultQml(kind: LayerKind, geometryType: string): string {
-  const { type, xml } = symbolLayer(geometryType, COLOUR[kind]);
+  const type = symbolType(geometryType);
   return (
     `<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n` +
     `<qgis version="3.22.0" styleCategories="AllStyleCategories">` +
-    `<renderer-v2 type="singleSymbol" forceraster="0" symbollevels="0" enableorderby="0">` +
-    `<symbols><symbol type="${type}" name="0" alpha="1" clip_to_extent="1" force_rhr="0">${xml}</symbol></symbols>` +
-    `</renderer-v2>` +
-    `<previewExpression>"${PREVIEW[kind]}"</previewExpression>` +
+    rendererXml({ colour: DEFAULT_COLOUR[kind] }, type) +
+    `<previewExpression>"${NAME_FIELD[kind]}"</previewExpression>` +
     `<layerGeometryType>${type === 'marker' ? 0 : type === 'line' ? 1 : 2}</layerGeometryType>` +
     `</qgis>\n`
   );

@@ -7,17 +7,23 @@ import {
   type ExportProgressEvent,
   type ExportSelection,
 } from '../../shared/rpc/methods/export';
+import { ONLINE_TILE_TEMPLATE } from '../../shared/rpc/methods/pack';
 import type { MethodOutput, MethodParsedInput } from '../../shared/rpc/contract';
 import type { Logger } from '../ground/logger';
 import { ExportCancelledError, startExport } from './job';
+import { estimateProject } from './project';
 import { FORMAT_EXTENSION, type ExportFormat, type ExportLayer } from './types';
 
 /** Turns a selection into layers (from the cache); throws RpcError NOT_FOUND for unknown ids. */
 export type LoadLayers = (selection: ExportSelection) => Promise<ExportLayer[]>;
 
+/** Layers a QGIS project holds beside the entries (their uploads, data layers in their extent), below them. */
+export type ContextLayers = (queryIds: readonly string[]) => Promise<ExportLayer[]>;
+
 export interface ExportServiceDeps {
   dataDir: string;
   loadLayers: LoadLayers;
+  contextLayers?: ContextLayers;
   emit: (payload: ExportProgressEvent) => void;
   logger: Logger;
   clock?: () => Date;
@@ -38,6 +44,7 @@ interface Job {
 export interface ExportService {
   start(input: MethodParsedInput<'export.start'>): Promise<MethodOutput<'export.start'>>;
   cancel(input: MethodParsedInput<'export.cancel'>): MethodOutput<'export.cancel'>;
+  estimate(input: MethodParsedInput<'export.estimate'>): Promise<MethodOutput<'export.estimate'>>;
   /** A finished download export, for the browser host's file route. */
   download(jobId: string): { path: string; fileName: string } | undefined;
   /** Settles when the job ends (tests and shutdown). */
@@ -63,15 +70,23 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
   const exportsDir = join(deps.dataDir, 'exports');
 
   return {
-    async start({ selection, format, destination }) {
+    async start({ selection, format, destination, project }) {
       if (destination !== undefined) {
         if (!deps.allowDestination) throw new RpcError('VALIDATION', 'This app host offers exports as downloads only');
         if (!isAbsolute(destination)) throw new RpcError('VALIDATION', 'destination must be an absolute path');
-        if (format === 'gpkg' && extname(destination).toLowerCase() !== '.gpkg')
-          throw new RpcError('VALIDATION', 'A GeoPackage destination must end in .gpkg');
+        const what = { gpkg: 'A GeoPackage', qgz: 'A QGIS project' } as const;
+        if ((format === 'gpkg' || format === 'qgz') && extname(destination).toLowerCase() !== FORMAT_EXTENSION[format])
+          throw new RpcError('VALIDATION', `${what[format]} destination must end in ${FORMAT_EXTENSION[format]}`);
+      } else if (format === 'qgz')
+        throw new RpcError('VALIDATION', 'A QGIS project is two files (project and GeoPackage): choose a destination, or export for QField (one ZIP)');
+      if (project?.basemap.kind === 'pack') {
+        if (!deps.allowDestination) throw new RpcError('VALIDATION', 'This app host cannot read area pack files');
+        if (!isAbsolute(project.basemap.path)) throw new RpcError('VALIDATION', 'The area pack path must be absolute');
       }
       const layers = await deps.loadLayers(selection);
       if (layers.length === 0) throw new RpcError('NOT_FOUND', 'Nothing to export for this selection');
+      if ((format === 'qgz' || format === 'qfield') && !selection.compare && deps.contextLayers)
+        layers.push(...(await deps.contextLayers(selection.queryIds)));
       const id = randomUUID();
       const download = destination === undefined;
       if (download) mkdirSync(exportsDir, { recursive: true });
@@ -97,7 +112,16 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
       const job: Job = { id, controller, fileName, path, download, state: 'running', done: Promise.resolve() };
       jobs.set(id, job);
       job.done = startExport(
-        { layers, format, destination: path },
+        {
+          layers,
+          format,
+          destination: path,
+          project: {
+            ...project,
+            name: basename(fileName, extname(fileName)),
+            basemap: !project || project.basemap.kind === 'online' ? { kind: 'online', url: ONLINE_TILE_TEMPLATE } : project.basemap,
+          },
+        },
         {
           signal: controller.signal,
           clock: deps.clock,
@@ -124,6 +148,13 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         },
       );
       return { jobId: id, fileName, downloadPath };
+    },
+
+    async estimate({ selection, project }) {
+      if (project?.basemap.kind === 'pack' && !deps.allowDestination) throw new RpcError('VALIDATION', 'This app host cannot read area pack files');
+      const layers = await deps.loadLayers(selection);
+      if (!selection.compare && deps.contextLayers) layers.push(...(await deps.contextLayers(selection.queryIds)));
+      return estimateProject(layers, project?.basemap.kind === 'pack' ? project.basemap.path : null);
     },
 
     cancel({ jobId }) {

@@ -3,7 +3,7 @@ import type { ImageryRecord } from '../../shared/service/imagery';
 import type { Observation } from '../../shared/service/stream';
 
 export type LayerKind = 'compute' | 'stream' | 'imagery';
-export type ExportFormat = 'gpkg' | 'geojson' | 'ndjson' | 'csv';
+export type ExportFormat = 'gpkg' | 'geojson' | 'ndjson' | 'csv' | 'qgz' | 'qfield';
 
 type Source<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -19,6 +19,8 @@ export interface LayerProvenance {
   profileLabel: string;
   baseUrl: string;
   searchBaseUrl: string;
+  /** SHA-256 of the evidence bundle made from this result, where one was made. */
+  evidenceSha256?: string | null;
 }
 
 interface LayerBase {
@@ -26,6 +28,8 @@ interface LayerBase {
   /** Feature count when known up front; lets progress report a total. */
   count?: number;
   provenance?: LayerProvenance;
+  /** The colour the map draws it in, when the loader knows it ('#rrggbb'). */
+  colour?: string;
 }
 
 export type ExportLayer =
@@ -65,4 +69,6 @@ export const FORMAT_EXTENSION: Record<ExportFormat, string> = {
   geojson: '.geojson',
   ndjson: '.geojsonl',
   csv: '.csv',
+  qgz: '.qgz',
+  qfield: '.zip',
 };

@@ -30,6 +30,8 @@ const DOWNLOAD_TYPES: Record<string, string> = {
   '.geojson': 'application/geo+json',
   '.geojsonl': 'application/geo+json-seq',
   '.csv': 'text/csv; charset=utf-8',
+  '.qgz': 'application/zip',
+  '.zip': 'application/zip',
 };
 
 /** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */

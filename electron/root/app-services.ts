@@ -8,7 +8,7 @@ import { RpcError } from '../../shared/rpc/errors';
 import { Cache } from '../cache';
 import { ServiceClient, createQueryHandlers, type ServiceClientOptions } from '../client';
 import { createCacheLayerLoader } from '../export/from-cache';
-import { createEvidenceService } from '../fieldkit/evidence/service';
+import { createEvidenceService, latestBundleSha256 } from '../fieldkit/evidence/service';
 import { createSigningKey } from '../fieldkit/evidence/signing-key';
 import { createFieldKitHandlers } from '../fieldkit/handlers';
 import { createQuestionQueue, type QuestionQueue } from '../fieldkit/queue';
@@ -26,6 +26,7 @@ import { createLocalService, type LocalService } from '../local-service/server';
 import type { EmbeddedLayerStore, LayerStore } from '../local-service/layers/store/layer-store';
 import { asAsyncLayerStore } from '../local-service/layers/store/async-layer-store';
 import { openSqliteLayerStore } from '../local-service/layers/store/sqlite-layer-store';
+import { exportContextLayers, withEvidence } from './export-context';
 import { createLayerHandlers } from './layers';
 import { packLayers } from './pack-layers';
 import { PhotoFolders } from './photo-folders';
@@ -204,7 +205,8 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     clock: deps.clock,
     allowDestination: deps.shell !== 'browser-host',
     emit: (payload) => bus.emit('export.progress', payload),
-    loadLayers: deps.loadExportLayers ?? createCacheLayerLoader(cache, profileOf),
+    loadLayers: deps.loadExportLayers ?? withEvidence(createCacheLayerLoader(cache, profileOf), (id) => latestBundleSha256(deps.dataDir, id)),
+    contextLayers: exportContextLayers(cache, () => (embedded && localService ? packLayers(embedded, localService.layers) : null), deps.logger),
   });
 
   const packs = createPackService({
@@ -241,6 +243,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     },
     'export.start': (input) => exports.start(input),
     'export.cancel': (input) => exports.cancel(input),
+    'export.estimate': (input) => exports.estimate(input),
     ...createFieldKitHandlers({
       settings: createFieldSettings(deps.dataDir, deps.logger),
       evidence: createEvidenceService({

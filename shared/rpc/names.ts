@@ -15,6 +15,7 @@ export const METHOD_NAMES = [
   'keys.test',
   'export.chooseDestination',
   'export.start',
+  'export.estimate',
   'export.cancel',
   'compute.run',
   'compute.cancel',

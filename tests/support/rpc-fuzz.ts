@@ -141,6 +141,7 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
       { selection: { queryIds: ['1', '2'] }, format: 'gpkg', destination: `${scratch}/out.gpkg` },
     ],
     'export.cancel': [{ jobId: 'job-1' }],
+    'export.estimate': [{ selection: { queryIds: ['1'] }, format: 'qfield', project: { basemap: { kind: 'none' } } }],
     'compute.run': [
       { request: { query: 'airports in Malta', limit: 3 } },
       { request: { query: 'cities near my sites', limit: 2 }, attachments: [{ field: 'files', name: 'sites.csv', dataBase64: Buffer.from('name,lat,lon\nA,35.9,14.5\n').toString('base64') }] },

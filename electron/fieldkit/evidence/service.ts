@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RpcError } from '../../../shared/rpc/errors';
 import type { Cache } from '../../cache';
@@ -15,16 +15,31 @@ export interface EvidenceDeps {
   clock: () => Date;
 }
 
+const evidenceDir = (dataDir: string) => join(dataDir, 'evidence');
+const bundlePrefix = (queryId: number) => `evidence-${queryId}-`;
+
+/** SHA-256 of the newest evidence bundle made for a query (names sort by time), or null when none was. */
+export function latestBundleSha256(dataDir: string, queryId: number): string | null {
+  let names: string[];
+  try {
+    names = readdirSync(evidenceDir(dataDir));
+  } catch {
+    return null;
+  }
+  const newest = names.filter((n) => n.startsWith(bundlePrefix(queryId)) && n.endsWith('.zip')).sort().at(-1);
+  return newest ? createHash('sha256').update(readFileSync(join(evidenceDir(dataDir), newest))).digest('hex') : null;
+}
+
 /** Evidence bundles: made from the cache into `evidence/` of the data folder, and checked. */
 export function createEvidenceService(deps: EvidenceDeps) {
-  const dir = join(deps.dataDir, 'evidence');
+  const dir = evidenceDir(deps.dataDir);
   return {
     async create(queryId: number) {
       if (!deps.cache.get(queryId)) throw new RpcError('NOT_FOUND', `No cached query with id ${queryId}`);
       const signer = await deps.signingKey.signer();
       const now = deps.clock();
       const { bytes, manifest } = buildBundle({ cache: deps.cache, queryId, app: deps.app, now, signer });
-      const name = `evidence-${queryId}-${now.toISOString().replace(/[:.]/g, '-')}.zip`;
+      const name = `${bundlePrefix(queryId)}${now.toISOString().replace(/[:.]/g, '-')}.zip`;
       mkdirSync(dir, { recursive: true });
       const path = join(dir, name);
       writeFileSync(path, bytes, { mode: 0o600 });

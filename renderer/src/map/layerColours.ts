@@ -12,8 +12,4 @@ export const LAYER_COLOURS: Record<LayerName, string> = {
 export const SELECTED_COLOUR = '#d7301f';
 
 /** Overlays drawn over every tab: uploaded files, picked H3 cells, named coordinates. */
-export const OVERLAY_COLOURS = {
-  uploads: '#8c564b',
-  h3: '#1f77b4',
-  coordinates: '#1d2733',
-} as const;
+export { OVERLAY_COLOURS } from '../../../shared/map/colours';

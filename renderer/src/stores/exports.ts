@@ -1,15 +1,18 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import type { ExportFormat, ExportProgressEvent } from '../../../shared/rpc/methods/export';
+import type { ExportFormat, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
 import { useRpc } from '../api/rpc';
 import { useAppStore } from './app';
+import { useMapStore } from './map';
 
 export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string }> = [
   { value: 'gpkg', label: 'GeoPackage (.gpkg)' },
   { value: 'geojson', label: 'GeoJSON' },
   { value: 'ndjson', label: 'Newline-delimited GeoJSON' },
   { value: 'csv', label: 'CSV (lon/lat columns)' },
+  { value: 'qgz', label: 'QGIS project (.qgz + .gpkg, desktop)' },
+  { value: 'qfield', label: 'QGIS project for QField (.zip)' },
 ];
 
 /**
@@ -20,12 +23,21 @@ export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string 
 export const useExportStore = defineStore('exports', () => {
   const rpc = useRpc();
   const app = useAppStore();
+  const map = useMapStore();
   const format = ref<ExportFormat>('gpkg');
   const job = ref<ExportProgressEvent | null>(null);
   const error = ref<RpcErrorBody | null>(null);
   const starting = ref(false);
 
   const running = computed(() => starting.value || job.value?.state === 'running');
+
+  /** A QGIS project opens where the map is, over the online basemap the map draws. */
+  function projectOptions(): ExportProject {
+    const e = map.extent();
+    // A view turned past the antimeridian reports longitudes beyond ±180.
+    const box = e && ([Math.max(-180, e[0]), Math.max(-90, e[1]), Math.min(180, e[2]), Math.min(90, e[3])] as const);
+    return { basemap: { kind: 'online' }, ...(box && box[0] < box[2] && box[1] < box[3] ? { extent: [...box] } : {}) };
+  }
 
   async function start(queryIds: readonly number[], suggestedName = 'fieldlens-export'): Promise<void> {
     if (running.value || queryIds.length === 0) return;
@@ -47,6 +59,7 @@ export const useExportStore = defineStore('exports', () => {
         selection: { queryIds: queryIds.map(String) },
         format: format.value,
         ...(destination ? { destination } : {}),
+        ...(format.value === 'qgz' || format.value === 'qfield' ? { project: projectOptions() } : {}),
       });
       if (!r.ok) {
         error.value = r.error;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { RpcErrorBody } from '../errors';
 
-export const ExportFormat = z.enum(['gpkg', 'geojson', 'ndjson', 'csv']);
+/** qgz: a QGIS project beside its GeoPackage; qfield: both (and the offline basemap) in one ZIP, as QField imports it. */
+export const ExportFormat = z.enum(['gpkg', 'geojson', 'ndjson', 'csv', 'qgz', 'qfield']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
 /** Which cached queries to export: one result is a list of one. */
@@ -15,14 +16,70 @@ export const ExportSelection = z
   .refine((s) => !s.compare || s.queryIds.length === 2, 'a comparison exports exactly two entries (old, new)');
 export type ExportSelection = z.infer<typeof ExportSelection>;
 
+const HexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/);
+
+/** How the map draws one layer: its colour, or a colour per value of a column. */
+export const ExportLayerStyle = z
+  .object({
+    colour: HexColour,
+    categories: z
+      .object({
+        column: z.string().min(1).max(200),
+        values: z.array(z.object({ value: z.string().max(500), colour: HexColour }).strict()).max(500),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
+/** The QGIS project of an export: what the map shows, so the project opens as the map looked. */
+export const ExportProject = z
+  .object({
+    /** online: the OpenStreetMap tiles the map draws; pack: the tiles of an area pack file, for offline use. */
+    basemap: z.union([
+      z.object({ kind: z.literal('online') }).strict(),
+      z.object({ kind: z.literal('pack'), path: z.string().min(1).max(4096) }).strict(),
+      z.object({ kind: z.literal('none') }).strict(),
+    ]),
+    /** The map's extent [minLon, minLat, maxLon, maxLat]; the project's is grown to hold every feature. */
+    extent: z
+      .tuple([z.number().min(-180).max(180), z.number().min(-90).max(90), z.number().min(-180).max(180), z.number().min(-90).max(90)])
+      .refine(([x0, y0, x1, y1]) => x0 < x1 && y0 < y1, 'the extent must have min < max on both axes')
+      .optional(),
+    /** One per entry of the selection, in its order; the first is drawn on top. */
+    styles: z.array(ExportLayerStyle.nullable()).max(500).optional(),
+    /** Layers open for editing (QField can edit them); read-only otherwise. */
+    editable: z.boolean().optional(),
+  })
+  .strict();
+export type ExportProject = z.infer<typeof ExportProject>;
+
 export const ExportStartInput = z
   .object({
     selection: ExportSelection,
     format: ExportFormat,
     /** Absolute file path chosen in a save dialog (desktop only); absent = a file to download. */
     destination: z.string().min(1).max(4096).optional(),
+    /** For qgz and qfield (absent: online basemap, extent of the data, the map's result colour). */
+    project: ExportProject.optional(),
   })
   .strict();
+
+/** What a QGIS project or QField package would hold, and about how big it would be. */
+export const ExportEstimateInput = z
+  .object({ selection: ExportSelection, format: z.enum(['qgz', 'qfield']), project: ExportProject.optional() })
+  .strict();
+export const ExportEstimate = z.object({
+  layers: z.array(z.object({ name: z.string(), features: z.number().int().min(0) })),
+  features: z.number().int().min(0),
+  /** The GeoPackage's data, about (tiles not counted). */
+  dataBytes: z.number().int().min(0),
+  /** The offline basemap's tiles (0 for an online basemap or none). */
+  basemapBytes: z.number().int().min(0),
+  /** All of it, about: the QField ZIP is at most this (tiles do not compress further). */
+  bytes: z.number().int().min(0),
+});
+export type ExportEstimate = z.infer<typeof ExportEstimate>;
 
 export const ExportStartOutput = z.object({
   jobId: z.string(),
@@ -50,7 +107,14 @@ export type ExportProgressEvent = z.infer<typeof ExportProgressEvent>;
 export const exportDownloadPath = (jobId: string) => `/exports/${encodeURIComponent(jobId)}`;
 
 /** File extension of each format, for save dialogs and download names. */
-export const EXPORT_EXTENSION: Record<ExportFormat, string> = { gpkg: 'gpkg', geojson: 'geojson', ndjson: 'geojsonl', csv: 'csv' };
+export const EXPORT_EXTENSION: Record<ExportFormat, string> = {
+  gpkg: 'gpkg',
+  geojson: 'geojson',
+  ndjson: 'geojsonl',
+  csv: 'csv',
+  qgz: 'qgz',
+  qfield: 'zip',
+};
 
 export const exportMethods = {
   /** Desktop only: the native save dialog; path null when the user cancels. */
@@ -59,6 +123,7 @@ export const exportMethods = {
     output: z.object({ path: z.string().nullable() }),
   },
   'export.start': { input: ExportStartInput, output: ExportStartOutput },
+  'export.estimate': { input: ExportEstimateInput, output: ExportEstimate },
   'export.cancel': {
     input: z.object({ jobId: z.string().min(1) }).strict(),
     output: z.object({ cancelled: z.boolean() }),

@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../../electron/root/app-services';
 import { createMemoryLogger } from '../../../electron/ground/logger';
@@ -130,5 +131,71 @@ describe('export RPC', () => {
       ok: false,
       error: { code: 'NOT_FOUND' },
     });
+  });
+});
+
+describe('export RPC: QGIS projects', () => {
+  const qgsOf = (zip: Uint8Array, name: string) => strFromU8(unzipSync(zip)[name]!);
+
+  it('writes a .qgz beside its GeoPackage on the desktop, in the selection order, online basemap by default', async () => {
+    const desk = await setup('test', loadPoints(5));
+    const dest = join(desk.dataDir, 'site survey.qgz');
+    const r = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['b', 'a'] }, format: 'qgz', destination: dest });
+    expect(r).toMatchObject({ ok: true, value: { fileName: 'site survey.qgz', downloadPath: null } });
+    expect(await desk.finished((r as { value: { jobId: string } }).value.jobId)).toMatchObject({ state: 'done', written: 10 });
+    expect(readdirSync(desk.dataDir).filter((f) => f.startsWith('site survey')).sort()).toEqual(['site survey.gpkg', 'site survey.qgz']);
+    const xml = qgsOf(readFileSync(dest), 'site survey.qgs');
+    const sources = [...xml.matchAll(/<datasource>([^<]*)<\/datasource>/g)].map((m) => m[1]);
+    expect(sources).toEqual(['./site survey.gpkg|layername=Query_b', './site survey.gpkg|layername=Query_a', expect.stringMatching(/^type=xyz&amp;url=https:\/\/tile\.openstreetmap\.org\//)]);
+    const wrongName = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz', destination: join(desk.dataDir, 'x.gpkg') });
+    expect(wrongName).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+  });
+
+  it('leaves neither project nor GeoPackage behind when cancelled', async () => {
+    const desk = await setup('test', loadPoints(300_000));
+    const out = join(desk.dataDir, 'out');
+    mkdirSync(out);
+    const r = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz', destination: join(out, 'big.qgz') });
+    const { jobId } = (r as { value: { jobId: string } }).value;
+    expect(await desk.services.router.dispatch('export.cancel', { jobId })).toEqual({ ok: true, value: { cancelled: true } });
+    expect(await desk.finished(jobId)).toMatchObject({ state: 'cancelled' });
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('offers a QField ZIP as a download in the browser host, and refuses what it cannot do there', async () => {
+    const web = await setup('browser-host', loadPoints(5));
+    const r = await web.services.router.dispatch('export.start', {
+      selection: { queryIds: ['a'] },
+      format: 'qfield',
+      project: { basemap: { kind: 'none' }, styles: [{ colour: '#7b3fb5' }], editable: true },
+    });
+    expect(r).toMatchObject({ ok: true, value: { fileName: 'Query a.zip' } });
+    const { jobId } = (r as { value: { jobId: string } }).value;
+    expect(await web.finished(jobId)).toMatchObject({ state: 'done', written: 5 });
+    const zip = readFileSync(web.services.exports.download(jobId)!.path);
+    expect(Object.keys(unzipSync(zip)).sort()).toEqual(['Query a.gpkg', 'Query a.qgz']);
+    const xml = qgsOf(unzipSync(zip)['Query a.qgz']!, 'Query a.qgs');
+    expect(xml).toContain('readOnly="0"');
+    expect(xml).toContain('value="123,63,181,255"');
+    expect(xml).not.toContain('type=xyz');
+
+    const est = await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a', 'b'] }, format: 'qfield' });
+    expect(est).toMatchObject({ ok: true, value: { features: 10, basemapBytes: 0, layers: [{ name: 'Query a', features: 5 }, { name: 'Query b', features: 5 }] } });
+    expect((est as { value: { bytes: number } }).value.bytes).toBeGreaterThan(zip.length);
+    expect(
+      await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: '/tmp/a.gpkg' } } }),
+    ).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
+
+    const cases: unknown[] = [
+      { selection: { queryIds: ['a'] }, format: 'qgz' },
+      { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: '/tmp/area.gpkg' } } },
+      { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, styles: [{ colour: 'orange' }] } },
+      { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, extent: [11, 50, 10, 51] } },
+    ];
+    for (const input of cases)
+      expect(await web.services.router.dispatch('export.start', input as never), JSON.stringify(input)).toMatchObject({
+        ok: false,
+        error: { code: 'VALIDATION' },
+      });
   });
 });

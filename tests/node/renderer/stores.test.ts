@@ -218,6 +218,18 @@ describe('Export store', () => {
     expect(calls.filter((c) => c.method === 'export.start')).toHaveLength(1);
   });
 
+  it('sends a QGIS project the map extent and the online basemap, clamped to the world', async () => {
+    const { client, calls } = scriptedClient(async () => ({ ok: true, value: { jobId: 'j4', fileName: 'q.zip', downloadPath: '/exports/j4' } }));
+    const { exp, map } = withStores(client, () => ({ exp: useExportStore(), map: useMapStore() }));
+    map.provideExtent(() => [170, 40, 190, 50]);
+    exp.format = 'qfield';
+    await exp.start([9, 2]);
+    expect(calls[0]).toEqual({
+      method: 'export.start',
+      input: { selection: { queryIds: ['9', '2'] }, format: 'qfield', project: { basemap: { kind: 'online' }, extent: [170, 40, 180, 50] } },
+    });
+  });
+
   it("shows a failed job's error with its code", async () => {
     const { client, emit } = scriptedClient(async () => ({
       ok: true,

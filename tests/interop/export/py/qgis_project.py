@@ -1,0 +1,127 @@
+"""Open a QGIS project headless, report what QGIS sees and render it (JSON on stdout, last line).
+
+Usage: qgis_project.py PROJECT PNG WIDTH HEIGHT
+Reports every layer (validity, count, fields, renderer, labels, read-only, abstract), the project's
+CRS and view extent, the layers' extents in the project CRS, and the colour of the rendered image at
+every vector feature's position (points: the point; areas: a point inside). The basemap alone is
+rendered too and its colour reported at the corners of the image.
+"""
+import json
+import sys
+
+from qgis.core import (QgsApplication, QgsCoordinateTransform, QgsMapRendererParallelJob,
+                       QgsMapSettings, QgsPointXY, QgsProject, QgsRectangle, QgsWkbTypes)
+from qgis.PyQt.QtCore import QSize
+from qgis.PyQt.QtGui import QColor
+
+app = QgsApplication([], False)
+app.initQgis()
+path, png, width, height = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+project = QgsProject.instance()
+ok = project.read(path)
+crs = project.crs()
+view = project.viewSettings().defaultViewExtent()
+order = [l.name() for l in project.layerTreeRoot().layerOrder()]
+layers = project.layerTreeRoot().layerOrder()
+
+
+def colour(c):
+    return [c.red(), c.green(), c.blue(), c.alpha()]
+
+
+def render(which, out):
+    s = QgsMapSettings()
+    s.setLayers(which)
+    s.setDestinationCrs(crs)
+    s.setOutputSize(QSize(width, height))
+    s.setOutputDpi(96)
+    s.setBackgroundColor(QColor(255, 255, 255))
+    s.setExtent(QgsRectangle(view))
+    job = QgsMapRendererParallelJob(s)
+    job.start()
+    job.waitForFinished()
+    img = job.renderedImage()
+    if out:
+        img.save(out, "PNG")
+    return s, img
+
+
+settings, image = render(layers, png)
+m2p = settings.mapToPixel()
+base_layers = [l for l in layers if l.type() != l.VectorLayer]
+_, base_image = render(base_layers, None)
+
+
+def pixel(img, x, y):
+    if 0 <= x < img.width() and 0 <= y < img.height():
+        return colour(QColor(img.pixel(int(x), int(y))))
+    return None
+
+
+report = []
+for layer in layers:
+    entry = {
+        "name": layer.name(),
+        "valid": layer.isValid(),
+        "type": "vector" if layer.type() == layer.VectorLayer else "raster",
+        "source": layer.source(),
+        "provider": layer.providerType(),
+        "abstract": layer.metadata().abstract(),
+        "readOnly": layer.readOnly(),
+    }
+    if layer.type() == layer.VectorLayer:
+        r = layer.renderer()
+        entry["count"] = layer.featureCount()
+        entry["fields"] = [f.name() for f in layer.fields()]
+        entry["renderer"] = r.type()
+        if r.type() == "singleSymbol":
+            entry["colours"] = {"": r.symbol().color().name()}
+        elif r.type() == "categorizedSymbol":
+            entry["attr"] = r.classAttribute()
+            entry["colours"] = {str(c.value()): c.symbol().color().name() for c in r.categories()}
+        entry["labels"] = layer.labelsEnabled()
+        entry["labelField"] = layer.labeling().settings().fieldName if layer.labeling() else None
+        xf = QgsCoordinateTransform(layer.crs(), crs, project)
+        ext = xf.transformBoundingBox(layer.extent())
+        entry["extent"] = [ext.xMinimum(), ext.yMinimum(), ext.xMaximum(), ext.yMaximum()]
+        samples = []
+        for f in layer.getFeatures():
+            g = f.geometry()
+            if g.type() == QgsWkbTypes.PointGeometry:
+                p = g.asPoint()
+            else:
+                # Inside a convex area near its corner: clear of the label at its middle.
+                b = g.boundingBox()
+                p = QgsPointXY(b.xMinimum() + 0.1 * b.width(), b.yMinimum() + 0.1 * b.height())
+            q = xf.transform(p)
+            px = m2p.transform(q)
+            samples.append({
+                "id": f["feature_id"] if "feature_id" in entry["fields"] else None,
+                "value": {n: (None if f[n] is None else str(f[n])) for n in entry["fields"] if n in ("kind",)},
+                "pixel": [px.x(), px.y()],
+                "colour": pixel(image, px.x(), px.y()),
+            })
+        entry["samples"] = samples
+        del r
+    else:
+        entry["extent"] = [layer.extent().xMinimum(), layer.extent().yMinimum(), layer.extent().xMaximum(), layer.extent().yMaximum()]
+    report.append(entry)
+
+corners = [[5, 5], [width - 6, 5], [5, height - 6], [width - 6, height - 6]]
+out = {
+    "read": ok,
+    "crs": crs.authid(),
+    "view": [view.xMinimum(), view.yMinimum(), view.xMaximum(), view.yMaximum()],
+    "visible": [settings.visibleExtent().xMinimum(), settings.visibleExtent().yMinimum(),
+                settings.visibleExtent().xMaximum(), settings.visibleExtent().yMaximum()],
+    "order": order,
+    "title": project.metadata().title(),
+    "abstract": project.metadata().abstract(),
+    "layers": report,
+    "basemapCorners": [pixel(base_image, x, y) for x, y in corners],
+    "blank": base_image.isNull(),
+}
+del layers, base_layers, settings, image, base_image, m2p
+project.clear()
+app.exitQgis()
+print(json.dumps(out))

@@ -47,6 +47,22 @@ export interface BrowserHost {
 }
 
 const COOKIE = 'fieldlens_token';
+
+/** Shown instead of the app when the address has no token or an old one; no script, no request. */
+const REOPEN_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Fieldlens: open the address with its key</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:40em;margin:4em auto;padding:0 1em;color:#1d2733;background:#fff}
+code{background:#f4f6f8;padding:0 .3em;border-radius:3px}h1{font-size:1.3em;color:#174c87}</style></head>
+<body><h1>This address needs the key of the running app host</h1>
+<p>The Fieldlens app host makes a new key each time it starts, so a page opened before a restart
+cannot reconnect with its old one.</p>
+<p>Open the address the host printed when it started: it looks like
+<code>http://127.0.0.1:PORT/?token=…</code> and is shown in the terminal where
+<code>npm run serve</code> or <code>npm start</code> runs. If the host is not running, start it
+again with one of those commands.</p>
+<p>Pages already open in this browser reconnect by themselves once the new address has been opened.</p>
+</body></html>`;
 const LOOPBACK = '127.0.0.1';
 
 function sameSecret(a: string | undefined, b: string): boolean {
@@ -89,6 +105,9 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       return;
     }
     if (sameSecret(req.cookies[COOKIE], token)) return;
+    // A person reloading after a restart reads a page, not JSON.
+    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html'))
+      return reply.code(401).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(REOPEN_PAGE);
     return reply.code(401).send({ error: 'Missing or wrong token: open the URL printed at start' });
   });
 
@@ -123,6 +142,10 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       socket.on('close', unsubscribe);
     });
   });
+
+  // The page asks this when its socket is refused (a refusal has no status): 401 from the hook
+  // above means the host restarted with a new token.
+  app.get('/session', async (_req, reply) => reply.code(204).header('cache-control', 'no-store').send());
 
   const downloads = opts.downloads;
   if (downloads)

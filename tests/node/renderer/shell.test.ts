@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compassDegrees } from '../../../renderer/src/lib/compass';
-import { composerRequest, nextPointName } from '../../../renderer/src/lib/composer';
+import { composerRequest, nextPointName, requestExtras } from '../../../renderer/src/lib/composer';
 import { formatClock } from '../../../renderer/src/lib/format';
 import { observationRows } from '../../../renderer/src/lib/results';
 import { dayKey, historyTree } from '../../../renderer/src/lib/historyTree';
@@ -71,6 +71,13 @@ describe('composer fields', () => {
     });
     expect(composerRequest({ ...none, includeStats: 'auto' }).include_stats).toBe('auto');
     expect(composerRequest({ ...none, includeStats: 'true' }).include_stats).toBe(true);
+  });
+
+  it('names everything a kept request carries besides its words', () => {
+    expect(requestExtras({ query: 'cafes near Depot' })).toEqual([]);
+    expect(
+      requestExtras({ query: 'q', coordinates: [{ name: 'Depot', latitude: 45.75, longitude: 4.85 }], h3_ids: ['a', 'b'], area_id: 'x', include_stats: false }),
+    ).toEqual(['Named coordinates: Depot (45.7500, 4.8500)', 'H3 cells: 2', 'Area: x', 'Statistics: false']);
   });
 
   it('names new points by the first free number', () => {

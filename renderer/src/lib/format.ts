@@ -1,14 +1,14 @@
+import { DEFAULT_UNITS, formatLength, type Units } from './units';
+
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 export const formatInt = (n: number): string => intFormat.format(n);
 
-/** Metres as an analyst reads them: "850 m", "12.3 km", "1,204 km". */
-export function formatDistance(meters: number | null | undefined): string {
+/** Metres as an analyst reads them, in the chosen units: "850 m", "12.3 km", "7.6 mi". */
+export function formatDistance(meters: number | null | undefined, units: Units = DEFAULT_UNITS): string {
   if (meters == null || !Number.isFinite(meters) || meters < 0) return '';
-  if (meters < 1000) return `${intFormat.format(meters)} m`;
-  const km = meters / 1000;
-  return `${km < 100 ? oneDecimal.format(km) : intFormat.format(km)} km`;
+  return formatLength(meters, units);
 }
 
 /** "12 of 1,234 shown" or "All 12 shown". */

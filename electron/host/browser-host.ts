@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
@@ -22,6 +22,8 @@ export interface BrowserHostOptions {
   token?: string;
   /** Finished export files offered as downloads at /exports/:jobId. */
   downloads?: { download(jobId: string): { path: string; fileName: string } | undefined };
+  /** Finished area packs offered as downloads at /packs/:jobId. */
+  packDownloads?: { download(jobId: string): { path: string; fileName: string } | undefined };
 }
 
 const DOWNLOAD_TYPES: Record<string, string> = {
@@ -147,18 +149,26 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   // above means the host restarted with a new token.
   app.get('/session', async (_req, reply) => reply.code(204).header('cache-control', 'no-store').send());
 
+  const serveFile = (file: { path: string; fileName: string }, reply: FastifyReply) =>
+    reply
+      .header('content-type', DOWNLOAD_TYPES[extname(file.path)] ?? 'application/octet-stream')
+      .header('content-length', statSync(file.path).size)
+      .header('content-disposition', attachment(file.fileName))
+      .header('cache-control', 'no-store')
+      .send(createReadStream(file.path));
   const downloads = opts.downloads;
   if (downloads)
     app.get<{ Params: { jobId: string } }>('/exports/:jobId', async (req, reply) => {
       const file = downloads.download(req.params.jobId);
       if (!file) return reply.code(404).send({ error: 'No finished export with this id' });
-      const size = statSync(file.path).size;
-      return reply
-        .header('content-type', DOWNLOAD_TYPES[extname(file.path)] ?? 'application/octet-stream')
-        .header('content-length', size)
-        .header('content-disposition', attachment(file.fileName))
-        .header('cache-control', 'no-store')
-        .send(createReadStream(file.path));
+      return serveFile(file, reply);
+    });
+  const packDownloads = opts.packDownloads;
+  if (packDownloads)
+    app.get<{ Params: { jobId: string } }>('/packs/:jobId', async (req, reply) => {
+      const file = packDownloads.download(req.params.jobId);
+      if (!file) return reply.code(404).send({ error: 'No finished area pack with this id' });
+      return serveFile(file, reply);
     });
 
   if (opts.rendererDir) await app.register(fastifyStatic, { root: opts.rendererDir, index: 'index.html' });

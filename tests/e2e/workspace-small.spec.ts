@@ -46,3 +46,20 @@ test('a warning reads as a sentence; its code is one click away', async ({ page,
   await expect(page.getByTestId('usage-meters')).toHaveText(/^Usage [\d.]+$/);
   await shot(page, 'small-warning-code');
 });
+
+test('the column chooser adds population to the table, in the row of its own feature, and sorts by it', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  await ask(page, 'cities in Japan');
+  await page.getByTestId('columns-choose').click();
+  await page.getByTestId('column-population').check();
+  await page.getByTestId('columns-choose').click();
+  const first = page.getByTestId('result-row').first();
+  await first.click();
+  const pop = Number(await page.getByTestId('feature-details').locator('tr', { hasText: 'population' }).locator('td').first().textContent());
+  expect(pop).toBeGreaterThan(0);
+  await expect(first.getByTestId('result-extra')).toHaveText(pop.toLocaleString('en-US'));
+  await page.getByTestId('sort-x-population').click();
+  const shown = (await page.getByTestId('result-extra').allTextContents()).map((t) => Number(t.replace(/,/g, '')));
+  expect(shown).toEqual([...shown].sort((a, b) => a - b));
+  await shot(page, 'small-column-population');
+});

@@ -75,6 +75,9 @@ const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
 const RESERVED_PREFIX = /^(gpkg|rtree|sqlite|gpkgext)_/i;
 
+/** The longest table name written: short enough for QGIS's layer list and for shapefile-minded tools. */
+export const TABLE_NAME_MAX = 48;
+
 /** Layer name -> table name: letters, digits and underscores, starting with a letter, unique ignoring case. */
 export function tableNameFor(name: string, taken: Set<string>): string {
   let base = name
@@ -82,7 +85,7 @@ export function tableNameFor(name: string, taken: Set<string>): string {
     .replace(/[^\p{L}\p{N}_]+/gu, '_')
     .replace(/_+/g, '_')
     .replace(/^_|_$/g, '')
-    .slice(0, 48)
+    .slice(0, TABLE_NAME_MAX)
     .replace(/_$/, '');
   if (!/^\p{L}/u.test(base) || RESERVED_PREFIX.test(base)) base = `layer_${base}`.replace(/_$/, '');
   let table = base;

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
@@ -23,6 +23,8 @@ export interface BrowserHostOptions {
   token?: string;
   /** Finished export files offered as downloads at /exports/:jobId. */
   downloads?: { download(jobId: string): { path: string; fileName: string } | undefined };
+  /** Finished area packs offered as downloads at /packs/:jobId. */
+  packDownloads?: { download(jobId: string): { path: string; fileName: string } | undefined };
 }
 
 const DOWNLOAD_TYPES: Record<string, string> = {
@@ -50,6 +52,22 @@ export interface BrowserHost {
 }
 
 const COOKIE = 'fieldlens_token';
+
+/** Shown instead of the app when the address has no token or an old one; no script, no request. */
+const REOPEN_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Fieldlens: open the address with its key</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>body{font:15px/1.5 system-ui,sans-serif;max-width:40em;margin:4em auto;padding:0 1em;color:#1d2733;background:#fff}
+code{background:#f4f6f8;padding:0 .3em;border-radius:3px}h1{font-size:1.3em;color:#174c87}</style></head>
+<body><h1>This address needs the key of the running app host</h1>
+<p>The Fieldlens app host makes a new key each time it starts, so a page opened before a restart
+cannot reconnect with its old one.</p>
+<p>Open the address the host printed when it started: it looks like
+<code>http://127.0.0.1:PORT/?token=…</code> and is shown in the terminal where
+<code>npm run serve</code> or <code>npm start</code> runs. If the host is not running, start it
+again with one of those commands.</p>
+<p>Pages already open in this browser reconnect by themselves once the new address has been opened.</p>
+</body></html>`;
 const LOOPBACK = '127.0.0.1';
 
 function sameSecret(a: string | undefined, b: string): boolean {
@@ -92,6 +110,9 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
       return;
     }
     if (sameSecret(req.cookies[COOKIE], token)) return;
+    // A person reloading after a restart reads a page, not JSON.
+    if (req.method === 'GET' && (req.headers.accept ?? '').includes('text/html'))
+      return reply.code(401).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(REOPEN_PAGE);
     return reply.code(401).send({ error: 'Missing or wrong token: open the URL printed at start' });
   });
 
@@ -142,18 +163,30 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     });
   });
 
+  // The page asks this when its socket is refused (a refusal has no status): 401 from the hook
+  // above means the host restarted with a new token.
+  app.get('/session', async (_req, reply) => reply.code(204).header('cache-control', 'no-store').send());
+
+  const serveFile = (file: { path: string; fileName: string }, reply: FastifyReply) =>
+    reply
+      .header('content-type', DOWNLOAD_TYPES[extname(file.path)] ?? 'application/octet-stream')
+      .header('content-length', statSync(file.path).size)
+      .header('content-disposition', attachment(file.fileName))
+      .header('cache-control', 'no-store')
+      .send(createReadStream(file.path));
   const downloads = opts.downloads;
   if (downloads)
     app.get<{ Params: { jobId: string } }>('/exports/:jobId', async (req, reply) => {
       const file = downloads.download(req.params.jobId);
       if (!file) return reply.code(404).send({ error: 'No finished export with this id' });
-      const size = statSync(file.path).size;
-      return reply
-        .header('content-type', DOWNLOAD_TYPES[extname(file.path)] ?? 'application/octet-stream')
-        .header('content-length', size)
-        .header('content-disposition', attachment(file.fileName))
-        .header('cache-control', 'no-store')
-        .send(createReadStream(file.path));
+      return serveFile(file, reply);
+    });
+  const packDownloads = opts.packDownloads;
+  if (packDownloads)
+    app.get<{ Params: { jobId: string } }>('/packs/:jobId', async (req, reply) => {
+      const file = packDownloads.download(req.params.jobId);
+      if (!file) return reply.code(404).send({ error: 'No finished area pack with this id' });
+      return serveFile(file, reply);
     });
 
   if (opts.rendererDir) await app.register(fastifyStatic, { root: opts.rendererDir, index: 'index.html' });

@@ -67,6 +67,7 @@ const host = await startBrowserHost({
   rendererDir,
   port: Number(values.port),
   downloads: services.exports,
+  packDownloads: services.packs,
 });
 
 if (values.json) process.stdout.write(JSON.stringify({ url: host.url, launchUrl: host.launchUrl, dataDir }) + '\n');

@@ -15,7 +15,7 @@ import { createQuestionQueue, type QuestionQueue } from '../fieldkit/queue';
 import { createFieldSettings } from '../fieldkit/settings';
 import { createTileFetcher } from '../fieldkit/pack/fetch-tile';
 import { createPackHandlers } from '../fieldkit/pack/handlers';
-import { createPackService } from '../fieldkit/pack/service';
+import { createPackService, type PackService } from '../fieldkit/pack/service';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
@@ -81,6 +81,8 @@ export interface AppServices {
   /** The bundled service's addresses, null when it is not running. */
   localEndpoint: () => { baseUrl: string; searchBaseUrl: string } | null;
   exports: ExportService;
+  /** Finished area packs, offered as downloads by the browser host. */
+  packs: Pick<PackService, 'download'>;
   close(): Promise<void>;
 }
 
@@ -277,6 +279,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     secretValues: connections.keys.secretValues,
     localEndpoint: () => localUrls,
     exports,
+    packs,
     async close() {
       closing = true;
       await exports.close();

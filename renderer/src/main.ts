@@ -8,6 +8,7 @@ import { pickTransport } from './api/transport';
 import { createRpcClient } from '../../shared/rpc/client';
 
 const app = createApp(App);
-provideRpc(app, createRpcClient(pickTransport()));
+const { transport, link } = pickTransport();
+provideRpc(app, createRpcClient(transport), link);
 app.use(createPinia());
 app.mount('#app');

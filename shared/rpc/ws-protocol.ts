@@ -49,6 +49,8 @@ export function createWsTransport(socket: WebSocketLike): RpcTransport & { ready
     close: () => socket.close(),
     async invoke(method, input) {
       await ready;
+      // send() on a closed socket drops the frame silently: the call would wait forever.
+      if (socket.readyState !== 1) return { ok: false, error: { code: 'NETWORK', message: 'Connection to the app host closed' } };
       const id = nextId++;
       return new Promise((resolve) => {
         pending.set(id, resolve);

@@ -82,7 +82,10 @@ test('the results table is usable without the map: arrows move, Enter selects, t
   await expect(page.getByTestId('feature-details-title')).toHaveText(names[2]!);
   // The active row is announced: the grid points at it.
   await expect(page.getByTestId('result-table-body')).toHaveAttribute('aria-activedescendant', 'ask-row-2');
+  // Enter again keeps it (it selects, never unselects); Space toggles it off.
   await page.keyboard.press('Enter');
+  await expect(third).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Space');
   await expect(third).toHaveAttribute('aria-selected', 'false');
 });
 

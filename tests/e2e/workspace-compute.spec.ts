@@ -14,7 +14,7 @@ test('compute with a written answer: answer, usage meters, a sortable table sync
   await ask(page, 'airports within 80 km of Lyon');
   const results = page.getByTestId('results-panel');
   await expect(results.getByTestId('ask-answer-text')).toContainText('Lyon');
-  await expect(results.getByTestId('usage-meters')).toHaveText(/^[\d.]+ meters?$/);
+  await expect(results.getByTestId('usage-meters')).toHaveText(/^Usage [\d.]+$/);
   const rows = page.getByTestId('result-row');
   const n = await rows.count();
   expect(n).toBeGreaterThan(2);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { dirname, extname, isAbsolute, join } from 'node:path';
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { RpcError, type RpcErrorBody } from '../../../shared/rpc/errors';
 import { PACK_MAX_TILES, type PackEstimate, type PackProgressEvent, type PackSelection } from '../../../shared/rpc/methods/pack';
 import type { Logger } from '../../ground/logger';
@@ -21,6 +21,8 @@ export interface PackService {
   open(path: string): ReturnType<typeof openPack>;
   /** Settles when the job ends (tests and shutdown). */
   settled(jobId: string): Promise<void> | undefined;
+  /** A finished pack, for the browser host's file route (its browser has no other way to it). */
+  download(jobId: string): { path: string; fileName: string } | undefined;
   close(): Promise<void>;
 }
 
@@ -30,6 +32,8 @@ const toErrorBody = (e: unknown): RpcErrorBody =>
 /** Area packs: estimate, write as a job (progress events, cancel), open. One job per file at a time. */
 export function createPackService(deps: PackServiceDeps): PackService {
   const jobs = new Map<string, { controller: AbortController; path: string; done: Promise<void> }>();
+  /** Packs written to the end, by job: what may be downloaded. */
+  const finished = new Map<string, string>();
   // A pack is read back into the same cache it is written from: one at a time keeps both simple.
   let opening: Promise<unknown> = Promise.resolve();
 
@@ -64,6 +68,7 @@ export function createPackService(deps: PackServiceDeps): PackService {
             progress: (p) => event({ state: 'running', ...p }),
           });
           const { bytes, mediaMissing, ...contents } = out;
+          finished.set(id, path);
           event({ state: 'done', phase: 'finishing', done: 1, total: 1, bytes, contents, mediaMissing: mediaMissing.length });
         } catch (e) {
           if (e instanceof PackCancelledError || controller.signal.aborted) event({ state: 'cancelled', phase: 'finishing' });
@@ -93,6 +98,10 @@ export function createPackService(deps: PackServiceDeps): PackService {
       return run;
     },
 
+    download(jobId) {
+      const path = finished.get(jobId);
+      return path && existsSync(path) ? { path, fileName: basename(path) } : undefined;
+    },
     settled(jobId) {
       return jobs.get(jobId)?.done;
     },

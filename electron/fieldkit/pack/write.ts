@@ -5,7 +5,7 @@ import { RpcError } from '../../../shared/rpc/errors';
 import type { PackContents, PackSelection } from '../../../shared/rpc/methods/pack';
 import { responseItems } from '../../../shared/service/items';
 import { ITEM_TABLES, type QueryRows } from '../../cache/transfer';
-import { writeGeoPackage } from '../../export/gpkg';
+import { TABLE_NAME_MAX, writeGeoPackage } from '../../export/gpkg';
 import type { ExportLayer } from '../../export/types';
 import { decodeWkb, encodeWkb } from '../../ground/wkb';
 import type { PackLayerFeature, PackLayerInfo } from './layers-port';
@@ -14,6 +14,18 @@ import { createPackTables, isPack, ITEM_PACK_TABLE, PACK_FORMAT, PACK_VERSION, T
 import { createTileTable, finishTiles, putTile, tilesOf, TILES_TABLE } from './tiles';
 
 /** Fetches one basemap tile (XYZ numbering); rejects when it cannot. */
+/**
+ * A result layer's name: the question and the minute it was asked. The time stays whole within the
+ * table name's length; a long question gives up its last words instead (a cut time, with a "_2"
+ * to tell it apart, names no run: "…_03_2").
+ */
+export function packLayerName(text: string, startedAt: number): string {
+  const stamp = new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ');
+  const room = TABLE_NAME_MAX - stamp.length - 1;
+  const words = text.length > room ? text.slice(0, room).replace(/\s+\S*$/, '') || text.slice(0, room) : text;
+  return `${words} ${stamp}`;
+}
+
 export type FetchTile = (z: number, x: number, y: number, signal: AbortSignal) => Promise<Buffer>;
 
 /** Fetches a result's image or video from its service (as viewing it would). */
@@ -105,7 +117,7 @@ export async function writePack(
         return null; // a body that was never JSON (an error page) has no features to show
       }
       const items = responseItems(kind as never, body) as never[];
-      const name = `${text} ${new Date(startedAt).toISOString().slice(0, 16).replace('T', ' ')}`;
+      const name = packLayerName(text, startedAt);
       return { kind: kind as 'compute', name, count: items.length, features: items };
     };
     for (const q of oldQueries) {

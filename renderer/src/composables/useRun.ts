@@ -1,6 +1,7 @@
-import { computed, readonly, ref } from 'vue';
+import { computed, readonly, ref, watch } from 'vue';
 import type { RpcErrorBody, Result } from '../../../shared/rpc/errors';
 import { useRpc } from '../api/rpc';
+import { isConnectionError } from '../lib/connection';
 import { newRunId, type FeatureCollectionLike } from '../lib/results';
 import type { LayerName } from '../map/layers';
 import { useAppStore } from '../stores/app';
@@ -27,6 +28,13 @@ export function useRun(opts: RunOptions) {
   const runId = ref<string | null>(null);
   const error = ref<RpcErrorBody | null>(null);
   const busy = computed(() => runId.value !== null);
+  // "Offline" said by a run is stale once the connection is back: it would contradict the top bar.
+  watch(
+    () => app.connectionState,
+    (s) => {
+      if ((s === 'online' || s === 'degraded') && error.value && isConnectionError(error.value.code)) error.value = null;
+    },
+  );
 
   /**
    * Runs `call` under a fresh run id unless one is pending. Resolves to the value, or null when

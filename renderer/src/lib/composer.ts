@@ -45,3 +45,22 @@ export function composerRequest(f: ComposerFields): Partial<ComputeRequestInput>
   if (f.h3Ids.length) out.h3_ids = [...f.h3Ids];
   return out;
 }
+
+/**
+ * What a kept request carries besides its words, one line each, so nothing set in the composer
+ * reaches a question unseen ("Named coordinates: Site A (45.76, 4.84)").
+ */
+export function requestExtras(request: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const coords = Array.isArray(request['coordinates']) ? (request['coordinates'] as Array<{ name?: unknown; latitude?: unknown; longitude?: unknown }>) : [];
+  if (coords.length)
+    out.push(`Named coordinates: ${coords.map((c) => `${String(c.name ?? '')} (${Number(c.latitude).toFixed(4)}, ${Number(c.longitude).toFixed(4)})`).join('; ')}`);
+  const cells = Array.isArray(request['h3_ids']) ? request['h3_ids'].length : 0;
+  if (cells) out.push(`H3 cells: ${cells}`);
+  if (typeof request['area_id'] === 'string') out.push(`Area: ${request['area_id']}`);
+  if (typeof request['user_id'] === 'string') out.push(`User: ${request['user_id']}`);
+  if (typeof request['mode'] === 'string') out.push(`Mode: ${request['mode']}`);
+  if (request['include_stats'] !== undefined) out.push(`Statistics: ${String(request['include_stats'])}`);
+  if (typeof request['search_id'] === 'string') out.push('Continues an earlier answer');
+  return out;
+}

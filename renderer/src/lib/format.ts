@@ -1,20 +1,46 @@
+import { DEFAULT_UNITS, formatLength, type Units } from './units';
+
 const intFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const oneDecimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 export const formatInt = (n: number): string => intFormat.format(n);
 
-/** Metres as an analyst reads them: "850 m", "12.3 km", "1,204 km". */
-export function formatDistance(meters: number | null | undefined): string {
+/** Metres as an analyst reads them, in the chosen units: "850 m", "12.3 km", "7.6 mi". */
+export function formatDistance(meters: number | null | undefined, units: Units = DEFAULT_UNITS): string {
   if (meters == null || !Number.isFinite(meters) || meters < 0) return '';
-  if (meters < 1000) return `${intFormat.format(meters)} m`;
-  const km = meters / 1000;
-  return `${km < 100 ? oneDecimal.format(km) : intFormat.format(km)} km`;
+  return formatLength(meters, units);
 }
 
 /** "12 of 1,234 shown" or "All 12 shown". */
 export function formatMatched(matched: number, returned: number): string {
   if (matched <= returned) return `${formatInt(returned)} ${returned === 1 ? 'result' : 'results'}`;
   return `${formatInt(returned)} of ${formatInt(matched)} matches shown`;
+}
+
+/** A service's internal code leading a sentence ("bad_rows: 3 rows…"): snake_case, then a colon. */
+const LEADING_CODE = /^([a-z][a-z0-9]*(?:_[a-z0-9]+)+):\s+([\s\S]*)$/;
+
+/** A sentence for a person and the code behind it, kept apart so the code can sit one click away. */
+export function splitCode(text: string): { text: string; code: string | null } {
+  const m = LEADING_CODE.exec(text);
+  if (!m) return { text, code: null };
+  const rest = m[2]!;
+  return { text: rest.charAt(0).toUpperCase() + rest.slice(1), code: m[1]! };
+}
+
+/** A warning as a sentence and its code (from its `code` field, or leading its text). */
+export function warningParts(w: unknown): { text: string; code: string | null } {
+  if (w && typeof w === 'object') {
+    const o = w as Record<string, unknown>;
+    for (const k of ['message', 'detail', 'text', 'title', 'warning', 'msg']) {
+      const v = o[k];
+      if (typeof v === 'string' && v.trim()) {
+        const inner = splitCode(v);
+        return { text: inner.text, code: typeof o['code'] === 'string' ? o['code'] : inner.code };
+      }
+    }
+  }
+  return typeof w === 'string' ? splitCode(w) : { text: warningText(w), code: null };
 }
 
 /** Warnings have no fixed shape: a string, or an object with some message-like field. */
@@ -56,12 +82,13 @@ export function errorFields(e: ErrorLike): { field: string; message: string }[] 
  */
 export function errorSentence(e: ErrorLike): string {
   const d = record(e.details);
-  if (typeof d['serverMessage'] === 'string' && d['serverMessage'].trim()) return d['serverMessage'].trim();
+  // The code is in the note's Details; the sentence is for a person.
+  if (typeof d['serverMessage'] === 'string' && d['serverMessage'].trim()) return splitCode(d['serverMessage'].trim()).text;
   const fields = errorFields(e);
   // "request.limit" reads as "limit": the field a person typed into.
   if (fields.length)
     return fields.map((f) => (f.field ? `${f.field.split('.').at(-1)}: ${f.message}` : f.message)).join('; ');
-  return e.message;
+  return splitCode(e.message).text;
 }
 
 /** The HTTP status an error carries, if any. */

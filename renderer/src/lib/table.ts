@@ -14,9 +14,31 @@ export interface TableRow {
   source: string;
   /** Where the feature is (a point, else its box centre), for copying; null without geometry. */
   position: LatLon | null;
+  /** Every other property, and each uploaded attribute (by its own name), for chosen columns. */
+  extra: Record<string, unknown>;
 }
 
-export type SortKey = 'rank' | 'name' | 'address' | 'distance' | 'score' | 'source';
+/** Properties the fixed columns already show (or that are not one value). */
+const SHOWN = new Set(['name', 'address', 'distance_meters', 'score', 'source', 'attributes']);
+
+function extraOf(p: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(p)) if (!SHOWN.has(k) && (v === null || typeof v !== 'object')) out[k] = v;
+  const attrs = p['attributes'];
+  if (attrs && typeof attrs === 'object' && !Array.isArray(attrs))
+    for (const [k, v] of Object.entries(attrs)) if (!(k in out) && (v === null || typeof v !== 'object')) out[k] = v;
+  return out;
+}
+
+/** Every property or attribute some row has, in the order first met: what the column chooser offers. */
+export function extraColumns(rows: readonly TableRow[]): string[] {
+  const seen = new Set<string>();
+  for (const r of rows) for (const k of Object.keys(r.extra)) seen.add(k);
+  return [...seen];
+}
+
+/** A fixed column, or a chosen one by its property name (`x:population`). */
+export type SortKey = 'rank' | 'name' | 'address' | 'distance' | 'score' | 'source' | `x:${string}`;
 export type SortDir = 'asc' | 'desc';
 export interface Sort {
   key: SortKey;
@@ -34,7 +56,10 @@ export const tableRows = (features: readonly ComputeFeature[]): TableRow[] =>
     score: Number.isFinite(f.properties.score) ? f.properties.score : null,
     source: f.properties.source?.name ?? '',
     position: positionOf(f.geometry),
+    extra: extraOf(f.properties as Record<string, unknown>),
   }));
+
+const valueOf = (r: TableRow, key: SortKey): unknown => (key.startsWith('x:') ? r.extra[key.slice(2)] : r[key as Exclude<SortKey, `x:${string}`>]);
 
 const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
 const blank = (v: unknown) => v === null || v === undefined || v === '';
@@ -46,8 +71,8 @@ const blank = (v: unknown) => v === null || v === undefined || v === '';
 export function sortRows(rows: readonly TableRow[], sort: Sort): TableRow[] {
   const sign = sort.dir === 'asc' ? 1 : -1;
   return [...rows].sort((a, b) => {
-    const x = a[sort.key];
-    const y = b[sort.key];
+    const x = valueOf(a, sort.key);
+    const y = valueOf(b, sort.key);
     if (blank(x) || blank(y)) return blank(x) === blank(y) ? a.rank - b.rank : blank(x) ? 1 : -1;
     const c = typeof x === 'number' && typeof y === 'number' ? x - y : collator.compare(String(x), String(y));
     return c !== 0 ? sign * c : a.rank - b.rank;

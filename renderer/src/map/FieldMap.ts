@@ -43,12 +43,13 @@ export default class FieldMap {
   /** Resolves after the first complete render of the basemap. */
   readonly firstRender: Promise<void>;
   readonly basemaps: Basemaps;
+  private readonly scaleLine = new ScaleLine();
 
   constructor(options: FieldMapOptions) {
     this.map = new Map({
       target: options.target,
       controls: defaultControls({ attributionOptions: { collapsible: false } }).extend([
-        new ScaleLine(),
+        this.scaleLine,
         new MousePosition({
           projection: 'EPSG:4326',
           coordinateFormat: (c) => (c ? coordinateText(c[0]!, c[1]!) : ''),
@@ -74,6 +75,11 @@ export default class FieldMap {
   onSettledChange(cb: (settled: boolean) => void): void {
     this.map.on('movestart', () => cb(false));
     this.map.on('rendercomplete', () => cb(true));
+  }
+
+  /** The scale bar in the units lengths are shown in. */
+  setScaleUnits(units: 'metric' | 'imperial' | 'nautical'): void {
+    this.scaleLine.setUnits(units);
   }
 
   addLayer(layer: BaseLayer): void {

@@ -3,15 +3,22 @@ import { computed, readonly, ref } from 'vue';
 import type { AppInfo, ConnectionInfo } from '../../../shared/rpc/methods/app';
 import type { Connectivity } from '../../../shared/rpc/methods/compute';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import { useRpc } from '../api/rpc';
+import { useLink, useRpc } from '../api/rpc';
+import type { LinkState } from '../api/link';
+import { connectionStateOf } from '../lib/connection';
 
 /** How often the connection is probed: rarely while idle, often while a run waits on the service. */
 export const HEALTH_INTERVAL_MS = { idle: 30_000, running: 5_000 } as const;
 
-export type ConnectionState = 'online' | 'offline' | 'checking' | 'unknown';
+export type { ConnectionState } from '../lib/connection';
 
 export const useAppStore = defineStore('app', () => {
   const rpc = useRpc();
+  const link = useLink();
+  /** The line to the host; its close is what makes the app offline at once. */
+  const linkState = ref<LinkState>(link.state());
+  /** When the next attempt to reopen it starts (epoch ms). */
+  const retryAt = ref<number | null>(link.retryAt());
   const info = ref<AppInfo | null>(null);
   const connection = ref<ConnectionInfo | null>(null);
   const error = ref<RpcErrorBody | null>(null);
@@ -27,12 +34,10 @@ export const useAppStore = defineStore('app', () => {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let monitoring = false;
 
-  /** What the top bar shows; a background probe keeps showing the last known state. */
-  const connectionState = computed<ConnectionState>(() => {
-    const c = connectivity.value;
-    if (c === null) return checking.value ? 'checking' : 'unknown';
-    return c.online ? 'online' : 'offline';
-  });
+  /** What the top bar, runs and the queue go by; a background probe keeps the last known state. */
+  const derived = computed(() => connectionStateOf(linkState.value, connectivity.value));
+  const connectionState = computed(() => derived.value.state);
+  const offlineCause = computed(() => derived.value.cause);
 
   const versionText = computed(() => (info.value ? `${info.value.name} ${info.value.version}` : ''));
 
@@ -74,6 +79,10 @@ export const useAppStore = defineStore('app', () => {
    * a probe already on its way is not doubled. Never throws, never blocks a run.
    */
   async function checkHealth(onDemand = false): Promise<void> {
+    if (linkState.value !== 'open') {
+      if (onDemand) link.retryNow();
+      return;
+    }
     if (checking.value) return;
     checking.value = true;
     if (onDemand) connectivity.value = null;
@@ -115,6 +124,17 @@ export const useAppStore = defineStore('app', () => {
     running.value = Math.max(0, running.value - 1);
   }
 
+  link.onChange((s) => {
+    linkState.value = s;
+    retryAt.value = link.retryAt();
+    // Back on the line: what the host knows may have changed meanwhile (a restart forgets it).
+    if (s === 'open') {
+      connectivity.value = null;
+      void checkHealth();
+      void load();
+    }
+  });
+
   rpc.on('connection.changed', (c) => {
     connection.value = c;
     connectivity.value = null;
@@ -133,6 +153,10 @@ export const useAppStore = defineStore('app', () => {
     lastError: readonly(lastError),
     checking: readonly(checking),
     connectionState,
+    offlineCause,
+    linkState: readonly(linkState),
+    retryAt: readonly(retryAt),
+    retryNow: () => link.retryNow(),
     versionText,
     load,
     report,

@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { computed, readonly, ref } from 'vue';
+import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { ExportFormat, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
 import { useRpc } from '../api/rpc';
@@ -20,16 +20,30 @@ export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string 
  * the browser host has none, so the Node side keeps the file and `downloadPath` says where to
  * fetch it.
  */
+/** The selection an export belongs to, as one key: its query ids in order. */
+export const selectionKey = (queryIds: readonly number[]): string => [...queryIds].sort((a, b) => a - b).join(',');
+
+interface ExportTask {
+  job: ExportProgressEvent | null;
+  error: RpcErrorBody | null;
+}
+
 export const useExportStore = defineStore('exports', () => {
   const rpc = useRpc();
   const app = useAppStore();
   const map = useMapStore();
   const format = ref<ExportFormat>('gpkg');
-  const job = ref<ExportProgressEvent | null>(null);
-  const error = ref<RpcErrorBody | null>(null);
+  /** One job and error per selection: an answer shows its own download, never another's. */
+  const tasks = ref(new Map<string, ExportTask>());
+  /** The selection of the last export started: what `job` and `error` read. */
+  const lastKey = ref<string | null>(null);
   const starting = ref(false);
 
-  const running = computed(() => starting.value || job.value?.state === 'running');
+  const taskOf = (key: string | null): ExportTask | null => (key === null ? null : (tasks.value.get(key) ?? null));
+  const put = (key: string, t: Partial<ExportTask>): void => {
+    tasks.value.set(key, { job: null, error: null, ...tasks.value.get(key), ...t });
+  };
+  const running = computed(() => starting.value || [...tasks.value.values()].some((t) => t.job?.state === 'running'));
 
   /** A QGIS project opens where the map is, over the online basemap the map draws. */
   function projectOptions(): ExportProject {
@@ -41,14 +55,16 @@ export const useExportStore = defineStore('exports', () => {
 
   async function start(queryIds: readonly number[], suggestedName = 'fieldlens-export'): Promise<void> {
     if (running.value || queryIds.length === 0) return;
+    const key = selectionKey(queryIds);
+    lastKey.value = key;
     starting.value = true;
-    error.value = null;
+    put(key, { error: null });
     try {
       let destination: string | undefined;
       if (app.info?.shell === 'electron') {
         const chosen = await rpc.call('export.chooseDestination', { format: format.value, suggestedName });
         if (!chosen.ok) {
-          error.value = chosen.error;
+          put(key, { error: chosen.error });
           app.report('Export', chosen.error);
           return;
         }
@@ -62,13 +78,15 @@ export const useExportStore = defineStore('exports', () => {
         ...(format.value === 'qgz' || format.value === 'qfield' ? { project: projectOptions() } : {}),
       });
       if (!r.ok) {
-        error.value = r.error;
+        put(key, { error: r.error });
         app.report('Export', r.error);
         return;
       }
       // Progress may already have arrived for this job; keep it if so.
-      if (job.value?.jobId !== r.value.jobId)
-        job.value = {
+      const early = pendingProgress.get(r.value.jobId);
+      pendingProgress.clear();
+      put(key, {
+        job: early ?? {
           jobId: r.value.jobId,
           state: 'running',
           written: 0,
@@ -78,34 +96,45 @@ export const useExportStore = defineStore('exports', () => {
           bytes: null,
           downloadPath: r.value.downloadPath,
           error: null,
-        };
+        },
+      });
     } finally {
       starting.value = false;
     }
   }
 
-  async function cancel(): Promise<void> {
-    if (job.value?.state === 'running') await rpc.call('export.cancel', { jobId: job.value.jobId });
+  async function cancel(queryIds?: readonly number[]): Promise<void> {
+    const job = taskOf(queryIds ? selectionKey(queryIds) : lastKey.value)?.job;
+    if (job?.state === 'running') await rpc.call('export.cancel', { jobId: job.jobId });
   }
 
-  function dismiss(): void {
-    job.value = null;
-    error.value = null;
+  function dismiss(queryIds?: readonly number[]): void {
+    const key = queryIds ? selectionKey(queryIds) : lastKey.value;
+    if (key !== null) tasks.value.delete(key);
   }
 
+  /** Events of a job whose start has not answered yet (the job may finish first). */
+  const pendingProgress = new Map<string, ExportProgressEvent>();
   rpc.on('export.progress', (p) => {
-    if (job.value && job.value.jobId !== p.jobId && job.value.state === 'running') return;
-    job.value = p;
+    const entry = [...tasks.value.entries()].find(([, t]) => t.job?.jobId === p.jobId);
+    if (!entry) {
+      if (starting.value) pendingProgress.set(p.jobId, p);
+      return;
+    }
+    const [key] = entry;
+    put(key, { job: p });
     if (p.state === 'failed' && p.error) {
-      error.value = p.error;
+      put(key, { error: p.error });
       app.report('Export', p.error);
     }
   });
 
   return {
     format,
-    job: readonly(job),
-    error: readonly(error),
+    job: computed(() => taskOf(lastKey.value)?.job ?? null),
+    error: computed(() => taskOf(lastKey.value)?.error ?? null),
+    jobFor: (queryIds: readonly number[]) => taskOf(selectionKey(queryIds))?.job ?? null,
+    errorFor: (queryIds: readonly number[]) => taskOf(selectionKey(queryIds))?.error ?? null,
     running,
     start,
     cancel,

@@ -7,6 +7,7 @@ import { pruneSet, selectRange, toggleInSet } from '../lib/selection';
 import { historyTree } from '../lib/historyTree';
 import { viewOfRecord, type CachedView } from '../lib/results';
 import { useAppStore } from './app';
+import { useLayoutStore } from './layout';
 import { useMapStore } from './map';
 
 export interface ThreadEntry {
@@ -93,6 +94,8 @@ export const useHistoryStore = defineStore('history', () => {
     openedView.value = view;
     thread.value = t.ok ? t.value.nodes : [];
     map.show('history', view.collection);
+    // The entry is now the answer on screen: History comes to the front, not only its map layer.
+    useLayoutStore().setTab('history');
   }
 
   function close(): void {

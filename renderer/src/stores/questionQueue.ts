@@ -1,10 +1,12 @@
 import { defineStore } from 'pinia';
-import { computed, readonly, ref, shallowRef } from 'vue';
+import { computed, readonly, ref, shallowRef, watch } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { Attachment } from '../../../shared/rpc/methods/compute';
 import type { QueuedQuestion } from '../../../shared/rpc/methods/queue';
 import type { ComputeRequestInput } from '../../../shared/service/compute';
 import { useRpc } from '../api/rpc';
+import { isConnectionError } from '../lib/connection';
+import { useAppStore } from './app';
 
 /** Questions kept while the connection is down, and the notice when one is answered. */
 export const useQuestionQueueStore = defineStore('questionQueue', () => {
@@ -13,6 +15,16 @@ export const useQuestionQueueStore = defineStore('questionQueue', () => {
   const notice = shallowRef<QueuedQuestion | null>(null);
   const error = ref<RpcErrorBody | null>(null);
   let listening: (() => void) | null = null;
+  // The queue lives in the host: read it again when the line to it is back (a restart may have
+  // answered or dropped questions meanwhile), and forget an error that only said it was gone.
+  watch(
+    () => useAppStore().linkState,
+    (s) => {
+      if (s !== 'open') return;
+      if (error.value && isConnectionError(error.value.code)) error.value = null;
+      if (listening) void load();
+    },
+  );
 
   async function load(): Promise<void> {
     const r = await rpc.call('queue.list', {});

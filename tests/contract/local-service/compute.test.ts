@@ -198,6 +198,22 @@ describe('POST /v1/compute: errors', () => {
   });
 });
 
+describe('addresses', () => {
+  it('are names a person reads: no region codes ("Tokyo, 40, Japan"), which stay in the properties', async () => {
+    const code = /^(\d+|[A-Z]{2}-[A-Z0-9]{1,3}|[A-Z0-9]{2})$/;
+    const cities = await compute(r, { query: 'cities in Japan', limit: 50 });
+    const airports = await compute(r, { query: 'airports in France', limit: 50 });
+    const features = [...cities.results.features, ...airports.results.features];
+    expect(features.length).toBeGreaterThan(20);
+    for (const f of features) {
+      const parts = String(f.properties.address).split(', ');
+      expect(parts.filter((p) => code.test(p))).toEqual([]);
+    }
+    expect(cities.results.features.find((f) => f.properties.name === 'Tokyo')?.properties.address).toBe('Tokyo, Japan');
+    expect(airports.results.features.every((f) => /^FR-/.test(String(f.properties.region_code)))).toBe(true);
+  });
+});
+
 describe('continuation', () => {
   it('continues a saved query across a service restart', async () => {
     const first = await startService();

@@ -79,4 +79,19 @@ describe('RPC contract over the browser host WebSocket', () => {
     expect(viaQuery.headers.get('set-cookie')).toMatch(/fieldlens_token=.*HttpOnly.*SameSite=Strict/i);
     expect(viaQuery.headers.get('location')).toBe('/');
   });
+
+  it('tells a page whether its token holds (/session), and a person with an old token how to reopen', async () => {
+    const session = `http://127.0.0.1:${host.port}/session`;
+    expect((await fetch(session, { headers: { Cookie: `fieldlens_token=${host.token}` } })).status).toBe(204);
+    expect((await fetch(session, { headers: { Cookie: 'fieldlens_token=old' } })).status).toBe(401);
+    const page = await fetch(`http://127.0.0.1:${host.port}/`, { headers: { Cookie: 'fieldlens_token=old', Accept: 'text/html,*/*' } });
+    expect(page.status).toBe(401);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    const text = await page.text();
+    expect(text).toContain('?token=');
+    expect(text).not.toContain(host.token);
+    // Programs still read JSON.
+    const json = await fetch(`http://127.0.0.1:${host.port}/`, { headers: { Cookie: 'fieldlens_token=old' } });
+    expect(await json.json()).toEqual({ error: expect.stringMatching(/token/) });
+  });
 });

@@ -7,6 +7,7 @@ import {
   formatBytes,
   formatDistance,
   formatMatched,
+  warningParts,
   warningText,
 } from '../../../renderer/src/lib/format';
 
@@ -40,6 +41,13 @@ describe('result formatters', () => {
     expect(warningText({ field: 'limit', value: 3 })).toBe('{"field":"limit","value":3}');
     expect(warningText(42)).toBe('42');
     expect(warningText(null)).toBe('null');
+  });
+
+  it('puts a service code aside from the sentence a person reads', () => {
+    expect(warningParts('ambiguous_place: "Paris" matched 11 places')).toEqual({ text: '"Paris" matched 11 places', code: 'ambiguous_place' });
+    expect(warningParts({ code: 'bad_rows', message: '2 row(s) could not be read' })).toEqual({ text: '2 row(s) could not be read', code: 'bad_rows' });
+    expect(warningParts('Offline: gone')).toEqual({ text: 'Offline: gone', code: null });
+    expect(errorText({ code: 'HTTP', message: 'x', details: { status: 400, serverMessage: 'unknown_place: no place called "Atlantis"' } })).toBe('No place called "Atlantis"');
   });
 
   // Issue 15 changed this: the person reads the sentence that matters; the code is in the details.

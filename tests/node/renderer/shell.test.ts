@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compassDegrees } from '../../../renderer/src/lib/compass';
-import { composerRequest, nextPointName } from '../../../renderer/src/lib/composer';
+import { composerRequest, nextPointName, requestExtras } from '../../../renderer/src/lib/composer';
 import { formatClock } from '../../../renderer/src/lib/format';
 import { observationRows } from '../../../renderer/src/lib/results';
 import { dayKey, historyTree } from '../../../renderer/src/lib/historyTree';
 import { shortcutOf } from '../../../renderer/src/lib/shortcuts';
-import { nextSort, sortRows, type TableRow } from '../../../renderer/src/lib/table';
+import { extraColumns, nextSort, sortRows, tableRows, type TableRow } from '../../../renderer/src/lib/table';
 import { parsePreference, resolveTheme, toggledPreference } from '../../../renderer/src/lib/theme';
 import type { QuerySummary } from '../../../shared/rpc/methods/history';
 
@@ -73,6 +73,13 @@ describe('composer fields', () => {
     expect(composerRequest({ ...none, includeStats: 'true' }).include_stats).toBe(true);
   });
 
+  it('names everything a kept request carries besides its words', () => {
+    expect(requestExtras({ query: 'cafes near Depot' })).toEqual([]);
+    expect(
+      requestExtras({ query: 'q', coordinates: [{ name: 'Depot', latitude: 45.75, longitude: 4.85 }], h3_ids: ['a', 'b'], area_id: 'x', include_stats: false }),
+    ).toEqual(['Named coordinates: Depot (45.7500, 4.8500)', 'H3 cells: 2', 'Area: x', 'Statistics: false']);
+  });
+
   it('names new points by the first free number', () => {
     expect(nextPointName([])).toBe('Point 1');
     expect(nextPointName([{ name: 'Point 1' }, { name: 'Point 3' }])).toBe('Point 2');
@@ -88,6 +95,7 @@ const row = (rank: number, name: string, distance: number | null, score: number 
   score,
   source: '',
   position: null,
+  extra: { population: score === null ? null : Math.round(score * 1000) },
 });
 
 describe('results table order', () => {
@@ -101,6 +109,18 @@ describe('results table order', () => {
     // Case-insensitive and "9" before "10".
     expect(sortRows(rows, { key: 'name', dir: 'asc' }).map((r) => r.name)).toEqual(['Airport 9', 'airport 10', 'Bron', 'Lyon']);
     expect(rows.map((r) => r.rank)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('sorts a chosen column by its property, and offers every property and uploaded attribute', () => {
+    // populations 400, 900, 400, none
+    expect(sortRows(rows, { key: 'x:population', dir: 'desc' }).map((r) => r.rank)).toEqual([2, 1, 3, 4]);
+    const features = [
+      { id: 'a', type: 'Feature', geometry: null, properties: { name: 'A', address: '', score: 1, distance_meters: 0, source: { name: 's' }, population: 5, attributes: { site_code: 'X1' } } },
+      { id: 'b', type: 'Feature', geometry: null, properties: { name: 'B', address: '', score: 1, distance_meters: 0, source: { name: 's' }, iata: 'LYS' } },
+    ];
+    const made = tableRows(features as never);
+    expect(extraColumns(made)).toEqual(['population', 'site_code', 'iata']);
+    expect(made[0]!.extra).toEqual({ population: 5, site_code: 'X1' });
   });
 
   it('flips the direction on the same column and starts a new one ascending (score descending)', () => {

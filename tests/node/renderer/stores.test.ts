@@ -230,6 +230,27 @@ describe('Export store', () => {
     });
   });
 
+  it("keeps each selection's job to itself: one answer's download never shows under another", async () => {
+    let n = 0;
+    const { client, emit } = scriptedClient(async () => {
+      n++;
+      return { ok: true, value: { jobId: `j${n}`, fileName: `f${n}.gpkg`, downloadPath: `/exports/j${n}` } };
+    });
+    const exp = withStores(client, () => useExportStore());
+    await exp.start([5]);
+    const done = { written: 3, total: 3, layer: null, bytes: 10, error: null, state: 'done' as const };
+    emit('export.progress', { ...done, jobId: 'j1', fileName: 'f1.gpkg', downloadPath: '/exports/j1' });
+    expect(exp.jobFor([5])?.downloadPath).toBe('/exports/j1');
+    expect(exp.jobFor([6])).toBeNull();
+    await exp.start([6, 2]);
+    emit('export.progress', { ...done, jobId: 'j2', fileName: 'f2.gpkg', downloadPath: '/exports/j2' });
+    expect(exp.jobFor([2, 6])?.downloadPath).toBe('/exports/j2');
+    expect(exp.jobFor([5])?.downloadPath).toBe('/exports/j1');
+    exp.dismiss([5]);
+    expect(exp.jobFor([5])).toBeNull();
+    expect(exp.jobFor([6, 2])?.jobId).toBe('j2');
+  });
+
   it("shows a failed job's error with its code", async () => {
     const { client, emit } = scriptedClient(async () => ({
       ok: true,

@@ -105,13 +105,14 @@ describe('runs of the Imagery and Street-level tabs', () => {
 });
 
 describe('connection state', () => {
-  it('reads checking while asked on demand, then what the probe found', async () => {
+  it('reads reconnecting while asked on demand, then what the probe found', async () => {
     let answer: (r: Result<unknown>) => void = () => {};
     const { calls, run } = scripted(() => new Promise((r) => (answer = r)));
     const app = run(() => useAppStore());
-    expect(app.connectionState).toBe('unknown');
+    expect(app.connectionState).toBe('reconnecting');
     const checking = app.checkHealth(true);
-    expect(app.connectionState).toBe('checking');
+    expect(app.connectionState).toBe('reconnecting');
+    expect(app.checking).toBe(true);
     // A second ask while one is on its way is not doubled.
     void app.checkHealth(true);
     expect(calls.filter((c) => c.method === 'service.health')).toHaveLength(1);

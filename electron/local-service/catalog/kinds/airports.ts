@@ -32,8 +32,9 @@ export const airports: KindEntry = {
   },
   id: { prefix: 'ourairports:', column: 'id' },
   columns: { lon: 'lon', lat: 'lat', scale: 1e5, name: 'name', country: 'country' },
-  address: ['municipality', 'region', 'country'],
+  address: ['municipality', 'country'],
   properties: [
+    { name: 'region_code', column: 'region' },
     { name: 'country', column: 'country' },
     { name: 'ident', column: 'ident' },
     { name: 'iata', column: 'iata', emptyIsNull: true },

@@ -19,8 +19,9 @@ export const cities: KindEntry = {
   },
   id: { prefix: 'geonames:', column: 'id' },
   columns: { lon: 'lon', lat: 'lat', scale: 1e5, name: 'name', country: 'country', population: 'pop' },
-  address: ['name', 'admin', 'country'],
+  address: ['name', 'country'],
   properties: [
+    { name: 'admin_code', column: 'admin' },
     { name: 'country', column: 'country' },
     { name: 'population', column: 'pop' },
     { name: 'capital', column: 'code', equals: 'PPLC' },

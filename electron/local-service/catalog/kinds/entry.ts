@@ -85,7 +85,11 @@ export interface KindEntry {
     /** A GeoJSON geometry of each item; its point otherwise. */
     geometry?: string;
   };
-  /** Columns of the address, in order; the country column is written as the country's name. */
+  /**
+   * Columns of the address, in order; the country column is written as the country's name.
+   * Only columns of names: a code the catalog has no name for (GeoNames admin1 "40", ISO 3166-2
+   * "FR-ARA") reads as noise in "Tokyo, 40, Japan", and stays a property instead.
+   */
   address: string[];
   /** Properties of each feature after the spec's fields. */
   properties: PropertyColumn[];

@@ -1,0 +1,34 @@
+import { expect, test } from './fixtures';
+import { ask, openApp, shot } from './workspace-helpers';
+
+const MI = 1609.344;
+
+test('miles chosen in Settings: the table, the answer and the scale bar all speak miles', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  await page.getByTestId('open-settings').click();
+  await page.getByTestId('units-mi').check();
+  await page.getByTestId('units-ft').check();
+  await page.getByTestId('open-settings').click();
+
+  await ask(page, 'airports within 100 km of Geneva');
+  // Each distance cell is the feature's own distance_meters in miles (computed here, not by the app).
+  const row = page.getByTestId('result-row').nth(2);
+  await row.click();
+  const metres = Number(await page.getByTestId('feature-details').locator('tr', { hasText: 'distance_meters' }).locator('td').last().textContent());
+  expect(metres).toBeGreaterThan(MI / 10);
+  const miles = metres / MI;
+  const expected = `${miles < 100 ? (Math.round(miles * 10) / 10).toString() : Math.round(miles).toString()} mi`;
+  await expect(row.getByTestId('result-distance')).toHaveText(expected);
+  for (const cell of await page.getByTestId('result-distance').allTextContents()) expect(cell).toMatch(/^[\d,.]+ (mi|ft)$/);
+
+  const answer = page.getByTestId('ask-answer-text');
+  await expect(answer).toContainText(' mi');
+  await expect(answer).not.toContainText(/\d km\b/);
+  await expect(page.locator('.ol-scale-line-inner')).toHaveText(/\d+ (mi|ft)$/);
+  await shot(page, 'units-miles');
+
+  // Remembered after a reload.
+  await page.reload();
+  await expect(page.getByTestId('map')).toHaveAttribute('data-basemap', 'drawn', { timeout: 30_000 });
+  await expect(page.locator('.ol-scale-line-inner')).toHaveText(/\d+ (mi|ft)$/);
+});

@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
-import { judge, type Verdict } from '../../support/questions/corpus';
-import { expectedTown, generateTownCorpus } from '../../support/questions/town-corpus';
+import { generateTownCorpus, runTownCorpus } from '../../support/questions/town-corpus';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
 import { catalog, databaseFor, KEYS } from '../local-service/harness';
 
@@ -48,19 +47,11 @@ describe('paraphrase corpus over a town layer (reduced)', () => {
   it('answers every wording of every plan as the brute force does; never broadened, never refused', { timeout: 300_000 }, async () => {
     const questions = generateTownCorpus(town.features, 25, 4);
     expect(questions).toHaveLength(100);
-    const tally: Record<Verdict, number> = { correct: 0, wrong: 0, broadened: 0, refused: 0 };
-    const failures: string[] = [];
-    let nonEmpty = 0;
-    for (const q of questions) {
-      const want = expectedTown(q.plan, town.features, NOW);
-      if (want.ids.length) nonEmpty++;
-      const verdict = judge(await ask(q.text), want);
-      tally[verdict]++;
-      if (verdict !== 'correct') failures.push(`${verdict}: ${q.text} (want ${want.ids.join(', ')})`);
-    }
-    console.log(`town corpus: ${JSON.stringify(tally)}, ${nonEmpty} of ${questions.length} with a non-empty answer`);
+    const { figures, failures } = await runTownCorpus(questions, town.features, NOW, ask);
+    console.log(`town corpus: ${JSON.stringify(figures)}`);
     // Most plans must have something to find, or the comparison says little.
-    expect(nonEmpty).toBeGreaterThan(questions.length / 2);
+    expect(figures.town_corpus_nonempty).toBeGreaterThan(questions.length / 2);
     expect(failures).toEqual([]);
+    expect(figures.town_corpus_correct).toBe(questions.length);
   });
 });

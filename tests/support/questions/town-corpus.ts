@@ -2,7 +2,7 @@ import type { Geometry } from 'geojson';
 import OpeningHours from 'opening_hours';
 import { distanceTo } from '../town/distance';
 import type { TownFeature } from '../town/town';
-import type { Expected } from './corpus';
+import { judge, type Expected, type Verdict } from './corpus';
 
 /**
  * Town-layer plans of the paraphrase corpus: subjects of the town's OSM layer, distances to its
@@ -139,4 +139,45 @@ export function expectedTown(plan: TownPlan, features: TownFeature[], now: Date)
   if (!plan.order) return { ids: hits.map(name), ordered: false, undecided, allowed };
   hits = hits.sort((a, b) => (plan.order === 'nearest' ? d(a) - d(b) : d(b) - d(a)));
   return { ids: hits.slice(0, plan.top).map(name), ordered: true, undecided, allowed };
+}
+
+/** Tallies of a town corpus run, in the bench's JSON names. */
+export interface TownCorpusFigures {
+  town_corpus_questions: number;
+  town_corpus_correct: number;
+  town_corpus_wrong: number;
+  town_corpus_broadened: number;
+  town_corpus_refused: number;
+  /** Questions whose brute-force answer holds something: the rest only show nothing was added. */
+  town_corpus_nonempty: number;
+}
+
+/** Asks every question through `ask` (names, or null: refused with 422) and judges each against the brute force. */
+export async function runTownCorpus(
+  questions: TownQuestion[],
+  features: TownFeature[],
+  now: Date,
+  ask: (text: string) => Promise<string[] | null>,
+): Promise<{ figures: TownCorpusFigures; failures: string[] }> {
+  const tally: Record<Verdict, number> = { correct: 0, wrong: 0, broadened: 0, refused: 0 };
+  const failures: string[] = [];
+  let nonempty = 0;
+  for (const q of questions) {
+    const want = expectedTown(q.plan, features, now);
+    if (want.ids.length) nonempty++;
+    const verdict = judge(await ask(q.text), want);
+    tally[verdict]++;
+    if (verdict !== 'correct' && failures.length < 20) failures.push(`${verdict}: ${q.text} (want ${want.ids.join(', ') || 'none'})`);
+  }
+  return {
+    figures: {
+      town_corpus_questions: questions.length,
+      town_corpus_correct: tally.correct,
+      town_corpus_wrong: tally.wrong,
+      town_corpus_broadened: tally.broadened,
+      town_corpus_refused: tally.refused,
+      town_corpus_nonempty: nonempty,
+    },
+    failures,
+  };
 }

@@ -10,13 +10,16 @@ import { parseQuery } from '../../electron/local-service/query/parse';
 import { UnreadQuestion } from '../../electron/local-service/query/refusal';
 import { createLocalService } from '../../electron/local-service/server';
 import { airportCandidates, generateCorpus, makeSites, runCorpus, siteCandidates, type CorpusQuestion } from '../support/questions/corpus';
+import { generateTownCorpus, runTownCorpus } from '../support/questions/town-corpus';
+import { writeTownFiles } from '../support/town/files';
 import { printFigures, type Figures } from './figures';
 import { BENCH_KEYS } from './service-harness';
 
 /**
  * `npm run bench:questions [-- PLANS]`: the whole paraphrase corpus (PLANS plans, 4 wordings each;
  * 800 by default: 3,200 questions) through HTTP, each answer judged against the brute force over
- * the raw data, and the time to read and run a question in process. Prints figures; never fails.
+ * the raw data, and the time to read and run a question in process; then the town corpus (PLANS / 4
+ * plans over the generated town's OSM layer, in a service of its own). Prints figures; never fails.
  */
 const plans = Number(process.argv[2] ?? 800);
 const catalog = loadCatalog(defaultCatalogDir());
@@ -76,6 +79,26 @@ try {
     parse_execute_p99_ms: Math.round(times[Math.floor(times.length * 0.99)]! * 100) / 100,
     parse_execute_features: catalog.kinds.get('airport').size,
   };
+  // The town corpus, in a service of its own so the town's words meet none of the airports'.
+  const now = new Date(2026, 0, 2, 12, 45);
+  const town = writeTownFiles(join(dataDir, 'town-files'));
+  const townService = createLocalService({ dataDir: join(dataDir, 'town'), keys: BENCH_KEYS, logger: createMemoryLogger(), clock: () => now, catalog });
+  try {
+    const townUrl = (await townService.start()).baseUrl;
+    await townService.layers.startImport(town.pbf, { name: 'Lennbrück OSM' }).done;
+    const askTown = async (query: string) => {
+      const res = await fetch(`${townUrl}/v1/compute`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ query, limit: 2000 }) });
+      const body = (await res.json()) as { results?: { features: { properties: { name: string } }[] } };
+      if (res.status === 422) return null;
+      if (res.status !== 200 || !body.results) throw new Error(`${query}: ${res.status} ${JSON.stringify(body).slice(0, 300)}`);
+      return body.results.features.map((f) => f.properties.name);
+    };
+    const townRun = await runTownCorpus(generateTownCorpus(town.features, Math.max(1, Math.round(plans / 4)), 4), town.features, now, askTown);
+    for (const f of townRun.failures) process.stdout.write(`town ${f}\n`);
+    Object.assign(out, townRun.figures);
+  } finally {
+    await townService.close();
+  }
   printFigures(out);
 } finally {
   await service.close();

@@ -4,7 +4,7 @@ import type { ComputeFeature } from '../../../shared/service/compute';
 import type { Catalog, Kind } from '../catalog/catalog';
 import type { LayerStore } from '../layers/store/layer-store';
 import { h3Filter } from '../query/h3';
-import { executeLayers, unknownSubject } from '../query/layers/execute-layers';
+import { executeLayers } from '../query/layers/execute-layers';
 import { layerFeature, writeLayerAnswer, type NearPlaces } from '../query/layers/features';
 import { referenceGeometries, type ResolveContext } from '../query/layers/resolve';
 import type { Plan, RefPoint, Reference } from '../query/plan';
@@ -59,13 +59,9 @@ export function refusalOf(
   return { unread: plan.notRead, reading, builtIn: catalog.kinds.labels(() => true), layers: vocabulary?.layers.map((l) => l.name) ?? [] };
 }
 
-/** Answers a plan whose subject is features of data layers, or words no vocabulary knows. */
+/** Answers a plan whose subject is features of data layers. */
 export async function answerFromLayers(input: LayerAnswerInput): Promise<LayerAnswer> {
   const { plan, catalog } = input;
-  if (!plan.layerSubject) {
-    const w = unknownSubject(plan.unknownSubject!, null, await input.store.list(), catalog.kinds.labels(() => true));
-    return { matched: 0, features: [], warnings: [w, ...plan.warnings], content: `Nothing was searched: "${plan.unknownSubject}" is not something any layer holds.` };
-  }
   const ex = await executeLayers({ ...input, h3: h3Filter(input.cells) });
   const warnings: unknown[] = [...plan.warnings, ...ex.warnings];
   if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
@@ -80,7 +76,8 @@ export async function answerFromLayers(input: LayerAnswerInput): Promise<LayerAn
 /**
  * Layer references of a plan about a kind or uploads ("my sites within 1 km of a substation"),
  * read into geometries the kinds' executor measures to; relations to polygons and lines ("in
- * Nordviertel", "outside", "crossing") become one test per item position.
+ * Nordviertel", "outside", "crossing") become one test per item position. A distance reference
+ * that matched no feature is added to `plan.notRead`: the caller refuses the question.
  */
 export async function resolveLayerReferences(plan: Plan, ctx: ResolveContext): Promise<((lon: number, lat: number) => boolean) | undefined> {
   const noFeature = (label: string) =>
@@ -88,11 +85,8 @@ export async function resolveLayerReferences(plan: Plan, ctx: ResolveContext): P
   const toGeoms = async (ref: Reference | undefined): Promise<Reference | undefined> => {
     if (ref?.type !== 'selection') return ref;
     const geoms = (await referenceGeometries(ref, ctx)) ?? [];
-    // Nothing to measure from: an empty answer, never every item at a distance of nothing.
-    if (!geoms.length) {
-      plan.unread.push(ref.label);
-      noFeature(ref.label);
-    }
+    // Nothing to measure from: refused, never every item at a distance of nothing.
+    if (!geoms.length) plan.notRead.push({ words: ref.label, why: 'matched no feature of any layer, so there is nothing to measure from' });
     return { type: 'geoms', geoms, label: ref.label };
   };
   if (plan.within) plan.within = { ...plan.within, reference: (await toGeoms(plan.within.reference))! };

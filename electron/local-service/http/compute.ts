@@ -323,7 +323,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           let asked = req.query;
           if (parent && vocabulary && !body.files.length && readAlone(parent.query).layerSubject) {
             const alone = readAlone(req.query);
-            if (!alone.layerSubject && alone.subject === null && !alone.unknownSubject) {
+            if (!alone.layerSubject && alone.subject === null && !alone.ignored.length) {
               asked = `${parent.query} ${req.query}`;
               warnings.push({ code: 'context', message: `read as a follow-up of "${parent.query}": "${asked}"` });
             } else warnings.push({ code: 'context', message: `the earlier results are "${readAlone(parent.query).layerSubject!.said}"; this question names its own subject, so it searched anew` });
@@ -359,7 +359,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
                 ? { status: 'failed', content: null, error: { code: 'answer_generation_failed', message: 'Answer generation failed (fault switch on); results are intact.' } }
                 : { status: 'complete', content: write(), error: null };
 
-          if (deps.layers && (plan.layerSubject || plan.unknownSubject)) {
+          if (deps.layers && plan.layerSubject) {
             const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit, near, summaries: vocabulary?.summaries });
             warnings.push(readingWarning, ...la.warnings);
             const id = randomUUID();
@@ -381,6 +381,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             return reply.code(200).send(response);
           }
           const keep = deps.layers ? await resolveLayerReferences(plan, { store: deps.layers.store(), catalog, uploads, warn: (w) => warnings.push(w) }) : undefined;
+          if (plan.notRead.length) throw new UnreadQuestion(refusalOf(plan, catalog, vocabulary, uploads, parent && !continuesLayers ? parent.set.subject : undefined));
 
           const work = { slice, indexer: deps.indexer };
           const ex = await execute({

@@ -153,9 +153,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   let ids: number[];
   // Whether ids come largest population first, which lets population filters stop early.
   let popSorted = false;
-  // A place the question named and the catalog does not know: nothing, never everything.
-  if (plan.unread.length) ids = [];
-  else if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
+  if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
   else if (isUploads) ids = uploadFeatures.map((_, i) => i);
   else if (plan.countries.length || input.areaCountry) {
     const codes = input.areaCountry ? [input.areaCountry] : plan.countries;

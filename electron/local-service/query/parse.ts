@@ -102,10 +102,6 @@ function readOnce(query: string, ctx: ParseContext): Plan {
   }
   if (plan.layerSubject && !plan.layerSubject.sources.length)
     r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`);
-  // Words where the subject goes that no vocabulary knows: say so, never answer about something else.
-  if (ctx.vocabulary && plan.subject === null && !plan.layerSubject && plan.ignored.length && ctx.savedSubject === undefined) {
-    plan.unknownSubject = plan.ignored.join(' ');
-  }
   if (plan.ignored.length) r.warn('ignored_words', `words not used: ${plan.ignored.join(', ')}`, { words: plan.ignored });
   return plan;
 }

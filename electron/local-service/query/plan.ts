@@ -70,8 +70,6 @@ export interface Plan extends ModifierValues {
   subject: Kind | null;
   /** A subject read from the layer vocabulary (features of data layers) instead of a kind. */
   layerSubject?: Selection;
-  /** Words that stood where a subject goes and that no vocabulary knows. */
-  unknownSubject?: string;
   /** Relations to features of layers (or any reference). */
   inside?: Reference;
   outside?: Reference;
@@ -96,7 +94,7 @@ export interface Plan extends ModifierValues {
   top?: number;
   measurement?: Measurement;
   byCountry?: boolean;
-  /** Place names the question gave that name no known place: the answer is then empty. */
+  /** Place names the question gave that name no known place; each is also in `notRead`, so the question is refused. */
   unread: string[];
   /** Parts of the question no rule could use: the question is then not answered (422), never answered wider. */
   notRead: UnreadPart[];

@@ -21,6 +21,7 @@ let dir: string;
 let town: TownFiles;
 let service: LocalService;
 let baseUrl: string;
+let districtFeatures: { properties: Record<string, unknown> }[];
 // A Friday, 12:45 local time: the lunch break of one pharmacy, the others open or not as their hours say.
 const NOW = new Date(2026, 0, 2, 12, 45);
 
@@ -29,7 +30,8 @@ beforeAll(async () => {
   town = writeTownFiles(join(dir, 'files'));
   const quarters = town.features.filter((f) => f.properties['place'] === 'quarter');
   const districts = join(dir, 'files', 'districts.geojson');
-  writeFileSync(districts, JSON.stringify({ type: 'FeatureCollection', features: quarters.map((q, i) => ({ type: 'Feature', geometry: q.geometry, properties: { name: q.properties['name'], number: i + 1 } })) }));
+  districtFeatures = quarters.map((q, i) => ({ type: 'Feature', geometry: q.geometry, properties: { name: q.properties['name'], number: i + 1 } }));
+  writeFileSync(districts, JSON.stringify({ type: 'FeatureCollection', features: districtFeatures }));
   service = createLocalService({ dataDir: join(dir, 'data'), keys: KEYS, logger: createMemoryLogger(), clock: () => NOW, catalog: catalog(), database: await databaseFor(join(dir, 'data')) });
   ({ baseUrl } = await service.start());
   await service.layers.startImport(town.pbf, { name: 'Lennbrück OSM' }).done;
@@ -397,6 +399,43 @@ describe('conditions', () => {
   it('42. how many open on Sunday', async () => {
     const want = pharmacies().filter((f) => new OpeningHours(f.properties['opening_hours']!, null).getOpenIntervals(sunday, new Date(2026, 0, 5)).length > 0);
     expect(count(await ask('how many pharmacies open on Sunday'))).toBe(want.length);
+  });
+});
+
+describe('conditions on a column the layer does not hold', () => {
+  // The columns of the districts file as written above.
+  const districtColumns = () => sorted([...new Set(districtFeatures.flatMap((f) => Object.keys(f.properties)))]);
+
+  it('46. refused (422) naming the condition and listing the columns the layer holds, never an empty answer', async () => {
+    for (const [q, col] of [
+      ['districts open now', 'opening_hours'],
+      ['wheelchair accessible districts', 'wheelchair'],
+      ['districts with capacity over 100', 'capacity'],
+      ['districts operated by Netz AG', 'operator'],
+    ] as const) {
+      const r = await askRefused(q);
+      expect(r.unread, q).toHaveLength(1);
+      expect(r.unread[0]!.why, q).toBe(`districts have no ${col} column`);
+      expect(r.holds?.subject, q).toBe('districts');
+      expect(sorted(r.holds!.columns), q).toEqual(districtColumns());
+      expect(r.detail, q).toContain(r.unread[0]!.words);
+    }
+    // The same condition on a subject whose layer holds the column is answered.
+    expect((await ask('pharmacies open now')).results.numberMatched).toBeGreaterThan(0);
+  });
+
+  it('47. a follow-up with such a condition is refused too', async () => {
+    const first = await ask('districts');
+    expect(first.results.numberMatched).toBe(tagged('place', 'quarter').length);
+    const res = await fetch(`${baseUrl}/v1/compute`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${KEYS.bearer}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: 'only those open now', search_id: first.id }),
+    });
+    const body = (await res.json()) as { code: string; unread: { words: string; why: string }[] };
+    expect(res.status).toBe(422);
+    expect(body.code).toBe('unread_question');
+    expect(body.unread).toEqual([{ words: 'open now', why: 'districts have no opening_hours column' }]);
   });
 });
 

@@ -2,12 +2,26 @@ import * as turf from '@turf/turf';
 import type { Geometry } from 'geojson';
 import OpeningHours from 'opening_hours';
 import { describe, expect, it } from 'vitest';
-import { conditionTests } from '../../../electron/local-service/query/layers/conditions';
+import { conditionTests, unheldConditions } from '../../../electron/local-service/query/layers/conditions';
 import { geometryDistance } from '../../../electron/local-service/query/layers/geometry';
+import type { Condition } from '../../../electron/local-service/query/plan';
 
 const NOW = new Date(2026, 0, 2, 12, 45); // a Friday
 
 describe('attribute conditions', () => {
+  it('a condition is unheld only when no layer of the subject has its column, and only when every layer\'s columns are known', () => {
+    const open: Condition = { type: 'open_now', label: 'open now' };
+    const cap: Condition = { type: 'number', keys: ['capacity', 'seats'], min: 100, label: 'capacity > 100' };
+    expect(unheldConditions([open, cap], [['name', 'number']], 'districts')).toEqual([
+      { words: 'open now', why: 'districts have no opening_hours column' },
+      { words: 'capacity > 100', why: 'districts have no capacity or seats column' },
+    ]);
+    // One of two layers holds one of the keys: tested there, not refused.
+    expect(unheldConditions([open, cap], [['name'], ['seats', 'opening_hours']], 'places')).toEqual([]);
+    // A layer whose columns are not all known (a summary at its limit) may hold it.
+    expect(unheldConditions([open], [['name'], null], 'places')).toEqual([]);
+  });
+
   it('open now reads opening_hours at the clock; a missing or unreadable value fails and is counted', () => {
     const values = ['Mo-Fr 08:00-12:30,14:00-18:00', '24/7', 'Sa 09:00-13:00', 'not hours at all'];
     const t = conditionTests([{ type: 'open_now', label: 'open now' }], NOW);

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { decodeWkb, WkbError } from '../../../ground/wkb';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerReader, type ReadOptions } from '../types';
+import { unpackOtherTags } from './other-tags';
 import { judgeEpsg, judgeWkt, REPROJECT_HINT } from './crs';
 
 /**
@@ -116,7 +117,7 @@ export const gpkgReader: LayerReader = {
             const v = row[i];
             properties[cols[i]!] = v instanceof Uint8Array ? Buffer.from(v).toString('base64') : v;
           }
-          yield { sourceId: `${t.table}/${String(fid)}`, sublayer: t.table, geometry, properties };
+          yield { sourceId: `${t.table}/${String(fid)}`, sublayer: t.table, geometry, properties: unpackOtherTags(properties) };
         }
       }
       opts.onProgress?.({ done, total, unit: 'items' });

@@ -3,6 +3,7 @@ import { gpx, kml } from '@tmcw/togeojson';
 import { DOMParser } from '@xmldom/xmldom';
 import type { Feature } from 'geojson';
 import { MAX_NESTING, xmlTooDeep } from '../../../ground/nesting';
+import { unprefixGpxTags } from './other-tags';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerFormat, type LayerReader, type ReadOptions } from '../types';
 
 /**
@@ -54,7 +55,8 @@ function xmlReader(format: Extract<LayerFormat, 'kml' | 'gpx'>): LayerReader {
           empty++;
           continue;
         }
-        yield { sourceId: String(f.id ?? i + 1), geometry: f.geometry, properties: (f.properties ?? {}) as Record<string, unknown> };
+        const properties = (f.properties ?? {}) as Record<string, unknown>;
+        yield { sourceId: String(f.id ?? i + 1), geometry: f.geometry, properties: format === 'gpx' ? unprefixGpxTags(properties) : properties };
       }
       opts.onProgress?.({ done: features.length, total: features.length, unit: 'items' });
       if (empty) opts.warn?.(`${empty} placemark(s) without geometry not imported`);

@@ -4,6 +4,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { readdirSync } from 'node:fs';
 import * as shapefile from 'shapefile';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerReader, type ReadOptions } from '../types';
+import { unpackOtherTags } from './other-tags';
 import { judgeWkt, outsideLonLat, REPROJECT_HINT } from './crs';
 
 /** The sidecar of a .shp with another extension, in either letter case. */
@@ -83,7 +84,7 @@ export const shapefileReader: LayerReader = {
           empty++;
           continue;
         }
-        yield { sourceId: String(n), geometry: r.value.geometry, properties: (r.value.properties ?? {}) as Record<string, unknown> };
+        yield { sourceId: String(n), geometry: r.value.geometry, properties: unpackOtherTags((r.value.properties ?? {}) as Record<string, unknown>) };
       }
     } finally {
       await source.cancel().catch(() => {});

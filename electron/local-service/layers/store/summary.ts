@@ -4,8 +4,8 @@ import type { ColumnSummary, LayerSummary } from './layer-store';
 export const SUMMARY_VALUES = 2000;
 /** Longer texts (descriptions, opening hours) are not words of the vocabulary. */
 const MAX_VALUE_LENGTH = 64;
-/** Columns kept per layer; OSM extracts carry thousands of rare keys. */
-const MAX_COLUMNS = 1000;
+/** Columns kept per layer; OSM extracts carry thousands of rare keys. A summary this full may lack some. */
+export const MAX_COLUMNS = 1000;
 
 interface Column {
   count: number;

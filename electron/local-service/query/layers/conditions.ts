@@ -1,10 +1,24 @@
 import OpeningHours from 'opening_hours';
 import type { Condition, Warning } from '../plan';
+import type { UnreadPart } from '../refusal';
 
 /** The columns a condition reads. */
 export function conditionKeys(c: Condition): string[] {
   if (c.type === 'open_now' || c.type === 'open_on' || c.type === 'open_at') return ['opening_hours'];
   return c.type === 'number' ? c.keys : [c.key];
+}
+
+/**
+ * Conditions on a column none of the subject's layers holds ("districts open now"): tested, they
+ * would fail on every feature and answer nothing for something the data cannot say. `columns`
+ * are each layer's columns, null where they are not all known (a summary cut at its limit).
+ */
+export function unheldConditions(conditions: readonly Condition[], columns: readonly (readonly string[] | null)[], label: string): UnreadPart[] {
+  if (columns.some((c) => c === null)) return [];
+  const held = new Set(columns.flat() as string[]);
+  return conditions
+    .filter((c) => !conditionKeys(c).some((k) => held.has(k)))
+    .map((c) => ({ words: c.label, why: `${label} have no ${conditionKeys(c).join(' or ')} column` }));
 }
 
 /**

@@ -2,6 +2,7 @@ import { bboxPolygon, booleanIntersects } from '@turf/turf';
 import type { Catalog } from '../../catalog/catalog';
 import { bboxOf, type BBox } from '../../layers/store/geo';
 import type { LayerStore, StoredFeature } from '../../layers/store/layer-store';
+import { MAX_COLUMNS } from '../../layers/store/summary';
 import type { UploadFeature } from '../../uploads';
 import type { Selection } from '../../vocabulary/vocabulary';
 import { inBox } from '../bbox';
@@ -9,7 +10,7 @@ import type { MeasurementResult } from '../measure';
 import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from '../plan';
 import { readingOf } from '../reading';
 import { unheldParts, UnreadQuestion } from '../refusal';
-import { conditionTests } from './conditions';
+import { conditionTests, unheldConditions } from './conditions';
 import { representativePoint } from './geometry';
 import { growBox as grow, referenceIndex } from './ref-index';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './per-polygon';
@@ -71,11 +72,6 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   const base = { selection, label, nearestFirst: false, perPolygon: false, warnings };
   warn({ code: 'reading', message: `read "${selection.said}" as ${selection.reading}` });
 
-  if (!selection.sources.length || plan.unread.length) {
-    if (!selection.sources.length) warn(unknownSubject(selection.said, selection.reading, await store.list(), input.catalog.kinds.labels(() => true)));
-    return { ...base, items: [], matched: 0 };
-  }
-
   // Everything the candidates are measured or tested against, read once.
   const subjectBox = selection.sources.reduce<BBox | null>((b, s) => {
     const x = s.layer.bbox;
@@ -94,6 +90,11 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   const refGeoms = reference === plan.within?.reference ? withinGeoms : await geomsOf(reference);
   // What layer features cannot answer is refused, never dropped: dropping it would widen the answer.
   const unheld = unheldParts(plan, { label, populated: false, countryFigures: false, reference: !!refGeoms?.length });
+  const layerColumns = selection.sources.map((s) => {
+    const cols = input.summaries?.get(s.layer.id)?.columns;
+    return cols && cols.length < MAX_COLUMNS ? cols.map((c) => c.key) : null;
+  });
+  unheld.push(...unheldConditions(plan.conditions, layerColumns, label));
   if (unheld.length) {
     const columns = [...new Set(selection.sources.flatMap((s) => input.summaries?.get(s.layer.id)?.columns.map((c) => c.key) ?? []))];
     throw new UnreadQuestion({
@@ -209,11 +210,4 @@ function perPolygon(base: Omit<LayerExecution, 'items' | 'matched'>, per: LayerI
   per.sort((a, b) => b.count! - a.count! || String(a.f.tags['name'] ?? '').localeCompare(String(b.f.tags['name'] ?? '')));
   const total = per.reduce((n, p) => n + p.count!, 0);
   return { ...base, items: per, matched: per.length, perPolygon: true, measurement: { kind: 'count', value: total, unit: label, scope: `per ${perLabel}` } };
-}
-
-/** The warning for a subject no layer holds: what the words were read as, and which layers there are. */
-export function unknownSubject(said: string, reading: string | null, layers: { name: string; featureCount: number }[], builtIn: string): Warning {
-  const list = layers.length ? layers.map((l) => `"${l.name}" (${l.featureCount.toLocaleString('en')} features)`).join(', ') : 'none';
-  const what = reading ? `"${said}" was read as ${reading}, but no layer holds such features` : `"${said}" is not a word of any layer, OSM preset, brand or kind`;
-  return { code: 'unknown_subject', message: `${what}; nothing was searched. Layers: ${list}; built in: ${builtIn}`, words: said, layers: layers.map((l) => l.name) };
 }

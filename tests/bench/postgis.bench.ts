@@ -39,6 +39,7 @@ import { newKey } from '../../electron/local-service/team/keyring';
 import { startPgCluster } from '../support/pg-cluster';
 import { printFigures, type Figures } from './figures';
 import { HttpConnection } from './http-connection';
+import { CATALOG_FOLLOW_UP, CATALOG_QUESTIONS, checkCatalogAnswer } from './catalog-answers';
 
 const POINTS = Number(process.env['FIELDLENS_BENCH_POINTS'] ?? 10_000_000);
 const EMBEDDED = Math.min(POINTS, Number(process.env['FIELDLENS_BENCH_EMBEDDED_POINTS'] ?? 2_000_000));
@@ -292,10 +293,10 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
     first: { query: `${(u + r) % 2 ? 'cafes' : 'pharmacies'} within 2 km of site`, coordinates: site(u, r), limit: 10 },
     next: { query: 'sort by distance to site', coordinates: site(u, r), limit: 10 },
   });
-  const questions = ['airports in France', 'cities in Germany over 100000 people', 'airports within 100 km of Madrid', 'cities near Lyon'];
+  const catalogQuestion = (u: number, r: number) => CATALOG_QUESTIONS[(u + r) % CATALOG_QUESTIONS.length]!;
   const catalogRound = (u: number, r: number) => ({
-    first: { query: questions[(u + r) % questions.length]!, limit: 10 },
-    next: { query: 'sort by distance to Paris', limit: 10 },
+    first: { query: catalogQuestion(u, r).query, limit: 10 },
+    next: { query: CATALOG_FOLLOW_UP, limit: 10 },
   });
   const run = async (turn: (u: number, r: number) => { first: object; next: object }) => {
     const ms: number[] = [];
@@ -357,6 +358,12 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
     if (Math.abs(a.matched - want.length) > wider.filter((w) => Math.abs(w.d - 2000) < EDGE_M).length)
       throw new Error(`user ${u}, round ${r}: the service matched ${a.matched}, a haversine scan finds ${want.length}`);
     for (const ids of [a.first, a.next]) sameIds(`user ${u}, round ${r}`, ids.map(idOf), want.slice(0, 10), 2000, wider);
+    checked++;
+  }
+  // Every catalog answer, its count and listed ids, against the published open data.
+  for (const [key, a] of cat.answers) {
+    const [u, r] = key.split('/').map(Number) as [number, number];
+    checkCatalogAnswer(`user ${u}, round ${r}`, catalogQuestion(u, r), a, 10);
     checked++;
   }
   for (const c of connections) c.close();

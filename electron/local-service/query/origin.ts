@@ -16,6 +16,11 @@ export function originText(ref: Reference): string {
       return `the nearest of ${ref.label}`;
     case 'class':
       return `the nearest of the ${ref.label}`;
+    case 'selection': {
+      // A feature found by its name is one place; a kind of feature ("a fountain") is many.
+      const named = ref.selection.sources.length > 0 && ref.selection.sources.every((s) => s.match?.length && s.match.every((m) => m.some((t) => t.key === 'name')));
+      return named ? ref.selection.label : `the nearest ${ref.label}`;
+    }
     default:
       return ref.label;
   }

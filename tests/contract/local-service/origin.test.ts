@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compute, startService, stopService, type Running } from './harness';
 import { airports, apLat, apLon, km } from './raw';
@@ -49,5 +51,38 @@ describe('the origin of distances in the answer', () => {
     const res = await compute(r, { query: 'airports in France', limit: 3 });
     expect(res.results.features.every((f) => !('distance_km' in f.properties))).toBe(true);
     expect(res.answer.content).not.toContain('Distances are from');
+  });
+});
+
+describe('the origin of distances in an answer about data layers', () => {
+  let t: Running;
+  beforeAll(async () => {
+    t = await startService();
+    const town = join(t.dataDir, 'town.geojson');
+    const point = (name: string, lon: number, tags: Record<string, string>) => ({ type: 'Feature', properties: { name, ...tags }, geometry: { type: 'Point', coordinates: [lon, 45.76] } });
+    const features = [point('Cafe near', 4.841, { amenity: 'cafe' }), point('Cafe far', 4.85, { amenity: 'cafe' }), point('Bellecour', 4.84, { amenity: 'fountain' })];
+    writeFileSync(town, JSON.stringify({ type: 'FeatureCollection', features }));
+    await t.service.layers.startImport(town).done;
+  });
+  afterAll(async () => {
+    if (t) await stopService(t);
+  });
+
+  it('a site of the person asking', async () => {
+    const res = await compute(t, { query: 'nearest cafe to Depot', coordinates: [depot] });
+    expect(res.results.features[0]!.properties.name).toBe('Cafe near');
+    expect(origin(res.answer.content)).toBe("your site 'Depot'");
+  });
+
+  it('a layer feature', async () => {
+    const res = await compute(t, { query: 'cafes within 2 km of a fountain' });
+    expect(res.results.features.map((f) => f.properties.name)).toEqual(['Cafe near', 'Cafe far']);
+    expect(origin(res.answer.content)).toBe('the nearest fountain');
+  });
+
+  it('a layer feature named in the question', async () => {
+    const res = await compute(t, { query: 'cafes within 2 km of Bellecour' });
+    expect(res.results.features.map((f) => f.properties.name)).toEqual(['Cafe near', 'Cafe far']);
+    expect(origin(res.answer.content)).toBe('Bellecour');
   });
 });

@@ -10,6 +10,7 @@ import {
 import { ONLINE_TILE_TEMPLATE } from '../../shared/rpc/methods/pack';
 import type { MethodOutput, MethodParsedInput } from '../../shared/rpc/contract';
 import type { Logger } from '../ground/logger';
+import { withDisplayDistances } from './display';
 import { ExportCancelledError, startExport } from './job';
 import { estimateProject } from './project';
 import { FORMAT_EXTENSION, type ExportFormat, type ExportLayer } from './types';
@@ -70,7 +71,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
   const exportsDir = join(deps.dataDir, 'exports');
 
   return {
-    async start({ selection, format, destination, project }) {
+    async start({ selection, format, destination, project, units }) {
       if (destination !== undefined) {
         if (!deps.allowDestination) throw new RpcError('VALIDATION', 'This app host offers exports as downloads only');
         if (!isAbsolute(destination)) throw new RpcError('VALIDATION', 'destination must be an absolute path');
@@ -83,7 +84,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         if (!deps.allowDestination) throw new RpcError('VALIDATION', 'This app host cannot read area pack files');
         if (!isAbsolute(project.basemap.path)) throw new RpcError('VALIDATION', 'The area pack path must be absolute');
       }
-      const layers = await deps.loadLayers(selection);
+      const layers = withDisplayDistances(await deps.loadLayers(selection), units);
       if (layers.length === 0) throw new RpcError('NOT_FOUND', 'Nothing to export for this selection');
       if ((format === 'qgz' || format === 'qfield') && !selection.compare && deps.contextLayers)
         layers.push(...(await deps.contextLayers(selection.queryIds)));

@@ -1,33 +1,8 @@
 import type { Page } from '@playwright/test';
 import type { Position } from 'geojson';
 import { expect, test } from './fixtures';
-import { readoutAt, storeState } from './map-helpers';
+import { pageMapping, storeState } from './map-helpers';
 import { ask, openApp, shot } from './workspace-helpers';
-
-// Web Mercator written out here: a position in world units (0..1 across the world).
-const merc = ([lon, lat]: Position) => {
-  const r = (lat! * Math.PI) / 180;
-  return [(lon! + 180) / 360, (1 - Math.log(Math.tan(r) + 1 / Math.cos(r)) / Math.PI) / 2] as const;
-};
-
-/**
- * Where positions are on the page, from the pointer readout at two points of the map (its
- * centre and near its right edge): the scale and the centre of the view as the screen shows it.
- */
-async function pageMapping(page: Page): Promise<(p: Position) => { x: number; y: number }> {
-  const box = (await page.getByTestId('map').boundingBox())!;
-  const c = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-  const [latC, lonC] = await readoutAt(page, c.x, c.y);
-  // As far right as the map reaches (a dock may narrow it), for the finest scale.
-  const dx = Math.floor(box.width / 2) - 20;
-  const [, lonR] = await readoutAt(page, c.x + dx, c.y);
-  const [mx, my] = merc([lonC, latC]);
-  const scale = dx / (merc([lonR, latC])[0] - mx);
-  return (p) => {
-    const [x, y] = merc(p);
-    return { x: c.x + (x - mx) * scale, y: c.y + (y - my) * scale };
-  };
-}
 
 /** Each result's position on the page and what the page shows there (a map canvas, or what covers it). */
 async function whereResultsAre(page: Page) {

@@ -348,7 +348,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           );
           const coordinates = (req.coordinates ?? [])
             .filter((c) => !mentioned.has(c.name))
-            .map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name }));
+            .map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name, site: true as const }));
           const cells = req.h3_ids === undefined ? [] : Array.isArray(req.h3_ids) ? req.h3_ids : [req.h3_ids];
 
           const fault = deps.answerFault() || /^(1|true|yes)$/i.test(String(request.headers[ANSWER_FAULT_HEADER] ?? ''));

@@ -3,6 +3,7 @@ import { formatNumber } from '../catalog/format';
 import type { UploadFeature } from '../uploads';
 import type { Execution } from './execute';
 import { toFeature } from './features';
+import { originSentence } from './origin';
 import type { SaidDistance } from './units';
 import { itemDistanceText, radiusText } from './units';
 
@@ -46,6 +47,8 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeat
       parts.push(`${n > 3 ? 'First' : 'They are'}: ${names.join('; ')}.`);
     }
   }
+  const origin = originSentence(ex.reference, ex.items.some((x) => x.d !== undefined));
+  if (origin) parts.push(origin);
   const m = ex.measurement;
   if (m) {
     if (m.value === null) parts.push(`${m.kind.replace('_', ' ')} could not be computed.`);

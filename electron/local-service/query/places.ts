@@ -114,7 +114,7 @@ export function createPlaceReader({ t, catalog, coordinates, warn, unread }: Pla
   function placeAt(i: number, preferCity: boolean, citiesToo = true): Place | null {
     for (const { c, key } of coordNames)
       if (matchWords(i, key))
-        return { type: 'coord', point: { lon: c.longitude, lat: c.latitude, label: c.name }, len: key.length };
+        return { type: 'coord', point: { lon: c.longitude, lat: c.latitude, label: c.name, site: true }, len: key.length };
     for (let n = 4; n >= 1; n--) {
       const phrase = phraseAt(i, n);
       if (!phrase) continue;

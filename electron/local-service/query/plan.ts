@@ -10,6 +10,8 @@ export interface RefPoint {
   lon: number;
   lat: number;
   label: string;
+  /** A request coordinate: a site of the person asking, named by them. */
+  site?: true;
 }
 
 /** What a reference phrase pointed at: fixed places, or every item of a class. */

@@ -241,7 +241,7 @@ export function createReader(query: string, ctx: ParseContext) {
     /** "near me", "here": the request coordinates; without any, nothing (never everywhere). */
     herePoints(phrase: string): Reference | null {
       if (ctx.coordinates.length) {
-        const points = ctx.coordinates.map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name }));
+        const points = ctx.coordinates.map((c) => ({ lon: c.longitude, lat: c.latitude, label: c.name, site: true as const }));
         return { type: 'points', points, label: points.map((p) => p.label).join(', ') };
       }
       plan.unread.push(phrase);

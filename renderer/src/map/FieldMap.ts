@@ -3,8 +3,9 @@ import View from 'ol/View';
 import { defaults as defaultControls, MousePosition, ScaleLine } from 'ol/control';
 import { fromLonLat, toLonLat, transformExtent } from 'ol/proj';
 import type BaseLayer from 'ol/layer/Base';
+import type { Coordinate } from 'ol/coordinate';
 import type { Extent } from 'ol/extent';
-import { isEmpty } from 'ol/extent';
+import { intersects, isEmpty } from 'ol/extent';
 import Basemaps from './Basemaps';
 import type { Theme } from '../lib/theme';
 import { coordinateText } from './coordinateText';
@@ -28,6 +29,8 @@ export const FIT_MAX_ZOOM = 17;
  * labels of points at the edge; the same on both keeps a lone point centred.
  */
 const FIT_PADDING = [72, 120, 56, 120];
+/** Pixels kept between a label and a map control. */
+const LABEL_MARGIN = 4;
 /** What the person does to move the map; after it, a resize keeps their view. */
 const FORGET_FIT_ON = ['pointerdown', 'wheel', 'keydown'] as const;
 
@@ -44,6 +47,35 @@ export default class FieldMap {
   readonly firstRender: Promise<void>;
   readonly basemaps: Basemaps;
   private readonly scaleLine = new ScaleLine();
+
+  /** The map controls' boxes in map pixels, measured once per frame when a label asks. */
+  private controlBoxes: Extent[] | null = null;
+
+  /**
+   * Whether a label (its box above a map coordinate) is clear of every control over the map:
+   * OpenLayers' own and the app's (marked data-map-control), with a few pixels to spare.
+   */
+  readonly labelClear = (coordinate: Coordinate, box: { width: number; height: number; offsetY: number }): boolean => {
+    const p = this.map.getPixelFromCoordinate(coordinate);
+    if (!p) return true;
+    const [x, y] = [p[0]!, p[1]! + box.offsetY];
+    const label: Extent = [x - box.width / 2 - LABEL_MARGIN, y - box.height / 2 - LABEL_MARGIN, x + box.width / 2 + LABEL_MARGIN, y + box.height / 2 + LABEL_MARGIN];
+    return !this.controls().some((c) => intersects(c, label));
+  };
+
+  private controls(): Extent[] {
+    if (this.controlBoxes) return this.controlBoxes;
+    const viewport = this.map.getViewport();
+    const wrap = this.map.getTargetElement()?.parentElement ?? viewport;
+    if (!viewport || !wrap) return [];
+    const origin = viewport.getBoundingClientRect();
+    const boxes: Extent[] = [];
+    for (const el of wrap.querySelectorAll('.ol-control, .ol-scale-line, [data-map-control]')) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0) boxes.push([r.left - origin.left, r.top - origin.top, r.right - origin.left, r.bottom - origin.top]);
+    }
+    return (this.controlBoxes = boxes);
+  }
 
   constructor(options: FieldMapOptions) {
     this.map = new Map({
@@ -62,6 +94,7 @@ export default class FieldMap {
     });
     this.basemaps = new Basemaps({ map: this.map, onProblem: (m) => options.onBasemapProblem?.(m), ...(options.theme ? { theme: options.theme } : {}) });
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
+    this.map.on('precompose', () => (this.controlBoxes = null));
     this.map.on('change:size', () => {
       if (this.lastFit) this.map.getView().fit(this.lastFit.box, { padding: FIT_PADDING, maxZoom: this.lastFit.maxZoom });
     });

@@ -19,7 +19,7 @@ import { buildPointBuffer, type PointBuffer } from './pointBuffer';
 import { facingDegrees } from './facing';
 import { pointOf, readResults, type GeoJsonFeatureCollection, type MapFeature } from './readResults';
 import { chooseRenderMode, WEBGL_THRESHOLD, type DisplayChoice, type RenderMode } from './renderMode';
-import { arrowStyle, clusterStyle, dotStyle, labelStyle, webglPointStyle, webglStyle } from './resultStyles';
+import { arrowStyle, clusterStyle, dotStyle, labelBox, labelStyle, webglPointStyle, webglStyle } from './resultStyles';
 
 export type { GeoJsonFeatureCollection } from './readResults';
 
@@ -31,7 +31,14 @@ export interface ResultsLayerOptions {
   selectedColor?: string;
   /** Whether this browser can draw WebGL layers (false: canvas for every size). */
   webgl?: boolean;
+  /**
+   * Whether a label of this size above this map coordinate is clear of the map's controls
+   * (absent: always). A label that is not is left out, as declutter leaves out overlapping ones.
+   */
+  labelClear?: (coordinate: Coordinate, box: LabelBox) => boolean;
 }
+
+export type LabelBox = ReturnType<typeof labelBox>;
 
 /** What a click on this layer's drawing found: one result, or a cluster to zoom into. */
 export type ResultsHit = { id: string } | { cluster: Extent };
@@ -73,11 +80,29 @@ export default class ResultsLayer {
     this.selectionLayer = new VectorLayer({
       source: this.selection,
       properties: { name: `${options.name}-selection` },
-      style: (f) => [this.styleOf(f, true), labelStyle(f, true)],
+      style: (f) => (this.labelFits(f, true) ? [this.styleOf(f, true), labelStyle(f, true)] : this.styleOf(f, true)),
       zIndex: 1,
     });
     this.group = new LayerGroup({ properties: { name: options.name }, layers: [this.selectionLayer] });
     this.draw();
+  }
+
+  /** Whether a feature's label stays clear of the map's controls where it would be drawn. */
+  private labelFits(f: FeatureLike, selected: boolean): boolean {
+    const clear = this.options.labelClear;
+    if (!clear) return true;
+    const at = pointOf(f as MapFeature);
+    return !at || clear(at, labelBox(f, selected));
+  }
+
+  /**
+   * Labels are placed when a layer's features are styled, which OpenLayers skips while the view
+   * stays within what it drew last; after the view settles they are placed again for where the
+   * controls now are.
+   */
+  refreshLabels(): void {
+    this.selectionLayer.changed();
+    if (this.drawing instanceof VectorLayer) this.drawing.changed();
   }
 
   /** Styles of one feature on canvas: an arrow for a capture with a known facing, else a dot. */
@@ -142,7 +167,7 @@ export default class ResultsLayer {
           source: this.source,
           properties,
           // The selected feature's label is drawn by the selection layer, once.
-          style: (f) => (labelAll && !this.isSelected(f) ? [this.styleOf(f, false), labelStyle(f, false)] : this.styleOf(f, false)),
+          style: (f) => (labelAll && !this.isSelected(f) && this.labelFits(f, false) ? [this.styleOf(f, false), labelStyle(f, false)] : this.styleOf(f, false)),
           // Labels that would overlap are left out; dots are always drawn.
           declutter: true,
         });

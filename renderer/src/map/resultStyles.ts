@@ -56,22 +56,35 @@ export function arrowStyle(color: string, degrees: number, emphasised: boolean):
   return style;
 }
 
+const labelText = (f: FeatureLike) => {
+  const name = String(f.get('name') ?? '');
+  // A label is a hint; the full name is in the details panel.
+  return name.length > 60 ? `${name.slice(0, 59)}…` : name;
+};
+// Clear of the dot and its white rim, so the label's halo never covers it.
+const labelOffsetY = (selected: boolean) => (selected ? -21 : -17);
+
 /** Features are named on the map: the basemap has no place labels to read them by. */
 export function labelStyle(f: FeatureLike, selected: boolean): Style {
-  const name = String(f.get('name') ?? '');
   return new Style({
     zIndex: selected ? 11 : 1,
     text: new Text({
-      // A label is a hint; the full name is in the details panel.
-      text: name.length > 60 ? `${name.slice(0, 59)}…` : name,
+      text: labelText(f),
       font: selected ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif',
-      // Clear of the dot and its white rim, so the label's halo never covers it.
-      offsetY: selected ? -21 : -17,
+      offsetY: labelOffsetY(selected),
       fill: new Fill({ color: selected ? '#1d2733' : '#3d4a58' }),
       stroke: new Stroke({ color: '#ffffff', width: 3 }),
       overflow: true,
     }),
   });
+}
+
+/**
+ * The box a label takes around its feature's pixel, in CSS pixels, halo included: measured by
+ * a generous width per character, since the canvas measures only while drawing.
+ */
+export function labelBox(f: FeatureLike, selected: boolean): { width: number; height: number; offsetY: number } {
+  return { width: labelText(f).length * (selected ? 7.5 : 7) + 6, height: 18, offsetY: labelOffsetY(selected) };
 }
 
 /** The GPU style of large sets: the same dot and outline as the canvas style, without labels. */

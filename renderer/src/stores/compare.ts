@@ -6,11 +6,13 @@ import type { ExportFormat } from '../../../shared/rpc/methods/export';
 import { useRpc } from '../api/rpc';
 import { diffItems } from '../lib/diffItems';
 import { useMapStore } from './map';
+import { useUnitsStore } from './units';
 
 /** Two History entries of one question compared: the table, the map, and the export as a layer. */
 export const useCompareStore = defineStore('compare', () => {
   const rpc = useRpc();
   const map = useMapStore();
+  const units = useUnitsStore();
   const result = shallowRef<MethodOutput<'history.compare'> | null>(null);
   const error = ref<RpcErrorBody | null>(null);
   const exported = ref<{ fileName: string; downloadPath: string | null } | null>(null);
@@ -36,6 +38,7 @@ export const useCompareStore = defineStore('compare', () => {
     const r = await rpc.call('export.start', {
       selection: { queryIds: [String(c.oldId), String(c.newId)], compare: { toleranceMetres: c.toleranceMetres } },
       format,
+      units: units.units,
     });
     if (r.ok) exported.value = { fileName: r.value.fileName, downloadPath: r.value.downloadPath };
     else error.value = r.error;

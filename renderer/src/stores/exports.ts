@@ -5,6 +5,7 @@ import type { ExportFormat, ExportProgressEvent, ExportProject } from '../../../
 import { useRpc } from '../api/rpc';
 import { useAppStore } from './app';
 import { useMapStore } from './map';
+import { useUnitsStore } from './units';
 
 export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string }> = [
   { value: 'gpkg', label: 'GeoPackage (.gpkg)' },
@@ -32,6 +33,7 @@ export const useExportStore = defineStore('exports', () => {
   const rpc = useRpc();
   const app = useAppStore();
   const map = useMapStore();
+  const units = useUnitsStore();
   const format = ref<ExportFormat>('gpkg');
   /** One job and error per selection: an answer shows its own download, never another's. */
   const tasks = ref(new Map<string, ExportTask>());
@@ -74,6 +76,7 @@ export const useExportStore = defineStore('exports', () => {
       const r = await rpc.call('export.start', {
         selection: { queryIds: queryIds.map(String) },
         format: format.value,
+        units: units.units,
         ...(destination ? { destination } : {}),
         ...(format.value === 'qgz' || format.value === 'qfield' ? { project: projectOptions() } : {}),
       });

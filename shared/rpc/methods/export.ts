@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Units } from '../../units';
 import { RpcErrorBody } from '../errors';
 
 /** qgz: a QGIS project beside its GeoPackage; qfield: both (and the offline basemap) in one ZIP, as QField imports it. */
@@ -62,6 +63,8 @@ export const ExportStartInput = z
     destination: z.string().min(1).max(4096).optional(),
     /** For qgz and qfield (absent: online basemap, extent of the data, the map's result colour). */
     project: ExportProject.optional(),
+    /** Units of the `distance_display` field, as Settings chose them (absent: km and m); `distance_meters` stays in metres. */
+    units: Units.optional(),
   })
   .strict();
 

@@ -9,6 +9,7 @@ import { useAskStore } from '../../../renderer/src/stores/ask';
 import { useExportStore } from '../../../renderer/src/stores/exports';
 import { useHistoryStore } from '../../../renderer/src/stores/history';
 import { useMapStore } from '../../../renderer/src/stores/map';
+import { useUnitsStore } from '../../../renderer/src/stores/units';
 
 type Call = { method: string; input: unknown };
 
@@ -175,7 +176,7 @@ describe('Export store', () => {
     const exp = withStores(client, () => useExportStore());
     exp.format = 'geojson';
     await exp.start([7, 3]);
-    expect(calls[0]).toEqual({ method: 'export.start', input: { selection: { queryIds: ['7', '3'] }, format: 'geojson' } });
+    expect(calls[0]).toEqual({ method: 'export.start', input: { selection: { queryIds: ['7', '3'] }, format: 'geojson', units: { distance: 'km', short: 'm' } } });
     expect(exp.job).toMatchObject({ jobId: 'j1', state: 'running' });
     expect(exp.running).toBe(true);
 
@@ -208,7 +209,7 @@ describe('Export store', () => {
       { method: 'export.chooseDestination', input: { format: 'gpkg', suggestedName: 'airports near Lyon' } },
       {
         method: 'export.start',
-        input: { selection: { queryIds: ['4'] }, format: 'gpkg', destination: '/home/analyst/lyon.gpkg' },
+        input: { selection: { queryIds: ['4'] }, format: 'gpkg', units: { distance: 'km', short: 'm' }, destination: '/home/analyst/lyon.gpkg' },
       },
     ]);
     // Closing the dialog starts nothing.
@@ -216,6 +217,15 @@ describe('Export store', () => {
     exp.dismiss();
     await exp.start([4]);
     expect(calls.filter((c) => c.method === 'export.start')).toHaveLength(1);
+  });
+
+  it('sends the units chosen in Settings, for the display field of distances', async () => {
+    const { client, calls } = scriptedClient(async () => ({ ok: true, value: { jobId: 'j5', fileName: 'r.csv', downloadPath: '/exports/j5' } }));
+    const { exp, units } = withStores(client, () => ({ exp: useExportStore(), units: useUnitsStore() }));
+    units.set({ distance: 'nmi', short: 'ft' });
+    exp.format = 'csv';
+    await exp.start([5]);
+    expect(calls[0]).toEqual({ method: 'export.start', input: { selection: { queryIds: ['5'] }, format: 'csv', units: { distance: 'nmi', short: 'ft' } } });
   });
 
   it('sends a QGIS project the map extent and the online basemap, clamped to the world', async () => {
@@ -226,7 +236,12 @@ describe('Export store', () => {
     await exp.start([9, 2]);
     expect(calls[0]).toEqual({
       method: 'export.start',
-      input: { selection: { queryIds: ['9', '2'] }, format: 'qfield', project: { basemap: { kind: 'online' }, extent: [170, 40, 180, 50] } },
+      input: {
+        selection: { queryIds: ['9', '2'] },
+        format: 'qfield',
+        units: { distance: 'km', short: 'm' },
+        project: { basemap: { kind: 'online' }, extent: [170, 40, 180, 50] },
+      },
     });
   });
 

@@ -2,6 +2,7 @@ import type { ComputeFeature } from '../../../../shared/service/compute';
 import type { Catalog } from '../../catalog/catalog';
 import { formatNumber } from '../../catalog/format';
 import { nearestPoint } from '../../catalog/nearest-point';
+import { originSentence } from '../origin';
 import { itemDistanceText, radiusText, type SaidDistance } from '../units';
 import type { LayerExecution, LayerItem } from './execute-layers';
 import { representativePoint } from './geometry';
@@ -89,6 +90,8 @@ export function writeLayerAnswer(ex: LayerExecution, said?: SaidDistance): strin
     parts.push(`${formatNumber(ex.matched)} "${label}" features matched${where}.`);
     if (n) parts.push(`${n > 3 ? 'First' : 'They are'}: ${ex.items.slice(0, 3).map((x) => nameOf(x, label)).join('; ')}.`);
   }
+  const origin = originSentence(ex.reference, ex.items.some((x) => x.d !== undefined));
+  if (origin) parts.push(origin);
   const sources = [...new Set(ex.items.map((x) => (x.layer.licence ? `${x.layer.name} (${x.layer.licence})` : x.layer.name)))];
   if (sources.length) parts.push(`Source: ${sources.join(', ')}.`);
   if (ex.measurement?.kind === 'count') parts.push(`Count: ${formatNumber(ex.measurement.value ?? 0)}.`);

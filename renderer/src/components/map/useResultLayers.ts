@@ -52,9 +52,9 @@ export function useResultLayers(fieldMap: ShallowRef<FieldMap | null>, webgl: bo
   /** Adds the uploads layer, then the results over it: a result drawn from a file's row covers that row. */
   function attach(m: FieldMap): void {
     const made = Object.fromEntries(
-      LAYERS.map((name) => [name, new ResultsLayer({ name, color: LAYER_COLOURS[name], selectedColor: SELECTED_COLOUR, webgl })]),
+      LAYERS.map((name) => [name, new ResultsLayer({ name, color: LAYER_COLOURS[name], selectedColor: SELECTED_COLOUR, webgl, labelClear: m.labelClear })]),
     ) as Record<LayerName, ResultsLayer>;
-    const ups = new ResultsLayer({ name: 'uploads', color: OVERLAY_COLOURS.uploads, webgl });
+    const ups = new ResultsLayer({ name: 'uploads', color: OVERLAY_COLOURS.uploads, webgl, labelClear: m.labelClear });
     m.addLayer(ups.group);
     for (const name of LAYERS) m.addLayer(made[name].group);
     layers.value = made;
@@ -68,6 +68,10 @@ export function useResultLayers(fieldMap: ShallowRef<FieldMap | null>, webgl: bo
         else if (store.selection?.layer === store.activeLayer) store.select(store.activeLayer, null, 'map');
       },
       onCluster: (extent) => m.fit(extent, 19),
+    });
+    // Labels are placed again where the view settles, clear of the controls there.
+    m.map.on('moveend', () => {
+      for (const l of [ups, ...Object.values(made)]) l.refreshLabels();
     });
     syncCollections();
     syncUploads();

@@ -43,11 +43,12 @@ export function referenceIndex(geoms: readonly Geometry[]) {
     within(g: Geometry, metres: number): number {
       const b = bboxOf(g);
       if (!b) return Infinity;
+      const [x0, y0, x1, y1] = growBox(b, metres);
       if (!index) {
-        const d = exact(g, all());
+        // Only those whose box comes near: a long route is measured against few candidates.
+        const d = exact(g, [...all()].filter((i) => { const o = boxes[i]; return !!o && o[0] <= x1 && o[2] >= x0 && o[1] <= y1 && o[3] >= y0; }));
         return d <= metres ? d : Infinity;
       }
-      const [x0, y0, x1, y1] = growBox(b, metres);
       const d = exact(g, index.search(x0, y0, x1, y1));
       return d <= metres ? d : Infinity;
     },

@@ -7,7 +7,7 @@ import type { Geometry } from 'geojson';
 import type { Slicer, UploadFeature } from '../uploads';
 import { inBox } from './bbox';
 import { conditionKeys, conditionTests } from './layers/conditions';
-import { referenceIndex } from './layers/ref-index';
+import { piecesOf, referenceIndex } from './layers/ref-index';
 import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
 import { modifierTest } from './modifiers';
@@ -128,12 +128,12 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   // Uploaded lines and polygons are measured as geometries: to the nearest point of a route, 0 inside an area.
   const uploadsRefFeatures = useSaved && savedUploads.length ? savedUploads : input.uploads.features;
   const geomsOf = (ref: Reference): Geometry[] | null => {
-    if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRefFeatures.map((f) => f.geometry);
+    if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRefFeatures.flatMap((f) => piecesOf(f.geometry));
     if (ref.type === 'saved' && saved?.items.some((x) => x.k === UPLOADS.name))
-      return saved.items.map((x): Geometry => {
-        if (x.k === UPLOADS.name) return saved.uploads[x.i]!.geometry;
+      return saved.items.flatMap((x): Geometry[] => {
+        if (x.k === UPLOADS.name) return piecesOf(saved.uploads[x.i]!.geometry);
         const RL = layerOf(x.k);
-        return { type: 'Point', coordinates: [RL.lon[x.i]!, RL.lat[x.i]!] };
+        return [{ type: 'Point', coordinates: [RL.lon[x.i]!, RL.lat[x.i]!] }];
       });
     return null;
   };

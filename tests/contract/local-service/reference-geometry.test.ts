@@ -87,6 +87,14 @@ describe('distance to an uploaded line', () => {
     expect(end(route[0]!) && end(route.at(-1)!)).toBe(true);
   });
 
+  it('a route of many vertices (measured piece by piece) gives the same set', async () => {
+    const many = path.filter((_, i) => i % 40 === 0).concat([route.at(-1)!]);
+    expect(many.length).toBeGreaterThan(100);
+    const long = JSON.stringify({ type: 'Feature', properties: { name: 'route' }, geometry: { type: 'LineString', coordinates: many } });
+    const res = await computeForm(r, fileForm({ query: 'airports within 15 km of my route', limit: String(MAX) }, [{ name: 'route.geojson', text: long }]));
+    expect(judge(res, truth, 15).length).toBeGreaterThan(5);
+  });
+
   it('"nearest airports to my route": ranked by the distance to the line', async () => {
     const res = await computeForm(r, fileForm({ query: 'the 5 nearest airports to my route' }, [{ name: 'route.geojson', text }]));
     const want = airports.map((a) => ({ id: a.id, d: truth(a) })).sort((a, b) => a.d - b.d);

@@ -3,10 +3,11 @@ import { pointLayer, pointLayerOf, type Catalog, type Kind, type Layer, type Poi
 import type { PointIndexer } from '../catalog/index-worker';
 import type { KindLayer } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
+import type { Geometry } from 'geojson';
 import type { Slicer, UploadFeature } from '../uploads';
 import { inBox } from './bbox';
 import { conditionKeys, conditionTests } from './layers/conditions';
-import { referenceIndex } from './layers/ref-index';
+import { piecesOf, referenceIndex } from './layers/ref-index';
 import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
 import { modifierTest } from './modifiers';
@@ -124,22 +125,35 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     saved && [plan.within?.reference, reference].some((r) => r?.type === 'saved')
       ? await savedAsLayer(saved, layerOf, layerFrom)
       : null;
+  // Uploaded lines and polygons are measured as geometries: to the nearest point of a route, 0 inside an area.
+  const uploadsRefFeatures = useSaved && savedUploads.length ? savedUploads : input.uploads.features;
+  const geomsOf = (ref: Reference): Geometry[] | null => {
+    if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRefFeatures.flatMap((f) => piecesOf(f.geometry));
+    if (ref.type === 'saved' && saved?.items.some((x) => x.k === UPLOADS.name))
+      return saved.items.flatMap((x): Geometry[] => {
+        if (x.k === UPLOADS.name) return piecesOf(saved.uploads[x.i]!.geometry);
+        const RL = layerOf(x.k);
+        return [{ type: 'Point', coordinates: [RL.lon[x.i]!, RL.lat[x.i]!] }];
+      });
+    return null;
+  };
   const distTo = (ref: Reference | undefined): ((lon: number, lat: number, maxKm: number) => number) | null => {
     if (!ref) return null;
+    const geoms = ref.type === 'geoms' ? ref.geoms : geomsOf(ref);
+    if (geoms) {
+      const index = referenceIndex(geoms);
+      return (lon, lat, maxKm) => {
+        const p = { type: 'Point' as const, coordinates: [lon, lat] };
+        return (Number.isFinite(maxKm) && maxKm < 20_000 ? index.within(p, maxKm * 1000) : index.nearest(p)) / 1000;
+      };
+    }
     if (ref.type === 'points')
       return (lon, lat) => {
         let best = Infinity;
         for (const p of ref.points) best = Math.min(best, distance(lon, lat, p.lon, p.lat));
         return best;
       };
-    if (ref.type === 'geoms') {
-      const index = referenceIndex(ref.geoms);
-      return (lon, lat, maxKm) => {
-        const p = { type: 'Point' as const, coordinates: [lon, lat] };
-        return (Number.isFinite(maxKm) && maxKm < 20_000 ? index.within(p, maxKm * 1000) : index.nearest(p)) / 1000;
-      };
-    }
-    if (ref.type === 'selection') return null;
+    if (ref.type === 'selection' || ref.type === 'geoms') return null;
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     if (!RL) return null;
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
@@ -177,7 +191,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   // "cities within 10 km of an airport": with fewer reference items than candidates, search
   // around each reference item once instead of around every candidate.
   let nearMap: Map<number, number> | null = null;
-  if (within && Number.isFinite(within.radiusKm) && (within.reference.type === 'class' || within.reference.type === 'saved')) {
+  if (within && Number.isFinite(within.radiusKm) && (within.reference.type === 'class' || within.reference.type === 'saved') && !geomsOf(within.reference)) {
     const ref = within.reference;
     const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
     const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;

@@ -35,6 +35,8 @@ const fmt = formatInt;
 const UPLOAD_CLASS = { type: 'class', kind: UPLOADS.name, label: UPLOADS.label.many } as const;
 /** Words for uploaded polygons after "my": "inside my area". */
 const UPLOAD_AREAS = new Set(['area', 'areas', 'polygon', 'polygons', 'zone', 'zones', 'boundary', 'boundaries', 'region', 'regions']);
+/** Words for uploaded lines after "my": "within 5 km of my route". */
+const UPLOAD_LINES = new Set(['route', 'routes', 'line', 'lines', 'track', 'tracks', 'trail', 'trails', 'path', 'paths']);
 
 export type Reader = ReturnType<typeof createReader>;
 
@@ -191,7 +193,7 @@ export function createReader(query: string, ctx: ParseContext) {
       if (w(j) === 'my' || w(j) === 'our' || w(j) === 'uploaded') {
         if (UPLOAD_NOUNS.has(w(j + 1))) return [{ ...UPLOAD_CLASS }, j - i + 2];
         // "inside my area", "within our polygons": the uploaded geometries as an area.
-        if (UPLOAD_AREAS.has(w(j + 1)) && ctx.fileNames.length) return [{ ...UPLOAD_CLASS, label: `the uploaded ${w(j + 1)}` }, j - i + 2];
+        if ((UPLOAD_AREAS.has(w(j + 1)) || UPLOAD_LINES.has(w(j + 1))) && ctx.fileNames.length) return [{ ...UPLOAD_CLASS, label: `the uploaded ${w(j + 1)}` }, j - i + 2];
       }
       for (const key of fileKeys) if (matchWords(j, key)) return [{ ...UPLOAD_CLASS }, j - i + key.length];
       if (ctx.savedSubject !== undefined && ['those', 'them', 'these', 'previous', 'earlier'].includes(w(j)))

@@ -1,5 +1,6 @@
 import type { LayerStore } from '../layers/store/layer-store';
 import { loadBrands, type Brand } from './brands';
+import { placeNamesOf } from './place-names';
 import { loadPresetPhrases, type PresetPhrase } from './presets';
 import { buildVocabulary, type Vocabulary } from './vocabulary';
 
@@ -27,7 +28,8 @@ export function createVocabularyProvider(deps: { store: () => LayerStore; reserv
     presets ??= loadPresetPhrases();
     const wantsBrands = layers.some((l) => l.summary.columns.some((c) => c.key === 'brand:wikidata' && c.values?.length));
     if (wantsBrands) brands ??= loadBrands();
-    return buildVocabulary({ layers, presets, brands: wantsBrands ? brands : null, reserved: deps.reserved });
+    const places = await placeNamesOf(store, layers);
+    return buildVocabulary({ layers, presets, brands: wantsBrands ? brands : null, places, reserved: deps.reserved });
   };
 
   return {

@@ -1,5 +1,6 @@
 import type { LayerInfo, LayerSummary, TagMatch } from '../layers/store/layer-store';
 import type { Brand } from './brands';
+import type { PlaceName } from './place-names';
 import { phraseKey, singularForms } from './phrases';
 import type { PresetPhrase } from './presets';
 
@@ -37,6 +38,8 @@ export interface VocabularyInput {
   presets: readonly PresetPhrase[];
   /** Brands by Wikidata id; only those some layer holds become words. */
   brands: ReadonlyMap<string, Brand> | null;
+  /** Names of the layers' place features (absent: none). */
+  places?: readonly PlaceName[];
   /** Words that are grammar or kinds: no phrase may start with one. */
   reserved: (word: string) => boolean;
 }
@@ -140,6 +143,11 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
       }
     }
   }
+
+  // A place's names, each a word for that feature: weaker than a column value of the same
+  // spelling, which already names it when the layer's values are few enough to be listed.
+  for (const p of input.places ?? [])
+    add(phraseKey(p.name), { rank: 31, label: p.name, reading: `the place ${p.keys.join(' / ')}=${p.name} in "${p.layer.name}"`, sources: [{ layer: p.layer, match: p.match }] });
 
   return {
     layers: input.layers.map((l) => l.info),

@@ -92,9 +92,10 @@ export function buildTown(): TownFeature[] {
   for (const [i, [x, y]] of ([[-200, 700], [400, -300], [1100, 200]] as const).entries()) {
     point(x, y, { amenity: 'parking', capacity: ['40', '150', '320'][i]!, name: `Parkplatz ${['Nord', 'Süd', 'Ost'][i]}` });
   }
-  area([rect(-1500, 150, 0, 1500)], { place: 'quarter', name: 'Nordviertel' }, 'relation', 2);
+  // Other names of a place, as OSM writes them (several in one value separated by ";").
+  area([rect(-1500, 150, 0, 1500)], { place: 'quarter', name: 'Nordviertel', alt_name: 'Oberstadt;Kirchhügel', old_name: 'Lennfeld', 'name:fr': 'Quartier Nord' }, 'relation', 2);
   area([rect(0, 150, 1500, 1500), rect(600, 800, 800, 1000).reverse()], { place: 'quarter', name: 'Ostviertel' }, 'relation');
-  area([rect(-1500, -1500, 1500, -150)], { place: 'quarter', name: 'Südviertel' }, 'relation');
+  area([rect(-1500, -1500, 1500, -150)], { place: 'quarter', name: 'Südviertel', official_name: 'Stadtbezirk Lennbrück-Süd' }, 'relation');
   return out;
 }
 

@@ -1,5 +1,5 @@
 import Flatbush from 'flatbush';
-import type { Geometry } from 'geojson';
+import type { Geometry, Position } from 'geojson';
 import { bboxOf, EARTH_RADIUS_M, type BBox } from '../../layers/store/geo';
 import { geometryDistance } from './geometry';
 
@@ -9,6 +9,26 @@ export function growBox(b: BBox, metres: number): BBox {
   const far = Math.min(89.9, Math.max(Math.abs(b[1] - dLat), Math.abs(b[3] + dLat)));
   const dLon = Math.min(180, dLat / Math.cos((far * Math.PI) / 180));
   return [Math.max(-180, b[0] - dLon), Math.max(-90, b[1] - dLat), Math.min(180, b[2] + dLon), Math.min(90, b[3] + dLat)];
+}
+
+/** Segments per piece of a long line: each piece gets its own box in the index. */
+const PIECE = 8;
+
+/**
+ * A geometry as parts with the same nearest distance: lines cut into short pieces (so a long
+ * route is measured only where it comes near), anything else whole (a polygon's inside counts).
+ */
+export function piecesOf(g: Geometry): Geometry[] {
+  const cut = (line: Position[]): Geometry[] => {
+    if (line.length <= PIECE + 1) return [{ type: 'LineString', coordinates: line }];
+    const out: Geometry[] = [];
+    for (let i = 0; i < line.length - 1; i += PIECE) out.push({ type: 'LineString', coordinates: line.slice(i, i + PIECE + 1) });
+    return out;
+  };
+  if (g.type === 'LineString') return cut(g.coordinates);
+  if (g.type === 'MultiLineString') return g.coordinates.flatMap(cut);
+  if (g.type === 'GeometryCollection') return g.geometries.flatMap(piecesOf);
+  return [g];
 }
 
 /** Below this many geometries a plain loop is as quick as an index. */
@@ -43,11 +63,12 @@ export function referenceIndex(geoms: readonly Geometry[]) {
     within(g: Geometry, metres: number): number {
       const b = bboxOf(g);
       if (!b) return Infinity;
+      const [x0, y0, x1, y1] = growBox(b, metres);
       if (!index) {
-        const d = exact(g, all());
+        // Only those whose box comes near: a long route is measured against few candidates.
+        const d = exact(g, [...all()].filter((i) => { const o = boxes[i]; return !!o && o[0] <= x1 && o[2] >= x0 && o[1] <= y1 && o[3] >= y0; }));
         return d <= metres ? d : Infinity;
       }
-      const [x0, y0, x1, y1] = growBox(b, metres);
       const d = exact(g, index.search(x0, y0, x1, y1));
       return d <= metres ? d : Infinity;
     },

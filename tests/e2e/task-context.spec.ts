@@ -3,8 +3,8 @@ import { unzipSync } from 'fflate';
 import { expect, test } from './fixtures';
 import { shot } from './workspace-helpers';
 
-const LYON = 'airports within 40 km of Lyon';
-const PARIS = 'airports within 30 km of Paris, France';
+const LYON = 'airports within 41 km of Lyon';
+const PARIS = 'airports within 31 km of Paris, France';
 
 test('evidence, export and download belong to the answer on screen, not to an entry opened earlier', async ({ page, host }) => {
   await page.goto(host.launchUrl);

@@ -38,7 +38,7 @@ test('Ctrl+K with a History entry open goes to the search box, and the typed wor
 test('a warning reads as a sentence; its code is one click away', async ({ page, host }) => {
   await openApp(page, host.launchUrl);
   await ask(page, 'airports within 10 km of Paris');
-  const w = page.getByTestId('results-panel').getByTestId('warning').first();
+  const w = page.getByTestId('results-panel').getByTestId('warning').filter({ hasText: /"Paris" matched/ });
   await expect(w.getByTestId('warning-text')).toHaveText(/^"Paris" matched \d+ places/);
   await expect(w.getByTestId('warning-code')).toBeHidden();
   await w.getByText('Code').click();

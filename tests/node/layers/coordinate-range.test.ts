@@ -1,15 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
-import { asAsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
 import type { LayerStore, StoredFeature } from '../../../electron/local-service/layers/store/layer-store';
-import { openPostgisLayerStore } from '../../../electron/local-service/layers/store/postgis-layer-store';
-import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
-import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
+import { bothLayerBackends } from '../../support/layer-backends';
 
 /**
  * Latitude ±90 and longitude ±180 in every layer format: points exactly there are imported where
@@ -29,19 +24,7 @@ const PAST: [lon: number, lat: number][] = [
   [-180.000001, 0],
 ];
 
-let dir: string;
-let cluster: PgCluster;
-let pool: pg.Pool;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'fieldlens-layer-range-'));
-  cluster = startPgCluster();
-  pool = new pg.Pool({ connectionString: await cluster.createDatabase(), max: 2 });
-});
-afterAll(async () => {
-  await pool?.end();
-  cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+const { place, backends } = bothLayerBackends('fieldlens-layer-range-');
 
 const geojson = (pts: [number, number][]) =>
   JSON.stringify({ type: 'FeatureCollection', features: pts.map((c, i) => ({ type: 'Feature', properties: { name: `P${i}` }, geometry: { type: 'Point', coordinates: c } })) });
@@ -54,7 +37,7 @@ const osm = (pts: [number, number][]) =>
 
 /** Files of each format holding `pts`: text formats written here, the others by GDAL from the GeoJSON. */
 function files(name: string, pts: [number, number][]): Record<string, string> {
-  const d = join(dir, name);
+  const d = join(place.dir, name);
   mkdirSync(d, { recursive: true });
   const f = (n: string) => join(d, n);
   writeFileSync(f('p.geojson'), geojson(pts));
@@ -69,10 +52,7 @@ function files(name: string, pts: [number, number][]): Record<string, string> {
 
 const FORMATS = ['geojson', 'kml', 'gpx', 'osm', 'gpkg', 'shp', 'fgb'] as const;
 
-describe.each([
-  { name: 'embedded SQLite', open: async (): Promise<LayerStore> => asAsyncLayerStore(openSqliteLayerStore({ dataDir: join(dir, 'sqlite') })) },
-  { name: 'PostGIS', open: (): Promise<LayerStore> => openPostgisLayerStore({ pool }) },
-])('layer coordinates at the ends of their range on $name', ({ name, open }) => {
+describe.each(backends)('layer coordinates at the ends of their range on $name', ({ name, open }) => {
   let store: LayerStore;
   let edges: Record<string, string>;
   let past: Record<string, string>[];
@@ -85,7 +65,7 @@ describe.each([
   afterAll(() => store?.close());
 
   it.each(FORMATS)('%s: exactly ±90 / ±180 imported as they are', async (format) => {
-    const layer = await startLayerImport({ store, file: edges[format]!, tempDir: join(dir, 'tmp') }).done;
+    const layer = await startLayerImport({ store, file: edges[format]!, tempDir: join(place.dir, 'tmp') }).done;
     const got: StoredFeature[] = [];
     for await (const page of store.scan(layer.id, {})) got.push(...page);
     const byName = new Map(got.map((f) => [f.tags['name'], f.geometry]));
@@ -94,7 +74,7 @@ describe.each([
 
   it.each(FORMATS)('%s: a point a step past them refuses the file', async (format) => {
     for (const [k, p] of PAST.entries()) {
-      const job = startLayerImport({ store, file: past[k]![format]!, tempDir: join(dir, 'tmp') });
+      const job = startLayerImport({ store, file: past[k]![format]!, tempDir: join(place.dir, 'tmp') });
       await expect(job.done, `${format} ${p.join(', ')}`).rejects.toThrow(/outside longitude\/latitude|no valid lat\/lon|projected CRS|reproject/i);
     }
   });

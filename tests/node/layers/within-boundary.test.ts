@@ -1,15 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
-import { asAsyncLayerStore } from '../../../electron/local-service/layers/store/async-layer-store';
 import type { LayerInfo, LayerStore } from '../../../electron/local-service/layers/store/layer-store';
-import { openPostgisLayerStore } from '../../../electron/local-service/layers/store/postgis-layer-store';
-import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { exactlyAt, METRE_RADII, TURF_RADIUS_M } from '../../support/boundary';
-import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
+import { bothLayerBackends } from '../../support/layer-backends';
 
 /**
  * A layer store's `within` keeps a feature exactly at the radius, on each backend's own sphere:
@@ -21,24 +16,9 @@ const WGS84_B = 6356752.314245179;
 const POSTGIS_SPHERE_M = (2 * WGS84_A + WGS84_B) / 3;
 const LON = 4.5;
 
-let dir: string;
-let cluster: PgCluster;
-let pool: pg.Pool;
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'fieldlens-within-edge-'));
-  cluster = startPgCluster();
-  pool = new pg.Pool({ connectionString: await cluster.createDatabase(), max: 2 });
-});
-afterAll(async () => {
-  await pool?.end();
-  cluster?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const BACKENDS = [
-  { name: 'embedded SQLite', sphere: TURF_RADIUS_M, open: async (): Promise<LayerStore> => asAsyncLayerStore(openSqliteLayerStore({ dataDir: join(dir, 'sqlite') })) },
-  { name: 'PostGIS', sphere: POSTGIS_SPHERE_M, open: (): Promise<LayerStore> => openPostgisLayerStore({ pool }) },
-];
+const { place, backends } = bothLayerBackends('fieldlens-within-edge-');
+const SPHERE = { 'embedded SQLite': TURF_RADIUS_M, PostGIS: POSTGIS_SPHERE_M };
+const BACKENDS = backends.map((b) => ({ ...b, sphere: SPHERE[b.name] }));
 
 describe.each(BACKENDS)('within on $name', ({ name, sphere, open }) => {
   const edge = exactlyAt(sphere, METRE_RADII, 1e-6);
@@ -46,10 +26,10 @@ describe.each(BACKENDS)('within on $name', ({ name, sphere, open }) => {
   let layer: LayerInfo;
   beforeAll(async () => {
     store = await open();
-    const file = join(dir, `${name.replace(/\W/g, '')}.geojson`);
+    const file = join(place.dir, `${name.replace(/\W/g, '')}.geojson`);
     const point = (n: string, lat: number) => ({ type: 'Feature', properties: { name: n }, geometry: { type: 'Point', coordinates: [LON, lat] } });
     writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features: [point('edge', edge.lat), point('inside', edge.lat / 2), point('beyond', edge.lat * 2)] }));
-    layer = await startLayerImport({ store, file, tempDir: join(dir, 'tmp') }).done;
+    layer = await startLayerImport({ store, file, tempDir: join(place.dir, 'tmp') }).done;
   });
   afterAll(() => store?.close());
 

@@ -40,6 +40,12 @@ a key file (--key-file). Keys on the command line are visible to every user of t
 Team service (see electron/local-service/README.md, "Team service"):
   --database URL      keep saved queries, uploads and layers in PostgreSQL + PostGIS
                       (postgres://user:password@host:5432/db; or FIELDLENS_DATABASE_URL)
+  --replica URL       a streaming replica of --database (repeatable; or FIELDLENS_REPLICA_URLS,
+                      comma-separated): layer questions, continuations and imagery searches
+                      read there, by fewest outstanding requests, once it has replayed what
+                      they must see; writes stay on the primary. /health lists each database
+  --replica-max-lag S a replica further behind than S seconds is left out until it catches up
+                      (default 5)
   --users-file FILE   keys mapped to users, stored as scrypt hashes (replaces the two keys);
                       one "<user> <key id> scrypt$..." line per key
   --new-key USER      make a key for USER: prints the key once and its users-file line

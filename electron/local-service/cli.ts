@@ -8,6 +8,7 @@ import { fileMode, HELP, resolveKeys } from './cli-options';
 import { createImageryPlugin } from './imagery';
 import { importLayerFiles } from './layers/cli-import';
 import { DATABASE_URL_ENV, safeUrl } from './pg/database';
+import { REPLICA_URLS_ENV } from './pg/replicas';
 import { DEFAULT_RETENTION } from './retention';
 import { createLocalService, DEFAULT_UPLOAD_BUDGET_BYTES, DEFAULT_WRONG_KEYS_PER_MINUTE } from './server';
 import { createKeyring, newKey, parseUsersFile, type KeyEntry, type Keyring, type PassedKey } from './team/keyring';
@@ -28,6 +29,8 @@ const { values } = parseArgs({
     layer: { type: 'string', multiple: true, default: [] },
     json: { type: 'boolean', default: false },
     database: { type: 'string' },
+    replica: { type: 'string', multiple: true, default: [] },
+    'replica-max-lag': { type: 'string', default: '5' },
     host: { type: 'string', default: '127.0.0.1' },
     'users-file': { type: 'string' },
     'new-key': { type: 'string' },
@@ -67,6 +70,10 @@ if (values['users-file']) {
   }
 }
 const database = values.database ?? (process.env[DATABASE_URL_ENV] || undefined);
+const replicas = values.replica.length ? values.replica : (process.env[REPLICA_URLS_ENV] ?? '').split(/[\s,]+/).filter(Boolean);
+if (replicas.length && !database) fail('--replica needs --database: a replica is read beside its primary, which takes the writes.');
+const replicaMaxLag = Number(values['replica-max-lag']);
+if (!(replicaMaxLag > 0)) fail('--replica-max-lag takes a number of seconds, over 0.');
 const rateLimit = values['rate-limit'] === undefined ? undefined : Number(values['rate-limit']);
 if (rateLimit !== undefined && !(rateLimit > 0)) fail('--rate-limit takes a number of requests per minute per key, over 0.');
 const workers = Number(values.workers);
@@ -123,7 +130,8 @@ const announce = (urls: { baseUrl: string; searchBaseUrl: string }) => {
   else
     process.stdout.write(
       `Fieldlens local service\n  base_url:        ${urls.baseUrl}\n  search_base_url: ${urls.searchBaseUrl}\n  data: ${database ? safeUrl(database) : dataDir}\n` +
-        (workers > 1 ? `  workers: ${workers}\n` : ''),
+        (workers > 1 ? `  workers: ${workers}\n` : '') +
+        (replicas.length ? `  replicas: ${replicas.map(safeUrl).join(', ')}\n` : ''),
     );
 };
 
@@ -143,6 +151,7 @@ const service = createLocalService({
   clock: () => new Date(),
   answerFault: values['answer-fault'],
   database,
+  replicas: replicas.length ? { urls: replicas, maxLagMs: replicaMaxLag * 1000 } : undefined,
   keyring,
   // Each worker sees about 1/N of a key's requests (connections are spread evenly).
   rateLimitPerMinute: rateLimit === undefined ? undefined : Math.max(1, Math.round(rateLimit / workers)),

@@ -19,19 +19,27 @@ export class LeastConnections<W> {
     this.open.delete(w);
   }
 
-  /** The process for a new connection, counted as holding it; undefined while there is none. */
-  pick(): W | undefined {
+  /**
+   * The process for a new connection (or request), counted as holding it; undefined while there
+   * is none, or none that `eligible` accepts.
+   */
+  pick(eligible?: (w: W) => boolean): W | undefined {
     const ws = [...this.open.keys()];
     let best: W | undefined;
     let fewest = Infinity;
     for (let i = 0; i < ws.length; i++) {
       const w = ws[(this.turn + i) % ws.length]!;
       const n = this.open.get(w)!;
-      if (n < fewest) [best, fewest] = [w, n];
+      if (n < fewest && (!eligible || eligible(w))) [best, fewest] = [w, n];
     }
     this.turn = (this.turn + 1) % Math.max(1, ws.length);
     if (best !== undefined) this.open.set(best, fewest + 1);
     return best;
+  }
+
+  /** Whether the process takes connections (added and not removed). */
+  has(w: W): boolean {
+    return this.open.has(w);
   }
 
   /** One of the process's connections closed. */

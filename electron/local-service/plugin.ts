@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { Logger } from '../ground/logger';
 import type { Catalog } from './catalog/catalog';
+import type { DatabaseRouter } from './pg/replicas';
 
 /** What every plugin of the local service gets: its data folder, database and addresses. */
 export interface ServiceContext {
@@ -19,6 +20,11 @@ export interface ServiceContext {
    * The service owns it (it is closed after the plugins).
    */
   pool?: pg.Pool;
+  /**
+   * With `pool`: where reads that may lag a little go (streaming replicas, `--replica URL`), or
+   * the pool itself without replicas. Writes stay on `pool`.
+   */
+  reads?: DatabaseRouter;
   logger: Logger;
   clock: () => Date;
   /** The open-data catalog the service answers from (cities, airports, countries); absent in plugin tests. */

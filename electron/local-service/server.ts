@@ -13,6 +13,7 @@ import { createUploadBudget, uploadGate, uploadTempDir } from './http/upload-gat
 import { openPgPool } from './pg/database';
 import { listenToChannel } from './pg/notifications';
 import { openPgResultStore } from './pg/pg-result-store';
+import { createDatabaseRouter, type DatabaseRouter } from './pg/replicas';
 import type { LocalServicePlugin, ServiceContext } from './plugin';
 import { createServiceLayers, type ServiceLayers } from './layers/registry';
 import { cachingLayerStore, type CachingLayerStore } from './layers/store/answer-cache';
@@ -48,6 +49,11 @@ export interface LocalServiceOptions {
    * the data folder's SQLite files, so several service processes can share them (a team service).
    */
   database?: string;
+  /**
+   * With `database`: PostgreSQL streaming replicas of it (`--replica URL`). Layer features, saved
+   * sets and imagery searches are read there; writes, the layer list and LISTEN stay on the primary.
+   */
+  replicas?: { urls: string[]; maxLagMs?: number; probeMs?: number; waitMs?: number };
   /** Keys mapped to users (a team service): replaces `keys` for authentication on both hosts. */
   keyring?: Keyring;
   /** Requests per minute per key (429 with Retry-After past it); none by default. */
@@ -133,10 +139,25 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       const db = openDatabase(opts.dataDir);
       const onSaveError = (e: unknown) => opts.logger.error('local service: saving results failed', e);
       let ping: () => Promise<void> = async () => {};
+      let health: (() => ReturnType<DatabaseRouter['health']>) | undefined;
       let pool: pg.Pool | undefined;
+      let reads: DatabaseRouter | undefined;
       if (opts.database) {
         pool = openPgPool({ url: opts.database, onError: (e) => opts.logger.warn('local service: database connection lost', e) });
         const open = pool;
+        const router = createDatabaseRouter({
+          primary: pool,
+          primaryUrl: opts.database,
+          replicaUrls: opts.replicas?.urls ?? [],
+          maxLagMs: opts.replicas?.maxLagMs,
+          probeMs: opts.replicas?.probeMs,
+          waitMs: opts.replicas?.waitMs,
+          onError: (e) => opts.logger.warn('local service: replica connection lost', e),
+          onChange: (replica, inRotation, reason) =>
+            opts.logger.warn(inRotation ? 'local service: replica back in rotation' : 'local service: replica out of rotation', { replica, reason }),
+        });
+        reads = router;
+        health = () => router.health();
         // Layers another process makes ready or removes reach this one's vocabulary at once.
         const layerChanges = listenToChannel({
           url: opts.database,
@@ -149,13 +170,14 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         });
         closePool = async () => {
           await layerChanges.close();
+          await router.close();
           await open.end();
         };
         ping = async () => void (await open.query('SELECT 1'));
         try {
-          store = await openPgResultStore({ pool, onError: onSaveError, codes: catalog.kinds.codes });
+          store = await openPgResultStore({ pool, onError: onSaveError, codes: catalog.kinds.codes, reads: router });
           // Distance questions a follow-up asks again are answered from memory (answer-cache.ts).
-          if (!opts.layerStore) ownStore = answers = cachingLayerStore(await openPostgisLayerStore({ pool, clock: opts.clock }));
+          if (!opts.layerStore) ownStore = answers = cachingLayerStore(await openPostgisLayerStore({ pool, clock: opts.clock, reads: router }));
         } catch (e) {
           db.close();
           await closePool();
@@ -180,6 +202,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         dataDir: opts.dataDir,
         db,
         pool,
+        reads,
         logger: opts.logger,
         clock: opts.clock,
         catalog,
@@ -204,8 +227,16 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       base = createHost({ ...shared, auth: 'bearer', key: () => keys.bearer });
       search = createHost({ ...shared, auth: 'x-api-key', key: () => keys.search });
       await base.register(multipart, { limits: UPLOAD_LIMITS });
+      const databases = health;
       for (const app of [base, search]) {
-        app.get('/health', { config: { auth: false } }, async () => ({ status: 'ok' }));
+        // On PostgreSQL each database with its role and lag, from the last probe (no query per
+        // request); a primary that fails its probe is an error.
+        app.get('/health', { config: { auth: false } }, async (_req, reply) => {
+          const list = databases?.();
+          if (!list) return { status: 'ok' };
+          const down = list.some((d) => d.role === 'primary' && d.state !== 'ok');
+          return reply.code(down ? 503 : 200).send({ status: down ? 'primary database unavailable' : 'ok', databases: list });
+        });
         // Liveness: the process answers. Readiness: it takes work (its database answers, not draining).
         app.get('/healthz', { config: { auth: false } }, async () => ({ status: 'ok' }));
         app.get('/readyz', { config: { auth: false } }, async (_req, reply) => {

@@ -10,8 +10,22 @@ export interface PgCluster {
   port: number;
   /** A fresh database with PostGIS (cloned from the cluster's template); returns its URL. */
   createDatabase(): Promise<string>;
-  /** Stops the server and deletes its folder. */
+  /** A streaming replica of the cluster (`pg_basebackup -R`) on a port of its own; stopped with the cluster. */
+  startReplica(): PgReplica;
+  /** Stops the server (and its replicas) and deletes its folder. */
   stop(): void;
+}
+
+export interface PgReplica {
+  port: number;
+  /** The replica's URL of a database of the primary (same name). */
+  url(primaryUrl: string): string;
+  /** Fast shutdown, and a start again on the same port. */
+  stop(): void;
+  start(): void;
+  /** Replay of the primary's WAL held (`pg_wal_replay_pause()`) and let go. */
+  pauseReplay(): Promise<void>;
+  resumeReplay(): Promise<void>;
 }
 
 /**
@@ -35,6 +49,30 @@ export function startPgCluster(): PgCluster {
         await c.end();
       }
       return `postgres://postgres@127.0.0.1:${port}/${name}`;
+    },
+    startReplica() {
+      const [data, rport] = execFileSync('bash', [SCRIPT, 'replica', dir, port], { encoding: 'utf8' }).trim().split(' ') as [string, string];
+      const sql = async (q: string) => {
+        const c = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${rport}/postgres` });
+        await c.connect();
+        try {
+          await c.query(q);
+        } finally {
+          await c.end();
+        }
+      };
+      return {
+        port: Number(rport),
+        url: (primaryUrl) => {
+          const u = new URL(primaryUrl);
+          u.port = rport;
+          return u.toString();
+        },
+        stop: () => void execFileSync('bash', [SCRIPT, 'replica-stop', data]),
+        start: () => void execFileSync('bash', [SCRIPT, 'replica-start', data, rport]),
+        pauseReplay: () => sql('SELECT pg_wal_replay_pause()'),
+        resumeReplay: () => sql('SELECT pg_wal_replay_resume()'),
+      };
     },
     stop() {
       if (stopped) return;

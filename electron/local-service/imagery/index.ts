@@ -102,7 +102,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
   /** The catalog on the service's storage: PostgreSQL when the service runs on it, else the data folder's SQLite. */
   const open = async (ctx: ServiceContext): Promise<State> => {
     const store = ctx.pool
-      ? await openPgImageryStorage({ pool: ctx.pool, onWait: () => ctx.logger.info('imagery: another process is scanning the photo folders; waiting for it') })
+      ? await openPgImageryStorage({ pool: ctx.pool, reads: ctx.reads, onWait: () => ctx.logger.info('imagery: another process is scanning the photo folders; waiting for it') })
       : embeddedImageryStorage(ctx.db, ctx.clock);
     const regions = new RegionTable();
     const dirs = withSample(opts.photoDirs);

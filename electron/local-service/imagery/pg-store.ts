@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { inTransaction, placeholders } from '../pg/database';
 import { applyPgMigrations } from '../pg/migrations';
+import { parseLsn, type DatabaseRouter, type Lsn } from '../pg/replicas';
 import { createFtsTokenizer } from './fts-tokens';
 import type { ImageryStorage, KnownFile } from './storage';
 import type { PhotoRow, Summary } from './store';
@@ -81,14 +82,27 @@ export interface PgImageryStorageOptions {
   pool: pg.Pool;
   /** Told when a scan waits for another process's. */
   onWait?: () => void;
+  /** Streaming replicas: a search's word matches and rows are read there (scans and the generation on the primary). */
+  reads?: DatabaseRouter;
 }
 
 export function migratePgImagery(pool: pg.Pool): Promise<number> {
   return applyPgMigrations(pool, 'imagery', PG_IMAGERY_MIGRATIONS);
 }
 
-export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOptions): Promise<ImageryStorage> {
+export async function openPgImageryStorage({ pool, onWait, reads }: PgImageryStorageOptions): Promise<ImageryStorage> {
   await migratePgImagery(pool);
+  /**
+   * The primary's WAL position when the catalog in memory was read (or this process last wrote
+   * it): a search's rows come from a replica that has replayed that far, so it finds every
+   * photo of the generation it searches.
+   */
+  let mark: Lsn | null = null;
+  const read = <R extends pg.QueryResultRow>(text: string, values: unknown[]) =>
+    reads ? reads.query<R>(text, values, { after: mark }) : pool.query<R>(text, values);
+  const raise = (lsn: Lsn | null) => {
+    if (lsn !== null && (mark === null || lsn > mark)) mark = lsn;
+  };
   const tokenizer = createFtsTokenizer();
   const generationOf = async (q: pg.Pool | pg.PoolClient) =>
     Number((await q.query<{ value: string }>("SELECT value FROM imagery_meta WHERE key = 'generation'")).rows[0]?.value ?? 0);
@@ -142,6 +156,7 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
            ON CONFLICT (key) DO UPDATE SET value = (imagery_meta.value::bigint + 1)::text`,
         );
       });
+      if (reads?.replicated) raise(await reads.mark());
     },
 
     async match(word) {
@@ -150,8 +165,8 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
       if (!tokens.length) return [];
       const r =
         tokens.length === 1
-          ? await pool.query<{ rowid: number }>('SELECT rowid FROM imagery_photo WHERE words @> $1', [tokens])
-          : await pool.query<{ rowid: number }>(
+          ? await read<{ rowid: number }>('SELECT rowid FROM imagery_photo WHERE words @> $1', [tokens])
+          : await read<{ rowid: number }>(
               // Tokens hold no spaces (they split words), so "in a row" is a substring of the spaced list.
               `SELECT rowid FROM imagery_photo WHERE words @> $1
                AND strpos(' ' || array_to_string(words, ' ') || ' ', ' ' || array_to_string($1::text[], ' ') || ' ') > 0`,
@@ -171,7 +186,10 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
         await c.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
         const generation = await generationOf(c);
         const rows = (await c.query<Summary>('SELECT rowid, lon, lat, year, region_id, taken_at, id, is_video FROM imagery_photo')).rows;
+        // At or past every commit this snapshot sees.
+        const lsn = reads?.replicated ? (await c.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0]!.lsn : null;
         await c.query('COMMIT');
+        raise(parseLsn(lsn));
         return { generation, rows };
       } catch (e) {
         await c.query('ROLLBACK').catch(() => {});
@@ -183,13 +201,13 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
 
     async rows(rowids) {
       if (!rowids.length) return [];
-      const r = await pool.query<PhotoRow>(`SELECT ${ROW} FROM imagery_photo WHERE rowid = ANY($1)`, [rowids]);
+      const r = await read<PhotoRow>(`SELECT ${ROW} FROM imagery_photo WHERE rowid = ANY($1)`, [rowids]);
       const found = new Map(r.rows.map((x) => [x.rowid, x]));
       return rowids.map((id) => found.get(id)).filter((x): x is PhotoRow => !!x);
     },
 
     async byId(id) {
-      return (await pool.query<PhotoRow>(`SELECT ${ROW} FROM imagery_photo WHERE id = $1`, [id])).rows[0];
+      return (await read<PhotoRow>(`SELECT ${ROW} FROM imagery_photo WHERE id = $1`, [id])).rows[0];
     },
 
     async count() {

@@ -7,6 +7,7 @@ import type { RetentionRow } from '../retention';
 import { packItems, savedSearchFromRow, unpackItems, type SavedSearch, type SearchRowHead, type StoredFile } from '../store';
 import { inTransaction, placeholders } from './database';
 import { applyPgMigrations } from './migrations';
+import type { DatabaseRouter, Lsn } from './replicas';
 
 /**
  * Saved result sets and uploads in PostgreSQL, the same rows as the SQLite store (store.ts):
@@ -62,6 +63,8 @@ const SAVES_PER_STATEMENT = 500;
 const RECENT_SETS = 2000;
 const RECENT_ITEMS = 50_000;
 const RECENT_MAX_ITEMS = 1000;
+/** Written sets and files whose WAL position is kept, for reads on replicas that must see them. */
+const MARKS = 10_000;
 
 /** Bytes of a stored upload per row of upload_chunks (the embedded store's chunk size). */
 const UPLOAD_CHUNK = 512 * 1024;
@@ -73,6 +76,8 @@ export interface PgResultStoreOptions {
   pool: pg.Pool;
   onError?: (e: unknown) => void;
   codes?: KindCodes;
+  /** Streaming replicas: reads of saved sets and files go there once they have replayed the write. */
+  reads?: DatabaseRouter;
 }
 
 interface SearchRow extends SearchRowHead {
@@ -80,7 +85,7 @@ interface SearchRow extends SearchRowHead {
   items_bin: Buffer;
 }
 
-export async function openPgResultStore({ pool, onError = () => {}, codes = BUILTIN_CODES }: PgResultStoreOptions): Promise<ResultStore> {
+export async function openPgResultStore({ pool, onError = () => {}, codes = BUILTIN_CODES, reads }: PgResultStoreOptions): Promise<ResultStore> {
   await applyPgMigrations(pool, 'compute', PG_COMPUTE_MIGRATIONS);
   // Files no saved set links: left by a run that stopped between keeping and linking them. Only
   // older ones, so a file another replica has just kept for a request in flight stays.
@@ -104,6 +109,24 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
       recentItems -= o.set.items.length;
     }
   };
+  /**
+   * The primary's WAL position after each set and file this process wrote (read your own
+   * writes): a replica serves the read once it has replayed that far. A set another process
+   * wrote has no position here; a replica that does not have it yet is followed by the primary.
+   */
+  const marks = new Map<string, Lsn>();
+  const markWritten = async (keys: string[]) => {
+    if (!reads?.replicated) return;
+    const lsn = await reads.mark();
+    if (lsn === null) return;
+    for (const k of keys) marks.set(k, lsn);
+    for (const k of marks.keys()) {
+      if (marks.size <= MARKS) break;
+      marks.delete(k);
+    }
+  };
+  const read = <R extends pg.QueryResultRow>(text: string, values: unknown[], mark: string) =>
+    reads ? reads.query<R>(text, values, { after: marks.get(mark), missing: (r) => r.rows.length === 0 }) : pool.query<R>(text, values);
   let scheduled: NodeJS.Immediate | null = null;
   let writing: Promise<void> = Promise.resolve();
   /** Saves being written now: a later flush leaves them to the write under way. */
@@ -138,6 +161,7 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
             : insert,
           values,
         );
+        await markWritten(part.map(([id]) => id)).catch(onError);
         for (const [id, p] of part) {
           pending.delete(id);
           remember(id, p.s);
@@ -181,11 +205,12 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
       if (kept) return kept;
       // The row and its files in one round trip.
       const row = (
-        await pool.query<SearchRow & { files: StoredFile[] }>(
+        await read<SearchRow & { files: StoredFile[] }>(
           `SELECT s.*, COALESCE((SELECT json_agg(json_build_object('hash', u.hash, 'name', u.name) ORDER BY u.position)
                                  FROM search_uploads u WHERE u.search_id = s.id), '[]') AS files
              FROM searches s WHERE s.id = $1`,
           [key],
+          key,
         )
       ).rows[0];
       if (!row) return null;
@@ -206,14 +231,16 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
           for (let at = 0, seq = 0; at < data.length; at += UPLOAD_CHUNK, seq++)
             await c.query('INSERT INTO upload_chunks (hash, seq, data) VALUES ($1, $2, $3)', [hash, seq, data.subarray(at, at + UPLOAD_CHUNK)]);
       });
+      await markWritten([hash]).catch(onError);
     },
 
     async readUpload(hash) {
-      const r = (await pool.query<{ data: Buffer | null }>('SELECT data FROM uploads WHERE hash = $1', [hash])).rows[0];
+      const r = (await read<{ data: Buffer | null }>('SELECT data FROM uploads WHERE hash = $1', [hash], hash)).rows[0];
       if (!r) return null;
       // Files kept before chunks (migration 2) hold their bytes in the row itself.
       if (r.data) return gunzipAsync(r.data);
-      const chunks = (await pool.query<{ data: Buffer }>('SELECT data FROM upload_chunks WHERE hash = $1 ORDER BY seq', [hash])).rows;
+      // A file and its chunks are one transaction: a replica holding none is one that lags.
+      const chunks = (await read<{ data: Buffer }>('SELECT data FROM upload_chunks WHERE hash = $1 ORDER BY seq', [hash], hash)).rows;
       return gunzipAsync(Buffer.concat(chunks.map((x) => x.data)));
     },
 
@@ -246,7 +273,10 @@ export async function openPgResultStore({ pool, onError = () => {}, codes = BUIL
           [part],
         );
         n += Number(r.rows[0]!.n);
-        for (const id of part) recent.delete(id);
+        for (const id of part) {
+          recent.delete(id);
+          marks.delete(id);
+        }
       }
       await pool.query(`DELETE FROM uploads u WHERE kept_at < now() - interval '1 hour' AND NOT EXISTS (SELECT 1 FROM search_uploads l WHERE l.hash = u.hash)`);
       return n;

@@ -3,6 +3,7 @@ import type { Position } from 'geojson';
 import type pg from 'pg';
 import { inTransaction } from '../../pg/database';
 import { applyPgMigrations } from '../../pg/migrations';
+import type { DatabaseRouter, Lsn, ReadLease } from '../../pg/replicas';
 import { decodeWkb } from '../../../ground/wkb';
 import { LayerNotFoundError, type LayerInfo, type LayerStore, type LayerSummary, type NearFeature, type QueryOptions, type StoredFeature } from './layer-store';
 import { FEATURE_COLUMNS, featureTable, createPgLayerWriter, loadTable } from './postgis-layer-writer';
@@ -81,9 +82,14 @@ const limitOf = (n: number | undefined) => (n === undefined || !Number.isFinite(
 export interface PostgisLayerStoreOptions {
   pool: pg.Pool;
   clock?: () => Date;
+  /**
+   * Streaming replicas: a layer's features are read there (the layer list, its summary and
+   * every write stay on the primary, `pool`).
+   */
+  reads?: DatabaseRouter;
 }
 
-export async function openPostgisLayerStore({ pool, clock = () => new Date() }: PostgisLayerStoreOptions): Promise<LayerStore> {
+export async function openPostgisLayerStore({ pool, clock = () => new Date(), reads }: PostgisLayerStoreOptions): Promise<LayerStore> {
   await applyPgMigrations(pool, 'layers', PG_LAYER_MIGRATIONS);
   await applyPgMigrations(pool, 'layer-summaries', SUMMARY_MIGRATIONS);
 
@@ -117,13 +123,29 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
    * its table is gone (`gone`).
    */
   const numbers = new Map<string, number>();
+  /**
+   * The primary's WAL position once each layer was found ready there (read your own writes): a
+   * replica reads its features only once it has replayed that far, so never a table it holds
+   * half-written. Features of a ready layer never change, so one position per layer lasts.
+   */
+  const marks = new Map<string, Lsn | null>();
   const layerNumber = async (uid: string): Promise<number> => {
     const known = numbers.get(uid);
     if (known !== undefined) return known;
     const r = await layerRow(uid);
     if (!r) throw new LayerNotFoundError(uid);
+    if (reads?.replicated) marks.set(uid, await reads.mark());
     numbers.set(uid, r.id);
     return r.id;
+  };
+  const after = (uids: string[]) => uids.map((u) => marks.get(u) ?? null).reduce<Lsn | null>((a, b) => (a === null || (b !== null && b > a) ? b : a), null);
+  /** A read of layers' features: on a replica that has them when there are replicas. */
+  const read = <R extends pg.QueryResultRow>(uids: string[], text: string, values: unknown[]) =>
+    reads ? reads.query<R>(text, values, { after: after(uids) }) : pool.query<R>(text, values);
+  const lend = async (uid: string, primaryOnly = false): Promise<ReadLease> => {
+    if (reads && !primaryOnly) return reads.connect({ after: after([uid]) });
+    const client = await pool.connect();
+    return { client, onReplica: false, release: () => client.release() };
   };
   /** A query on the table of a layer removed meanwhile (undefined_table): that layer is not found. */
   const gone =
@@ -150,7 +172,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
   const features = async (uid: string, q: Params, where: string, opts: QueryOptions) => {
     const t = featureTable(await layerNumber(uid));
     const tags = matchSql(q, opts.match);
-    const rows = await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE ${where} AND ${tags} ORDER BY fid LIMIT ${q.add(limitOf(opts.limit))}`, q.values).catch(gone(uid));
+    const rows = await read<FeatureRow>([uid], `SELECT ${COLUMNS} FROM ${t} WHERE ${where} AND ${tags} ORDER BY fid LIMIT ${q.add(limitOf(opts.limit))}`, q.values).catch(gone(uid));
     return rows.rows.map((r) => stored(uid, r));
   };
 
@@ -163,21 +185,43 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
 
   /** Pages of features through a cursor in its own read-only transaction; a break ends it. */
   async function* cursor(uid: string, sql: string, params: unknown[]): AsyncGenerator<StoredFeature[]> {
-    const c = await pool.connect();
-    let ok = false;
+    const first = async (l: ReadLease) => {
+      try {
+        await l.client.query('BEGIN READ ONLY');
+        await l.client.query(`DECLARE scan NO SCROLL CURSOR FOR ${sql}`, params);
+        return await l.client.query<FeatureRow>(`FETCH ${SCAN_PAGE} FROM scan`);
+      } catch (e) {
+        await l.client.query('ROLLBACK').catch(() => {});
+        l.release(e);
+        throw e;
+      }
+    };
+    let l = await lend(uid);
+    let page: pg.QueryResult<FeatureRow>;
     try {
-      await c.query('BEGIN READ ONLY');
-      await c.query(`DECLARE scan NO SCROLL CURSOR FOR ${sql}`, params).catch(gone(uid));
+      page = await first(l);
+    } catch (e) {
+      if (!l.onReplica) return gone(uid)(e);
+      // A replica that failed before the first page (stopped, or a conflict with replay): the primary reads it.
+      l = await lend(uid, true);
+      page = await first(l).catch(gone(uid));
+    }
+    let ok = false;
+    let failed: unknown;
+    try {
       for (;;) {
-        const page = await c.query<FeatureRow>(`FETCH ${SCAN_PAGE} FROM scan`);
         if (page.rows.length) yield page.rows.map((r) => stored(uid, r));
         if (page.rows.length < SCAN_PAGE) break;
+        page = await l.client.query<FeatureRow>(`FETCH ${SCAN_PAGE} FROM scan`);
       }
       ok = true;
+    } catch (e) {
+      failed = e;
+      throw e;
     } finally {
       // Also on an early break: the cursor and its transaction end with the read.
-      await c.query(ok ? 'COMMIT' : 'ROLLBACK').catch(() => {});
-      c.release();
+      await l.client.query(ok ? 'COMMIT' : 'ROLLBACK').catch(() => {});
+      l.release(failed);
     }
   }
 
@@ -190,7 +234,8 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
     // prefilter), then the exact test. use_spheroid false: great-circle metres on the
     // mean-radius sphere, as the embedded store measures.
     const boxes = nearBoxes(q.values, p, metres);
-    const rows = await pool.query<FeatureRow>(
+    const rows = await read<FeatureRow>(
+      [uid],
       `SELECT ${COLUMNS}, ST_Distance(geom::geography, ${point}, false) AS d FROM ${t}
        WHERE ${boxes} AND ST_DWithin(geom::geography, ${point}, ${radius}, false) AND ${matchSql(q, match)}
        ORDER BY d, fid LIMIT ${lim}`,
@@ -273,7 +318,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
 
     async feature(uid, fid) {
       const t = featureTable(await layerNumber(uid));
-      const r = (await pool.query<FeatureRow>(`SELECT ${COLUMNS} FROM ${t} WHERE fid = $1`, [fid]).catch(gone(uid))).rows[0];
+      const r = (await read<FeatureRow>([uid], `SELECT ${COLUMNS} FROM ${t} WHERE fid = $1`, [fid]).catch(gone(uid))).rows[0];
       return r ? stored(uid, r) : null;
     },
 
@@ -296,7 +341,8 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
       // distance; the farthest of them on the sphere bounds the true k nearest (k such features lie
       // that close), so a within query of that radius ordered on the sphere answers exactly, ties
       // by fid as the embedded store orders them.
-      const far = await pool.query<{ r: number | null }>(
+      const far = await read<{ r: number | null }>(
+        [uid],
         `SELECT max(ST_Distance(geom::geography, ${at}::geography, false)) AS r FROM (
            SELECT geom FROM ${t} WHERE ${matchSql(q, opts.match)} ORDER BY geom <-> ${at} LIMIT ${q.add(Math.trunc(k))}
          ) k`,
@@ -338,7 +384,8 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date() }: 
       const st = featureTable(await layerNumber(subject.layerId));
       const q = new Params();
       // One GROUP BY in the database: the subject's features never travel, whatever their number.
-      const rows = await pool.query<{ fid: string; n: string }>(
+      const rows = await read<{ fid: string; n: string }>(
+        [polygons.layerId, subject.layerId],
         `SELECT p.fid, count(s.fid) AS n FROM ${pt} p
          LEFT JOIN ${st} s ON s.geom && p.geom AND ST_Intersects(p.geom, s.geom) AND ${matchSql(q, subject.match, 's.tags')}
          WHERE ST_Dimension(p.geom) = 2 AND NOT ST_IsEmpty(p.geom) AND ${matchSql(q, polygons.match, 'p.tags')}

@@ -20,6 +20,11 @@
  *   (concurrent_users_*; every answer's ids and count checked as above),
  *   then of the built-in catalog's (concurrent_catalog_*): p50/p99 of the requests and the CPU
  *   the service's processes and this client spent per request;
+ * - with `-- --replicas N`: N streaming replicas of the cluster (pg_basebackup -R) made before
+ *   the 32 users, whose layer questions are then asked again of a service told of them
+ *   (`--replica`): replica_concurrent_users_* beside the figures without, in the same run, on
+ *   the same machine, and replica_read_share, the share of the layer table's scans the
+ *   replicas counted (pg_stat_user_tables of each server);
  * - a leak sweep: no key in the database dump, the logs or the responses.
  * Last line: one JSON object (import_features_per_s, within_p50_ms, knn_p50_ms,
  * embedded_within_p50_ms, concurrent_users_p99_ms, ...).
@@ -36,7 +41,7 @@ import { openPostgisLayerStore } from '../../electron/local-service/layers/store
 import { openSqliteLayerStore } from '../../electron/local-service/layers/store/sqlite-layer-store';
 import type { LayerFeature } from '../../electron/local-service/layers/types';
 import { newKey } from '../../electron/local-service/team/keyring';
-import { startPgCluster } from '../support/pg-cluster';
+import { layerScans, startPgCluster } from '../support/pg-cluster';
 import { printFigures, type Figures } from './figures';
 import { HttpConnection } from './http-connection';
 import { CATALOG_FOLLOW_UP, CATALOG_QUESTIONS, checkCatalogAnswer } from './catalog-answers';
@@ -57,6 +62,13 @@ const ROUNDS = Number(process.env['FIELDLENS_BENCH_ROUNDS'] ?? 20);
  */
 const WARMUP_ROUNDS = 16;
 const BATCH = 10_000;
+/** `-- --replicas N`: streaming replicas for a second run of the 32 users (none by default). */
+const REPLICAS = (() => {
+  const at = process.argv.indexOf('--replicas');
+  const n = at < 0 ? 0 : Number(process.argv[at + 1]);
+  if (!Number.isInteger(n) || n < 0) throw new Error('--replicas takes a whole number');
+  return n;
+})();
 /** The generated points of the PostGIS layer, for the answers' check (built after the timed queries). */
 let grid: PointGrid;
 const MB = 1024 * 1024;
@@ -223,8 +235,29 @@ async function main() {
     for (let i = 0; i < QUERIES; i++) sameIds(`embedded within 500 m #${i}`, embAnswers[i]!.map((f) => idOf(f.sourceId)), embGrid.within(embProbe(i), 500), 500, embGrid.within(embProbe(i), 500 + EDGE_M));
     figures['answers_checked'] += QUERIES;
 
+    // Made before both runs of the users, so that the run without them differs only in where it reads.
+    const replicaUrls: string[] = [];
+    for (let i = 0; i < REPLICAS; i++) {
+      say(`making streaming replica ${i + 1} of ${REPLICAS} (pg_basebackup -R)`);
+      replicaUrls.push(cluster.startReplica().url(url));
+    }
     say(`${USERS} users at once against a service on PostgreSQL holding the ${POINTS.toLocaleString('en')}-point layer`);
     Object.assign(figures, await concurrentUsers(url, join(dir, 'service')));
+    if (REPLICAS) {
+      say(`the same users' layer questions with ${REPLICAS} replica(s)`);
+      const before = await Promise.all([url, ...replicaUrls].map(layerScans));
+      const withReplicas = await concurrentUsers(url, join(dir, 'service-replicas'), replicaUrls);
+      const scans = (await Promise.all([url, ...replicaUrls].map(layerScans))).map((n, i) => n - before[i]!);
+      const onReplicas = scans.slice(1).reduce((a, b) => a + b, 0);
+      figures['replicas'] = REPLICAS;
+      figures['replica_read_share'] = round(onReplicas / Math.max(1, onReplicas + scans[0]!), 3);
+      figures['replica_concurrent_users_p50_ms'] = withReplicas['concurrent_users_p50_ms']!;
+      figures['replica_concurrent_users_p99_ms'] = withReplicas['concurrent_users_p99_ms']!;
+      figures['replica_concurrent_requests_per_s'] = withReplicas['concurrent_requests_per_s']!;
+      figures['replica_concurrent_service_cpu_ms_per_request'] = withReplicas['concurrent_service_cpu_ms_per_request']!;
+      figures['replica_concurrent_users_answers_checked'] = withReplicas['concurrent_users_answers_checked']!;
+      figures['leaked_keys'] = Number(figures['leaked_keys']) + Number(withReplicas['leaked_keys']);
+    }
   } finally {
     cluster.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -255,7 +288,8 @@ function cpuMs(pids: number[]): number {
   return total;
 }
 
-async function concurrentUsers(database: string, dataDir: string): Promise<Figures> {
+/** The 32 users; with `replicas`, the layer's questions only, against a service reading there. */
+async function concurrentUsers(database: string, dataDir: string, replicas?: string[]): Promise<Figures> {
   const made = await Promise.all(Array.from({ length: USERS }, (_, i) => newKey(`user${i}`)));
   // The service as a team runs it, in processes of its own (the bench's clients stay out of its event loops).
   const users = join(dataDir, '..', 'users.txt');
@@ -263,7 +297,7 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
   const cli = join(import.meta.dirname, '../../electron/local-service/cli.ts');
   // FIELDLENS_BENCH_CPU_PROF=DIR: a V8 CPU profile of each service process in DIR, to see where its time goes.
   const prof = process.env['FIELDLENS_BENCH_CPU_PROF'];
-  const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--import', 'tsx', cli, '--users-file', users, '--data-dir', dataDir, '--database', database, '--workers', String(WORKERS), '--no-sample', '--json']);
+  const child = spawn(process.execPath, [...(prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : []), '--import', 'tsx', cli, '--users-file', users, '--data-dir', dataDir, '--database', database, ...(replicas ?? []).flatMap((r) => ['--replica', r]), '--workers', String(WORKERS), '--no-sample', '--json']);
   let log = '';
   child.stderr.on('data', (d) => (log += String(d)));
   const [first] = (await once(child.stdout, 'data')) as [Buffer];
@@ -344,7 +378,7 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
     };
   };
   const layer = await run(layerRound);
-  const cat = await run(catalogRound);
+  const cat = replicas ? null : await run(catalogRound);
   // Every layer answer, its ids and its count, against the haversine over the generated points:
   // the cafés (or pharmacies) within 2 km of the site, nearest first, the first 10 listed.
   let checked = 0;
@@ -361,7 +395,7 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
     checked++;
   }
   // Every catalog answer, its count and listed ids, against the published open data.
-  for (const [key, a] of cat.answers) {
+  for (const [key, a] of cat?.answers ?? []) {
     const [u, r] = key.split('/').map(Number) as [number, number];
     checkCatalogAnswer(`user ${u}, round ${r}`, catalogQuestion(u, r), a, 10);
     checked++;
@@ -383,10 +417,12 @@ async function concurrentUsers(database: string, dataDir: string): Promise<Figur
     concurrent_requests_per_s: layer.rps,
     concurrent_service_cpu_ms_per_request: layer.serviceCpu,
     concurrent_client_cpu_ms_per_request: layer.clientCpu,
-    concurrent_catalog_p50_ms: cat.p50,
-    concurrent_catalog_p99_ms: cat.p99,
-    concurrent_catalog_requests_per_s: cat.rps,
-    concurrent_catalog_service_cpu_ms_per_request: cat.serviceCpu,
+    ...(cat && {
+      concurrent_catalog_p50_ms: cat.p50,
+      concurrent_catalog_p99_ms: cat.p99,
+      concurrent_catalog_requests_per_s: cat.rps,
+      concurrent_catalog_service_cpu_ms_per_request: cat.serviceCpu,
+    }),
     leaked_keys: leaked,
   };
 }

@@ -81,3 +81,32 @@ export function startPgCluster(): PgCluster {
     },
   };
 }
+
+/**
+ * Scans of the data layers' feature tables a server has counted (pg_stat_user_tables: only
+ * questions read them, no health probe does), to see where reads landed. A backend reports its
+ * counts when it ends or has been idle a while, so read this after the service has closed its
+ * connections: it is read until it stops moving.
+ */
+export async function layerScans(url: string): Promise<number> {
+  const read = async () => {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      const r = await c.query<{ n: number }>(
+        `SELECT coalesce(sum(coalesce(idx_scan, 0) + coalesce(seq_scan, 0)), 0)::int AS n FROM pg_stat_user_tables WHERE relname ~ '^layer_features_[0-9]+$'`,
+      );
+      return r.rows[0]!.n;
+    } finally {
+      await c.end();
+    }
+  };
+  let last = await read();
+  for (let i = 0; i < 40; i++) {
+    await new Promise((ok) => setTimeout(ok, 250));
+    const now = await read();
+    if (now === last && i >= 3) return now;
+    last = now;
+  }
+  return last;
+}

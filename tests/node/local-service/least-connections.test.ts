@@ -53,4 +53,20 @@ describe('least-connections hand-off', () => {
     lc.closed('a');
     expect(lc.counts()).toEqual([5]);
   });
+
+  it('picks the fewest among the processes a request accepts (replicas that have replayed a write)', () => {
+    const lc = new LeastConnections<string>();
+    for (const w of ['a', 'b', 'c']) lc.add(w);
+    // a holds 2, b 1, c 0.
+    lc.pick((w) => w === 'a');
+    lc.pick((w) => w === 'a');
+    lc.pick((w) => w === 'b');
+    expect(lc.counts()).toEqual([2, 1, 0]);
+    expect(lc.pick((w) => w !== 'c')).toBe('b');
+    expect(lc.pick(() => false)).toBeUndefined();
+    expect(lc.counts()).toEqual([2, 2, 0]);
+    expect(lc.has('c')).toBe(true);
+    lc.remove('c');
+    expect(lc.has('c')).toBe(false);
+  });
 });

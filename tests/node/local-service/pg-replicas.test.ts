@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import { defaultCatalogDir, loadCatalog, type Catalog } from '../../../electron/local-service/catalog/catalog';
 import { openPostgisLayerStore } from '../../../electron/local-service/layers/store/postgis-layer-store';
-import type { DatabaseHealth } from '../../../electron/local-service/pg/replicas';
+import { parseLsn, type DatabaseHealth } from '../../../electron/local-service/pg/replicas';
 import { createLocalService, type LocalService, type LocalServiceOptions } from '../../../electron/local-service/server';
 import { layerScans, startPgCluster, type PgCluster, type PgReplica } from '../../support/pg-cluster';
 
@@ -258,4 +258,14 @@ describe('a team service with a streaming replica', () => {
       await replica.resumeReplay();
     }
   }, 60_000);
+});
+
+describe('WAL positions', () => {
+  it('reads pg_lsn text as one number: the high word, then the low one', () => {
+    expect(parseLsn('16/B374D848')).toBe(0x16n * 2n ** 32n + 0xb374d848n);
+    expect(parseLsn('0/0')).toBe(0n);
+    expect(parseLsn(null)).toBeNull();
+    // Ordered as positions, not as text ("9/…" is before "10/…").
+    expect(parseLsn('9/FFFFFFFF')! < parseLsn('10/0')!).toBe(true);
+  });
 });

@@ -237,16 +237,19 @@ async function main() {
 
     // Made before both runs of the users, so that the run without them differs only in where it reads.
     const replicaUrls: string[] = [];
+    const servers = [join(cluster.dir, 'data')];
     for (let i = 0; i < REPLICAS; i++) {
       say(`making streaming replica ${i + 1} of ${REPLICAS} (pg_basebackup -R)`);
-      replicaUrls.push(cluster.startReplica().url(url));
+      const r = cluster.startReplica();
+      replicaUrls.push(r.url(url));
+      servers.push(r.dataDir);
     }
     say(`${USERS} users at once against a service on PostgreSQL holding the ${POINTS.toLocaleString('en')}-point layer`);
-    Object.assign(figures, await concurrentUsers(url, join(dir, 'service')));
+    Object.assign(figures, await concurrentUsers(url, join(dir, 'service'), servers));
     if (REPLICAS) {
       say(`the same users' layer questions with ${REPLICAS} replica(s)`);
       const before = await Promise.all([url, ...replicaUrls].map(layerScans));
-      const withReplicas = await concurrentUsers(url, join(dir, 'service-replicas'), replicaUrls);
+      const withReplicas = await concurrentUsers(url, join(dir, 'service-replicas'), servers, replicaUrls);
       const scans = (await Promise.all([url, ...replicaUrls].map(layerScans))).map((n, i) => n - before[i]!);
       const onReplicas = scans.slice(1).reduce((a, b) => a + b, 0);
       figures['replicas'] = REPLICAS;
@@ -256,6 +259,8 @@ async function main() {
       figures['replica_concurrent_requests_per_s'] = withReplicas['concurrent_requests_per_s']!;
       figures['replica_concurrent_service_cpu_ms_per_request'] = withReplicas['concurrent_service_cpu_ms_per_request']!;
       figures['replica_concurrent_users_answers_checked'] = withReplicas['concurrent_users_answers_checked']!;
+      figures['replica_concurrent_primary_cpu_ms_per_request'] = withReplicas['concurrent_primary_cpu_ms_per_request']!;
+      figures['replica_concurrent_replicas_cpu_ms_per_request'] = withReplicas['concurrent_replicas_cpu_ms_per_request']!;
       figures['leaked_keys'] = Number(figures['leaked_keys']) + Number(withReplicas['leaked_keys']);
     }
   } finally {
@@ -288,8 +293,14 @@ function cpuMs(pids: number[]): number {
   return total;
 }
 
-/** The 32 users; with `replicas`, the layer's questions only, against a service reading there. */
-async function concurrentUsers(database: string, dataDir: string, replicas?: string[]): Promise<Figures> {
+/** A PostgreSQL server's processes: its postmaster (first line of postmaster.pid) and backends. */
+const serverProcesses = (dataDir: string) => processTree(Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]));
+
+/**
+ * The 32 users; with `replicas`, the layer's questions only, against a service reading there.
+ * `servers`: the data folders of the primary, then of each replica, whose CPU is counted.
+ */
+async function concurrentUsers(database: string, dataDir: string, servers: string[], replicas?: string[]): Promise<Figures> {
   const made = await Promise.all(Array.from({ length: USERS }, (_, i) => newKey(`user${i}`)));
   // The service as a team runs it, in processes of its own (the bench's clients stay out of its event loops).
   const users = join(dataDir, '..', 'users.txt');
@@ -338,6 +349,10 @@ async function concurrentUsers(database: string, dataDir: string, replicas?: str
     const answers = new Map<string, { first: string[]; next: string[]; matched: number }>();
     // The service's processes, listed before the measured rounds (pgrep would stall this client).
     const service = processTree(child.pid!);
+    // PostgreSQL's processes, whose backends come and go with the service's pools: the CPU each
+    // had at the start, then all of it over the whole run (warm-up included: listing processes
+    // when the measured rounds start would stall this client) per request of the whole run.
+    const db0 = servers.map((d) => new Map(serverProcesses(d).map((pid) => [pid, cpuMs([pid])])));
     let cpu0: { service: number; client: NodeJS.CpuUsage } | null = null;
     let t0 = 0;
     let t1 = 0;
@@ -367,6 +382,8 @@ async function concurrentUsers(database: string, dataDir: string, replicas?: str
     );
     const wall = (t1 - t0) / 1000;
     const clientCpu = process.cpuUsage(cpu0!.client);
+    const requests = USERS * (WARMUP_ROUNDS + ROUNDS) * 2;
+    const dbCpu = servers.map((d, i) => serverProcesses(d).reduce((sum, pid) => sum + cpuMs([pid]) - (db0[i]!.get(pid) ?? 0), 0) / requests);
     return {
       matched,
       answers,
@@ -375,6 +392,8 @@ async function concurrentUsers(database: string, dataDir: string, replicas?: str
       rps: Math.round(ms.length / wall),
       serviceCpu: round((cpuMs(service) - cpu0!.service) / ms.length),
       clientCpu: round((clientCpu.user + clientCpu.system) / 1000 / ms.length),
+      primaryCpu: round(dbCpu[0]!),
+      replicasCpu: round(dbCpu.slice(1).reduce((a, b) => a + b, 0)),
     };
   };
   const layer = await run(layerRound);
@@ -417,6 +436,9 @@ async function concurrentUsers(database: string, dataDir: string, replicas?: str
     concurrent_requests_per_s: layer.rps,
     concurrent_service_cpu_ms_per_request: layer.serviceCpu,
     concurrent_client_cpu_ms_per_request: layer.clientCpu,
+    // PostgreSQL's processes: the primary, and the replicas together (streaming and replaying, or answering reads).
+    concurrent_primary_cpu_ms_per_request: layer.primaryCpu,
+    ...(servers.length > 1 && { concurrent_replicas_cpu_ms_per_request: layer.replicasCpu }),
     ...(cat && {
       concurrent_catalog_p50_ms: cat.p50,
       concurrent_catalog_p99_ms: cat.p99,

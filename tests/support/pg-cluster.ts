@@ -18,6 +18,8 @@ export interface PgCluster {
 
 export interface PgReplica {
   port: number;
+  /** Its data folder (postmaster.pid names its server process). */
+  dataDir: string;
   /** The replica's URL of a database of the primary (same name). */
   url(primaryUrl: string): string;
   /** Fast shutdown, and a start again on the same port. */
@@ -63,6 +65,7 @@ export function startPgCluster(): PgCluster {
       };
       return {
         port: Number(rport),
+        dataDir: data,
         url: (primaryUrl) => {
           const u = new URL(primaryUrl);
           u.port = rport;

@@ -202,7 +202,7 @@ describe('a team service with a streaming replica', () => {
     expect(servedWhilePaused).toBeGreaterThan(200);
     await stop(a);
     await stop(b);
-  }, 120_000);
+  }, 300_000);
 
   it('leaves no failed request when the replica stops, and takes it back once it answers', async () => {
     const s = await start();
@@ -243,12 +243,19 @@ describe('a team service with a streaming replica', () => {
     await until('the replica in rotation', async () => (await replicaOf(s)).in_rotation);
     await replica.pauseReplay();
     try {
-      // Writes move the primary on (saved sets); the paused replica falls behind them.
-      await until('the replica out of rotation for its lag', async () => {
-        await ask(s, { query: 'airports in France', limit: 1 });
-        const r = await replicaOf(s);
-        return r.state === 'lagging' && !r.in_rotation;
-      });
+      // Writes move the primary on (rows of a table no question reads); the paused replica falls behind them.
+      const writer = new pg.Client({ connectionString: primaryUrl });
+      await writer.connect();
+      try {
+        await writer.query('CREATE TABLE IF NOT EXISTS lag_filler (n INTEGER)');
+        await until('the replica out of rotation for its lag', async () => {
+          await writer.query('INSERT INTO lag_filler VALUES (1)');
+          const r = await replicaOf(s);
+          return r.state === 'lagging' && !r.in_rotation;
+        });
+      } finally {
+        await writer.end();
+      }
       expect((await replicaOf(s)).lag_ms).toBeGreaterThan(LAG_BOUND_MS);
       const QUESTIONS = 20;
       for (let i = 0; i < QUESTIONS; i++) expect((await cafes(s)).results.numberMatched).toBe(CAFES_WITHIN_2KM);

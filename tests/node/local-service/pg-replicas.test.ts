@@ -268,6 +268,43 @@ describe('a team service with a streaming replica', () => {
   }, 60_000);
 });
 
+describe('the primary failing', () => {
+  it('is an error /health shows, with the replica still listed', async () => {
+    const url = await cluster.createDatabase();
+    const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-replica-primary-'));
+    dirs.push(dataDir);
+    const service = createLocalService({
+      dataDir,
+      keys: KEYS,
+      logger: createMemoryLogger(),
+      clock: () => new Date(),
+      catalog,
+      database: url,
+      replicas: { urls: [replica.url(url)], probeMs: 50, maxLagMs: LAG_BOUND_MS },
+    });
+    running.push(service);
+    const s = { service, baseUrl: (await service.start()).baseUrl };
+    expect((await health(s)).status).toBe(200);
+    // The database goes away on the primary (and, replayed, on the replica).
+    const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${cluster.port}/postgres` });
+    await admin.connect();
+    try {
+      await admin.query(`DROP DATABASE ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
+    } finally {
+      await admin.end();
+    }
+    await until('the primary reported failing', async () => (await health(s)).status === 503);
+    const h = await health(s);
+    expect(h.body.status).toBe('primary database unavailable');
+    expect(h.body.databases.map((d) => [d.role, d.in_rotation])).toEqual([
+      ['primary', false],
+      ['replica', false],
+    ]);
+    expect(h.body.databases[0]!.error).toMatch(/does not exist|terminat/);
+    await stop(s);
+  }, 60_000);
+});
+
 describe('WAL positions', () => {
   it('reads pg_lsn text as one number: the high word, then the low one', () => {
     expect(parseLsn('16/B374D848')).toBe(0x16n * 2n ** 32n + 0xb374d848n);

@@ -97,8 +97,13 @@ export function chipsOf(r: QuestionReading): ReadingChip[] {
 
 /** A distance relation's pieces: its figures editable, the reference as words. */
 function joinRelation(relation: string, reference: string): (string | Figure)[] {
-  const step = relationStep(relation, reference);
-  return [...withFigures(relation), step.slice(relation.length)];
+  const pieces = withFigures(relation);
+  const rest = relationStep(relation, reference).slice(relation.length);
+  const tail = pieces.at(-1);
+  // The relation's last words and the reference are one piece of text.
+  if (typeof tail === 'string') pieces[pieces.length - 1] = tail + rest;
+  else pieces.push(rest);
+  return pieces;
 }
 
 /**

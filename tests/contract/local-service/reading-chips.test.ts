@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeErrorBody } from '../../../electron/client/errors';
 import { defaultCatalogDir, loadCatalog } from '../../../electron/local-service/catalog/catalog';
 import { parseQuery } from '../../../electron/local-service/query/parse';
 import { readingOf } from '../../../electron/local-service/query/reading';
@@ -11,7 +12,8 @@ import {
   withFigure,
   withoutChip,
 } from '../../../renderer/src/lib/reading';
-import { QuestionReading } from '../../../shared/service/reading';
+import { QuestionReading, readingOfWarnings, UnreadRefusal } from '../../../shared/service/reading';
+import { compute, postJson, startService, stopService, type Running } from './harness';
 import { generateCorpus } from '../../support/questions/corpus';
 
 /**
@@ -20,6 +22,11 @@ import { generateCorpus } from '../../support/questions/corpus';
  * from changed chips reads as the change and nothing else.
  */
 const catalog = loadCatalog(defaultCatalogDir());
+let r: Running;
+beforeAll(async () => {
+  r = await startService({ catalog });
+});
+afterAll(() => stopService(r));
 const read = (q: string, files: string[] = []) => {
   const plan = parseQuery(q, { catalog, coordinates: [], fileNames: files });
   return { plan, reading: QuestionReading.parse(JSON.parse(JSON.stringify(readingOf(plan, catalog, plan.subject)), round)) };
@@ -142,5 +149,38 @@ describe('a refused question offered without what was not read', () => {
     // Nothing to ask when the subject itself was not read.
     expect(questionWithoutUnread(refusal('(no subject)', 'xyzzy plugh'))).toBeNull();
     expect(questionWithoutUnread(refusal('pharmacies · within 20 km of Lyon, France', 'pharmacies'))).toBeNull();
+  });
+});
+
+describe('through the service', () => {
+  it('answers carry the reading in the shared shape, and no field beyond it', async () => {
+    for (const q of ['the 5 nearest large airports in France within 600 km of Lyon', 'cities between 100k and 500k in Italy', 'airports within 60 nmi of Athens']) {
+      const res = await compute(r, { query: q, limit: 5 });
+      const plan = res.warnings.find((w) => (w as { code?: unknown }).code === 'plan') as { reading: unknown };
+      expect(QuestionReading.strict().parse(plan.reading)).toEqual(readingOfWarnings(res.warnings));
+    }
+  });
+
+  it('a refusal reaches the app with its parts, and its rest asked again is answered', async () => {
+    // The question, the rest asked again, and how the service then reads it.
+    const cases: [string, string, string][] = [
+      ['airports with runways longer than 3,000 m in Greece', 'airports in Greece', 'airports · in Greece'],
+      ['largest airports in France', 'airports in France', 'airports · in France'],
+      ['airports over 1 million people', 'airports', 'airports'],
+      ['airports within 20 km of a fire station', 'airports', 'airports'],
+      ['nearest airports', 'airports', 'airports'],
+      ['the 5 nearest purple airports to Lyon', 'airports by distance to Lyon, France nearest first top 5', 'airports · distance to Lyon, France · nearest first · first 5'],
+    ];
+    for (const [q, rest, restReading] of cases) {
+      const res = await postJson(r, { query: q, limit: 5 });
+      expect(res.status, q).toBe(422);
+      const { refusal } = describeErrorBody(JSON.stringify(res.body), res.contentType);
+      expect(UnreadRefusal.strict().parse(refusal)).toEqual(refusal);
+      expect(questionWithoutUnread(refusal!), q).toBe(rest);
+      const again = await compute(r, { query: rest, limit: 5 });
+      expect(readingOfWarnings(again.warnings)!.text, q).toBe(restReading);
+    }
+    const none = await postJson(r, { query: 'xyzzy plugh' });
+    expect(questionWithoutUnread(describeErrorBody(JSON.stringify(none.body), none.contentType).refusal!)).toBeNull();
   });
 });

@@ -62,6 +62,37 @@ const response = (id: string, names: string[]) => ({
 });
 
 describe('Ask store', () => {
+  it('reads the reading of the answer and a refusal; asks a reading again with the rest of the question as it was', async () => {
+    const reading = { subject: 'airports', source: 'x', filters: ['in France'], relations: [], text: 'airports · in France' };
+    const refusal = { code: 'unread_question', unread: [{ words: 'purple', why: 'no rule reads these words' }], reading: 'airports · in France' };
+    let step = 0;
+    const { client, calls } = scriptedClient(async (method) => {
+      if (method !== 'compute.run') return { ok: true, value: {} };
+      step++;
+      if (step === 2) return { ok: false, error: { code: 'VALIDATION', message: 'not read', details: { status: 422, refusal } } };
+      const r = response(uuid(step), ['A']);
+      return { ok: true, value: { ...r, response: { ...r.response, warnings: ['x', { code: 'plan', message: 'read as: …', reading }] } } };
+    });
+    const ask = withStores(client, () => useAskStore());
+    ask.query = 'airports in France';
+    ask.limit = 7;
+    await ask.run();
+    expect(ask.reading).toEqual(reading);
+    expect(ask.refusal).toBeNull();
+    ask.query = 'purple airports in France';
+    await ask.run();
+    expect(ask.refusal).toEqual(refusal);
+    // The refused question asked again as its rest: the same limit, a new step of the thread.
+    await ask.rerun('airports in France', 'refused');
+    expect(calls[2]).toMatchObject({ method: 'compute.run', input: { request: { query: 'airports in France', limit: 7 } } });
+    expect(ask.refusal).toBeNull();
+    expect(ask.query).toBe('airports in France');
+    // Chips changed on the shown answer: it takes that answer's place in the thread.
+    await ask.rerun('airports', 'shown');
+    expect(calls[3]).toMatchObject({ input: { request: { query: 'airports', limit: 7 } } });
+    expect(ask.thread.map((s) => s.query)).toEqual(['airports']);
+  });
+
   it('runs a question, puts its results on the map, and continues it with search_id', async () => {
     let n = 0;
     const { client, calls } = scriptedClient(async (method) => {

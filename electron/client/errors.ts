@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../shared/rpc/errors';
+import { UnreadRefusal } from '../../shared/service/reading';
 
 export interface FieldIssue {
   field: string;
@@ -15,6 +16,8 @@ export class ServiceError extends Error {
       /** What the server said, taken from whatever body shape it used. */
       serverMessage?: string;
       fieldErrors?: FieldIssue[];
+      /** What part of a question was not read, when the service refused it for that (422, `unread_question`). */
+      refusal?: UnreadRefusal;
       /** The error body as received (text), for history and diagnostics. */
       body?: string;
       url?: string;
@@ -36,6 +39,7 @@ export class ServiceError extends Error {
     if (this.info.status !== undefined) d['status'] = this.info.status;
     if (this.info.serverMessage) d['serverMessage'] = this.info.serverMessage;
     if (this.info.fieldErrors?.length) d['fieldErrors'] = this.info.fieldErrors;
+    if (this.info.refusal) d['refusal'] = this.info.refusal;
     return d;
   }
 }
@@ -75,7 +79,10 @@ function fieldErrorsOf(body: Record<string, unknown>): FieldIssue[] {
  * The server's message and field errors from an error body of any shape: problem+json, other
  * JSON (`message`, `error`, `error.message`, `errors[]`), plain text or HTML.
  */
-export function describeErrorBody(raw: string, contentType: string | null): { message?: string; fieldErrors: FieldIssue[] } {
+export function describeErrorBody(
+  raw: string,
+  contentType: string | null,
+): { message?: string; fieldErrors: FieldIssue[]; refusal?: UnreadRefusal } {
   const trimmed = raw.trim();
   if (!trimmed) return { fieldErrors: [] };
   let parsed: unknown;
@@ -99,7 +106,9 @@ export function describeErrorBody(raw: string, contentType: string | null): { me
       text(parsed['msg']) ??
       (fieldErrors.length ? fieldErrors.map((f) => (f.field ? `${f.field}: ${f.message}` : f.message)).join('; ') : undefined) ??
       JSON.stringify(parsed);
-    return { message: clip(message), fieldErrors };
+    // A question refused for words it could not read: the parts are kept, so the app can offer the rest.
+    const refusal = UnreadRefusal.safeParse(parsed);
+    return { message: clip(message), fieldErrors, ...(refusal.success ? { refusal: refusal.data } : {}) };
   }
   if (typeof parsed === 'string') return { message: clip(parsed), fieldErrors: [] };
   if (Array.isArray(parsed)) {

@@ -294,12 +294,13 @@ export class ServiceClient {
   }
 
   private httpError(status: number, raw: string, contentType: string | null, url: string): ServiceError {
-    const { message, fieldErrors } = describeErrorBody(raw, contentType);
+    const { message, fieldErrors, refusal } = describeErrorBody(raw, contentType);
     const what = message ? `: ${message}` : '';
     return new ServiceError(codeForStatus(status), `The service answered HTTP ${status}${what}`, {
       status,
       ...(message ? { serverMessage: message } : {}),
       fieldErrors,
+      ...(refusal ? { refusal } : {}),
       body: raw,
       url,
       sent: true,

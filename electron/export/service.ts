@@ -30,6 +30,11 @@ export interface ExportServiceDeps {
   clock?: () => Date;
   /** Whether callers may name a destination path (the desktop save dialog); otherwise exports are downloads. */
   allowDestination: boolean;
+  /**
+   * Whether a file is an area pack this app wrote. A host without destinations reads no other
+   * file for a basemap: a path from its page would read any file the host can.
+   */
+  packWritten?: (path: string) => boolean;
 }
 
 interface Job {
@@ -69,6 +74,11 @@ const toErrorBody = (e: unknown): RpcErrorBody =>
 export function createExportService(deps: ExportServiceDeps): ExportService {
   const jobs = new Map<string, Job>();
   const exportsDir = join(deps.dataDir, 'exports');
+  const checkPack = (path: string) => {
+    if (!isAbsolute(path)) throw new RpcError('VALIDATION', 'The area pack path must be absolute');
+    if (!deps.allowDestination && !deps.packWritten?.(path))
+      throw new RpcError('VALIDATION', 'This app host reads only the area packs it wrote: pack the area here first (Field kit)');
+  };
 
   return {
     async start({ selection, format, destination, project, units }) {
@@ -80,10 +90,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
           throw new RpcError('VALIDATION', `${what[format]} destination must end in ${FORMAT_EXTENSION[format]}`);
       } else if (format === 'qgz')
         throw new RpcError('VALIDATION', 'A QGIS project is two files (project and GeoPackage): choose a destination, or export for QField (one ZIP)');
-      if (project?.basemap.kind === 'pack') {
-        if (!deps.allowDestination) throw new RpcError('VALIDATION', 'This app host cannot read area pack files');
-        if (!isAbsolute(project.basemap.path)) throw new RpcError('VALIDATION', 'The area pack path must be absolute');
-      }
+      if (project?.basemap.kind === 'pack') checkPack(project.basemap.path);
       const layers = withDisplayDistances(await deps.loadLayers(selection), units);
       if (layers.length === 0) throw new RpcError('NOT_FOUND', 'Nothing to export for this selection');
       if ((format === 'qgz' || format === 'qfield') && !selection.compare && deps.contextLayers)
@@ -152,7 +159,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
     },
 
     async estimate({ selection, project }) {
-      if (project?.basemap.kind === 'pack' && !deps.allowDestination) throw new RpcError('VALIDATION', 'This app host cannot read area pack files');
+      if (project?.basemap.kind === 'pack') checkPack(project.basemap.path);
       const layers = await deps.loadLayers(selection);
       if (!selection.compare && deps.contextLayers) layers.push(...(await deps.contextLayers(selection.queryIds)));
       return estimateProject(layers, project?.basemap.kind === 'pack' ? project.basemap.path : null);

@@ -206,6 +206,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     logger: deps.logger,
     clock: deps.clock,
     allowDestination: deps.shell !== 'browser-host',
+    packWritten: (path) => packs.written(path),
     emit: (payload) => bus.emit('export.progress', payload),
     loadLayers: deps.loadExportLayers ?? withEvidence(createCacheLayerLoader(cache, profileOf), (id) => latestBundleSha256(deps.dataDir, id)),
     contextLayers: exportContextLayers(cache, () => (embedded && localService ? packLayers(embedded, localService.layers) : null), deps.logger),

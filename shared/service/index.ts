@@ -5,3 +5,4 @@ export * from './compute';
 export * from './stream';
 export * from './imagery';
 export * from './problem';
+export * from './reading';

@@ -23,6 +23,8 @@ export interface PackService {
   settled(jobId: string): Promise<void> | undefined;
   /** A finished pack, for the browser host's file route (its browser has no other way to it). */
   download(jobId: string): { path: string; fileName: string } | undefined;
+  /** Whether a file is a pack written here to the end (and still there). */
+  written(path: string): boolean;
   close(): Promise<void>;
 }
 
@@ -96,6 +98,10 @@ export function createPackService(deps: PackServiceDeps): PackService {
       const run = opening.then(() => openPack(deps, path));
       opening = run.catch(() => undefined);
       return run;
+    },
+
+    written(path) {
+      return [...finished.values()].includes(path) && existsSync(path);
     },
 
     download(jobId) {

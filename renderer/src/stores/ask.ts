@@ -2,6 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
 import type { Attachment } from '../../../shared/rpc/methods/compute';
 import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
+import { readingOfWarnings, UnreadRefusal } from '../../../shared/service/reading';
 import { useRpc } from '../api/rpc';
 import { useRun } from '../composables/useRun';
 import { collectionOf, computeRows } from '../lib/results';
@@ -37,10 +38,20 @@ export const useAskStore = defineStore('ask', () => {
   const thread = ref<ThreadStep[]>([]);
   /** What produced the shown response, so it can be asked again with a higher limit. */
   let last: { request: ComputeRequestInput; files: Attachment[]; followUp: boolean } | null = null;
+  /** What the last run asked, answered or not: a refused question is asked again from it. */
+  let attempt: { request: ComputeRequestInput; files: Attachment[]; followUp: boolean } | null = null;
 
   const busy = runner.busy;
   const rows = computed(() => computeRows(response.value?.results.features ?? []));
   const canFollowUp = computed(() => response.value !== null && !busy.value);
+  /** How the service read the shown question, when its answer says so. */
+  const reading = computed(() => (response.value ? readingOfWarnings(response.value.warnings) : null));
+  /** What the last question left unread, when the service refused it for that. */
+  const refusal = computed(() => {
+    const d = runner.error.value?.details as { refusal?: unknown } | undefined;
+    const r = UnreadRefusal.safeParse(d?.refusal);
+    return r.success ? r.data : null;
+  });
   /** More matched than were returned, and the interface allows asking for more. */
   const canRaiseLimit = computed(() => {
     const r = response.value?.results;
@@ -48,6 +59,7 @@ export const useAskStore = defineStore('ask', () => {
   });
 
   async function send(request: ComputeRequestInput, files: Attachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
+    attempt = { request, files, followUp };
     const value = await runner.run((runId) => rpc.call('compute.run', { request, runId, ...(files.length ? { attachments: files } : {}) }));
     if (!value) {
       // Asked with the connection down: kept, and run when it returns (not for follow-ups, whose
@@ -97,6 +109,18 @@ export const useAskStore = defineStore('ask', () => {
     await send({ ...last.request, limit: next }, last.files, last.followUp, true);
   }
 
+  /**
+   * Asks a question written from a reading (chips changed, or a refusal's reading of the rest) with
+   * everything else of the question it came from: files, coordinates, limit, the result it continued.
+   * From the shown answer's chips it takes that answer's place in the thread.
+   */
+  async function rerun(text: string, from: 'shown' | 'refused'): Promise<void> {
+    const base = from === 'shown' ? last : attempt;
+    if (!base || busy.value || !text.trim()) return;
+    query.value = text;
+    await send({ ...base.request, query: text }, base.files, base.followUp, from === 'shown');
+  }
+
   /** "Ask a follow-up": the next question continues the shown result (its id as search_id). */
   function followUp(on = true): void {
     followingUp.value = on && response.value !== null;
@@ -108,6 +132,7 @@ export const useAskStore = defineStore('ask', () => {
     queryId.value = null;
     thread.value = [];
     last = null;
+    attempt = null;
     followingUp.value = false;
     runner.clearError();
     runner.show(null);
@@ -128,6 +153,9 @@ export const useAskStore = defineStore('ask', () => {
     rows,
     canFollowUp,
     canRaiseLimit,
+    reading,
+    refusal,
+    rerun,
     run,
     raiseLimit,
     cancel: runner.cancel,

@@ -1,8 +1,10 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import type { ExportFormat, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
+import type { ExportEstimate, ExportFormat, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
 import { useRpc } from '../api/rpc';
+import { LAYER_COLOURS } from '../map/layerColours';
+import type { LayerName } from '../map/layers';
 import { useAppStore } from './app';
 import { useMapStore } from './map';
 import { useUnitsStore } from './units';
@@ -29,6 +31,22 @@ interface ExportTask {
   error: RpcErrorBody | null;
 }
 
+/** Formats written as a QGIS project. */
+export const isProjectFormat = (f: ExportFormat): f is 'qgz' | 'qfield' => f === 'qgz' || f === 'qfield';
+
+/** What an export of a selection is, beyond its entries. */
+export interface ExportOptions {
+  /** The store's chosen format when absent. */
+  format?: ExportFormat;
+  /** The map layer the entries are drawn in: the project draws them in its colour (History's when absent). */
+  layer?: LayerName;
+  /** The project's basemap (the online tiles when absent). */
+  basemap?: ExportProject['basemap'];
+  /** The project's extent [minLon, minLat, maxLon, maxLat] (the map's when absent). */
+  extent?: [number, number, number, number];
+  suggestedName?: string;
+}
+
 export const useExportStore = defineStore('exports', () => {
   const rpc = useRpc();
   const app = useAppStore();
@@ -47,16 +65,46 @@ export const useExportStore = defineStore('exports', () => {
   };
   const running = computed(() => starting.value || [...tasks.value.values()].some((t) => t.job?.state === 'running'));
 
-  /** A QGIS project opens where the map is, over the online basemap the map draws. */
-  function projectOptions(): ExportProject {
-    const e = map.extent();
+  /**
+   * A QGIS project opens where the map is, over the online basemap the map draws, each entry in
+   * the colour the map draws it (the map colours results by layer, not by a column: no categories).
+   */
+  function projectOptions(queryIds: readonly number[], opts: ExportOptions): ExportProject {
+    const e = opts.extent ?? map.extent();
     // A view turned past the antimeridian reports longitudes beyond ±180.
     const box = e && ([Math.max(-180, e[0]), Math.max(-90, e[1]), Math.min(180, e[2]), Math.min(90, e[3])] as const);
-    return { basemap: { kind: 'online' }, ...(box && box[0] < box[2] && box[1] < box[3] ? { extent: [...box] } : {}) };
+    const colour = LAYER_COLOURS[opts.layer ?? 'history'];
+    return {
+      basemap: opts.basemap ?? { kind: 'online' },
+      ...(box && box[0] < box[2] && box[1] < box[3] ? { extent: [...box] } : {}),
+      styles: queryIds.map(() => ({ colour })),
+    };
   }
 
-  async function start(queryIds: readonly number[], suggestedName = 'fieldlens-export'): Promise<void> {
+  /** The browser host cannot hand over a destination; a .qgz is two files, so only the QField ZIP comes as a download. */
+  const needsDestination = (f: ExportFormat) => f === 'qgz' && app.info !== null && app.info.shell !== 'electron';
+
+  /** Estimates of projects per selection and format, with the error of the last try. */
+  const estimates = ref(new Map<string, { estimate: ExportEstimate | null; error: RpcErrorBody | null }>());
+  const estimateKey = (queryIds: readonly number[], f: ExportFormat, opts: ExportOptions) =>
+    `${selectionKey(queryIds)}|${f}|${opts.basemap?.kind === 'pack' ? opts.basemap.path : 'online'}`;
+
+  /** What the project of a selection would hold and about how big it would be, before anything is written. */
+  async function estimate(queryIds: readonly number[], opts: ExportOptions = {}): Promise<void> {
+    const f = opts.format ?? format.value;
+    if (!isProjectFormat(f) || !queryIds.length) return;
+    const key = estimateKey(queryIds, f, opts);
+    const r = await rpc.call('export.estimate', {
+      selection: { queryIds: queryIds.map(String) },
+      format: f,
+      project: projectOptions(queryIds, opts),
+    });
+    estimates.value.set(key, r.ok ? { estimate: r.value, error: null } : { estimate: null, error: r.error });
+  }
+
+  async function start(queryIds: readonly number[], opts: ExportOptions = {}): Promise<void> {
     if (running.value || queryIds.length === 0) return;
+    const fmt = opts.format ?? format.value;
     const key = selectionKey(queryIds);
     lastKey.value = key;
     starting.value = true;
@@ -64,7 +112,7 @@ export const useExportStore = defineStore('exports', () => {
     try {
       let destination: string | undefined;
       if (app.info?.shell === 'electron') {
-        const chosen = await rpc.call('export.chooseDestination', { format: format.value, suggestedName });
+        const chosen = await rpc.call('export.chooseDestination', { format: fmt, suggestedName: opts.suggestedName ?? 'fieldlens-export' });
         if (!chosen.ok) {
           put(key, { error: chosen.error });
           app.report('Export', chosen.error);
@@ -75,10 +123,10 @@ export const useExportStore = defineStore('exports', () => {
       }
       const r = await rpc.call('export.start', {
         selection: { queryIds: queryIds.map(String) },
-        format: format.value,
+        format: fmt,
         units: units.units,
         ...(destination ? { destination } : {}),
-        ...(format.value === 'qgz' || format.value === 'qfield' ? { project: projectOptions() } : {}),
+        ...(isProjectFormat(fmt) ? { project: projectOptions(queryIds, opts) } : {}),
       });
       if (!r.ok) {
         put(key, { error: r.error });
@@ -139,6 +187,10 @@ export const useExportStore = defineStore('exports', () => {
     jobFor: (queryIds: readonly number[]) => taskOf(selectionKey(queryIds))?.job ?? null,
     errorFor: (queryIds: readonly number[]) => taskOf(selectionKey(queryIds))?.error ?? null,
     running,
+    needsDestination,
+    estimate,
+    estimateFor: (queryIds: readonly number[], opts: ExportOptions = {}) =>
+      estimates.value.get(estimateKey(queryIds, opts.format ?? format.value, opts)) ?? null,
     start,
     cancel,
     dismiss,

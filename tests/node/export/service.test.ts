@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAppServices, type AppServices } from '../../../electron/root/app-services';
@@ -9,6 +10,8 @@ import type { LoadLayers } from '../../../electron/export/service';
 import { startBrowserHost } from '../../../electron/host/browser-host';
 import { RpcError } from '../../../shared/rpc/errors';
 import type { ExportProgressEvent } from '../../../shared/rpc/methods/export';
+import type { PackProgressEvent } from '../../../shared/rpc/methods/pack';
+import { addPackTiles } from '../../support/pack-tiles';
 import { pointFeatures } from '../../interop/export/features';
 
 const dirs: string[] = [];
@@ -197,5 +200,51 @@ describe('export RPC: QGIS projects', () => {
         ok: false,
         error: { code: 'VALIDATION' },
       });
+  });
+
+  it('in the browser host, a pack this host wrote is the basemap of a QField download; no other file is read, no .qgz written', async () => {
+    const web = await setup('browser-host', loadPoints(4));
+    const packDone = new Promise<PackProgressEvent>((resolve) =>
+      web.services.bus.subscribe((name, payload) => {
+        const p = payload as PackProgressEvent;
+        if (name === 'pack.progress' && p.state !== 'running') resolve(p);
+      }),
+    );
+    const made = await web.services.router.dispatch('pack.create', { selection: { area: { bbox: [4.3, 45.2, 5.5, 46.2] } } });
+    expect(made.ok).toBe(true);
+    const packPath = (made as { value: { path: string } }).value.path;
+    expect(await packDone).toMatchObject({ state: 'done', path: packPath });
+    const tiles = addPackTiles(packPath, { west: 4.3, south: 45.2, east: 5.5, north: 46.2 }, [0, 1, 2, 3], [235, 95, 25]);
+    const project = { basemap: { kind: 'pack', path: packPath }, extent: [4.3, 45.2, 5.5, 46.2] };
+
+    const est = await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a'] }, format: 'qfield', project });
+    expect(est).toMatchObject({ ok: true, value: { features: 4 } });
+    expect((est as { value: { basemapBytes: number } }).value.basemapBytes).toBeGreaterThan(0);
+    const r = await web.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qfield', project });
+    expect(r).toMatchObject({ ok: true, value: { fileName: 'Query a.zip', downloadPath: expect.stringMatching(/^\/exports\//) } });
+    const { jobId } = (r as { value: { jobId: string } }).value;
+    expect(await web.finished(jobId)).toMatchObject({ state: 'done', written: 4 });
+    const files = unzipSync(readFileSync(web.services.exports.download(jobId)!.path));
+    const gpkg = join(web.dataDir, 'check.gpkg');
+    writeFileSync(gpkg, files['Query a.gpkg']!);
+    const db = new Database(gpkg, { readonly: true });
+    try {
+      const table = db.prepare("SELECT table_name FROM gpkg_contents WHERE data_type = 'tiles'").pluck().get() as string;
+      expect(db.prepare(`SELECT count(*) FROM "${table}"`).pluck().get()).toBe(tiles.length);
+    } finally {
+      db.close();
+    }
+
+    // Any other file as a basemap is refused by name, before anything is read or written.
+    const other = join(web.dataDir, 'elsewhere.gpkg');
+    copyFileSync(packPath, other);
+    for (const method of ['export.estimate', 'export.start'] as const) {
+      const refused = await web.services.router.dispatch(method, { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: other } } });
+      expect(refused).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringContaining('only the area packs it wrote') } });
+    }
+    // A .qgz (two files) cannot be a download: refused in words, and nothing is left in the exports folder but the one ZIP.
+    const qgz = await web.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz' });
+    expect(qgz).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringContaining('export for QField (one ZIP)') } });
+    expect(readdirSync(join(web.dataDir, 'exports'))).toEqual([`${jobId}.zip`]);
   });
 });

@@ -6,6 +6,7 @@ import type { Result } from '../../../shared/rpc/errors';
 import { provideRpc } from '../../../renderer/src/api/rpc';
 import { useAppStore } from '../../../renderer/src/stores/app';
 import { useAskStore } from '../../../renderer/src/stores/ask';
+import { LAYER_COLOURS } from '../../../renderer/src/map/layerColours';
 import { useExportStore } from '../../../renderer/src/stores/exports';
 import { useHistoryStore } from '../../../renderer/src/stores/history';
 import { useMapStore } from '../../../renderer/src/stores/map';
@@ -61,6 +62,37 @@ const response = (id: string, names: string[]) => ({
 });
 
 describe('Ask store', () => {
+  it('reads the reading of the answer and a refusal; asks a reading again with the rest of the question as it was', async () => {
+    const reading = { subject: 'airports', source: 'x', filters: ['in France'], relations: [], text: 'airports · in France' };
+    const refusal = { code: 'unread_question', unread: [{ words: 'purple', why: 'no rule reads these words' }], reading: 'airports · in France' };
+    let step = 0;
+    const { client, calls } = scriptedClient(async (method) => {
+      if (method !== 'compute.run') return { ok: true, value: {} };
+      step++;
+      if (step === 2) return { ok: false, error: { code: 'VALIDATION', message: 'not read', details: { status: 422, refusal } } };
+      const r = response(uuid(step), ['A']);
+      return { ok: true, value: { ...r, response: { ...r.response, warnings: ['x', { code: 'plan', message: 'read as: …', reading }] } } };
+    });
+    const ask = withStores(client, () => useAskStore());
+    ask.query = 'airports in France';
+    ask.limit = 7;
+    await ask.run();
+    expect(ask.reading).toEqual(reading);
+    expect(ask.refusal).toBeNull();
+    ask.query = 'purple airports in France';
+    await ask.run();
+    expect(ask.refusal).toEqual(refusal);
+    // The refused question asked again as its rest: the same limit, a new step of the thread.
+    await ask.rerun('airports in France', 'refused');
+    expect(calls[2]).toMatchObject({ method: 'compute.run', input: { request: { query: 'airports in France', limit: 7 } } });
+    expect(ask.refusal).toBeNull();
+    expect(ask.query).toBe('airports in France');
+    // Chips changed on the shown answer: it takes that answer's place in the thread.
+    await ask.rerun('airports', 'shown');
+    expect(calls[3]).toMatchObject({ input: { request: { query: 'airports', limit: 7 } } });
+    expect(ask.thread.map((s) => s.query)).toEqual(['airports']);
+  });
+
   it('runs a question, puts its results on the map, and continues it with search_id', async () => {
     let n = 0;
     const { client, calls } = scriptedClient(async (method) => {
@@ -203,7 +235,7 @@ describe('Export store', () => {
     });
     const { exp, app } = withStores(client, () => ({ exp: useExportStore(), app: useAppStore() }));
     await app.load();
-    await exp.start([4], 'airports near Lyon');
+    await exp.start([4], { suggestedName: 'airports near Lyon' });
     const asked = calls.filter((c) => c.method.startsWith('export.'));
     expect(asked).toEqual([
       { method: 'export.chooseDestination', input: { format: 'gpkg', suggestedName: 'airports near Lyon' } },
@@ -228,21 +260,54 @@ describe('Export store', () => {
     expect(calls[0]).toEqual({ method: 'export.start', input: { selection: { queryIds: ['5'] }, format: 'csv', units: { distance: 'nmi', short: 'ft' } } });
   });
 
-  it('sends a QGIS project the map extent and the online basemap, clamped to the world', async () => {
+  it('sends a QGIS project the map extent, the online basemap and each layer in the colour the map draws it', async () => {
     const { client, calls } = scriptedClient(async () => ({ ok: true, value: { jobId: 'j4', fileName: 'q.zip', downloadPath: '/exports/j4' } }));
     const { exp, map } = withStores(client, () => ({ exp: useExportStore(), map: useMapStore() }));
     map.provideExtent(() => [170, 40, 190, 50]);
     exp.format = 'qfield';
     await exp.start([9, 2]);
+    const history = { colour: LAYER_COLOURS.history };
     expect(calls[0]).toEqual({
       method: 'export.start',
       input: {
         selection: { queryIds: ['9', '2'] },
         format: 'qfield',
         units: { distance: 'km', short: 'm' },
-        project: { basemap: { kind: 'online' }, extent: [170, 40, 180, 50] },
+        project: { basemap: { kind: 'online' }, extent: [170, 40, 180, 50], styles: [history, history] },
       },
     });
+  });
+
+  it('estimates a project before it is written, from the same options as the export; a pack as the basemap', async () => {
+    const estimate = { layers: [{ name: 'q', features: 3 }], features: 3, dataBytes: 90_000, basemapBytes: 40_000, bytes: 138_000 };
+    const { client, calls } = scriptedClient(async (method) =>
+      method === 'export.estimate' ? { ok: true, value: estimate } : { ok: true, value: { jobId: 'j8', fileName: 'p.zip', downloadPath: '/exports/j8' } },
+    );
+    const exp = withStores(client, () => useExportStore());
+    const opts = { format: 'qfield' as const, layer: 'ask' as const, basemap: { kind: 'pack' as const, path: '/packs/a.gpkg' }, extent: [4, 45, 5, 46] as [number, number, number, number] };
+    expect(exp.estimateFor([3], opts)).toBeNull();
+    await exp.estimate([3], opts);
+    const project = { basemap: { kind: 'pack', path: '/packs/a.gpkg' }, extent: [4, 45, 5, 46], styles: [{ colour: LAYER_COLOURS.ask }] };
+    expect(calls[0]).toEqual({ method: 'export.estimate', input: { selection: { queryIds: ['3'] }, format: 'qfield', project } });
+    expect(exp.estimateFor([3], opts)).toEqual({ estimate, error: null });
+    // Another basemap is another estimate.
+    expect(exp.estimateFor([3], { ...opts, basemap: { kind: 'online' } })).toBeNull();
+    await exp.start([3], opts);
+    expect(calls[1]).toMatchObject({ method: 'export.start', input: { format: 'qfield', project } });
+    // Formats that are no project have nothing to estimate.
+    await exp.estimate([3], { format: 'csv' });
+    expect(calls).toHaveLength(2);
+  });
+
+  it('in the browser host a .qgz needs a destination it cannot have; the QField ZIP does not', async () => {
+    const { client } = scriptedClient(async (method) =>
+      method === 'app.info' ? { ok: true, value: { name: 'Fieldlens', version: '1', shell: 'browser-host', dataDir: '/d' } } : { ok: false, error: { code: 'NOT_FOUND', message: method } },
+    );
+    const { exp, app } = withStores(client, () => ({ exp: useExportStore(), app: useAppStore() }));
+    await app.load();
+    expect(exp.needsDestination('qgz')).toBe(true);
+    expect(exp.needsDestination('qfield')).toBe(false);
+    expect(exp.needsDestination('gpkg')).toBe(false);
   });
 
   it("keeps each selection's job to itself: one answer's download never shows under another", async () => {

@@ -1,0 +1,193 @@
+import type { QuestionReading, UnreadRefusal } from '../../../shared/service/reading';
+
+/**
+ * A reading as chips, and questions written back from chips.
+ *
+ * An edited reading goes back to the service as question text, composed from the steps of the
+ * reading in the service's own words, and is read again like any question. The service has no
+ * way to take a plan, and text keeps the one rule that matters: whatever is asked is read in full
+ * or refused, never answered wider. Its reading is written so that it reads back (a test reads
+ * every corpus question, writes it back from its reading and reads it again); the few step forms
+ * that do not are rewritten in `say`. Known loss: a position typed in the question comes back at
+ * the reading's three decimals (about 100 m).
+ */
+
+/** The parts of a reading, in the order the service writes them. */
+export type ChipPart = 'subject' | 'area' | 'filter' | 'relation' | 'order' | 'limit' | 'measurement';
+
+/** A number in a chip that can be changed ("500" of "within 500 m", "5" of "first 5"). */
+export interface Figure {
+  value: number;
+}
+
+export interface ReadingChip {
+  key: string;
+  part: ChipPart;
+  /** The chip's words, with its figures in place. */
+  pieces: (string | Figure)[];
+  /** Every part but the subject can be taken out of the question. */
+  removable: boolean;
+}
+
+const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+
+/** A figure as a person writes it, and as the service reads it: "1,000,000", "2.5". */
+export const figureText = (f: Figure): string => number.format(f.value);
+
+/** A chip's words as shown, figures included. */
+export const chipText = (c: ReadingChip): string => c.pieces.map((p) => (typeof p === 'string' ? p : figureText(p))).join('');
+
+/** Orders that measure from a reference: without a distance relation the service cannot read them. */
+const DISTANCE_ORDERS = new Set(['nearest first', 'farthest first']);
+/** Relations that give each feature a distance. */
+const DISTANCE_RELATION = /^(within|between|more than|at least|distance to)\b/;
+const FIGURE = /\d[\d,]*(?:\.\d+)?/g;
+
+/** Words with their figures as Figure pieces; a parenthesis (the km figure of "60 nmi (111 km)") stays words. */
+function withFigures(text: string): (string | Figure)[] {
+  const out: (string | Figure)[] = [];
+  let depth = 0;
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '(') depth++;
+    else if (ch === ')') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && /\d/.test(ch) && (i === 0 || /[\s(]/.test(text[i - 1]!))) {
+      FIGURE.lastIndex = i;
+      const m = FIGURE.exec(text)!;
+      const value = Number(m[0].replace(/,/g, ''));
+      if (Number.isFinite(value)) {
+        if (i > from) out.push(text.slice(from, i));
+        out.push({ value });
+        i += m[0].length;
+        from = i;
+        continue;
+      }
+    }
+    i++;
+  }
+  if (from < text.length) out.push(text.slice(from));
+  return out;
+}
+
+/** The relation's step in the reading's words ("within 60 nmi (111 km) of Athens, Greece"). */
+const relationStep = (relation: string, reference: string) =>
+  `${relation}${/^(within|between|more|at least)/.test(relation) ? ' of' : ''} ${reference}`;
+
+/** The chips of a reading: one per step, figures editable where changing them keeps the step. */
+export function chipsOf(r: QuestionReading): ReadingChip[] {
+  const chips: ReadingChip[] = [{ key: 'subject', part: 'subject', pieces: [r.subject], removable: false }];
+  r.filters.forEach((f, i) => {
+    const area = /^in /.test(f);
+    // Population figures can change; an area's or a condition's numbers are part of its name.
+    const pieces = /^population /.test(f) ? withFigures(f) : [f];
+    chips.push({ key: `filter:${i}`, part: area ? 'area' : 'filter', pieces, removable: true });
+  });
+  r.relations.forEach((x, i) => {
+    const area = /^(inside|outside|intersecting)$/.test(x.relation);
+    const pieces = area ? [relationStep(x.relation, x.reference)] : joinRelation(x.relation, x.reference);
+    chips.push({ key: `relation:${i}`, part: area ? 'area' : 'relation', pieces, removable: true });
+  });
+  if (r.order) chips.push({ key: 'order', part: 'order', pieces: [r.order], removable: true });
+  if (r.top !== undefined) chips.push({ key: 'limit', part: 'limit', pieces: ['first ', { value: r.top }], removable: true });
+  if (r.measurement) chips.push({ key: 'measurement', part: 'measurement', pieces: [r.measurement.replace('_', ' ')], removable: true });
+  return chips;
+}
+
+/** A distance relation's pieces: its figures editable, the reference as words. */
+function joinRelation(relation: string, reference: string): (string | Figure)[] {
+  const pieces = withFigures(relation);
+  const rest = relationStep(relation, reference).slice(relation.length);
+  const tail = pieces.at(-1);
+  // The relation's last words and the reference are one piece of text.
+  if (typeof tail === 'string') pieces[pieces.length - 1] = tail + rest;
+  else pieces.push(rest);
+  return pieces;
+}
+
+/**
+ * One step of a reading in words the service reads back: the km figure after another unit and
+ * the box's corner names dropped, "first 5" as "top 5", "distance to X" as "by distance to X".
+ */
+export function say(step: string): string {
+  let s = step.replace(/\s*\((?:\d[\d,.]* (?:km|m)|west, south, east, north)\)/g, '');
+  s = s.replace(/^first (\d+)$/, 'top $1');
+  s = s.replace(/^(largest|smallest) first$/, '$1');
+  // A position as hemispheres: "38.909, -9" would read as two whole numbers, not a position.
+  s = s.replace(/\b(of|to) (-?\d+(?:\.\d+)?), (-?\d+(?:\.\d+)?)$/, (_, w: string, lat: string, lon: string) => `${w} ${hemi(lat, 'N', 'S')} ${hemi(lon, 'E', 'W')}`);
+  s = s.replace(/^distance to (?:UTM )?/, 'by distance to ');
+  s = s.replace(/^in (-?\d[\d.]*,-?\d[\d.]*,-?\d[\d.]*,-?\d[\d.]*)$/, 'bbox $1');
+  s = s.replace(/^population ([\d,]+) to ([\d,]+)$/, 'population between $1 and $2');
+  return s;
+}
+
+const hemi = (v: string, plus: string, minus: string) => (v.startsWith('-') ? `${v.slice(1)} ${minus}` : `${v} ${plus}`);
+
+/** The question the chips ask: their steps in the reading's order. */
+export function questionOf(chips: readonly ReadingChip[]): string {
+  return chips.map((c) => say(chipText(c))).join(' ');
+}
+
+/**
+ * The chips left when one is removed: an order by distance goes with the last relation that gave
+ * distances (the service cannot rank by distance to nothing).
+ */
+export function withoutChip(chips: readonly ReadingChip[], key: string): ReadingChip[] {
+  const rest = chips.filter((c) => c.key !== key);
+  const distances = rest.some((c) => c.part === 'relation' && DISTANCE_RELATION.test(chipText(c)));
+  return distances ? rest : rest.filter((c) => !(c.part === 'order' && DISTANCE_ORDERS.has(chipText(c))));
+}
+
+/** The chips with one figure changed. */
+export function withFigure(chips: readonly ReadingChip[], key: string, index: number, value: number): ReadingChip[] {
+  return chips.map((c) => {
+    if (c.key !== key) return c;
+    let n = -1;
+    return { ...c, pieces: c.pieces.map((p) => (typeof p === 'string' || ++n !== index ? p : { value })) };
+  });
+}
+
+/** The figures of a chip, in order. */
+export const figuresOf = (c: ReadingChip): Figure[] => c.pieces.filter((p): p is Figure => typeof p !== 'string');
+
+/** The service's label of a question without a subject. */
+const NO_SUBJECT = '(no subject)';
+
+/**
+ * The question a refusal's reading of the rest asks, without the steps that hold what was not read
+ * (a relation to an unknown place, an order the data cannot rank by); null when the subject itself
+ * was not read, as nothing would be left to ask.
+ */
+export function questionWithoutUnread(refusal: UnreadRefusal): string | null {
+  const steps = refusal.reading.split(' · ').map((s) => s.trim()).filter(Boolean);
+  if (!steps.length || steps[0] === NO_SUBJECT) return null;
+  const holds = (step: string) => refusal.unread.some((u) => holdsUnread(step, u.words));
+  if (holds(steps[0]!)) return null;
+  let rest = steps.slice(1).filter((s) => !holds(s));
+  // Ranking by distance needs a relation that gives distances.
+  if (!rest.some((s) => DISTANCE_RELATION.test(s))) rest = rest.filter((s) => !DISTANCE_ORDERS.has(s));
+  return [steps[0]!, ...rest].map(say).join(' ');
+}
+
+const lower = (s: string) => s.toLowerCase();
+
+/**
+ * Whether a step of the reading holds unread words: it contains them whole, or the place before
+ * their first comma ("Springfield" of "Springfield, France"), or it begins with their first word
+ * ("population" of "population filter").
+ */
+function holdsUnread(step: string, words: string): boolean {
+  const s = lower(step);
+  const w = lower(words.trim());
+  if (!w) return false;
+  const whole = (x: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u').test(s);
+  if (whole(w)) return true;
+  const place = w.split(',')[0]!.trim();
+  if (place !== w && place && whole(place)) return true;
+  const first = w.split(/\s+/)[0]!;
+  return w.includes(' ') && s.startsWith(`${first} `);
+}
+
+/** The unread words as one phrase for the button: "runways longer than 3000 m", "a and b". */
+export const unreadPhrase = (refusal: UnreadRefusal): string => refusal.unread.map((u) => u.words).join("', '");

@@ -22,6 +22,11 @@ import { openPgImageryStorage } from './pg-store';
 import { searchPhotos, streamPhotos, type StreamHit } from './query';
 import { embeddedImageryStorage, type ImageryStorage } from './storage';
 import type { PhotoRow } from './store';
+import { defaultModelsDir, readModels } from './perception/models';
+import { createDetectorPool, type DetectorPool } from './perception/pool';
+import { PerceptionIndexer, type PerceptionProgress } from './perception/indexer';
+import { ClassVocabulary } from './perception/vocabulary';
+import { normalizeName } from '../catalog/text';
 
 export type { Geocoder, Place } from './geocoder';
 
@@ -37,6 +42,11 @@ export interface ImageryPluginOptions {
   /** Re-scan folders on change (default true). */
   watch?: boolean;
   debounceMs?: number;
+  /**
+   * Look at every photo with the detectors (worker threads) after each scan, so stream queries
+   * find what is seen in them. Off by default; `modelsDir` holds models.json (resources/models).
+   */
+  perception?: { modelsDir?: string; workers?: number } | false;
 }
 
 export interface ImageryPlugin extends LocalServicePlugin {
@@ -44,6 +54,11 @@ export interface ImageryPlugin extends LocalServicePlugin {
   catalog(): ImageryCatalog | null;
   /** Replaces the user's photo folders (the sample folder stays when enabled) and rescans. */
   setPhotoDirs(dirs: string[]): Promise<void>;
+  /** How far the detectors are, or null when they do not run. */
+  perception(): PerceptionProgress | null;
+  /** Stops looking at photos until the next scan or `resumePerception`. */
+  cancelPerception(): void;
+  resumePerception(): void;
 }
 
 /** Media paths: the base host under /v1, the search host without a version, like the APIs there. */
@@ -58,6 +73,7 @@ interface State {
   regions: RegionTable;
   signer: MediaSigner;
   thumbDir: string;
+  seeing: { pool: DetectorPool; indexer: PerceptionIndexer; classes: ClassVocabulary } | null;
 }
 
 /** One byte range of a Range header (video players seek with them); multiple ranges get the whole file. */
@@ -106,7 +122,21 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       : embeddedImageryStorage(ctx.db, ctx.clock);
     const regions = new RegionTable();
     const dirs = withSample(opts.photoDirs);
+    let seeing: State['seeing'] = null;
+    if (opts.perception) {
+      try {
+        const models = readModels(opts.perception.modelsDir ?? defaultModelsDir());
+        const pool = createDetectorPool({ models, workers: opts.perception.workers });
+        const indexer = new PerceptionIndexer({ store, pool, models, logger: ctx.logger });
+        seeing = { pool, indexer, classes: new ClassVocabulary(models.classes) };
+      } catch (err) {
+        ctx.logger.warn('imagery: the photo detectors could not be set up; photos are found by their words only', {
+          error: (err as Error).message,
+        });
+      }
+    }
     const catalog = new ImageryCatalog({
+      onScanned: () => void seeing?.indexer.kick(),
       dirs,
       store,
       regions,
@@ -122,6 +152,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       regions,
       signer: new MediaSigner(await store.mediaSecret()),
       thumbDir: join(ctx.dataDir, 'imagery-thumbs'),
+      seeing,
     };
     catalog.start().catch((err: Error) => ctx.logger.error('imagery: first scan failed', err));
     return state;
@@ -221,6 +252,9 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         source: r.make,
         owner: r.artist ?? r.make,
         feature_name: hit.featureName,
+        // Not in the spec: how the capture matched, and what the detector saw of the asked classes.
+        match: hit.match,
+        ...(hit.match === 'seen' ? { score: hit.seen[0]!.score, detections: hit.seen } : {}),
         // No frame is extracted from videos, so they have no still image.
         image_url: video ? null : fileUrl,
         is_video: video,
@@ -261,6 +295,9 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
   return {
     name: 'imagery',
     catalog: () => state?.catalog ?? null,
+    perception: () => state?.seeing?.indexer.progress() ?? null,
+    cancelPerception: () => state?.seeing?.indexer.cancel(),
+    resumePerception: () => void state?.seeing?.indexer.kick(),
     async setPhotoDirs(dirs) {
       opts.photoDirs = [...dirs];
       if (state) await state.catalog.setDirs(withSample(dirs));
@@ -292,12 +329,14 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
               year,
             });
         }
-        const { hits, radiusKm } = await streamPhotos(s.store, snap, {
+        const { hits, radiusKm, perception } = await streamPhotos(s.store, snap, {
           query: body.query,
           limit: body.limit,
           year: body.year,
           region,
           points: body.position?.points,
+          classes: s.seeing?.classes,
+          isPlace: (w) => s.regions.byName.has(w) || !!ctx.catalog?.cityByName.has(normalizeName(w)),
         });
         const features = hits.map((h) => observation(s, ctx.baseUrl(), h));
         let regions: object[];
@@ -323,6 +362,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
             duration_ms: Math.round((performance.now() - t0) * 100) / 100,
             geojson: { type: 'FeatureCollection', features },
             ...(radiusKm !== null ? { radius_meters: radiusKm * 1000 } : {}),
+            ...(perception ? { perception } : {}),
           },
           regions,
           year,
@@ -332,7 +372,17 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
 
       app.get('/v1/imagery/catalog', async (_req, reply) => {
         await s.catalog.ready().catch(() => undefined);
-        return reply.send(await s.catalog.status());
+        return reply.send({ ...(await s.catalog.status()), perception: s.seeing?.indexer.progress() ?? null });
+      });
+
+      // Settings -> Photo folders: stop looking at photos, or go on.
+      app.post('/v1/imagery/perception/:action', async (req, reply) => {
+        const action = (req.params as { action?: string }).action;
+        if (!s.seeing) return sendProblem(reply, 404, 'Not Found', 'The photo detectors do not run in this service.');
+        if (action === 'cancel') s.seeing.indexer.cancel();
+        else if (action === 'resume') void s.seeing.indexer.kick();
+        else return sendProblem(reply, 404, 'Not Found', 'The action is cancel or resume.');
+        return reply.send(s.seeing.indexer.progress());
       });
     },
 
@@ -366,6 +416,8 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
 
     async close() {
       const s = await opening?.catch(() => null);
+      await s?.seeing?.indexer.close();
+      await s?.seeing?.pool.close();
       await s?.catalog.close();
       await s?.store.close();
     },

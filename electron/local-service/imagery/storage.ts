@@ -1,5 +1,5 @@
 import type { Database } from './plugin-types';
-import { ImageryStore, migrateImagery, type NewPhoto, type PhotoRow, type SkippedRow, type Summary } from './store';
+import { ImageryStore, migrateImagery, type NewPhoto, type PhotoRow, type Sighting, type SkippedRow, type Summary } from './store';
 
 export interface KnownFile {
   mtime_ms: number;
@@ -32,6 +32,17 @@ export interface ImageryStorage {
   /** Rowids whose search text holds the word as one FTS5 phrase (tokens folded and in a row). */
   match(word: string): Promise<number[]>;
   skipped(): Promise<{ path: string; reason: string }[]>;
+  /** Photos (not videos) the detector run `run` has not looked at since they last changed, at most `limit`. */
+  unseen(run: string, limit: number): Promise<{ rowid: number; path: string }[]>;
+  /**
+   * Replaces what the detectors saw in a photo and marks it looked at by `run`; nothing when the
+   * photo left the catalog or its path changed meanwhile.
+   */
+  putSightings(rowid: number, path: string, run: string, seen: readonly Sighting[]): Promise<void>;
+  /** Photos that show the label: rowid -> its best sighting. */
+  seenWith(label: string): Promise<Map<number, Sighting>>;
+  /** Everything seen in the given photos, best first. */
+  sightings(rowids: readonly number[]): Promise<Map<number, Sighting[]>>;
   /** Every photo's summary with the generation it belongs to, read together. */
   summaries(): Promise<{ generation: number; rows: Summary[] }>;
   /** Full rows for the given rowids, in the given order (rows removed since are left out). */
@@ -71,6 +82,10 @@ export function embeddedStorageOf(store: ImageryStore): ImageryStorage {
     },
     match: async (word) => store.match(word),
     skipped: async () => store.skipped(),
+    unseen: async (run, limit) => store.unseen(run, limit),
+    putSightings: async (rowid, path, run, seen) => store.putSightings(rowid, path, run, seen),
+    seenWith: async (label) => store.seenWith(label),
+    sightings: async (rowids) => store.sightings(rowids),
     summaries: async () => store.db.transaction(() => ({ generation: store.generation(), rows: store.summaries() }))(),
     rows: async (rowids) => store.rows(rowids),
     byId: async (id) => store.byId(id),

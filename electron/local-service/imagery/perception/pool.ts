@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ModelEntry, PerceptionModels } from './models';
+import { DETECT_WORKER } from './worker-source';
+
+/** A box in the photo's pixels: left, top, width, height. */
+export type Box = [number, number, number, number];
+
+export interface Seen {
+  label: string;
+  score: number;
+  box: Box;
+}
+
+export interface PhotoSight {
+  width: number;
+  height: number;
+  objects: Seen[];
+  faces: Seen[];
+}
+
+export interface DetectorPool {
+  /** What the photo at `path` shows; `faces` also runs the face detector. */
+  detect(path: string, faces?: boolean): Promise<PhotoSight>;
+  readonly size: number;
+  close(): Promise<void>;
+}
+
+export interface DetectorPoolOptions {
+  models: PerceptionModels;
+  /** Workers; default one per core beyond the first (the service's own), at least one. */
+  workers?: number;
+}
+
+/** Workers to run beside the service: every core but the one serving requests. */
+export const spareCores = (): number => Math.max(1, availableParallelism() - 1);
+
+function modelData(dir: string, m: ModelEntry, labels?: string[]) {
+  const bin = readFileSync(join(dir, m.weights));
+  return {
+    graph: readFileSync(join(dir, m.graph), 'utf8'),
+    weights: bin.buffer.slice(bin.byteOffset, bin.byteOffset + bin.byteLength),
+    inputSize: m.inputSize,
+    minScore: m.minScore,
+    ...(labels ? { labels } : {}),
+  };
+}
+
+interface Pending {
+  id: number;
+  path: string;
+  faces: boolean;
+  ok: (s: PhotoSight) => void;
+  fail: (e: Error) => void;
+}
+
+/**
+ * Detector workers (worker threads, each with its own WebAssembly backend and models): photos
+ * queue and go to the first idle worker, so the service's own thread only reads files' names and
+ * writes rows. Workers start on the first photo and are unref'd while idle.
+ */
+export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
+  const size = Math.max(1, opts.workers ?? spareCores());
+  const require = createRequire(import.meta.url);
+  const modules = {
+    core: require.resolve('@tensorflow/tfjs-core'),
+    converter: require.resolve('@tensorflow/tfjs-converter'),
+    wasm: require.resolve('@tensorflow/tfjs-backend-wasm'),
+    jpeg: require.resolve('jpeg-js'),
+  };
+  // The .wasm files sit beside the backend's Node entry (dist/); the path is a folder, with its slash.
+  const wasmDir = dirname(modules.wasm) + '/';
+  let data: unknown = null;
+  const idle: Worker[] = [];
+  const all = new Set<Worker>();
+  const busy = new Map<Worker, Pending>();
+  const queue: Pending[] = [];
+  let next = 0;
+  let closed = false;
+
+  const spawn = (): Worker => {
+    const m = opts.models;
+    data ??= {
+      modules,
+      wasmDir,
+      detector: modelData(m.dir, m.detector, m.classes.map((c) => c.label)),
+      faces: modelData(m.dir, m.faces),
+    };
+    const w = new Worker(DETECT_WORKER, { eval: true, workerData: data });
+    all.add(w);
+    w.on('message', (msg: { id: number; error?: string } & PhotoSight) => {
+      const p = busy.get(w);
+      busy.delete(w);
+      if (p) {
+        if (msg.error !== undefined) p.fail(new Error(`${p.path}: ${msg.error}`));
+        else p.ok({ width: msg.width, height: msg.height, objects: msg.objects, faces: msg.faces });
+      }
+      idle.push(w);
+      pump();
+    });
+    const lost = (e: Error) => {
+      all.delete(w);
+      const i = idle.indexOf(w);
+      if (i >= 0) idle.splice(i, 1);
+      const p = busy.get(w);
+      busy.delete(w);
+      p?.fail(e);
+      pump();
+    };
+    w.on('error', lost);
+    w.on('exit', (code) => lost(new Error(`detector worker exited with code ${code}`)));
+    return w;
+  };
+
+  const pump = () => {
+    while (queue.length && !closed) {
+      let w = idle.pop();
+      if (!w && all.size < size) w = spawn();
+      if (!w) break;
+      const p = queue.shift()!;
+      busy.set(w, p);
+      w.ref();
+      w.postMessage({ id: p.id, path: p.path, faces: p.faces });
+    }
+    for (const w of idle) w.unref();
+  };
+
+  return {
+    size,
+    detect(path, faces = false) {
+      if (closed) return Promise.reject(new Error('the detector is closed'));
+      return new Promise((ok, fail) => {
+        queue.push({ id: next++, path, faces, ok, fail });
+        pump();
+      });
+    },
+    async close() {
+      closed = true;
+      for (const p of queue.splice(0)) p.fail(new Error('the detector closed'));
+      await Promise.all([...all].map((w) => w.terminate()));
+      all.clear();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readModels } from '../../../electron/local-service/imagery/perception/models';
+import { createDetectorPool, type Box, type DetectorPool } from '../../../electron/local-service/imagery/perception/pool';
+import { ClassVocabulary } from '../../../electron/local-service/imagery/perception/vocabulary';
+
+/** Test images shipped in @jimp/test-utils (MIT). */
+export const JIMP_IMAGES = join(dirname(createRequire(import.meta.url).resolve('@jimp/test-utils/package.json')), 'images');
+
+/**
+ * Objects labelled by hand from looking at the images: [left, top, width, height] in pixels.
+ * fillbytes.jpg is a CCTV view of a car park (704 x 576); cops.jpg two police figurines (640 x 426).
+ */
+export const LABELLED: { file: string; label: string; box: Box; what: string }[] = [
+  { file: 'fillbytes.jpg', label: 'car', box: [48, 335, 228, 200], what: 'dark hatchback, front left' },
+  { file: 'fillbytes.jpg', label: 'car', box: [245, 263, 223, 129], what: 'white hatchback, centre' },
+  { file: 'fillbytes.jpg', label: 'car', box: [262, 183, 106, 38], what: 'black saloon at the back' },
+  { file: 'fillbytes.jpg', label: 'car', box: [12, 210, 78, 63], what: 'dark car, left edge' },
+  { file: 'fillbytes.jpg', label: 'car', box: [340, 243, 188, 99], what: 'white car behind the centre one' },
+  { file: 'fillbytes.jpg', label: 'car', box: [430, 230, 150, 75], what: 'red car' },
+  { file: 'cops.jpg', label: 'person', box: [160, 22, 150, 372], what: 'policewoman figurine' },
+  { file: 'cops.jpg', label: 'person', box: [300, 50, 212, 345], what: 'policeman figurine' },
+];
+
+export function iou(a: Box, b: Box): number {
+  const w = Math.min(a[0] + a[2], b[0] + b[2]) - Math.max(a[0], b[0]);
+  const h = Math.min(a[1] + a[3], b[1] + b[3]) - Math.max(a[1], b[1]);
+  const inter = Math.max(0, w) * Math.max(0, h);
+  return inter / (a[2] * a[3] + b[2] * b[3] - inter);
+}
+
+describe('photo detector (NanoDet in a worker thread)', () => {
+  let pool: DetectorPool;
+  beforeAll(() => {
+    pool = createDetectorPool({ models: readModels(), workers: 1 });
+  });
+  afterAll(() => pool.close());
+
+  it('iou of boxes', () => {
+    expect(iou([0, 0, 10, 10], [0, 0, 10, 10])).toBe(1);
+    expect(iou([0, 0, 10, 10], [5, 0, 10, 10])).toBeCloseTo(50 / 150);
+    expect(iou([0, 0, 10, 10], [20, 20, 5, 5])).toBe(0);
+  });
+
+  it('finds the hand-labelled cars and people (IoU >= 0.5), boxes in image pixels', async () => {
+    const files = [...new Set(LABELLED.map((l) => l.file))];
+    const seen = new Map(await Promise.all(files.map(async (f) => [f, await pool.detect(join(JIMP_IMAGES, f))] as const)));
+    expect(seen.get('fillbytes.jpg')).toMatchObject({ width: 704, height: 576 });
+    expect(seen.get('cops.jpg')).toMatchObject({ width: 640, height: 426 });
+    const found = LABELLED.filter((l) => seen.get(l.file)!.objects.some((d) => d.label === l.label && iou(d.box, l.box) >= 0.5));
+    const recall = found.length / LABELLED.length;
+    console.log(`detector recall on ${LABELLED.length} labelled objects: ${recall.toFixed(3)}; missed: ${LABELLED.filter((l) => !found.includes(l)).map((l) => l.what).join(', ') || 'none'}`);
+    expect(recall).toBeGreaterThanOrEqual(0.75);
+    // Every image has one of its labelled objects found.
+    for (const f of files) expect(found.some((l) => l.file === f)).toBe(true);
+    for (const s of seen.values())
+      for (const d of s.objects) {
+        expect(d.box[0]).toBeGreaterThanOrEqual(0);
+        expect(d.box[0] + d.box[2]).toBeLessThanOrEqual(s.width + 1);
+        expect(d.score).toBeGreaterThanOrEqual(readModels().detector.minScore);
+      }
+  }, 60_000);
+
+  it('a file that is not a JPEG is an error, and the worker keeps serving', async () => {
+    await expect(pool.detect(join(JIMP_IMAGES, 'dice.png'))).rejects.toThrow(/dice\.png/);
+    expect((await pool.detect(join(JIMP_IMAGES, 'cops.jpg'))).width).toBe(640);
+  }, 60_000);
+});
+
+describe('detector classes in query words', () => {
+  const vocab = new ClassVocabulary(readModels().classes);
+  const read = (q: string) =>
+    vocab.read(q.split(' ').map((t) => ({ text: t, folded: t.toLowerCase() }))).classes.map((c) => c.label);
+
+  it.each([
+    ['hydrants', 'fire hydrant'],
+    ['fire hydrants', 'fire hydrant'],
+    ['cars', 'car'],
+    ['people', 'person'],
+    ['bikes', 'bicycle'],
+    ['benches', 'bench'],
+    ['stop signs', 'stop sign'],
+    ['traffic lights', 'traffic light'],
+    ['Buses', 'bus'],
+  ])('"%s" is the class %s', (q, label) => {
+    expect(read(q)).toEqual([label]);
+  });
+
+  it('words that are no class are left for the text match', () => {
+    const r = vocab.read(['potholes', 'near', 'cars'].map((t) => ({ text: t, folded: t })));
+    expect(r.classes).toEqual([{ label: 'car', said: 'cars' }]);
+    expect(r.rest).toEqual([0, 1]);
+  });
+});

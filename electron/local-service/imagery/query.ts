@@ -283,6 +283,14 @@ export async function streamPhotos(store: ImageryStorage, snap: Snapshot, p: Str
     picked = list.slice(0, p.limit).map((i) => ({ i, km: null }));
   }
   const rows = new Map((await store.rows(picked.map((x) => snap.rowids[x.i]!))).map((r) => [r.rowid, r]));
+  // Every box of the asked classes in the listed photos (the match itself took the best one).
+  if (bySeen) {
+    const asked = new Set(classes.map((c) => c.label));
+    for (const [rowid, list] of await store.sightings(picked.map((x) => snap.rowids[x.i]!))) {
+      const i = snap.indexOf.get(rowid);
+      if (i !== undefined) seen.set(i, list.filter((d) => asked.has(d.label)));
+    }
+  }
   const hits: StreamHit[] = [];
   for (const { i, km } of picked) {
     const row = rows.get(snap.rowids[i]!);

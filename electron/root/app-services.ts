@@ -67,6 +67,8 @@ export interface AppDeps {
   localServicePlugins?: LocalServicePlugin[];
   /** Watch photo folders for changes (default true; tests turn it off). */
   watchPhotos?: boolean;
+  /** Look at photos with the detectors (worker threads) so stream finds what is in them; default true. */
+  seePhotos?: boolean;
   /** The desktop shell's native save dialog (absent in the browser host, which downloads instead). */
   chooseSavePath?: (opts: { defaultName: string; extension: string }) => Promise<string | null>;
   /** The desktop shell's native open dialog for a data layer file (absent in the browser host, which uploads). */
@@ -128,6 +130,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       sample: true,
       sampleDir: join(resourcesDir(), 'sample-photos'),
       watch: deps.watchPhotos ?? true,
+      perception: deps.seePhotos === false ? false : { modelsDir: join(resourcesDir(), 'models') },
     });
     const plugins = [imagery, ...(deps.localServicePlugins ?? [])];
     localStarted = Promise.resolve(deps.startLocalServiceAfter)

@@ -20,6 +20,7 @@ import { createExportService, type ExportService, type LoadLayers } from '../exp
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
 import { createImageryPlugin, type ImageryPlugin } from '../local-service/imagery';
+import { createFaceBlur, type FaceBlurService } from '../local-service/imagery/perception/face-blur';
 import type { LocalServicePlugin } from '../local-service/plugin';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import { createLocalService, type LocalService } from '../local-service/server';
@@ -116,6 +117,13 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   // background (loading its catalog takes seconds), so a shell can serve its window at once;
   // handlers that need its address wait for the start to settle (see waitForLocal).
   const photoFolders = new PhotoFolders(deps.dataDir, deps.logger);
+  // Faces in images leaving the laptop are hidden; without the models, bundles say they were not.
+  let faceBlur: FaceBlurService | null = null;
+  try {
+    faceBlur = createFaceBlur(join(resourcesDir(), 'models'));
+  } catch (err) {
+    deps.logger.warn('face detector unavailable: evidence bundles keep faces as photographed', { error: (err as Error).message });
+  }
   let imagery: ImageryPlugin | null = null;
   let localService: RunningService | null = null;
   // Opened here rather than inside the service so the layer list can also draw a layer's features.
@@ -257,6 +265,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         dataDir: deps.dataDir,
         app: { name: APP_NAME, version: deps.version },
         clock: deps.clock,
+        faceBlur: faceBlur ?? undefined,
       }),
       queue,
       cache,
@@ -288,6 +297,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await exports.close();
       await packs.close();
       await layerHandlers.close();
+      await faceBlur?.close();
       client.dispose();
       cache.close();
       await localStarted;

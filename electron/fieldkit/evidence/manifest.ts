@@ -10,6 +10,20 @@ export interface ManifestFile {
   sha256: string;
 }
 
+/** Whether faces in the bundle's images were hidden before they left the laptop (the cache keeps the originals). */
+export interface ManifestPrivacy {
+  facesBlurred: boolean;
+  /** The face detector, id@version, when it ran. */
+  detector: string | null;
+  /** Faces hidden, over all images. */
+  faces: number;
+  /** Media paths of the bundle the detector looked at, and those it could not (not JPEG, unreadable). */
+  checked: string[];
+  notChecked: string[];
+  /** In words, for whoever opens the bundle. */
+  note: string;
+}
+
 export interface Manifest {
   format: typeof BUNDLE_FORMAT;
   createdAt: string;
@@ -17,4 +31,5 @@ export interface Manifest {
   query: { id: number; kind: string; profileId: string; queryText: string; startedAt: string; finishedAt: string };
   signer: { algorithm: 'Ed25519'; publicKey: string; fingerprint: string };
   files: ManifestFile[];
+  privacy?: ManifestPrivacy;
 }

@@ -3,9 +3,17 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RpcError } from '../../../shared/rpc/errors';
 import type { Cache } from '../../cache';
-import { buildBundle } from './build';
+import { buildBundle, bundleMedia } from './build';
+import type { ManifestPrivacy } from './manifest';
 import type { SigningKey } from './signing-key';
 import { verifyBundle } from './verify';
+
+/** Hides the faces in a JPEG (the bundled face detector, on a worker thread). */
+export interface FaceBlur {
+  /** The detector, id@version. */
+  model: string;
+  blur(jpeg: Uint8Array): Promise<{ bytes: Uint8Array; faces: number }>;
+}
 
 export interface EvidenceDeps {
   cache: Cache;
@@ -13,6 +21,41 @@ export interface EvidenceDeps {
   dataDir: string;
   app: { name: string; version: string };
   clock: () => Date;
+  /** Absent: images go as cached, and the manifest says faces were not hidden. */
+  faceBlur?: FaceBlur;
+}
+
+/**
+ * Faces hidden in every JPEG of the bundle, unless the caller said not to; what was done is
+ * written for the manifest. The cache keeps the originals.
+ */
+async function hideFaces(deps: EvidenceDeps, queryId: number, wanted: boolean): Promise<{ replaced: Map<string, Uint8Array>; privacy: ManifestPrivacy }> {
+  const replaced = new Map<string, Uint8Array>();
+  const privacy: ManifestPrivacy = { facesBlurred: false, detector: null, faces: 0, checked: [], notChecked: [], note: '' };
+  const media = bundleMedia(deps.cache, queryId);
+  if (!wanted) return { replaced, privacy: { ...privacy, notChecked: media.map((m) => m.path), note: 'Faces were not hidden: the bundle was made with face blurring turned off.' } };
+  if (!deps.faceBlur) return { replaced, privacy: { ...privacy, notChecked: media.map((m) => m.path), note: 'Faces were not hidden: no face detector was available.' } };
+  privacy.detector = deps.faceBlur.model;
+  for (const m of media) {
+    if (m.contentType !== 'image/jpeg') {
+      privacy.notChecked.push(m.path);
+      continue;
+    }
+    try {
+      const out = await deps.faceBlur.blur(m.bytes);
+      privacy.checked.push(m.path);
+      privacy.faces += out.faces;
+      if (out.faces) replaced.set(m.url, out.bytes);
+    } catch {
+      privacy.notChecked.push(m.path);
+    }
+  }
+  privacy.facesBlurred = privacy.checked.length > 0;
+  privacy.note =
+    `Faces found by ${privacy.detector} were hidden (padded boxes, blurred) in ${privacy.checked.length} image(s): ${privacy.faces} face(s).` +
+    (privacy.notChecked.length ? ` Not checked: ${privacy.notChecked.join(', ')}.` : '') +
+    ' The detector misses some faces (profiles, small or covered ones).';
+  return { replaced, privacy };
 }
 
 const evidenceDir = (dataDir: string) => join(dataDir, 'evidence');
@@ -34,11 +77,12 @@ export function latestBundleSha256(dataDir: string, queryId: number): string | n
 export function createEvidenceService(deps: EvidenceDeps) {
   const dir = evidenceDir(deps.dataDir);
   return {
-    async create(queryId: number) {
+    async create(queryId: number, opts: { blurFaces?: boolean } = {}) {
       if (!deps.cache.get(queryId)) throw new RpcError('NOT_FOUND', `No cached query with id ${queryId}`);
       const signer = await deps.signingKey.signer();
+      const { replaced, privacy } = await hideFaces(deps, queryId, opts.blurFaces ?? true);
       const now = deps.clock();
-      const { bytes, manifest } = buildBundle({ cache: deps.cache, queryId, app: deps.app, now, signer });
+      const { bytes, manifest } = buildBundle({ cache: deps.cache, queryId, app: deps.app, now, signer, replaced, privacy });
       const name = `${bundlePrefix(queryId)}${now.toISOString().replace(/[:.]/g, '-')}.zip`;
       mkdirSync(dir, { recursive: true });
       const path = join(dir, name);
@@ -50,6 +94,7 @@ export function createEvidenceService(deps: EvidenceDeps) {
         sha256: createHash('sha256').update(bytes).digest('hex'),
         fingerprint: signer.fingerprint,
         files: manifest.files,
+        privacy: { facesBlurred: privacy.facesBlurred, faces: privacy.faces, note: privacy.note },
       };
     },
     async verify(input: { path?: string | undefined; dataBase64?: string | undefined }) {

@@ -22,9 +22,23 @@ export interface PhotoSight {
   faces: Seen[];
 }
 
+export interface BlurredPhoto {
+  /** The JPEG re-encoded with every face found blurred hard. */
+  bytes: Uint8Array;
+  width: number;
+  height: number;
+  /** The faces found (boxes before padding). */
+  faces: Seen[];
+}
+
 export interface DetectorPool {
   /** What the photo at `path` shows; `faces` also runs the face detector. */
   detect(path: string, faces?: boolean): Promise<PhotoSight>;
+  /**
+   * A copy of a JPEG with its faces hidden: each box padded by `pad` (a square of `pad` times its
+   * longer side, default 1.8: face boxes hug the eyes and mouth) and blurred hard.
+   */
+  blurFaces(jpeg: Uint8Array, opts?: { pad?: number; quality?: number }): Promise<BlurredPhoto>;
   readonly size: number;
   close(): Promise<void>;
 }
@@ -51,9 +65,11 @@ function modelData(dir: string, m: ModelEntry, labels?: string[]) {
 
 interface Pending {
   id: number;
-  path: string;
-  faces: boolean;
-  ok: (s: PhotoSight) => void;
+  /** What the error names: the photo's path, or "a photo". */
+  what: string;
+  message: Record<string, unknown>;
+  transfer: ArrayBuffer[];
+  ok: (answer: Record<string, unknown>) => void;
   fail: (e: Error) => void;
 }
 
@@ -91,12 +107,12 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
     };
     const w = new Worker(DETECT_WORKER, { eval: true, workerData: data });
     all.add(w);
-    w.on('message', (msg: { id: number; error?: string } & PhotoSight) => {
+    w.on('message', (msg: { id: number; error?: string }) => {
       const p = busy.get(w);
       busy.delete(w);
       if (p) {
-        if (msg.error !== undefined) p.fail(new Error(`${p.path}: ${msg.error}`));
-        else p.ok({ width: msg.width, height: msg.height, objects: msg.objects, faces: msg.faces });
+        if (msg.error !== undefined) p.fail(new Error(`${p.what}: ${msg.error}`));
+        else p.ok(msg);
       }
       idle.push(w);
       pump();
@@ -123,19 +139,30 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
       const p = queue.shift()!;
       busy.set(w, p);
       w.ref();
-      w.postMessage({ id: p.id, path: p.path, faces: p.faces });
+      w.postMessage({ id: p.id, ...p.message }, p.transfer);
     }
     for (const w of idle) w.unref();
   };
 
+  const ask = (what: string, message: Record<string, unknown>, transfer: ArrayBuffer[] = []) => {
+    if (closed) return Promise.reject(new Error('the detector is closed'));
+    return new Promise<Record<string, unknown>>((ok, fail) => {
+      queue.push({ id: next++, what, message, transfer, ok, fail });
+      pump();
+    });
+  };
+
   return {
     size,
-    detect(path, faces = false) {
-      if (closed) return Promise.reject(new Error('the detector is closed'));
-      return new Promise((ok, fail) => {
-        queue.push({ id: next++, path, faces, ok, fail });
-        pump();
-      });
+    async detect(path, faces = false) {
+      const a = (await ask(path, { path, faces })) as unknown as PhotoSight;
+      return { width: a.width, height: a.height, objects: a.objects, faces: a.faces };
+    },
+    async blurFaces(jpeg, o = {}) {
+      // A copy goes to the worker (transferred): the caller's bytes stay as they are.
+      const copy = jpeg.slice();
+      const a = (await ask('a photo', { blur: copy, pad: o.pad ?? 1.8, quality: o.quality ?? 90 }, [copy.buffer])) as unknown as BlurredPhoto;
+      return { bytes: a.bytes, width: a.width, height: a.height, faces: a.faces };
     },
     async close() {
       closed = true;

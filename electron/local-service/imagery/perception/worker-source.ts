@@ -9,7 +9,9 @@
  * workerData: { modules: {core, converter, wasm, jpeg}, wasmDir, detector, faces } where each model
  * is { graph (JSON text), weights (ArrayBuffer), inputSize, minScore, labels? }.
  * Request { id, path, faces } -> { id, width, height, objects: [{label, score, box}], faces: [...] }
- * with box = [x, y, w, h]; or { id, error }.
+ * with box = [x, y, w, h]; request { id, blur: JPEG bytes, pad, quality } -> { id, width, height,
+ * bytes (the JPEG with every face found, its box padded, blurred hard), faces };
+ * either may answer { id, error }.
  */
 export const DETECT_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -175,18 +177,68 @@ async function detectFaces(model, img, tile, m) {
   return found;
 }
 
-parentPort.on('message', async ({ id, path, faces }) => {
+// A padded, squared face box is blurred hard: three box blurs (close to a Gaussian) of a radius of
+// a sixth of its side, each a running sum along rows then columns; the face is no longer readable.
+function hide(img, boxes, pad) {
+  for (const b of boxes) {
+    const side = Math.max(b[2], b[3]) * pad;
+    const x0 = Math.max(0, Math.floor(b[0] + b[2] / 2 - side / 2)), y0 = Math.max(0, Math.floor(b[1] + b[3] / 2 - side / 2));
+    const x1 = Math.min(img.width, Math.ceil(x0 + side)), y1 = Math.min(img.height, Math.ceil(y0 + side));
+    const r = Math.max(2, Math.round(side / 6));
+    const w = x1 - x0, h = y1 - y0;
+    if (w <= 0 || h <= 0) continue;
+    for (let c = 0; c < 3; c++) {
+      let buf = new Float32Array(w * h);
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) buf[y * w + x] = img.data[((y0 + y) * img.width + x0 + x) * 4 + c];
+      for (let pass = 0; pass < 3; pass++) {
+        for (const [n, m, at] of [[w, h, (i, j) => j * w + i], [h, w, (i, j) => i * w + j]]) {
+          const line = new Float32Array(n);
+          for (let j = 0; j < m; j++) {
+            for (let i = 0; i < n; i++) line[i] = buf[at(i, j)];
+            let sum = 0;
+            for (let k = -r; k <= r; k++) sum += line[Math.min(n - 1, Math.max(0, k))];
+            for (let i = 0; i < n; i++) {
+              buf[at(i, j)] = sum / (2 * r + 1);
+              sum += line[Math.min(n - 1, i + r + 1)] - line[Math.max(0, i - r)];
+            }
+          }
+        }
+      }
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) img.data[((y0 + y) * img.width + x0 + x) * 4 + c] = buf[y * w + x];
+    }
+  }
+}
+
+async function findFaces(face, img) {
+  const found = [];
+  for (const tile of tiles(img.width, img.height)) found.push(...await detectFaces(face, img, tile, workerData.faces));
+  return nms(found, 0.3, 100);
+}
+
+async function blur(id, bytes, pad, quality) {
+  const { face } = await ready;
+  const rgba = jpeg.decode(Buffer.from(bytes), { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 200, maxMemoryUsageInMB: 1024 });
+  // The detectors read packed RGB.
+  const rgb = new Uint8Array(rgba.width * rgba.height * 3);
+  for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) { rgb[i] = rgba.data[j]; rgb[i + 1] = rgba.data[j + 1]; rgb[i + 2] = rgba.data[j + 2]; }
+  const faces = await findFaces(face, { width: rgba.width, height: rgba.height, data: rgb });
+  hide(rgba, faces.map((f) => f.box), pad);
+  const out = jpeg.encode({ width: rgba.width, height: rgba.height, data: rgba.data }, quality).data;
+  const copy = new Uint8Array(out);
+  parentPort.postMessage({ id, width: rgba.width, height: rgba.height, bytes: copy,
+    faces: faces.map((d) => ({ label: d.label, score: Math.round(d.score * 1000) / 1000, box: d.box.map((v) => Math.round(v)) })) }, [copy.buffer]);
+}
+
+parentPort.on('message', async ({ id, path, faces, blur: toBlur, pad, quality }) => {
   try {
+    if (toBlur) return await blur(id, toBlur, pad, quality);
     const { det, face } = await ready;
     const img = jpeg.decode(fs.readFileSync(path), { useTArray: true, formatAsRGBA: false, maxResolutionInMP: 200, maxMemoryUsageInMB: 1024 });
-    let objects = [], faceList = [];
-    for (const tile of tiles(img.width, img.height)) {
-      objects.push(...await detectObjects(det, img, tile, workerData.detector));
-      if (faces && face) faceList.push(...await detectFaces(face, img, tile, workerData.faces));
-    }
+    let objects = [];
+    for (const tile of tiles(img.width, img.height)) objects.push(...await detectObjects(det, img, tile, workerData.detector));
     const round = (d) => ({ label: d.label, score: Math.round(d.score * 1000) / 1000, box: d.box.map((v) => Math.round(v)) });
     objects = nms(objects, 0.5, 100).map(round);
-    faceList = nms(faceList, 0.3, 100).map(round);
+    const faceList = faces && face ? (await findFaces(face, img)).map(round) : [];
     parentPort.postMessage({ id, width: img.width, height: img.height, objects, faces: faceList });
   } catch (e) {
     parentPort.postMessage({ id, error: String((e && e.message) || e) });

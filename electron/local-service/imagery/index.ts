@@ -15,11 +15,11 @@ import { StreamRequest, type Observation, type StreamResponseSuccess } from '../
 import { fieldErrors, sendProblem } from '../http/problem';
 import { ImageryCatalog } from './catalog';
 import type { Snapshot } from './snapshot';
-import { createCatalogGeocoder, createDefaultGeocoder, RegionTable, type Geocoder, type Region } from './geocoder';
+import { createCatalogGeocoder, createDefaultGeocoder, foldText, RegionTable, type Geocoder, type Region } from './geocoder';
 import { MediaSigner, thumbnail, type MediaVariant } from './media';
 import type { LocalServicePlugin, ServiceContext } from './plugin-types';
 import { openPgImageryStorage } from './pg-store';
-import { searchPhotos, streamPhotos, type StreamHit } from './query';
+import { parseQuery, searchPhotos, streamPhotos, type StreamHit } from './query';
 import { embeddedImageryStorage, type ImageryStorage } from './storage';
 import type { PhotoRow } from './store';
 import { defaultModelsDir, readModels } from './perception/models';
@@ -275,7 +275,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     };
   };
 
-  const record = (s: State, base: string, r: PhotoRow, distanceMeters?: number): ImageryRecord => ({
+  const record = (s: State, base: string, r: PhotoRow, distanceMeters?: number, textSeen?: string[]): ImageryRecord => ({
     id: r.id,
     address: r.address,
     // Without a recorded capture date the file's modification date stands in.
@@ -290,6 +290,8 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     capture_date_known: r.taken_at !== null,
     description: r.description,
     ...(distanceMeters !== undefined ? { distance_meters: distanceMeters } : {}),
+    // Not in the spec: lines of text read in the photo that hold a word of the query.
+    ...(textSeen?.length ? { text_seen: textSeen } : {}),
   });
 
   return {
@@ -399,12 +401,16 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         const limit = parsed.data.limit ?? IMAGERY_LIMIT.default;
         const page = parsed.data.page ?? 1;
         const found = await searchPhotos(s.store, snap, s.regions, parsed.data.query, limit, page, ctx.catalog);
+        const read = await s.store.textLines(found.rows.map((r) => r.rowid));
+        const words = parseQuery(parsed.data.query).words.map((w) => w.folded);
+        const textSeen = (rowid: number) =>
+          (read.get(rowid) ?? []).filter((line) => foldText(line).split(/[^\p{L}\p{N}]+/u).some((t) => words.includes(t)));
         const res: ImageryResponseSuccess = {
           isSuccess: true,
           page,
           // An empty result is one empty page: page 1 of 1, never page 1 of 0.
           pageTotal: Math.max(1, Math.ceil(found.total / limit)),
-          data: found.rows.map((r) => record(s, ctx.searchBaseUrl(), r, found.distances.get(r.id))),
+          data: found.rows.map((r) => record(s, ctx.searchBaseUrl(), r, found.distances.get(r.id), textSeen(r.rowid))),
           result_id: randomUUID(),
           region: found.region?.name ?? 'Global',
           region_id: found.region?.id ?? null,

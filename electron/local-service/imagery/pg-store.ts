@@ -74,7 +74,13 @@ const PG_IMAGERY_MIGRATIONS: readonly string[] = [
      photo_rowid INTEGER NOT NULL REFERENCES imagery_photo (rowid) ON DELETE CASCADE,
      run TEXT NOT NULL,
      PRIMARY KEY (photo_rowid, run)
-   );`,
+   );
+   CREATE TABLE imagery_text (
+     photo_rowid INTEGER PRIMARY KEY REFERENCES imagery_photo (rowid) ON DELETE CASCADE,
+     lines TEXT[] NOT NULL,
+     words TEXT[] NOT NULL
+   );
+   CREATE INDEX imagery_text_words ON imagery_text USING GIN (words);`,
 ];
 
 /** The columns of PhotoRow (size as a number: pg reads BIGINT as text). */
@@ -145,6 +151,7 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
           // A changed file is looked at again by the detectors.
           await c.query('DELETE FROM imagery_seen WHERE photo_rowid IN (SELECT rowid FROM imagery_photo WHERE path = ANY($1))', [paths]);
           await c.query('DELETE FROM imagery_detection WHERE photo_rowid IN (SELECT rowid FROM imagery_photo WHERE path = ANY($1))', [paths]);
+          await c.query('DELETE FROM imagery_text WHERE photo_rowid IN (SELECT rowid FROM imagery_photo WHERE path = ANY($1))', [paths]);
           const existing = new Set(
             (await c.query<{ path: string }>('SELECT path FROM imagery_photo WHERE path = ANY($1)', [paths])).rows.map((r) => r.path),
           );
@@ -169,12 +176,18 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
       const tokens = tokenizer.tokens(word);
       // A phrase without tokens matches nothing in FTS5 either.
       if (!tokens.length) return [];
+      // The photo's words, then the words of the text read in it.
       const r =
         tokens.length === 1
-          ? await pool.query<{ rowid: number }>('SELECT rowid FROM imagery_photo WHERE words @> $1', [tokens])
+          ? await pool.query<{ rowid: number }>(
+              'SELECT rowid FROM imagery_photo WHERE words @> $1 UNION SELECT photo_rowid FROM imagery_text WHERE words @> $1',
+              [tokens],
+            )
           : await pool.query<{ rowid: number }>(
               // Tokens hold no spaces (they split words), so "in a row" is a substring of the spaced list.
               `SELECT rowid FROM imagery_photo WHERE words @> $1
+               AND strpos(' ' || array_to_string(words, ' ') || ' ', ' ' || array_to_string($1::text[], ' ') || ' ') > 0
+               UNION SELECT photo_rowid FROM imagery_text WHERE words @> $1
                AND strpos(' ' || array_to_string(words, ' ') || ' ', ' ' || array_to_string($1::text[], ' ') || ' ') > 0`,
               [tokens],
             );
@@ -191,11 +204,14 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
       return r.rows;
     },
 
-    async putSightings(rowid, path, run, seen) {
+    async putSightings(rowid, path, run, seen, text = []) {
       await inTransaction(pool, async (c) => {
         const here = await c.query('SELECT 1 FROM imagery_photo WHERE rowid = $1 AND path = $2 FOR UPDATE', [rowid, path]);
         if (!here.rowCount) return;
         await c.query('DELETE FROM imagery_detection WHERE photo_rowid = $1', [rowid]);
+        await c.query('DELETE FROM imagery_text WHERE photo_rowid = $1', [rowid]);
+        if (text.length)
+          await c.query('INSERT INTO imagery_text (photo_rowid, lines, words) VALUES ($1, $2, $3)', [rowid, text, tokenizer.tokens(text.join('\n'))]);
         if (seen.length)
           await c.query(
             `INSERT INTO imagery_detection (photo_rowid, model, label, score, x, y, w, h)
@@ -225,6 +241,14 @@ export async function openPgImageryStorage({ pool, onWait }: PgImageryStorageOpt
         list.push(sightingOf(x));
         out.set(x.photo_rowid, list);
       }
+      return out;
+    },
+
+    async textLines(rowids) {
+      const out = new Map<number, string[]>();
+      if (!rowids.length) return out;
+      const r = await pool.query<{ photo_rowid: number; lines: string[] }>('SELECT photo_rowid, lines FROM imagery_text WHERE photo_rowid = ANY($1)', [rowids]);
+      for (const x of r.rows) out.set(x.photo_rowid, x.lines);
       return out;
     },
 

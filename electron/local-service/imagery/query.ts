@@ -212,8 +212,8 @@ function perceptionMessage(classes: NamedClass[], unseen: string[], found: numbe
   if (!unseen.length) return null;
   const has = unseen.length === 1 ? 'has no class for' : 'has no class for any of';
   if (classes.length) return `The photo detector ${has} ${quoted(unseen)}; photos are listed by what it saw: ${classes.map((c) => c.label).join(', ')}.`;
-  if (!found) return `The photo detector ${has} ${quoted(unseen)}, and no photo's keywords or captions mention it: nothing is listed.`;
-  return `The photo detector ${has} ${quoted(unseen)}: these photos are listed because their keywords or captions mention it, not because it was seen in them.`;
+  if (!found) return `The photo detector ${has} ${quoted(unseen)}, and no photo's keywords, captions or text read in it mention it: nothing is listed.`;
+  return `The photo detector ${has} ${quoted(unseen)}: these photos are listed because their keywords, captions or text read in them mention it, not because it was seen in them.`;
 }
 
 /** Feature name of captures found by scope alone (no query word names anything in it). */

@@ -70,6 +70,10 @@ const MIGRATIONS: MigrationStep[] = [
       CREATE INDEX imagery_detection_photo ON imagery_detection(photo_rowid);
       CREATE INDEX imagery_detection_label ON imagery_detection(label, score);
       CREATE TABLE imagery_seen (photo_rowid INTEGER NOT NULL, run TEXT NOT NULL, PRIMARY KEY (photo_rowid, run));
+      CREATE TABLE imagery_text (photo_rowid INTEGER PRIMARY KEY, lines TEXT NOT NULL);
+      CREATE VIRTUAL TABLE imagery_text_fts USING fts5(
+        text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+      );
     `,
 ];
 
@@ -200,6 +204,11 @@ export class ImageryStore {
       putMeta: db.prepare('INSERT OR REPLACE INTO imagery_meta (key, value) VALUES (?, ?)'),
       forgetSeen: db.prepare('DELETE FROM imagery_seen WHERE photo_rowid = ?'),
       forgetSightings: db.prepare('DELETE FROM imagery_detection WHERE photo_rowid = ?'),
+      forgetText: db.prepare('DELETE FROM imagery_text WHERE photo_rowid = ?'),
+      forgetTextFts: db.prepare('DELETE FROM imagery_text_fts WHERE rowid = ?'),
+      putText: db.prepare('INSERT INTO imagery_text (photo_rowid, lines) VALUES (?, ?)'),
+      putTextFts: db.prepare('INSERT INTO imagery_text_fts (rowid, text) VALUES (?, ?)'),
+      textMatch: db.prepare('SELECT rowid FROM imagery_text_fts WHERE imagery_text_fts MATCH ?').pluck(),
       unseen: db.prepare(`SELECT p.rowid, p.path FROM imagery_photo p
           WHERE p.is_video = 0 AND NOT EXISTS (SELECT 1 FROM imagery_seen s WHERE s.photo_rowid = p.rowid AND s.run = ?)
           ORDER BY p.rowid LIMIT ?`),
@@ -257,14 +266,36 @@ export class ImageryStore {
     this.st.deleteSkipped.run(path);
   }
 
-  /** Rowids whose text holds the token (an FTS5 phrase of one token). */
+  /** Rowids whose text, or the text read in the photo, holds the token (an FTS5 phrase of one token). */
   match(token: string): number[] {
-    return this.st.ftsMatch.all(`"${token.replace(/"/g, '""')}"`) as number[];
+    const phrase = `"${token.replace(/"/g, '""')}"`;
+    const out = this.st.ftsMatch.all(phrase) as number[];
+    const read = this.st.textMatch.all(phrase) as number[];
+    return read.length ? [...new Set([...out, ...read])] : out;
+  }
+
+  /** Lines of text read in the given photos. */
+  textLines(rowids: readonly number[]): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    for (let i = 0; i < rowids.length; i += 500) {
+      const chunk = rowids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT photo_rowid, lines FROM imagery_text WHERE photo_rowid IN (${chunk.map(() => '?').join(',')})`)
+        .all(...chunk) as { photo_rowid: number; lines: string }[];
+      for (const r of rows) out.set(r.photo_rowid, JSON.parse(r.lines) as string[]);
+    }
+    return out;
   }
 
   private forgetSightings(rowid: number): void {
     this.st.forgetSeen.run(rowid);
     this.st.forgetSightings.run(rowid);
+    this.forgetText(rowid);
+  }
+
+  private forgetText(rowid: number): void {
+    this.st.forgetText.run(rowid);
+    this.st.forgetTextFts.run(rowid);
   }
 
   /** Photos (videos have no frame) the detector run `run` has not looked at since they changed. */
@@ -273,11 +304,16 @@ export class ImageryStore {
   }
 
   /** Replaces what was seen in a photo, unless it left the catalog or moved meanwhile. */
-  putSightings(rowid: number, path: string, run: string, seen: readonly Sighting[]): void {
+  putSightings(rowid: number, path: string, run: string, seen: readonly Sighting[], text: readonly string[] = []): void {
     this.db.transaction(() => {
       if (this.st.photoAt.get(rowid, path) === undefined) return;
       this.st.forgetSightings.run(rowid);
+      this.forgetText(rowid);
       for (const d of seen) this.st.putSighting.run(rowid, d.model, d.label, d.score, ...d.box);
+      if (text.length) {
+        this.st.putText.run(rowid, JSON.stringify(text));
+        this.st.putTextFts.run(rowid, text.join('\n'));
+      }
       this.st.putSeen.run(rowid, run);
     })();
   }

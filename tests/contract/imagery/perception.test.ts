@@ -23,7 +23,7 @@ function writeFolder(): string {
       join(dir, file),
       tagJpeg(readFileSync(join(JIMP_IMAGES, file)), { width, height, latitude: 45.76, longitude: 4.84, description, takenAt: '2024:05:01 10:00:00', make: 'TestCam' }),
     );
-  tag('fillbytes.jpg', 704, 576, 'Depot yard camera');
+  tag('fillbytes.jpg', 704, 576, 'Depot yard');
   tag('cops.jpg', 640, 426, 'Figurines on a path');
   writeGeotaggedJpeg(join(dir, 'road.jpg'), { width: 64, height: 48, latitude: 45.77, longitude: 4.85, keywords: ['potholes'], description: 'Road survey', make: 'TestCam' });
   copyFileSync(join(JIMP_IMAGES, 'cops.jpg'), join(dir, 'no-gps.jpg'));
@@ -58,7 +58,7 @@ describe(`stream answers by what the detector saw (${BACKEND})`, () => {
   it('"cars" lists the car park with the class as feature_name, its score and boxes', async () => {
     const body = await stream('cars');
     expect(body.data.perception).toEqual({ classes: [{ label: 'car', said: 'cars' }], unseen: [], message: null });
-    expect(body.data.geojson.features.map((f) => f.properties.description)).toEqual(['Depot yard camera']);
+    expect(body.data.geojson.features.map((f) => f.properties.description)).toEqual(['Depot yard']);
     const p = body.data.geojson.features[0]!.properties;
     expect(p).toMatchObject({ feature_name: 'car', match: 'seen' });
     expect(p.score).toBe(Math.max(...p.detections!.map((d) => d.score)));
@@ -82,7 +82,7 @@ describe(`stream answers by what the detector saw (${BACKEND})`, () => {
       ['Road survey', 'text', 'potholes'],
     ]);
     expect(tagged.data.perception!.unseen).toEqual(['potholes']);
-    expect(tagged.data.perception!.message).toMatch(/no class for "potholes".*keywords or captions.*not because it was seen/);
+    expect(tagged.data.perception!.message).toMatch(/no class for "potholes".*keywords, captions or text read in them.*not because it was seen/);
     const nothing = await stream('gargoyles');
     expect(nothing.data.geojson.features).toEqual([]);
     expect(nothing.data.perception!.message).toMatch(/no class for "gargoyles".*nothing is listed/);
@@ -92,6 +92,16 @@ describe(`stream answers by what the detector saw (${BACKEND})`, () => {
     const body = await stream('fire hydrants');
     expect(body.data.geojson.features).toEqual([]);
     expect(body.data.perception).toEqual({ classes: [{ label: 'fire hydrant', said: 'fire hydrants' }], unseen: [], message: null });
+  });
+
+  it('text read in a photo is found by imagery search, with the lines that matched', async () => {
+    const r = await h.searchReq({ query: 'camera' });
+    expect(r.status).toBe(200);
+    const body = r.json as { data: { description: string; text_seen?: string[] }[] };
+    expect(body.data.map((d) => [d.description, d.text_seen])).toEqual([['Depot yard', ['Camera 03']]]);
+    // Stream finds it by the same words, not as something seen.
+    const s = await stream('camera');
+    expect(s.data.geojson.features.map((f) => [f.properties.description, f.properties.match])).toEqual([['Depot yard', 'text']]);
   });
 
   it('a rescan looks again only at new or changed photos', async () => {

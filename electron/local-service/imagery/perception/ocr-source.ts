@@ -14,7 +14,8 @@ let ocrReady = null;
 function ocrModels() {
   ocrReady = ocrReady || (async () => {
     const ort = require(workerData.ocr.ort);
-    const opts = { intraOpNumThreads: 1, interOpNumThreads: 1 };
+    // One thread (the worker is the parallelism); no arena, which kept the largest input's memory.
+    const opts = { intraOpNumThreads: 1, interOpNumThreads: 1, enableCpuMemArena: false, enableMemPattern: false };
     const chars = workerData.ocr.keys.split(/\\r?\\n/).filter((l, i, a) => i < a.length - 1 || l);
     return {
       ort,

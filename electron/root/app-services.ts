@@ -68,7 +68,7 @@ export interface AppDeps {
   localServicePlugins?: LocalServicePlugin[];
   /** Watch photo folders for changes (default true; tests turn it off). */
   watchPhotos?: boolean;
-  /** Look at photos with the detectors (worker threads) so stream finds what is in them; default true. */
+  /** Look at photos with the detectors (worker threads) so stream finds what is in them; default true but in tests. */
   seePhotos?: boolean;
   /** The desktop shell's native save dialog (absent in the browser host, which downloads instead). */
   chooseSavePath?: (opts: { defaultName: string; extension: string }) => Promise<string | null>;
@@ -138,7 +138,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       sample: true,
       sampleDir: join(resourcesDir(), 'sample-photos'),
       watch: deps.watchPhotos ?? true,
-      perception: deps.seePhotos === false ? false : { modelsDir: join(resourcesDir(), 'models') },
+      perception: (deps.seePhotos ?? deps.shell !== 'test') ? { modelsDir: join(resourcesDir(), 'models') } : false,
     });
     const plugins = [imagery, ...(deps.localServicePlugins ?? [])];
     localStarted = Promise.resolve(deps.startLocalServiceAfter)
@@ -281,6 +281,11 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await photoFolders.set(folders, imagery);
       return photoFolders.status(imagery);
     },
+    'photos.perception': async ({ action }) => {
+      if (action === 'cancel') imagery?.cancelPerception();
+      else imagery?.resumePerception();
+      return photoFolders.status(imagery);
+    },
     'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64'), () => (nameHeaders ??= loadNameHeaders())),
   };
 
@@ -315,7 +320,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
 const NEEDS_LOCAL = new Set<MethodName>([
   'connection.active', 'profiles.list', 'profiles.save', 'profiles.select', 'profiles.delete',
   'keys.test', 'compute.run', 'compute.cancel', 'stream.run', 'stream.cancel', 'imagery.search',
-  'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'service.health',
+  'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'photos.perception', 'service.health',
   'layers.list', 'layers.import', 'layers.cancel', 'layers.remove', 'layers.features',
   'pack.estimate', 'pack.create', 'pack.open',
 ]);

@@ -22,10 +22,8 @@ import { openPgImageryStorage } from './pg-store';
 import { parseQuery, searchPhotos, streamPhotos, type StreamHit } from './query';
 import { embeddedImageryStorage, type ImageryStorage } from './storage';
 import type { PhotoRow } from './store';
-import { defaultModelsDir, readModels } from './perception/models';
-import { createDetectorPool, type DetectorPool } from './perception/pool';
-import { PerceptionIndexer, type PerceptionProgress } from './perception/indexer';
-import { ClassVocabulary } from './perception/vocabulary';
+import type { PerceptionProgress } from './perception/indexer';
+import { openSeeing, registerPerceptionRoutes, type Seeing } from './perception/seeing';
 import { normalizeName } from '../catalog/text';
 
 export type { Geocoder, Place } from './geocoder';
@@ -73,7 +71,7 @@ interface State {
   regions: RegionTable;
   signer: MediaSigner;
   thumbDir: string;
-  seeing: { pool: DetectorPool; indexer: PerceptionIndexer; classes: ClassVocabulary } | null;
+  seeing: Seeing | null;
 }
 
 /** One byte range of a Range header (video players seek with them); multiple ranges get the whole file. */
@@ -122,19 +120,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       : embeddedImageryStorage(ctx.db, ctx.clock);
     const regions = new RegionTable();
     const dirs = withSample(opts.photoDirs);
-    let seeing: State['seeing'] = null;
-    if (opts.perception) {
-      try {
-        const models = readModels(opts.perception.modelsDir ?? defaultModelsDir());
-        const pool = createDetectorPool({ models, workers: opts.perception.workers });
-        const indexer = new PerceptionIndexer({ store, pool, models, logger: ctx.logger });
-        seeing = { pool, indexer, classes: new ClassVocabulary(models.classes) };
-      } catch (err) {
-        ctx.logger.warn('imagery: the photo detectors could not be set up; photos are found by their words only', {
-          error: (err as Error).message,
-        });
-      }
-    }
+    const seeing = opts.perception ? openSeeing(opts.perception, store, ctx.logger) : null;
     const catalog = new ImageryCatalog({
       onScanned: () => void seeing?.indexer.kick(),
       dirs,
@@ -376,16 +362,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         await s.catalog.ready().catch(() => undefined);
         return reply.send({ ...(await s.catalog.status()), perception: s.seeing?.indexer.progress() ?? null });
       });
-
-      // Settings -> Photo folders: stop looking at photos, or go on.
-      app.post('/v1/imagery/perception/:action', async (req, reply) => {
-        const action = (req.params as { action?: string }).action;
-        if (!s.seeing) return sendProblem(reply, 404, 'Not Found', 'The photo detectors do not run in this service.');
-        if (action === 'cancel') s.seeing.indexer.cancel();
-        else if (action === 'resume') void s.seeing.indexer.kick();
-        else return sendProblem(reply, 404, 'Not Found', 'The action is cancel or resume.');
-        return reply.send(s.seeing.indexer.progress());
-      });
+      registerPerceptionRoutes(app, () => s.seeing);
     },
 
     async registerSearch(app, ctx) {
@@ -422,8 +399,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
 
     async close() {
       const s = await opening?.catch(() => null);
-      await s?.seeing?.indexer.close();
-      await s?.seeing?.pool.close();
+      await s?.seeing?.close();
       await s?.catalog.close();
       await s?.store.close();
     },

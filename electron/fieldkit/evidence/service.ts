@@ -4,16 +4,12 @@ import { join } from 'node:path';
 import { RpcError } from '../../../shared/rpc/errors';
 import type { Cache } from '../../cache';
 import { buildBundle, bundleMedia } from './build';
+import { createFaceHider, type FaceBlur } from '../privacy';
 import type { ManifestPrivacy } from './manifest';
 import type { SigningKey } from './signing-key';
 import { verifyBundle } from './verify';
 
-/** Hides the faces in a JPEG (the bundled face detector, on a worker thread). */
-export interface FaceBlur {
-  /** The detector, id@version. */
-  model: string;
-  blur(jpeg: Uint8Array): Promise<{ bytes: Uint8Array; faces: number }>;
-}
+export type { FaceBlur } from '../privacy';
 
 export interface EvidenceDeps {
   cache: Cache;
@@ -31,31 +27,12 @@ export interface EvidenceDeps {
  */
 async function hideFaces(deps: EvidenceDeps, queryId: number, wanted: boolean): Promise<{ replaced: Map<string, Uint8Array>; privacy: ManifestPrivacy }> {
   const replaced = new Map<string, Uint8Array>();
-  const privacy: ManifestPrivacy = { facesBlurred: false, detector: null, faces: 0, checked: [], notChecked: [], note: '' };
-  const media = bundleMedia(deps.cache, queryId);
-  if (!wanted) return { replaced, privacy: { ...privacy, notChecked: media.map((m) => m.path), note: 'Faces were not hidden: the bundle was made with face blurring turned off.' } };
-  if (!deps.faceBlur) return { replaced, privacy: { ...privacy, notChecked: media.map((m) => m.path), note: 'Faces were not hidden: no face detector was available.' } };
-  privacy.detector = deps.faceBlur.model;
-  for (const m of media) {
-    if (m.contentType !== 'image/jpeg') {
-      privacy.notChecked.push(m.path);
-      continue;
-    }
-    try {
-      const out = await deps.faceBlur.blur(m.bytes);
-      privacy.checked.push(m.path);
-      privacy.faces += out.faces;
-      if (out.faces) replaced.set(m.url, out.bytes);
-    } catch {
-      privacy.notChecked.push(m.path);
-    }
+  const hider = createFaceHider(deps.faceBlur, wanted);
+  for (const m of bundleMedia(deps.cache, queryId)) {
+    const out = await hider.hide(m.path, m.contentType, m.bytes);
+    if (out !== m.bytes) replaced.set(m.url, out);
   }
-  privacy.facesBlurred = privacy.checked.length > 0;
-  privacy.note =
-    `Faces found by ${privacy.detector} were hidden (padded boxes, blurred) in ${privacy.checked.length} image(s): ${privacy.faces} face(s).` +
-    (privacy.notChecked.length ? ` Not checked: ${privacy.notChecked.join(', ')}.` : '') +
-    ' The detector misses some faces (profiles, small or covered ones).';
-  return { replaced, privacy };
+  return { replaced, privacy: hider.report() };
 }
 
 const evidenceDir = (dataDir: string) => join(dataDir, 'evidence');

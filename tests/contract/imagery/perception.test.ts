@@ -49,6 +49,14 @@ describe(`stream answers by what the detector saw (${BACKEND})`, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** Waits for the detectors to settle (a kick with nothing to look at still runs once). */
+  const settled = async () => {
+    const t0 = Date.now();
+    await new Promise((ok) => setTimeout(ok, 50));
+    while (h.plugin.perception()!.state === 'running' && Date.now() - t0 < 30_000) await new Promise((ok) => setTimeout(ok, 50));
+    return h.plugin.perception()!;
+  };
+
   const stream = async (query: string) => {
     const r = await h.stream({ query });
     expect(r.status).toBe(200);
@@ -113,16 +121,14 @@ describe(`stream answers by what the detector saw (${BACKEND})`, () => {
     expect(h.plugin.perception()!.state).toBe('idle');
     const go = await h.base.inject({ method: 'POST', url: '/v1/imagery/perception/resume', headers: auth });
     expect(go.statusCode).toBe(200);
-    await new Promise((ok) => setTimeout(ok, 300));
-    expect(h.plugin.perception()).toMatchObject({ state: 'idle', done: 0 });
+    expect(await settled()).toMatchObject({ state: 'idle', done: 0 });
     expect((await h.base.inject({ method: 'POST', url: '/v1/imagery/perception/pause', headers: auth })).statusCode).toBe(404);
   });
 
   it('a rescan looks again only at new or changed photos', async () => {
     const before = h.plugin.perception()!;
     await h.plugin.catalog()!.scan();
-    await new Promise((ok) => setTimeout(ok, 200));
-    const after = h.plugin.perception()!;
+    const after = await settled();
     expect(after.state).toBe('idle');
     expect(after.done).toBe(0);
     expect(before.run).toBe(after.run);

@@ -17,14 +17,16 @@ const { values } = parseArgs({
     'renderer-dir': { type: 'string' },
     json: { type: 'boolean', default: false },
     photos: { type: 'string', multiple: true, default: [] },
+    'no-detect': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
 
 if (values.help) {
   process.stdout.write(
-    'Usage: fieldlens-host [--port N] [--data-dir DIR] [--photos DIR]... [--renderer-dir DIR] [--json]\n' +
-      'Serves the Fieldlens app on 127.0.0.1 for any browser; prints the URL with its one-time token.\n',
+    'Usage: fieldlens-host [--port N] [--data-dir DIR] [--photos DIR]... [--no-detect] [--renderer-dir DIR] [--json]\n' +
+      'Serves the Fieldlens app on 127.0.0.1 for any browser; prints the URL with its one-time token.\n' +
+      '--no-detect: photos are not looked at for objects, faces and text.\n',
   );
   process.exit(0);
 }
@@ -52,6 +54,7 @@ const services = await createAppServices({
   version: pkg.version,
   clock: () => new Date(),
   photoDirs: values.photos.map((d) => resolve(d)),
+  seePhotos: !values['no-detect'],
   startLocalServiceAfter,
 });
 secretValues = services.secretValues;

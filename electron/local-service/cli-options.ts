@@ -24,6 +24,7 @@ a key file (--key-file). Keys on the command line are visible to every user of t
                       prefer FIELDLENS_SERVICE_SEARCH_KEY or --key-file
   --photos DIR        a folder of geotagged photos for stream and imagery search (repeatable)
   --no-sample         leave the bundled sample photos out of the imagery catalog
+  --no-detect         do not look at photos with the object and face detectors (worker threads)
   --layer FILE        import a data layer (.osm.pbf, .osm, .gpkg, .shp, .kml, .gpx, .fgb, .geojson)
                       into the data folder before starting (repeatable; kept across restarts)
   --answer-fault      make every answer generation fail (status "failed", results intact)

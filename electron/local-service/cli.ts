@@ -26,6 +26,7 @@ const { values } = parseArgs({
     'answer-fault': { type: 'boolean', default: false },
     photos: { type: 'string', multiple: true, default: [] },
     'no-sample': { type: 'boolean', default: false },
+    'no-detect': { type: 'boolean', default: false },
     layer: { type: 'string', multiple: true, default: [] },
     json: { type: 'boolean', default: false },
     database: { type: 'string' },
@@ -166,6 +167,7 @@ const service = createLocalService({
       photoDirs: values.photos.map((d) => resolve(d)),
       sample: !values['no-sample'],
       sampleDir: join(resourcesDir(), 'sample-photos'),
+      perception: values['no-detect'] ? false : { modelsDir: join(resourcesDir(), 'models') },
     }),
   ],
 });

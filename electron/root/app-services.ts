@@ -20,6 +20,7 @@ import { createExportService, type ExportService, type LoadLayers } from '../exp
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
 import { createImageryPlugin, type ImageryPlugin } from '../local-service/imagery';
+import { createFaceBlur, type FaceBlurService } from '../local-service/imagery/perception/face-blur';
 import type { LocalServicePlugin } from '../local-service/plugin';
 import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import { createLocalService, type LocalService } from '../local-service/server';
@@ -67,6 +68,8 @@ export interface AppDeps {
   localServicePlugins?: LocalServicePlugin[];
   /** Watch photo folders for changes (default true; tests turn it off). */
   watchPhotos?: boolean;
+  /** Look at photos with the detectors (worker threads) so stream finds what is in them; default true but in tests. */
+  seePhotos?: boolean;
   /** The desktop shell's native save dialog (absent in the browser host, which downloads instead). */
   chooseSavePath?: (opts: { defaultName: string; extension: string }) => Promise<string | null>;
   /** The desktop shell's native open dialog for a data layer file (absent in the browser host, which uploads). */
@@ -114,6 +117,13 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   // background (loading its catalog takes seconds), so a shell can serve its window at once;
   // handlers that need its address wait for the start to settle (see waitForLocal).
   const photoFolders = new PhotoFolders(deps.dataDir, deps.logger);
+  // Faces in images leaving the laptop are hidden; without the models, bundles say they were not.
+  let faceBlur: FaceBlurService | null = null;
+  try {
+    faceBlur = createFaceBlur(join(resourcesDir(), 'models'));
+  } catch (err) {
+    deps.logger.warn('face detector unavailable: evidence bundles keep faces as photographed', { error: (err as Error).message });
+  }
   let imagery: ImageryPlugin | null = null;
   let localService: RunningService | null = null;
   // Opened here rather than inside the service so the layer list can also draw a layer's features.
@@ -128,6 +138,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       sample: true,
       sampleDir: join(resourcesDir(), 'sample-photos'),
       watch: deps.watchPhotos ?? true,
+      perception: (deps.seePhotos ?? deps.shell !== 'test') ? { modelsDir: join(resourcesDir(), 'models') } : false,
     });
     const plugins = [imagery, ...(deps.localServicePlugins ?? [])];
     localStarted = Promise.resolve(deps.startLocalServiceAfter)
@@ -220,6 +231,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     fetchMedia: (url, signal) => client.fetchMedia(url, { signal }),
     fetchTile: createTileFetcher(deps.fetch ?? globalThis.fetch, `${APP_NAME}/${deps.version} (offline area pack)`),
     clock: deps.clock,
+    faceBlur: faceBlur ?? undefined,
     emit: (e) => bus.emit('pack.progress', e),
     logger: deps.logger,
   });
@@ -255,6 +267,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
         dataDir: deps.dataDir,
         app: { name: APP_NAME, version: deps.version },
         clock: deps.clock,
+        faceBlur: faceBlur ?? undefined,
       }),
       queue,
       cache,
@@ -268,6 +281,11 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     },
     'photos.setFolders': async ({ folders }) => {
       await photoFolders.set(folders, imagery);
+      return photoFolders.status(imagery);
+    },
+    'photos.perception': async ({ action }) => {
+      if (action === 'cancel') imagery?.cancelPerception();
+      else imagery?.resumePerception();
       return photoFolders.status(imagery);
     },
     'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64'), () => (nameHeaders ??= loadNameHeaders())),
@@ -286,6 +304,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await exports.close();
       await packs.close();
       await layerHandlers.close();
+      await faceBlur?.close();
       client.dispose();
       cache.close();
       await localStarted;
@@ -303,7 +322,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
 const NEEDS_LOCAL = new Set<MethodName>([
   'connection.active', 'profiles.list', 'profiles.save', 'profiles.select', 'profiles.delete',
   'keys.test', 'compute.run', 'compute.cancel', 'stream.run', 'stream.cancel', 'imagery.search',
-  'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'service.health',
+  'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'photos.perception', 'service.health',
   'layers.list', 'layers.import', 'layers.cancel', 'layers.remove', 'layers.features',
   'pack.estimate', 'pack.create', 'pack.open',
 ]);

@@ -55,9 +55,13 @@ export class PhotoFolders {
   }
 
   async status(plugin: ImageryPlugin | null): Promise<PhotoStatus> {
+    const perceptionOf = (p: ImageryPlugin | null) => {
+      const x = p?.perception();
+      return x ? { state: x.state, done: x.done, total: x.total, failed: x.failed, error: x.error } : null;
+    };
     const catalog = plugin?.catalog();
     if (!catalog)
-      return { folders: this.list(), photos: 0, skipped: [], skippedTotal: 0, lastScan: null, error: 'The bundled service is not running' };
+      return { folders: this.list(), photos: 0, skipped: [], skippedTotal: 0, lastScan: null, error: 'The bundled service is not running', perception: null };
     const s = await catalog.status();
     return {
       folders: this.list(),
@@ -66,6 +70,7 @@ export class PhotoFolders {
       skippedTotal: s.skipped.length,
       lastScan: s.lastScan,
       error: s.error,
+      perception: perceptionOf(plugin),
     };
   }
 }

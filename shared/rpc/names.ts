@@ -36,6 +36,7 @@ export const METHOD_NAMES = [
   'media.get',
   'photos.status',
   'photos.setFolders',
+  'photos.perception',
   'settings.get',
   'settings.save',
   'evidence.create',

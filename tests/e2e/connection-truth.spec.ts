@@ -19,7 +19,7 @@ const freePort = () =>
 
 /** The built browser host in a process this test owns (and kills). */
 async function startHost(port: number, dataDir: string): Promise<{ child: ChildProcess; url: string; launchUrl: string }> {
-  const child = spawn(process.execPath, ['out/main/host.js', '--json', '--port', String(port), '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['out/main/host.js', '--json', '--no-detect', '--port', String(port), '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const first = await new Promise<string>((resolve, reject) => {

@@ -58,7 +58,7 @@ async function mapSettled(page: Page): Promise<void> {
 /** A second install: the built browser host on an empty data folder. */
 async function freshHost(): Promise<{ launchUrl: string; dataDir: string; stop(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fl-e2e-fresh-'));
-  const child = spawn(process.execPath, ['out/main/host.js', '--json', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['out/main/host.js', '--json', '--no-detect', '--data-dir', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`host exited early (${code})`)));

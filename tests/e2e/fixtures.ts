@@ -17,7 +17,7 @@ export const test = base.extend<object, { host: HostProcess }>({
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const dataDir = mkdtempSync(join(tmpdir(), 'fl-e2e-'));
-      const child: ChildProcess = spawn(process.execPath, ['out/main/host.js', '--json', '--data-dir', dataDir], {
+      const child: ChildProcess = spawn(process.execPath, ['out/main/host.js', '--json', '--no-detect', '--data-dir', dataDir], {
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const first = await new Promise<string>((resolve, reject) => {

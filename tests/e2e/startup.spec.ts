@@ -9,7 +9,7 @@ import { expect, test } from '@playwright/test';
 test('the page is served and usable while the bundled service is still starting', async ({ page }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fl-e2e-start-'));
   const started = Date.now();
-  const child = spawn(process.execPath, ['out/main/host.js', '--json', '--data-dir', dataDir], {
+  const child = spawn(process.execPath, ['out/main/host.js', '--json', '--no-detect', '--data-dir', dataDir], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {

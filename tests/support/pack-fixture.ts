@@ -15,6 +15,7 @@ import type { PackProgressEvent } from '../../shared/rpc/methods/pack';
 import type { ComputeResponse } from '../../shared/service/compute';
 import type { ImageryResponse } from '../../shared/service/imagery';
 import type { StreamResponse } from '../../shared/service/stream';
+import type { FaceBlur } from '../../electron/fieldkit/privacy';
 
 /** The packed area of the fixtures: one degree square in Germany. */
 export const AREA: [number, number, number, number] = [10, 50, 11, 51];
@@ -218,7 +219,7 @@ export interface Harness {
 }
 
 /** The pack service over one data folder, with tiles from a fake tile server. */
-export function packService(side: AppSide, opts: { fetchTile?: FetchTile; clock?: () => Date } = {}): Harness {
+export function packService(side: AppSide, opts: { fetchTile?: FetchTile; clock?: () => Date; faceBlur?: FaceBlur } = {}): Harness {
   const events: PackProgressEvent[] = [];
   const tiles: Harness['tiles'] = [];
   const fetchedMedia: string[] = [];
@@ -240,6 +241,7 @@ export function packService(side: AppSide, opts: { fetchTile?: FetchTile; clock?
       return { contentType: 'image/jpeg', bytes: jpegLike(1200) };
     },
     clock: opts.clock ?? (() => new Date()),
+    faceBlur: opts.faceBlur,
     emit: (e) => events.push(e),
     logger: createMemoryLogger(),
   });

@@ -165,6 +165,7 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'media.get': [{ url: 'http://127.0.0.1:9/media/x.jpg' }],
     'photos.status': none,
     'photos.setFolders': [{ folders: [] }, { folders: [scratch] }],
+    'photos.perception': [{ action: 'cancel' }, { action: 'resume' }],
     'uploads.preview': [
       { name: 'sites.csv', dataBase64: Buffer.from('name,lat,lon\nA,45.7,4.8\n').toString('base64') },
       { name: 'points.geojson', dataBase64: Buffer.from('{"type":"FeatureCollection","features":[]}').toString('base64') },

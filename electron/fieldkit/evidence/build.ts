@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { zipSync, type Zippable } from 'fflate';
 import type { Cache } from '../../cache';
-import { BUNDLE_FORMAT, MANIFEST, SIGNATURE, type Manifest, type ManifestFile } from './manifest';
+import { BUNDLE_FORMAT, MANIFEST, SIGNATURE, type Manifest, type ManifestFile, type ManifestPrivacy } from './manifest';
 import type { Signer } from './signing-key';
 
 export interface BuildInput {
@@ -10,6 +10,28 @@ export interface BuildInput {
   app: { name: string; version: string };
   now: Date;
   signer: Signer;
+  /** Bytes that replace a cached media file in the bundle (faces hidden), by URL. */
+  replaced?: ReadonlyMap<string, Uint8Array>;
+  privacy?: ManifestPrivacy;
+}
+
+/** The media a cached result names that were viewed (and so cached), in the order the bundle lists them. */
+export function bundleMedia(cache: Cache, queryId: number) {
+  const raw = cache.rawResponse(queryId);
+  let body: unknown = null;
+  try {
+    body = raw ? JSON.parse(raw.toString('utf8')) : null;
+  } catch {
+    body = null; // an error body that is not JSON names no media
+  }
+  const out: { url: string; path: string; contentType: string; fetchedAt: number; bytes: Uint8Array }[] = [];
+  for (const url of urlsIn(body)) {
+    const m = cache.getMedia(url);
+    if (!m) continue;
+    const path = `media/${String(out.length + 1).padStart(3, '0')}.${EXT[m.contentType] ?? 'bin'}`;
+    out.push({ url, path, contentType: m.contentType, fetchedAt: m.fetchedAt, bytes: m.bytes });
+  }
+  return out;
 }
 
 // Field names that carry credentials in any request shape; keys travel in headers, so a match
@@ -49,7 +71,7 @@ const text = (v: unknown) => new TextEncoder().encode(JSON.stringify(v, null, 2)
  * bytes as received, every media file of the result that was viewed (and so cached), the app
  * version and timestamps, and a manifest of SHA-256 hashes signed with the installation's key.
  */
-export function buildBundle({ cache, queryId, app, now, signer }: BuildInput): { bytes: Uint8Array; manifest: Manifest } {
+export function buildBundle({ cache, queryId, app, now, signer, replaced, privacy }: BuildInput): { bytes: Uint8Array; manifest: Manifest } {
   const rec = cache.get(queryId);
   if (!rec) throw new Error(`No cached query with id ${queryId}`);
   const raw = cache.rawResponse(queryId);
@@ -58,19 +80,10 @@ export function buildBundle({ cache, queryId, app, now, signer }: BuildInput): {
   parts.push({ path: 'request.json', role: 'request', bytes: text(request.value) });
   if (raw) parts.push({ path: 'response.raw', role: 'response', bytes: raw });
 
-  let body: unknown = null;
-  try {
-    body = raw ? JSON.parse(raw.toString('utf8')) : null;
-  } catch {
-    body = null; // an error body that is not JSON names no media
-  }
   const media: { url: string; path: string; contentType: string; fetchedAt: string }[] = [];
-  for (const url of urlsIn(body)) {
-    const m = cache.getMedia(url);
-    if (!m) continue;
-    const path = `media/${String(media.length + 1).padStart(3, '0')}.${EXT[m.contentType] ?? 'bin'}`;
-    media.push({ url, path, contentType: m.contentType, fetchedAt: new Date(m.fetchedAt).toISOString() });
-    parts.push({ path, role: 'media', bytes: m.bytes });
+  for (const m of bundleMedia(cache, queryId)) {
+    media.push({ url: m.url, path: m.path, contentType: m.contentType, fetchedAt: new Date(m.fetchedAt).toISOString() });
+    parts.push({ path: m.path, role: 'media', bytes: replaced?.get(m.url) ?? m.bytes });
   }
   const iso = (ms: number) => new Date(ms).toISOString();
   parts.push({
@@ -93,6 +106,7 @@ export function buildBundle({ cache, queryId, app, now, signer }: BuildInput): {
     query: { id: rec.id, kind: rec.kind, profileId: rec.profileId, queryText: rec.queryText, startedAt: iso(rec.startedAt), finishedAt: iso(rec.finishedAt) },
     signer: { algorithm: 'Ed25519', publicKey: signer.publicKey, fingerprint: signer.fingerprint },
     files: parts.map((p) => ({ path: p.path, role: p.role, size: p.bytes.byteLength, sha256: sha256(p.bytes) })),
+    ...(privacy ? { privacy } : {}),
   };
   const manifestBytes = text(manifest);
   const zip: Zippable = {};

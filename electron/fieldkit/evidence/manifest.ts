@@ -1,3 +1,5 @@
+import type { FacesReport } from '../privacy';
+
 /** What a bundle's manifest.json holds; the signature in manifest.sig covers its exact bytes. */
 export const BUNDLE_FORMAT = 'fieldlens-evidence/1';
 export const MANIFEST = 'manifest.json';
@@ -10,6 +12,9 @@ export interface ManifestFile {
   sha256: string;
 }
 
+/** Whether faces in the bundle's images were hidden before they left the laptop (the cache keeps the originals). */
+export type ManifestPrivacy = FacesReport;
+
 export interface Manifest {
   format: typeof BUNDLE_FORMAT;
   createdAt: string;
@@ -17,4 +22,5 @@ export interface Manifest {
   query: { id: number; kind: string; profileId: string; queryText: string; startedAt: string; finishedAt: string };
   signer: { algorithm: 'Ed25519'; publicKey: string; fingerprint: string };
   files: ManifestFile[];
+  privacy?: ManifestPrivacy;
 }

@@ -3,9 +3,13 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RpcError } from '../../../shared/rpc/errors';
 import type { Cache } from '../../cache';
-import { buildBundle } from './build';
+import { buildBundle, bundleMedia } from './build';
+import { createFaceHider, type FaceBlur } from '../privacy';
+import type { ManifestPrivacy } from './manifest';
 import type { SigningKey } from './signing-key';
 import { verifyBundle } from './verify';
+
+export type { FaceBlur } from '../privacy';
 
 export interface EvidenceDeps {
   cache: Cache;
@@ -13,6 +17,22 @@ export interface EvidenceDeps {
   dataDir: string;
   app: { name: string; version: string };
   clock: () => Date;
+  /** Absent: images go as cached, and the manifest says faces were not hidden. */
+  faceBlur?: FaceBlur;
+}
+
+/**
+ * Faces hidden in every JPEG of the bundle, unless the caller said not to; what was done is
+ * written for the manifest. The cache keeps the originals.
+ */
+async function hideFaces(deps: EvidenceDeps, queryId: number, wanted: boolean): Promise<{ replaced: Map<string, Uint8Array>; privacy: ManifestPrivacy }> {
+  const replaced = new Map<string, Uint8Array>();
+  const hider = createFaceHider(deps.faceBlur, wanted);
+  for (const m of bundleMedia(deps.cache, queryId)) {
+    const out = await hider.hide(m.path, m.contentType, m.bytes);
+    if (out !== m.bytes) replaced.set(m.url, out);
+  }
+  return { replaced, privacy: hider.report() };
 }
 
 const evidenceDir = (dataDir: string) => join(dataDir, 'evidence');
@@ -34,11 +54,12 @@ export function latestBundleSha256(dataDir: string, queryId: number): string | n
 export function createEvidenceService(deps: EvidenceDeps) {
   const dir = evidenceDir(deps.dataDir);
   return {
-    async create(queryId: number) {
+    async create(queryId: number, opts: { blurFaces?: boolean } = {}) {
       if (!deps.cache.get(queryId)) throw new RpcError('NOT_FOUND', `No cached query with id ${queryId}`);
       const signer = await deps.signingKey.signer();
+      const { replaced, privacy } = await hideFaces(deps, queryId, opts.blurFaces ?? true);
       const now = deps.clock();
-      const { bytes, manifest } = buildBundle({ cache: deps.cache, queryId, app: deps.app, now, signer });
+      const { bytes, manifest } = buildBundle({ cache: deps.cache, queryId, app: deps.app, now, signer, replaced, privacy });
       const name = `${bundlePrefix(queryId)}${now.toISOString().replace(/[:.]/g, '-')}.zip`;
       mkdirSync(dir, { recursive: true });
       const path = join(dir, name);
@@ -50,6 +71,7 @@ export function createEvidenceService(deps: EvidenceDeps) {
         sha256: createHash('sha256').update(bytes).digest('hex'),
         fingerprint: signer.fingerprint,
         files: manifest.files,
+        privacy: { facesBlurred: privacy.facesBlurred, faces: privacy.faces, note: privacy.note },
       };
     },
     async verify(input: { path?: string | undefined; dataBase64?: string | undefined }) {

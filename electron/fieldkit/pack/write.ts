@@ -8,6 +8,7 @@ import { ITEM_TABLES, type QueryRows } from '../../cache/transfer';
 import { TABLE_NAME_MAX, writeGeoPackage } from '../../export/gpkg';
 import type { ExportLayer } from '../../export/types';
 import { decodeWkb, encodeWkb } from '../../ground/wkb';
+import { createFaceHider, type FacesReport, type FaceBlur } from '../privacy';
 import type { PackLayerFeature, PackLayerInfo } from './layers-port';
 import type { PackSources, Selection } from './select';
 import { createPackTables, isPack, ITEM_PACK_TABLE, PACK_FORMAT, PACK_VERSION, T } from './tables';
@@ -35,6 +36,8 @@ export interface WriterDeps extends PackSources {
   fetchTile: FetchTile;
   fetchMedia: FetchMedia;
   clock: () => Date;
+  /** Hides faces in the pack's images; absent: they go as cached, and the meta says so. */
+  faceBlur?: FaceBlur;
 }
 
 export interface WriteProgress {
@@ -183,9 +186,11 @@ export async function writePack(
       }
     }
     done = 0;
+    // Faces are hidden in the pack's copies; the media cache keeps the originals.
+    const faces = createFaceHider(deps.faceBlur, sel.blurFaces ?? true);
     for (const m of s.media) {
       const e = deps.cache.getMedia(m.url);
-      if (e) put.media(e.url, e.contentType, e.bytes, e.fetchedAt);
+      if (e) put.media(e.url, e.contentType, Buffer.from(await faces.hide(e.url, e.contentType, e.bytes)), e.fetchedAt);
       if (++done % 20 === 0) {
         stop();
         hooks.progress({ phase: 'media', done, total: s.media.length });
@@ -206,7 +211,7 @@ export async function writePack(
         const m = await deps.fetchMedia(url, hooks.signal);
         const fetchedAt = deps.clock().getTime();
         deps.cache.putMedia(url, m.contentType, m.bytes, fetchedAt);
-        put.media(url, m.contentType, Buffer.from(m.bytes), fetchedAt);
+        put.media(url, m.contentType, Buffer.from(await faces.hide(url, m.contentType, m.bytes)), fetchedAt);
       } catch {
         stop();
         mediaMissing.push(url);
@@ -242,7 +247,7 @@ export async function writePack(
     if (hadTiles || fetchTiles) finishTiles(db);
 
     hooks.progress({ phase: 'finishing', done: 0, total: 1 });
-    writeMeta(db, sel, s, now, !fetchTiles && s.tileCount > 0, mediaMissing);
+    writeMeta(db, sel, s, now, !fetchTiles && s.tileCount > 0, mediaMissing, faces.report());
     const contents = countContents(db);
     db.exec('COMMIT');
     db.pragma('journal_mode = DELETE');
@@ -333,7 +338,15 @@ function putters(db: Database.Database) {
   };
 }
 
-function writeMeta(db: Database.Database, sel: PackSelection, s: Selection, now: string, tilesSkipped: boolean, mediaMissing: string[]): void {
+function writeMeta(
+  db: Database.Database,
+  sel: PackSelection,
+  s: Selection,
+  now: string,
+  tilesSkipped: boolean,
+  mediaMissing: string[],
+  faces: FacesReport,
+): void {
   const set = db.prepare(`INSERT OR REPLACE INTO ${T.meta} (key, value) VALUES (?, ?)`);
   set.run('format', PACK_FORMAT);
   set.run('version', String(PACK_VERSION));
@@ -343,6 +356,7 @@ function writeMeta(db: Database.Database, sel: PackSelection, s: Selection, now:
   set.run('max_tile_zoom', sel.maxTileZoom === undefined ? null : String(sel.maxTileZoom));
   set.run('tiles_skipped', tilesSkipped ? 'offline when packed' : null);
   set.run('media_missing', mediaMissing.length ? JSON.stringify(mediaMissing) : null);
+  set.run('faces', JSON.stringify(faces));
   set.run('written_at', now);
 }
 

@@ -25,6 +25,8 @@ export interface CatalogOptions {
   /** Photos whose metadata is read at once. */
   concurrency?: number;
   newId?: () => string;
+  /** Told after each scan that completed (the detectors then look at new and changed photos). */
+  onScanned?: (report: ScanReport) => void;
 }
 
 export interface ScanReport {
@@ -167,6 +169,10 @@ export class ImageryCatalog {
     }
     this.running = this.opts.store
       .exclusive(() => this.doScan(), () => this.closed)
+      .then((report) => {
+        this.opts.onScanned?.(report);
+        return report;
+      })
       .catch((err: Error) => {
         this.lastError = err.message;
         throw err;

@@ -15,13 +15,16 @@ import { StreamRequest, type Observation, type StreamResponseSuccess } from '../
 import { fieldErrors, sendProblem } from '../http/problem';
 import { ImageryCatalog } from './catalog';
 import type { Snapshot } from './snapshot';
-import { createCatalogGeocoder, createDefaultGeocoder, RegionTable, type Geocoder, type Region } from './geocoder';
+import { createCatalogGeocoder, createDefaultGeocoder, foldText, RegionTable, type Geocoder, type Region } from './geocoder';
 import { MediaSigner, thumbnail, type MediaVariant } from './media';
 import type { LocalServicePlugin, ServiceContext } from './plugin-types';
 import { openPgImageryStorage } from './pg-store';
-import { searchPhotos, streamPhotos, type StreamHit } from './query';
+import { parseQuery, searchPhotos, streamPhotos, type StreamHit } from './query';
 import { embeddedImageryStorage, type ImageryStorage } from './storage';
 import type { PhotoRow } from './store';
+import type { PerceptionProgress } from './perception/indexer';
+import { openSeeing, registerPerceptionRoutes, type Seeing } from './perception/seeing';
+import { normalizeName } from '../catalog/text';
 
 export type { Geocoder, Place } from './geocoder';
 
@@ -37,6 +40,11 @@ export interface ImageryPluginOptions {
   /** Re-scan folders on change (default true). */
   watch?: boolean;
   debounceMs?: number;
+  /**
+   * Look at every photo with the detectors (worker threads) after each scan, so stream queries
+   * find what is seen in them. Off by default; `modelsDir` holds models.json (resources/models).
+   */
+  perception?: { modelsDir?: string; workers?: number } | false;
 }
 
 export interface ImageryPlugin extends LocalServicePlugin {
@@ -44,6 +52,11 @@ export interface ImageryPlugin extends LocalServicePlugin {
   catalog(): ImageryCatalog | null;
   /** Replaces the user's photo folders (the sample folder stays when enabled) and rescans. */
   setPhotoDirs(dirs: string[]): Promise<void>;
+  /** How far the detectors are, or null when they do not run. */
+  perception(): PerceptionProgress | null;
+  /** Stops looking at photos until the next scan or `resumePerception`. */
+  cancelPerception(): void;
+  resumePerception(): void;
 }
 
 /** Media paths: the base host under /v1, the search host without a version, like the APIs there. */
@@ -58,6 +71,7 @@ interface State {
   regions: RegionTable;
   signer: MediaSigner;
   thumbDir: string;
+  seeing: Seeing | null;
 }
 
 /** One byte range of a Range header (video players seek with them); multiple ranges get the whole file. */
@@ -106,7 +120,9 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       : embeddedImageryStorage(ctx.db, ctx.clock);
     const regions = new RegionTable();
     const dirs = withSample(opts.photoDirs);
+    const seeing = opts.perception ? openSeeing(opts.perception, store, ctx.logger) : null;
     const catalog = new ImageryCatalog({
+      onScanned: () => void seeing?.indexer.kick(),
       dirs,
       store,
       regions,
@@ -122,6 +138,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       regions,
       signer: new MediaSigner(await store.mediaSecret()),
       thumbDir: join(ctx.dataDir, 'imagery-thumbs'),
+      seeing,
     };
     catalog.start().catch((err: Error) => ctx.logger.error('imagery: first scan failed', err));
     return state;
@@ -221,6 +238,9 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         source: r.make,
         owner: r.artist ?? r.make,
         feature_name: hit.featureName,
+        // Not in the spec: how the capture matched, and what the detector saw of the asked classes.
+        match: hit.match,
+        ...(hit.match === 'seen' ? { score: hit.seen[0]!.score, detections: hit.seen } : {}),
         // No frame is extracted from videos, so they have no still image.
         image_url: video ? null : fileUrl,
         is_video: video,
@@ -241,7 +261,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     };
   };
 
-  const record = (s: State, base: string, r: PhotoRow, distanceMeters?: number): ImageryRecord => ({
+  const record = (s: State, base: string, r: PhotoRow, distanceMeters?: number, textSeen?: string[]): ImageryRecord => ({
     id: r.id,
     address: r.address,
     // Without a recorded capture date the file's modification date stands in.
@@ -256,11 +276,16 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     capture_date_known: r.taken_at !== null,
     description: r.description,
     ...(distanceMeters !== undefined ? { distance_meters: distanceMeters } : {}),
+    // Not in the spec: lines of text read in the photo that hold a word of the query.
+    ...(textSeen?.length ? { text_seen: textSeen } : {}),
   });
 
   return {
     name: 'imagery',
     catalog: () => state?.catalog ?? null,
+    perception: () => state?.seeing?.indexer.progress() ?? null,
+    cancelPerception: () => state?.seeing?.indexer.cancel(),
+    resumePerception: () => void state?.seeing?.indexer.kick(),
     async setPhotoDirs(dirs) {
       opts.photoDirs = [...dirs];
       if (state) await state.catalog.setDirs(withSample(dirs));
@@ -292,12 +317,14 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
               year,
             });
         }
-        const { hits, radiusKm } = await streamPhotos(s.store, snap, {
+        const { hits, radiusKm, perception } = await streamPhotos(s.store, snap, {
           query: body.query,
           limit: body.limit,
           year: body.year,
           region,
           points: body.position?.points,
+          classes: s.seeing?.classes,
+          isPlace: (w) => s.regions.byName.has(w) || !!ctx.catalog?.cityByName.has(normalizeName(w)),
         });
         const features = hits.map((h) => observation(s, ctx.baseUrl(), h));
         let regions: object[];
@@ -323,6 +350,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
             duration_ms: Math.round((performance.now() - t0) * 100) / 100,
             geojson: { type: 'FeatureCollection', features },
             ...(radiusKm !== null ? { radius_meters: radiusKm * 1000 } : {}),
+            ...(perception ? { perception } : {}),
           },
           regions,
           year,
@@ -332,8 +360,9 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
 
       app.get('/v1/imagery/catalog', async (_req, reply) => {
         await s.catalog.ready().catch(() => undefined);
-        return reply.send(await s.catalog.status());
+        return reply.send({ ...(await s.catalog.status()), perception: s.seeing?.indexer.progress() ?? null });
       });
+      registerPerceptionRoutes(app, () => s.seeing);
     },
 
     async registerSearch(app, ctx) {
@@ -349,12 +378,16 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         const limit = parsed.data.limit ?? IMAGERY_LIMIT.default;
         const page = parsed.data.page ?? 1;
         const found = await searchPhotos(s.store, snap, s.regions, parsed.data.query, limit, page, ctx.catalog);
+        const read = await s.store.textLines(found.rows.map((r) => r.rowid));
+        const words = parseQuery(parsed.data.query).words.map((w) => w.folded);
+        const textSeen = (rowid: number) =>
+          (read.get(rowid) ?? []).filter((line) => foldText(line).split(/[^\p{L}\p{N}]+/u).some((t) => words.includes(t)));
         const res: ImageryResponseSuccess = {
           isSuccess: true,
           page,
           // An empty result is one empty page: page 1 of 1, never page 1 of 0.
           pageTotal: Math.max(1, Math.ceil(found.total / limit)),
-          data: found.rows.map((r) => record(s, ctx.searchBaseUrl(), r, found.distances.get(r.id))),
+          data: found.rows.map((r) => record(s, ctx.searchBaseUrl(), r, found.distances.get(r.id), textSeen(r.rowid))),
           result_id: randomUUID(),
           region: found.region?.name ?? 'Global',
           region_id: found.region?.id ?? null,
@@ -366,6 +399,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
 
     async close() {
       const s = await opening?.catch(() => null);
+      await s?.seeing?.close();
       await s?.catalog.close();
       await s?.store.close();
     },

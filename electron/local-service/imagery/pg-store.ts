@@ -5,7 +5,7 @@ import { applyPgMigrations } from '../pg/migrations';
 import { parseLsn, type DatabaseRouter, type Lsn } from '../pg/replicas';
 import { createFtsTokenizer } from './fts-tokens';
 import type { ImageryStorage, KnownFile } from './storage';
-import type { PhotoRow, Summary } from './store';
+import { sightingOf, type PhotoRow, type Sighting, type Summary } from './store';
 
 /**
  * The imagery catalog in PostgreSQL (scope "imagery"), the same rows as the embedded tables.
@@ -58,6 +58,30 @@ const PG_IMAGERY_MIGRATIONS: readonly string[] = [
      reason TEXT NOT NULL
    );
    CREATE TABLE imagery_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // What the detectors saw in each photo (box in the photo's pixels), and which run looked at it.
+  `CREATE TABLE imagery_detection (
+     photo_rowid INTEGER NOT NULL REFERENCES imagery_photo (rowid) ON DELETE CASCADE,
+     model TEXT NOT NULL,
+     label TEXT NOT NULL,
+     score DOUBLE PRECISION NOT NULL,
+     x DOUBLE PRECISION NOT NULL,
+     y DOUBLE PRECISION NOT NULL,
+     w DOUBLE PRECISION NOT NULL,
+     h DOUBLE PRECISION NOT NULL
+   );
+   CREATE INDEX imagery_detection_photo ON imagery_detection (photo_rowid);
+   CREATE INDEX imagery_detection_label ON imagery_detection (label, score);
+   CREATE TABLE imagery_seen (
+     photo_rowid INTEGER NOT NULL REFERENCES imagery_photo (rowid) ON DELETE CASCADE,
+     run TEXT NOT NULL,
+     PRIMARY KEY (photo_rowid, run)
+   );
+   CREATE TABLE imagery_text (
+     photo_rowid INTEGER PRIMARY KEY REFERENCES imagery_photo (rowid) ON DELETE CASCADE,
+     lines TEXT[] NOT NULL,
+     words TEXT[] NOT NULL
+   );
+   CREATE INDEX imagery_text_words ON imagery_text USING GIN (words);`,
 ];
 
 /** The columns of PhotoRow (size as a number: pg reads BIGINT as text). */
@@ -138,6 +162,10 @@ export async function openPgImageryStorage({ pool, onWait, reads }: PgImagerySto
         if (changes.photos.length) {
           const paths = changes.photos.map((p) => p.row.path);
           await c.query('DELETE FROM imagery_skipped WHERE path = ANY($1)', [paths]);
+          // A changed file is looked at again by the detectors.
+          await c.query('DELETE FROM imagery_seen WHERE photo_rowid IN (SELECT rowid FROM imagery_photo WHERE path = ANY($1))', [paths]);
+          await c.query('DELETE FROM imagery_detection WHERE photo_rowid IN (SELECT rowid FROM imagery_photo WHERE path = ANY($1))', [paths]);
+          await c.query('DELETE FROM imagery_text WHERE photo_rowid IN (SELECT rowid FROM imagery_photo WHERE path = ANY($1))', [paths]);
           const existing = new Set(
             (await c.query<{ path: string }>('SELECT path FROM imagery_photo WHERE path = ANY($1)', [paths])).rows.map((r) => r.path),
           );
@@ -163,16 +191,82 @@ export async function openPgImageryStorage({ pool, onWait, reads }: PgImagerySto
       const tokens = tokenizer.tokens(word);
       // A phrase without tokens matches nothing in FTS5 either.
       if (!tokens.length) return [];
+      // The photo's words, then the words of the text read in it.
       const r =
         tokens.length === 1
-          ? await read<{ rowid: number }>('SELECT rowid FROM imagery_photo WHERE words @> $1', [tokens])
+          ? await read<{ rowid: number }>(
+              'SELECT rowid FROM imagery_photo WHERE words @> $1 UNION SELECT photo_rowid FROM imagery_text WHERE words @> $1',
+              [tokens],
+            )
           : await read<{ rowid: number }>(
               // Tokens hold no spaces (they split words), so "in a row" is a substring of the spaced list.
               `SELECT rowid FROM imagery_photo WHERE words @> $1
+               AND strpos(' ' || array_to_string(words, ' ') || ' ', ' ' || array_to_string($1::text[], ' ') || ' ') > 0
+               UNION SELECT photo_rowid FROM imagery_text WHERE words @> $1
                AND strpos(' ' || array_to_string(words, ' ') || ' ', ' ' || array_to_string($1::text[], ' ') || ' ') > 0`,
               [tokens],
             );
       return r.rows.map((x) => x.rowid);
+    },
+
+    async unseen(run, limit) {
+      const r = await pool.query<{ rowid: number; path: string }>(
+        `SELECT p.rowid, p.path FROM imagery_photo p
+         WHERE p.is_video = 0 AND NOT EXISTS (SELECT 1 FROM imagery_seen s WHERE s.photo_rowid = p.rowid AND s.run = $1)
+         ORDER BY p.rowid LIMIT $2`,
+        [run, limit],
+      );
+      return r.rows;
+    },
+
+    async putSightings(rowid, path, run, seen, text = []) {
+      await inTransaction(pool, async (c) => {
+        const here = await c.query('SELECT 1 FROM imagery_photo WHERE rowid = $1 AND path = $2 FOR UPDATE', [rowid, path]);
+        if (!here.rowCount) return;
+        await c.query('DELETE FROM imagery_detection WHERE photo_rowid = $1', [rowid]);
+        await c.query('DELETE FROM imagery_text WHERE photo_rowid = $1', [rowid]);
+        if (text.length)
+          await c.query('INSERT INTO imagery_text (photo_rowid, lines, words) VALUES ($1, $2, $3)', [rowid, text, tokenizer.tokens(text.join('\n'))]);
+        if (seen.length)
+          await c.query(
+            `INSERT INTO imagery_detection (photo_rowid, model, label, score, x, y, w, h)
+             SELECT $1, * FROM unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::float8[], $7::float8[], $8::float8[])`,
+            [rowid, ...(['model', 'label', 'score'] as const).map((k) => seen.map((d) => d[k])), ...[0, 1, 2, 3].map((i) => seen.map((d) => d.box[i]))],
+          );
+        await c.query('INSERT INTO imagery_seen (photo_rowid, run) VALUES ($1, $2) ON CONFLICT DO NOTHING', [rowid, run]);
+      });
+      // Text read in the photo is searched on replicas: they serve it once they have replayed this.
+      if (reads?.replicated) raise(await reads.mark());
+    },
+
+    async seenWith(label) {
+      const r = await pool.query<Parameters<typeof sightingOf>[0]>('SELECT * FROM imagery_detection WHERE label = $1 ORDER BY score DESC', [label]);
+      const out = new Map<number, Sighting>();
+      for (const x of r.rows) if (!out.has(x.photo_rowid)) out.set(x.photo_rowid, sightingOf(x));
+      return out;
+    },
+
+    async sightings(rowids) {
+      const out = new Map<number, Sighting[]>();
+      if (!rowids.length) return out;
+      const r = await pool.query<Parameters<typeof sightingOf>[0]>(
+        'SELECT * FROM imagery_detection WHERE photo_rowid = ANY($1) ORDER BY score DESC',
+        [rowids],
+      );
+      for (const x of r.rows) {
+        const list = out.get(x.photo_rowid) ?? [];
+        list.push(sightingOf(x));
+        out.set(x.photo_rowid, list);
+      }
+      return out;
+    },
+
+    async textLines(rowids) {
+      const out = new Map<number, string[]>();
+      if (!rowids.length) return out;
+      const r = await pool.query<{ photo_rowid: number; lines: string[] }>('SELECT photo_rowid, lines FROM imagery_text WHERE photo_rowid = ANY($1)', [rowids]);
+      for (const x of r.rows) out.set(x.photo_rowid, x.lines);
+      return out;
     },
 
     async skipped() {

@@ -4,7 +4,8 @@ import { normalizeName } from '../catalog/text';
 import type { Snapshot } from './snapshot';
 import { foldText, type Region, type RegionTable } from './geocoder';
 import type { ImageryStorage } from './storage';
-import type { PhotoRow } from './store';
+import type { PhotoRow, Sighting } from './store';
+import type { ClassVocabulary, NamedClass } from './perception/vocabulary';
 
 /**
  * Query words that name nothing in a catalog of photos: function words and the words for
@@ -171,10 +172,25 @@ export interface StreamParams {
   year?: number;
   region?: Region;
   points?: { latitude: number; longitude: number }[];
+  /** The detector's classes, when photos are looked at: query words naming one match what is seen. */
+  classes?: ClassVocabulary;
+  /** Whether a folded word names a place (a place is not an artifact the detector lacks). */
+  isPlace?: (folded: string) => boolean;
+}
+
+/** How a stream query was read against what the detector can see. */
+export interface StreamPerception {
+  /** Classes the query named; their photos are those the detector saw them in. */
+  classes: NamedClass[];
+  /** Query words that name neither a class nor a place, as written: the detector cannot see them. */
+  unseen: string[];
+  /** Said when some words name nothing the detector can see. */
+  message: string | null;
 }
 
 export interface StreamResult {
   hits: StreamHit[];
+  perception: StreamPerception | null;
   /** Set when observations were limited to a radius of the positions. */
   radiusKm: number | null;
 }
@@ -184,6 +200,20 @@ export interface StreamHit {
   featureName: string;
   /** Metres to the nearest requested point. */
   distanceMeters: number | null;
+  /** seen: the detector saw the class; text: the words are in its keywords or captions; scope: its place alone. */
+  match: 'seen' | 'text' | 'scope';
+  /** What the detector saw of the asked classes, best first (seen matches only). */
+  seen: Sighting[];
+}
+
+const quoted = (words: string[]) => words.map((w) => `"${w}"`).join(', ');
+
+function perceptionMessage(classes: NamedClass[], unseen: string[], found: number): string | null {
+  if (!unseen.length) return null;
+  const has = unseen.length === 1 ? 'has no class for' : 'has no class for any of';
+  if (classes.length) return `The photo detector ${has} ${quoted(unseen)}; photos are listed by what it saw: ${classes.map((c) => c.label).join(', ')}.`;
+  if (!found) return `The photo detector ${has} ${quoted(unseen)}, and no photo's keywords, captions or text read in it mention it: nothing is listed.`;
+  return `The photo detector ${has} ${quoted(unseen)}: these photos are listed because their keywords, captions or text read in them mention it, not because it was seen in them.`;
 }
 
 /** Feature name of captures found by scope alone (no query word names anything in it). */
@@ -200,11 +230,32 @@ export async function streamPhotos(store: ImageryStorage, snap: Snapshot, p: Str
   const inScope = (i: number) =>
     (p.year === undefined || snap.year[i] === p.year) && (!p.region || snap.regionId[i] === p.region.id);
   const parsed = parseQuery(p.query);
+  const reading = p.classes && !parsed.all ? p.classes.read(parsed.words) : null;
+  const classes = reading?.classes ?? [];
+  const textWords = reading ? reading.rest.map((k) => parsed.words[k]!) : parsed.words;
   const mask = new Map<number, number>();
-  if (!parsed.all) for (const [i, m] of await matchWords(store, snap, parsed.words)) if (inScope(i)) mask.set(i, m);
-  const byScope = parsed.all || (mask.size === 0 && (!!p.points?.length || !!p.region));
-  const candidate = byScope ? inScope : (i: number) => mask.has(i);
-  const nameOf = (i: number) => (byScope ? SCOPE_FEATURE_NAME : matchedText(parsed.words, mask.get(i) ?? 0));
+  if (!parsed.all) for (const [i, m] of await matchWords(store, snap, textWords)) if (inScope(i)) mask.set(i, m);
+  // Photos showing an asked class, with what was seen of those classes.
+  const seen = new Map<number, Sighting[]>();
+  if (classes.length) {
+    for (const c of classes) {
+      for (const [rowid, d] of await store.seenWith(c.label)) {
+        const i = snap.indexOf.get(rowid);
+        if (i === undefined || !inScope(i)) continue;
+        seen.set(i, [...(seen.get(i) ?? []), d].sort((a, b) => b.score - a.score));
+      }
+    }
+    // Other words that some seen photo holds (a place, a keyword) narrow the seen photos to those.
+    if ([...seen.keys()].some((i) => mask.has(i))) for (const i of [...seen.keys()]) if (!mask.has(i)) seen.delete(i);
+  }
+  // Years and places are not things to see; any other word no class took is one the detector lacks.
+  const unseen = reading ? textWords.filter((w) => !/^\d+$/.test(w.folded) && !p.isPlace?.(w.folded)).map((w) => w.text) : [];
+  const bySeen = classes.length > 0;
+  const byScope = !bySeen && (parsed.all || (mask.size === 0 && (!!p.points?.length || !!p.region)));
+  const candidate = bySeen ? (i: number) => seen.has(i) : byScope ? inScope : (i: number) => mask.has(i);
+  const nameOf = (i: number) =>
+    bySeen ? seen.get(i)![0]!.label : byScope ? SCOPE_FEATURE_NAME : matchedText(textWords, mask.get(i) ?? 0);
+  const score = (i: number) => (bySeen ? seen.get(i)![0]!.score : popcount(mask.get(i) ?? 0));
 
   let picked: { i: number; km: number | null }[];
   // Positions mean "near here": whatever the words, nothing beyond the radius is listed.
@@ -224,18 +275,34 @@ export async function streamPhotos(store: ImageryStorage, snap: Snapshot, p: Str
       .map(([i, km]) => ({ i, km }));
   } else {
     const list: number[] = [];
-    if (byScope) {
+    if (bySeen) list.push(...seen.keys());
+    else if (byScope) {
       for (let i = 0; i < n; i++) if (inScope(i)) list.push(i);
     } else for (const i of mask.keys()) list.push(i);
-    list.sort(listingOrder(snap, (i) => popcount(mask.get(i) ?? 0)));
+    list.sort(listingOrder(snap, score));
     picked = list.slice(0, p.limit).map((i) => ({ i, km: null }));
   }
   const rows = new Map((await store.rows(picked.map((x) => snap.rowids[x.i]!))).map((r) => [r.rowid, r]));
+  // Every box of the asked classes in the listed photos (the match itself took the best one).
+  if (bySeen) {
+    const asked = new Set(classes.map((c) => c.label));
+    for (const [rowid, list] of await store.sightings(picked.map((x) => snap.rowids[x.i]!))) {
+      const i = snap.indexOf.get(rowid);
+      if (i !== undefined) seen.set(i, list.filter((d) => asked.has(d.label)));
+    }
+  }
   const hits: StreamHit[] = [];
   for (const { i, km } of picked) {
     const row = rows.get(snap.rowids[i]!);
     if (!row) continue; // removed by a scan since the snapshot was taken
-    hits.push({ row, featureName: nameOf(i), distanceMeters: km === null ? null : Math.round(km * 10_000) / 10 });
+    hits.push({
+      row,
+      featureName: nameOf(i),
+      distanceMeters: km === null ? null : Math.round(km * 10_000) / 10,
+      match: bySeen ? 'seen' : byScope ? 'scope' : 'text',
+      seen: seen.get(i) ?? [],
+    });
   }
-  return { hits, radiusKm };
+  const perception = reading ? { classes, unseen, message: perceptionMessage(classes, unseen, hits.length) } : null;
+  return { hits, radiusKm, perception };
 }

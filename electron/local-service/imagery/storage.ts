@@ -1,5 +1,5 @@
 import type { Database } from './plugin-types';
-import { ImageryStore, migrateImagery, type NewPhoto, type PhotoRow, type SkippedRow, type Summary } from './store';
+import { ImageryStore, migrateImagery, type NewPhoto, type PhotoRow, type Sighting, type SkippedRow, type Summary } from './store';
 
 export interface KnownFile {
   mtime_ms: number;
@@ -29,9 +29,22 @@ export interface ImageryStorage {
    * path stays; new ones get `newId()`. The generation moves when anything changed.
    */
   apply(changes: ScanChanges, newId: () => string): Promise<void>;
-  /** Rowids whose search text holds the word as one FTS5 phrase (tokens folded and in a row). */
+  /** Rowids whose search text, or text read in the photo, holds the word as one FTS5 phrase (tokens folded and in a row). */
   match(word: string): Promise<number[]>;
   skipped(): Promise<{ path: string; reason: string }[]>;
+  /** Photos (not videos) the detector run `run` has not looked at since they last changed, at most `limit`. */
+  unseen(run: string, limit: number): Promise<{ rowid: number; path: string }[]>;
+  /**
+   * Replaces what the detectors saw in a photo and marks it looked at by `run`; nothing when the
+   * photo left the catalog or its path changed meanwhile.
+   */
+  putSightings(rowid: number, path: string, run: string, seen: readonly Sighting[], text?: readonly string[]): Promise<void>;
+  /** Lines of text read in the given photos (matched by `match` like the rest of their words). */
+  textLines(rowids: readonly number[]): Promise<Map<number, string[]>>;
+  /** Photos that show the label: rowid -> its best sighting. */
+  seenWith(label: string): Promise<Map<number, Sighting>>;
+  /** Everything seen in the given photos, best first. */
+  sightings(rowids: readonly number[]): Promise<Map<number, Sighting[]>>;
   /** Every photo's summary with the generation it belongs to, read together. */
   summaries(): Promise<{ generation: number; rows: Summary[] }>;
   /** Full rows for the given rowids, in the given order (rows removed since are left out). */
@@ -71,6 +84,11 @@ export function embeddedStorageOf(store: ImageryStore): ImageryStorage {
     },
     match: async (word) => store.match(word),
     skipped: async () => store.skipped(),
+    unseen: async (run, limit) => store.unseen(run, limit),
+    putSightings: async (rowid, path, run, seen, text) => store.putSightings(rowid, path, run, seen, text),
+    textLines: async (rowids) => store.textLines(rowids),
+    seenWith: async (label) => store.seenWith(label),
+    sightings: async (rowids) => store.sightings(rowids),
     summaries: async () => store.db.transaction(() => ({ generation: store.generation(), rows: store.summaries() }))(),
     rows: async (rowids) => store.rows(rowids),
     byId: async (id) => store.byId(id),

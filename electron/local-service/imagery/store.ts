@@ -55,6 +55,26 @@ const MIGRATIONS: MigrationStep[] = [
       ALTER TABLE imagery_photo ADD COLUMN is_video INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE imagery_photo ADD COLUMN duration REAL;
     `,
+  // What the detectors saw in each photo (box in the photo's pixels), and which run looked at it.
+  `
+      CREATE TABLE imagery_detection (
+        photo_rowid INTEGER NOT NULL,
+        model TEXT NOT NULL,
+        label TEXT NOT NULL,
+        score REAL NOT NULL,
+        x REAL NOT NULL,
+        y REAL NOT NULL,
+        w REAL NOT NULL,
+        h REAL NOT NULL
+      );
+      CREATE INDEX imagery_detection_photo ON imagery_detection(photo_rowid);
+      CREATE INDEX imagery_detection_label ON imagery_detection(label, score);
+      CREATE TABLE imagery_seen (photo_rowid INTEGER NOT NULL, run TEXT NOT NULL, PRIMARY KEY (photo_rowid, run));
+      CREATE TABLE imagery_text (photo_rowid INTEGER PRIMARY KEY, lines TEXT NOT NULL);
+      CREATE VIRTUAL TABLE imagery_text_fts USING fts5(
+        text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
+      );
+    `,
 ];
 
 /**
@@ -116,6 +136,27 @@ export interface PhotoRow {
 export type NewPhoto = Omit<PhotoRow, 'rowid'>;
 export type Summary = Pick<PhotoRow, 'rowid' | 'lon' | 'lat' | 'year' | 'region_id' | 'taken_at' | 'id' | 'is_video'>;
 
+/** One thing a detector saw in a photo; box = left, top, width, height in the photo's pixels. */
+export interface Sighting {
+  model: string;
+  label: string;
+  score: number;
+  box: [number, number, number, number];
+}
+
+interface SightingRow {
+  photo_rowid: number;
+  model: string;
+  label: string;
+  score: number;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+export const sightingOf = (r: SightingRow): Sighting => ({ model: r.model, label: r.label, score: r.score, box: [r.x, r.y, r.w, r.h] });
+
 export interface SkippedRow {
   path: string;
   root: string;
@@ -161,6 +202,22 @@ export class ImageryStore {
       count: db.prepare('SELECT count(*) FROM imagery_photo').pluck(),
       getMeta: db.prepare('SELECT value FROM imagery_meta WHERE key = ?').pluck(),
       putMeta: db.prepare('INSERT OR REPLACE INTO imagery_meta (key, value) VALUES (?, ?)'),
+      forgetSeen: db.prepare('DELETE FROM imagery_seen WHERE photo_rowid = ?'),
+      forgetSightings: db.prepare('DELETE FROM imagery_detection WHERE photo_rowid = ?'),
+      forgetText: db.prepare('DELETE FROM imagery_text WHERE photo_rowid = ?'),
+      forgetTextFts: db.prepare('DELETE FROM imagery_text_fts WHERE rowid = ?'),
+      putText: db.prepare('INSERT INTO imagery_text (photo_rowid, lines) VALUES (?, ?)'),
+      putTextFts: db.prepare('INSERT INTO imagery_text_fts (rowid, text) VALUES (?, ?)'),
+      textMatch: db.prepare('SELECT rowid FROM imagery_text_fts WHERE imagery_text_fts MATCH ?').pluck(),
+      unseen: db.prepare(`SELECT p.rowid, p.path FROM imagery_photo p
+          WHERE p.is_video = 0 AND NOT EXISTS (SELECT 1 FROM imagery_seen s WHERE s.photo_rowid = p.rowid AND s.run = ?)
+          ORDER BY p.rowid LIMIT ?`),
+      photoAt: db.prepare('SELECT rowid FROM imagery_photo WHERE rowid = ? AND path = ?').pluck(),
+      putSeen: db.prepare('INSERT OR REPLACE INTO imagery_seen (photo_rowid, run) VALUES (?, ?)'),
+      putSighting: db.prepare(
+        'INSERT INTO imagery_detection (photo_rowid, model, label, score, x, y, w, h) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      seenWith: db.prepare('SELECT * FROM imagery_detection WHERE label = ? ORDER BY score DESC'),
       bumpGeneration: db.prepare(
         "INSERT INTO imagery_meta (key, value) VALUES ('generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
       ),
@@ -182,6 +239,8 @@ export class ImageryStore {
     this.st.deleteSkipped.run(photo.path);
     const existing = this.st.byPath.get(photo.path) as { rowid: number; id: string } | undefined;
     if (existing) {
+      // A changed file is looked at again by the detectors.
+      this.forgetSightings(existing.rowid);
       this.st.update.run({ ...photo, rowid: existing.rowid });
       this.st.ftsDelete.run(existing.rowid);
       this.st.ftsInsert.run(existing.rowid, text);
@@ -200,15 +259,87 @@ export class ImageryStore {
   remove(path: string): void {
     const existing = this.st.byPath.get(path) as { rowid: number } | undefined;
     if (existing) {
+      this.forgetSightings(existing.rowid);
       this.st.ftsDelete.run(existing.rowid);
       this.st.deletePhoto.run(existing.rowid);
     }
     this.st.deleteSkipped.run(path);
   }
 
-  /** Rowids whose text holds the token (an FTS5 phrase of one token). */
+  /** Rowids whose text, or the text read in the photo, holds the token (an FTS5 phrase of one token). */
   match(token: string): number[] {
-    return this.st.ftsMatch.all(`"${token.replace(/"/g, '""')}"`) as number[];
+    const phrase = `"${token.replace(/"/g, '""')}"`;
+    const out = this.st.ftsMatch.all(phrase) as number[];
+    const read = this.st.textMatch.all(phrase) as number[];
+    return read.length ? [...new Set([...out, ...read])] : out;
+  }
+
+  /** Lines of text read in the given photos. */
+  textLines(rowids: readonly number[]): Map<number, string[]> {
+    const out = new Map<number, string[]>();
+    for (let i = 0; i < rowids.length; i += 500) {
+      const chunk = rowids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT photo_rowid, lines FROM imagery_text WHERE photo_rowid IN (${chunk.map(() => '?').join(',')})`)
+        .all(...chunk) as { photo_rowid: number; lines: string }[];
+      for (const r of rows) out.set(r.photo_rowid, JSON.parse(r.lines) as string[]);
+    }
+    return out;
+  }
+
+  private forgetSightings(rowid: number): void {
+    this.st.forgetSeen.run(rowid);
+    this.st.forgetSightings.run(rowid);
+    this.forgetText(rowid);
+  }
+
+  private forgetText(rowid: number): void {
+    this.st.forgetText.run(rowid);
+    this.st.forgetTextFts.run(rowid);
+  }
+
+  /** Photos (videos have no frame) the detector run `run` has not looked at since they changed. */
+  unseen(run: string, limit: number): { rowid: number; path: string }[] {
+    return this.st.unseen.all(run, limit) as { rowid: number; path: string }[];
+  }
+
+  /** Replaces what was seen in a photo, unless it left the catalog or moved meanwhile. */
+  putSightings(rowid: number, path: string, run: string, seen: readonly Sighting[], text: readonly string[] = []): void {
+    this.db.transaction(() => {
+      if (this.st.photoAt.get(rowid, path) === undefined) return;
+      this.st.forgetSightings.run(rowid);
+      this.forgetText(rowid);
+      for (const d of seen) this.st.putSighting.run(rowid, d.model, d.label, d.score, ...d.box);
+      if (text.length) {
+        this.st.putText.run(rowid, JSON.stringify(text));
+        this.st.putTextFts.run(rowid, text.join('\n'));
+      }
+      this.st.putSeen.run(rowid, run);
+    })();
+  }
+
+  /** Photos that show the label: rowid -> its best sighting. */
+  seenWith(label: string): Map<number, Sighting> {
+    const out = new Map<number, Sighting>();
+    for (const r of this.st.seenWith.all(label) as SightingRow[]) if (!out.has(r.photo_rowid)) out.set(r.photo_rowid, sightingOf(r));
+    return out;
+  }
+
+  /** Everything seen in the given photos, best first. */
+  sightings(rowids: readonly number[]): Map<number, Sighting[]> {
+    const out = new Map<number, Sighting[]>();
+    for (let i = 0; i < rowids.length; i += 500) {
+      const chunk = rowids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT * FROM imagery_detection WHERE photo_rowid IN (${chunk.map(() => '?').join(',')}) ORDER BY score DESC`)
+        .all(...chunk) as SightingRow[];
+      for (const r of rows) {
+        const list = out.get(r.photo_rowid) ?? [];
+        list.push(sightingOf(r));
+        out.set(r.photo_rowid, list);
+      }
+    }
+    return out;
   }
 
   skipped(): { path: string; reason: string }[] {

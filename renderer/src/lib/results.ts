@@ -33,6 +33,27 @@ export interface ResultRow {
   facing?: number | null;
   /** Where an observation comes from (spec: source), when given. */
   source?: string | null;
+  /** What a detector saw in the image (boxes in its pixels), when the service sent it. */
+  seen?: SeenBox[];
+}
+
+/** A detector's box: class, score 0..1, and [left, top, width, height] in the image's pixels. */
+export interface SeenBox {
+  label: string;
+  score: number;
+  box: [number, number, number, number];
+}
+
+/** The `detections` extra property of an observation (the bundled service's), checked item by item. */
+export function seenBoxes(v: unknown): SeenBox[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((d: unknown) => {
+    const x = d as { label?: unknown; score?: unknown; box?: unknown };
+    const box = x?.box;
+    return typeof x?.label === 'string' && typeof x.score === 'number' && Array.isArray(box) && box.length === 4 && box.every((n) => typeof n === 'number')
+      ? [{ label: x.label, score: x.score, box: box as SeenBox['box'] }]
+      : [];
+  });
 }
 
 export const computeRows = (features: readonly ComputeFeature[]): ResultRow[] =>
@@ -61,7 +82,9 @@ export const imageryRows = (records: readonly ImageryRecord[]): ResultRow[] =>
   }));
 
 export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
-  obs.map((o) => ({
+  obs.map((o) => {
+    const seen = seenBoxes(o.properties['detections']);
+    return {
     id: o.id,
     title: o.properties.address ?? o.properties.feature_name,
     subtitle: [o.properties.feature_name, o.properties.owner].filter(Boolean).join(' · '),
@@ -69,7 +92,13 @@ export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
     imageUrl: o.properties.image_url,
     date: formatCaptureDate(o.properties.date),
     compass: null,
-    badges: [...(o.properties.interactive ? ['360°'] : []), ...(o.properties.is_video ? ['Video'] : [])],
+    badges: [
+      ...(o.properties.interactive ? ['360°'] : []),
+      ...(o.properties.is_video ? ['Video'] : []),
+      // The class matched, when the detector saw it (not only words of the caption).
+      ...(o.properties['match'] === 'seen' && seen.length ? [`Seen: ${o.properties.feature_name} ${Math.round(seen[0]!.score * 100)}%`] : []),
+    ],
+    seen,
     redacted: !o.properties.image_url,
     video: o.properties.is_video
       ? { url: o.properties.video_url ?? null, id: o.properties.video_id ?? null, duration: o.properties.duration ?? null }
@@ -77,7 +106,8 @@ export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
     source: o.properties.source,
     // Not in the spec, but sent by some services (the bundled one among them).
     facing: typeof o.properties['heading'] === 'number' ? (o.properties['heading'] as number) : compassDegrees(o.properties['compass'] as string | undefined),
-  }));
+    };
+  });
 
 export function collectionOf(features: ReadonlyArray<{ id: string; geometry: unknown; properties?: unknown }>): FeatureCollectionLike {
   return {

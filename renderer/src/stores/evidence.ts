@@ -13,8 +13,9 @@ export const useEvidenceStore = defineStore('evidence', () => {
   const fingerprint = ref<string | null>(null);
   const { error, busy, guarded } = useGuardedCall();
 
-  async function create(queryId: number): Promise<void> {
-    made.value = await guarded(() => rpc.call('evidence.create', { queryId }));
+  /** Faces in the bundle's images are hidden unless `blurFaces` is false. */
+  async function create(queryId: number, blurFaces = true): Promise<void> {
+    made.value = await guarded(() => rpc.call('evidence.create', { queryId, blurFaces }));
   }
   async function verify(input: { path: string } | { dataBase64: string }): Promise<void> {
     report.value = null;

@@ -34,5 +34,12 @@ export const usePhotosStore = defineStore('photos', () => {
     }
   }
 
-  return { status: readonly(status), error: readonly(error), busy: readonly(busy), load, setFolders };
+  /** Stops or resumes looking at the photos (detectors and text reader). */
+  async function perception(action: 'cancel' | 'resume'): Promise<void> {
+    const r = await rpc.call('photos.perception', { action });
+    if (r.ok) status.value = r.value;
+    else error.value = r.error;
+  }
+
+  return { status: readonly(status), error: readonly(error), busy: readonly(busy), load, setFolders, perception };
 });

@@ -1,5 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
+import type { SeenBox } from '../lib/results';
 import type { LayerName } from '../map/layers';
 import { useMapStore } from './map';
 
@@ -12,12 +13,16 @@ export interface ViewedImage {
   meta: string;
   /** Degrees clockwise from north the capture faces, when known. */
   facing: number | null;
+  /** What a detector saw, drawn over the image when boxes are on. */
+  seen?: SeenBox[];
 }
 
 /** The imagery viewer beside or below the map: one image at a time, from any tab. */
 export const useViewerStore = defineStore('viewer', () => {
   const map = useMapStore();
   const item = ref<ViewedImage | null>(null);
+  /** Detector boxes over the image (on until turned off; kept from image to image). */
+  const showBoxes = ref(true);
 
   /** Shows the image and selects its feature, so the map marks where it was taken. */
   function open(v: ViewedImage): void {
@@ -28,5 +33,9 @@ export const useViewerStore = defineStore('viewer', () => {
     item.value = null;
   }
 
-  return { item: computed(() => item.value), open, close };
+  function toggleBoxes(): void {
+    showBoxes.value = !showBoxes.value;
+  }
+
+  return { item: computed(() => item.value), showBoxes: computed(() => showBoxes.value), open, close, toggleBoxes };
 });

@@ -24,7 +24,8 @@ export type VerifyReport = z.infer<typeof VerifyReport>;
 export const evidenceMethods = {
   /** Writes a signed evidence bundle of one cached result into the data folder's evidence/. */
   'evidence.create': {
-    input: z.object({ queryId: z.number().int().positive() }).strict(),
+    /** blurFaces (default true): faces in the bundle's images are hidden; the manifest says what was done. */
+    input: z.object({ queryId: z.number().int().positive(), blurFaces: z.boolean().optional() }).strict(),
     output: z.object({
       path: z.string(),
       name: z.string(),
@@ -32,6 +33,7 @@ export const evidenceMethods = {
       sha256: z.string(),
       fingerprint: z.string(),
       files: z.array(z.object({ path: z.string(), role: z.string(), size: z.number().int(), sha256: z.string() })),
+      privacy: z.object({ facesBlurred: z.boolean(), faces: z.number().int(), note: z.string() }).optional(),
     }),
   },
   /** Checks a bundle given by path (in the data folder or anywhere the app may read) or by content. */

@@ -30,6 +30,8 @@ export const PackSelection = z
     to: z.number().int().optional(),
     /** Basemap tiles up to this zoom (absent: none). */
     maxTileZoom: z.number().int().min(0).max(PACK_MAX_TILE_ZOOM).optional(),
+    /** Faces in the pack's images are hidden (default true); the pack's meta says what was done. */
+    blurFaces: z.boolean().optional(),
   })
   .strict()
   .refine((s) => s.from === undefined || s.to === undefined || s.from <= s.to, 'the date range ends before it starts');

@@ -19,6 +19,16 @@ export const PhotoStatus = z.object({
     })
     .nullable(),
   error: z.string().nullable(),
+  /** How far the detectors and the text reader are through the photos; null when they do not run. */
+  perception: z
+    .object({
+      state: z.enum(['idle', 'running', 'cancelled']),
+      done: z.number().int().min(0),
+      total: z.number().int().min(0),
+      failed: z.number().int().min(0),
+      error: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type PhotoStatus = z.infer<typeof PhotoStatus>;
 
@@ -29,4 +39,6 @@ export const photosMethods = {
     input: z.object({ folders: z.array(z.string().min(1).max(4096)).max(20) }).strict(),
     output: PhotoStatus,
   },
+  /** Stops looking at photos (until the next scan or resume), or goes on. */
+  'photos.perception': { input: z.object({ action: z.enum(['cancel', 'resume']) }).strict(), output: PhotoStatus },
 } as const;

@@ -320,3 +320,41 @@ describe('offline area pack', () => {
     ]);
   });
 });
+
+describe('faces in an area pack', () => {
+  // A stand-in for the face detector: every JPEG has one face, and its copy is marked, so the test
+  // sees which bytes went into the pack (the real detector is tested in evidence-faces.test.ts).
+  const MARK = Uint8Array.from([0xff, 0xd8, 0xff, 0x42, 0xff, 0xd9]);
+  const faceBlur = { model: 'stub-faces@1', blur: async () => ({ bytes: MARK, faces: 1 }) };
+  const packed = (path: string) => {
+    const db = new Database(path, { readonly: true });
+    try {
+      return {
+        media: db.prepare('SELECT bytes FROM fieldlens_pack_media').all() as { bytes: Buffer }[],
+        faces: JSON.parse(db.prepare(`SELECT value FROM fieldlens_pack_meta WHERE key = 'faces'`).pluck().get() as string),
+      };
+    } finally {
+      db.close();
+    }
+  };
+
+  it('are hidden in every image by default, and the pack says so; the cache keeps the originals', async () => {
+    const path = join(root, 'blurred.gpkg');
+    await pack(packService(src, { faceBlur }), { area: { bbox: AREA } }, path);
+    const p = packed(path);
+    expect(p.media.length).toBeGreaterThan(0);
+    expect(p.media.every((m) => Buffer.from(m.bytes).equals(Buffer.from(MARK)))).toBe(true);
+    expect(p.faces).toMatchObject({ facesBlurred: true, detector: 'stub-faces@1', faces: p.media.length, notChecked: [] });
+    const cached = src.cache.db.prepare('SELECT bytes FROM media').all() as { bytes: Buffer }[];
+    expect(cached.some((m) => Buffer.from(m.bytes).equals(Buffer.from(MARK)))).toBe(false);
+  });
+
+  it('a pack made with the switch off keeps its images as cached, and says faces were not hidden', async () => {
+    const path = join(root, 'plain.gpkg');
+    await pack(packService(src, { faceBlur }), { area: { bbox: AREA }, blurFaces: false }, path);
+    const p = packed(path);
+    expect(p.media.some((m) => Buffer.from(m.bytes).equals(Buffer.from(MARK)))).toBe(false);
+    expect(p.faces).toMatchObject({ facesBlurred: false, faces: 0, checked: [] });
+    expect(p.faces.note).toMatch(/turned off/);
+  });
+});

@@ -41,7 +41,7 @@ const photo = (name: string, lon: number, direction = 0) =>
 describe('ImageryCatalog', () => {
   it('migrates once, in its own migration table', () => {
     migrateImagery(db);
-    expect(db.prepare('SELECT version FROM imagery_migrations').pluck().all()).toEqual([1, 2]);
+    expect(db.prepare('SELECT version FROM imagery_migrations').pluck().all()).toEqual([1, 2, 3]);
   });
 
   it('brings a catalog of an earlier version up to date, keeping its photos and the times steps ran', () => {
@@ -55,6 +55,7 @@ describe('ImageryCatalog', () => {
     expect(old.prepare('SELECT version, applied_at FROM imagery_migrations ORDER BY version').all()).toEqual([
       { version: 1, applied_at: '2025-01-01T00:00:00.000Z' },
       { version: 2, applied_at: '2026-02-03T04:05:06.000Z' },
+      { version: 3, applied_at: '2026-02-03T04:05:06.000Z' },
     ]);
     expect(old.prepare("SELECT id, is_video, duration FROM imagery_photo").all()).toEqual([{ id: 'p1', is_video: 0, duration: null }]);
     old.close();

@@ -232,4 +232,19 @@ describe('stream cards', () => {
     const [video] = observationRows([obs({ is_video: true, video_id: 'v9', video_url: 'https://x/v9', duration: 75, heading: 12.5 })]);
     expect(video).toMatchObject({ badges: ['Video'], video: { url: 'https://x/v9', id: 'v9', duration: 75 }, facing: 12.5 });
   });
+
+  it('shows the class the detector saw, with its boxes for the viewer; keyword matches get no such badge', () => {
+    const detections = [
+      { label: 'car', score: 0.64, box: [265, 184, 107, 44], model: 'nanodet-coco@x' },
+      { label: 'car', score: 'high', box: [1, 2, 3, 4] },
+      { label: 'car', score: 0.5, box: [1, 2, 3] },
+    ];
+    const [seen] = observationRows([obs({ feature_name: 'car', match: 'seen', score: 0.64, detections })]);
+    expect(seen!.badges).toEqual(['Seen: car 64%']);
+    expect(seen!.subtitle).toBe('car · Ana');
+    expect(seen!.seen).toEqual([{ label: 'car', score: 0.64, box: [265, 184, 107, 44] }]);
+    const [text] = observationRows([obs({ feature_name: 'potholes', match: 'text' })]);
+    expect(text!.badges).toEqual([]);
+    expect(text!.seen).toEqual([]);
+  });
 });

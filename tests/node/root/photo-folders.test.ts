@@ -49,6 +49,12 @@ describe('photo folders setting', () => {
     ]);
   });
 
+  it('reports the detectors (off in tests) and answers stop and go on with the status', async () => {
+    expect(value(await rpc.call('photos.status', {})).perception).toBeNull();
+    expect(value(await rpc.call('photos.perception', { action: 'cancel' })).folders).toEqual([photos]);
+    expect((await rpc.call('photos.perception', { action: 'pause' } as never)).ok).toBe(false);
+  });
+
   it('keeps the folders across a restart', async () => {
     await app.close();
     await boot();

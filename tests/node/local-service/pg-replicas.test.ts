@@ -293,7 +293,11 @@ describe('the primary failing', () => {
     } finally {
       await admin.end();
     }
-    await until('the primary reported failing', async () => (await health(s)).status === 503);
+    // The replica drops the database when it replays the drop: a probe may still find it just before.
+    await until('the primary reported failing and the replica out of rotation', async () => {
+      const h = await health(s);
+      return h.status === 503 && h.body.databases.every((d) => !d.in_rotation);
+    });
     const h = await health(s);
     expect(h.body.status).toBe('primary database unavailable');
     expect(h.body.databases.map((d) => [d.role, d.in_rotation])).toEqual([

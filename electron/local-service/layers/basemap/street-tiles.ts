@@ -5,6 +5,7 @@ import { pointOnFeature } from '@turf/turf';
 import { STREET_CLASSES, STREET_MAX_ZOOM, STREET_MIN_ZOOM, streetClassOf } from '../../../../shared/basemap/streetClasses';
 import type { BBox } from '../store/geo';
 import type { LayerInfo, LayerStore, TagMatch } from '../store/layer-store';
+import { coalesce } from './coalesce';
 
 /** Tile units a side (the MVT default) and the margin drawn past each edge, so strokes meet across tiles. */
 const EXTENT = 4096;
@@ -99,7 +100,7 @@ export function createStreetTiles(options: StreetTilesOptions): StreetTiles {
         features.push({ type: 'Feature', geometry: move(geometry), properties: { layer: c.layer, class: c.class, ...(typeof name === 'string' ? { name } : {}) } });
       }
     }
-    const fc: FeatureCollection = { type: 'FeatureCollection', features };
+    const fc: FeatureCollection = { type: 'FeatureCollection', features: coalesce(features) };
     // One index for this tile alone (standing in for tile 2/1/1), nothing kept above it.
     const index = new GeoJSONVT(fc, { maxZoom: 2, indexMaxZoom: 0, indexMaxPoints: 0, extent: EXTENT, buffer: BUFFER, tolerance: z >= STREET_MAX_ZOOM ? 1 : 3 });
     const tile = index.getTile(2, 1, 1);

@@ -3,7 +3,7 @@ import { computed, readonly, ref, shallowRef, watch } from 'vue';
 import type { FeatureCollectionLike } from '../lib/results';
 import type { DiffItem } from '../map/DiffLayer';
 import type { FacingView } from '../map/FacingLayer';
-import type { LayerName } from '../map/layers';
+import { LAYERS, type LayerName } from '../map/layers';
 import type { DisplayChoice } from '../map/renderMode';
 
 /** What a click on the map does: pick results, pick H3 cells, or draw a polygon to fill with cells. */
@@ -27,12 +27,7 @@ export interface MapSelection {
  * Collections are kept shallow (up to 2,000 features each must not become reactive proxies).
  */
 export const useMapStore = defineStore('map', () => {
-  const collections = shallowRef<Record<LayerName, FeatureCollectionLike | null>>({
-    ask: null,
-    imagery: null,
-    street: null,
-    history: null,
-  });
+  const collections = shallowRef(Object.fromEntries(LAYERS.map((l) => [l, null])) as Record<LayerName, FeatureCollectionLike | null>);
   const activeLayer = ref<LayerName>('ask');
   const selection = ref<MapSelection | null>(null);
   /** Bumped to ask the map to zoom to one uploaded file's features. */

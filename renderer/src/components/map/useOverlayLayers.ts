@@ -44,6 +44,7 @@ export function useOverlayLayers(fieldMap: ShallowRef<FieldMap | null>) {
   /** The data layer goes under everything added later. */
   function attachUnder(m: FieldMap): void {
     overlay.value = new DataLayerOverlay();
+    overlay.value.layer.setVisible(store.overlays.data);
     m.addLayer(overlay.value.layer);
   }
 
@@ -79,6 +80,10 @@ export function useOverlayLayers(fieldMap: ShallowRef<FieldMap | null>) {
   watch(
     () => store.overlays.diff,
     (shown) => diffLayer.value?.setVisible(shown),
+  );
+  watch(
+    () => store.overlays.data,
+    (shown) => overlay.value?.layer.setVisible(shown),
   );
 
   function dispose(): void {

@@ -64,6 +64,17 @@ test('a layer added in Settings is listed with its figures, drawn on the map, an
   // Zoomed in to the town: its streets, river and areas cover many pixels in the layer's colour.
   await expect.poll(async () => (await colourPixels(page, DATA_LAYER)).count, { timeout: 10_000 }).toBeGreaterThan(20 * named);
   await page.screenshot({ path: 'test-results/layers-on-map.png' });
+  // The legend is the switcher: the data layer is listed with its name and turned off and on there.
+  const drawn = (await colourPixels(page, DATA_LAYER)).count;
+  await page.getByTestId('map-layers').click();
+  await expect(page.getByTestId('layer-legend-data')).toContainText('(data layer)');
+  await page.getByTestId('overlay-data').uncheck();
+  await page.getByTestId('map-layers').click();
+  await expect.poll(async () => (await colourPixels(page, DATA_LAYER)).count, { timeout: 10_000 }).toBeLessThan(drawn / 20);
+  await page.getByTestId('map-layers').click();
+  await page.getByTestId('overlay-data').check();
+  await page.getByTestId('map-layers').click();
+  await expect.poll(async () => (await colourPixels(page, DATA_LAYER)).count, { timeout: 10_000 }).toBeGreaterThan(drawn / 2);
 
   // A question over the new layer: the pharmacies within 500 m of the station, nearest first, by
   // great-circle distance over the generator's own points.

@@ -1,36 +1,40 @@
 import { computed, readonly, ref, watch } from 'vue';
 import type { RpcErrorBody, Result } from '../../../shared/rpc/errors';
-import { useRpc } from '../api/rpc';
-import { isConnectionError } from '../lib/connection';
+import { isConnectionError, type ConnectionState } from '../lib/connection';
 import { newRunId, type FeatureCollectionLike } from '../lib/results';
-import type { LayerName } from '../map/layers';
-import { useAppStore } from '../stores/app';
-import { useMapStore } from '../stores/map';
+import { panel, type LayerPanelId, type RunPanelId } from '../panels/registry';
+import type { RunService } from '../services/runs';
 
-export interface RunOptions {
-  /** What the status bar calls the action ("Ask", "Imagery search"). */
-  action: string;
-  /** The operation's own cancel method. */
-  cancelMethod: 'compute.cancel' | 'stream.cancel' | 'imagery.cancel';
-  /** The map layer its results go to. */
-  layer: LayerName;
+/**
+ * What a run needs of the app, handed in by the store that owns it (this file imports no
+ * store: stores use it, not the other way round).
+ */
+export interface RunDeps {
+  runs: Pick<RunService, 'cancel'>;
+  app: {
+    readonly connectionState: ConnectionState;
+    runStarted(): void;
+    runEnded(): void;
+    report(action: string, error: RpcErrorBody | null): void;
+  };
+  /** Puts a collection on a panel's map layer (the map store's show). */
+  show(layer: LayerPanelId, collection: FeatureCollectionLike | null): void;
 }
 
 /**
- * One cancellable service run of a tab: a run id while pending, the error to show in the
+ * One cancellable service run of a panel: a run id while pending, the error to show in the
  * panel, the outcome reported to the app (status bar, connection state), results on the map.
- * Called inside a setup store, which owns the state it returns.
+ * What the status bar calls it, how it is cancelled and its map layer come from the panel's
+ * descriptor. Called inside a setup store, which owns the state it returns.
  */
-export function useRun(opts: RunOptions) {
-  const rpc = useRpc();
-  const app = useAppStore();
-  const map = useMapStore();
+export function useRun(id: RunPanelId, deps: RunDeps) {
+  const { action, cancelMethod } = panel(id).run!;
   const runId = ref<string | null>(null);
   const error = ref<RpcErrorBody | null>(null);
   const busy = computed(() => runId.value !== null);
   // "Offline" said by a run is stale once the connection is back: it would contradict the top bar.
   watch(
-    () => app.connectionState,
+    () => deps.app.connectionState,
     (s) => {
       if ((s === 'online' || s === 'degraded') && error.value && isConnectionError(error.value.code)) error.value = null;
     },
@@ -42,13 +46,13 @@ export function useRun(opts: RunOptions) {
    */
   async function run<T>(call: (runId: string) => Promise<Result<T>>, check?: (value: T) => RpcErrorBody | null): Promise<T | null> {
     if (busy.value) return null;
-    const id = newRunId();
-    runId.value = id;
+    const rid = newRunId();
+    runId.value = rid;
     error.value = null;
-    app.runStarted();
+    deps.app.runStarted();
     try {
-      const r = await call(id);
-      app.report(opts.action, r.ok ? null : r.error);
+      const r = await call(rid);
+      deps.app.report(action, r.ok ? null : r.error);
       const problem = r.ok ? (check?.(r.value) ?? null) : r.error;
       if (problem) {
         error.value = problem;
@@ -56,17 +60,17 @@ export function useRun(opts: RunOptions) {
       }
       return r.ok ? r.value : null;
     } finally {
-      app.runEnded();
-      if (runId.value === id) runId.value = null;
+      deps.app.runEnded();
+      if (runId.value === rid) runId.value = null;
     }
   }
 
   /** Cancels the pending run, if any; it then ends with CANCELLED. */
   async function cancel(): Promise<void> {
-    if (runId.value) await rpc.call(opts.cancelMethod, { runId: runId.value });
+    if (runId.value) await deps.runs.cancel(cancelMethod, runId.value);
   }
 
-  const show = (collection: FeatureCollectionLike | null) => map.show(opts.layer, collection);
+  const show = (collection: FeatureCollectionLike | null) => deps.show(id, collection);
   const clearError = () => {
     error.value = null;
   };

@@ -4,11 +4,18 @@ import GeoJSON from 'ol/format/GeoJSON';
 import VectorLayer from 'ol/layer/Vector';
 import VectorSource from 'ol/source/Vector';
 import { Fill, RegularShape, Stroke, Style, Text } from 'ol/style';
-import type { Extent } from 'ol/extent';
+import type { Coordinate } from 'ol/coordinate';
+import { getCenter, type Extent } from 'ol/extent';
+import type { LineString, Point } from 'ol/geom';
 import type { GeoJsonFeatureCollection } from './ResultsLayer';
 
 /** A data layer's colour: apart from the results' orange, the basemap's land and water. */
 export const DATA_LAYER_COLOUR = '#1b7f8c';
+
+export interface DataLayerOverlayOptions {
+  /** Whether a label of this size at this map coordinate is clear of the map's controls (absent: always). */
+  labelClear?: (coordinate: Coordinate, box: { width: number; height: number; offsetY: number }) => boolean;
+}
 
 /**
  * One data layer drawn under the results: areas filled lightly, lines and points in one colour,
@@ -19,7 +26,7 @@ export default class DataLayerOverlay {
   private readonly source = new VectorSource();
   private readonly format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: 'EPSG:3857' });
 
-  constructor() {
+  constructor(options: DataLayerOverlayOptions = {}) {
     const shape = new Style({
       // Points are always drawn; only labels give way to each other. A diamond, where results
       // are round dots: a layer's point and an answer's are told apart by shape as well as colour.
@@ -34,6 +41,19 @@ export default class DataLayerOverlay {
       stroke: new Stroke({ color: DATA_LAYER_COLOUR, width: 2 }),
       fill: new Fill({ color: `${DATA_LAYER_COLOUR}22` }),
     });
+    // Where OpenLayers puts a label: above a point, at a line's middle, at an area's centre.
+    const anchor = (f: FeatureLike): Coordinate | null => {
+      const g = f.getGeometry();
+      if (!g) return null;
+      if (g.getType() === 'Point') return (g as Point).getCoordinates();
+      if (g.getType() === 'LineString') return (g as LineString).getCoordinateAt(0.5);
+      return getCenter(g.getExtent());
+    };
+    const clear = (f: FeatureLike): boolean => {
+      const at = options.labelClear && anchor(f);
+      const point = f.getGeometry()?.getType() === 'Point';
+      return !at || options.labelClear!(at, { width: String(f.get('name')).length * 6.5 + 6, height: 16, offsetY: point ? -15 : 0 });
+    };
     const label = (f: FeatureLike) =>
       new Style({
         text: new Text({
@@ -47,10 +67,16 @@ export default class DataLayerOverlay {
     this.layer = new VectorLayer({
       source: this.source,
       properties: { name: 'data-layer' },
-      style: (f: FeatureLike) => (f.get('name') ? [shape, label(f)] : shape),
+      // A label that would fall under a map control is left out, as one overlapping another is.
+      style: (f: FeatureLike) => (f.get('name') && clear(f) ? [shape, label(f)] : shape),
       // Labels that would overlap are dropped; shapes are always drawn.
       declutter: true,
     });
+  }
+
+  /** Labels are placed when features are styled: after the view settles, again for where the controls now are. */
+  refreshLabels(): void {
+    this.layer.changed();
   }
 
   setFeatures(collection: GeoJsonFeatureCollection | null): void {

@@ -7,6 +7,7 @@ import type { Coordinate } from 'ol/coordinate';
 import type { Extent } from 'ol/extent';
 import { intersects, isEmpty } from 'ol/extent';
 import Basemaps from './Basemaps';
+import ControlObstacles from './ControlObstacles';
 import type { Theme } from '../lib/theme';
 import { coordinateText } from './coordinateText';
 
@@ -95,6 +96,13 @@ export default class FieldMap {
     this.basemaps = new Basemaps({ map: this.map, onProblem: (m) => options.onBasemapProblem?.(m), ...(options.theme ? { theme: options.theme } : {}) });
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
     this.map.on('precompose', () => (this.controlBoxes = null));
+    // Decluttered labels (street basemap, basemap file, data layer) give way to the controls.
+    const obstacles = new ControlObstacles(this.map, () => {
+      this.controlBoxes = null;
+      return this.controls();
+    });
+    this.map.addLayer(obstacles.layer);
+    this.map.on('moveend', () => obstacles.update());
     this.map.on('change:size', () => {
       if (this.lastFit) this.map.getView().fit(this.lastFit.box, { padding: FIT_PADDING, maxZoom: this.lastFit.maxZoom });
     });

@@ -73,6 +73,9 @@ export default class ResultsLayer {
   private others: MapFeature[] = [];
   private readonly base: Style;
   private readonly selected: Style;
+  /** Each result's colour by its place in the collection (null: its class is turned off); absent: the layer's colour. */
+  private colours: readonly (string | null)[] | null = null;
+  private readonly dots = new Map<string, Style>();
 
   constructor(private readonly options: ResultsLayerOptions) {
     this.base = dotStyle(options.color, false);
@@ -80,7 +83,7 @@ export default class ResultsLayer {
     this.selectionLayer = new VectorLayer({
       source: this.selection,
       properties: { name: `${options.name}-selection` },
-      style: (f) => (this.labelFits(f, true) ? [this.styleOf(f, true), labelStyle(f, true)] : this.styleOf(f, true)),
+      style: (f) => (this.labelFits(f, true) ? [this.styleOf(f, true)!, labelStyle(f, true)] : (this.styleOf(f, true) ?? undefined)),
       zIndex: 1,
     });
     this.group = new LayerGroup({ properties: { name: options.name }, layers: [this.selectionLayer] });
@@ -105,12 +108,28 @@ export default class ResultsLayer {
     if (this.drawing instanceof VectorLayer) this.drawing.changed();
   }
 
-  /** Styles of one feature on canvas: an arrow for a capture with a known facing, else a dot. */
-  private styleOf(f: FeatureLike, selected: boolean): Style {
+  /**
+   * Colours each result by its place in the collection (the legend's classes; null hides it),
+   * or, given null, all in the layer's colour. Drawn on canvas; large WebGL sets keep one colour.
+   */
+  setColours(colours: readonly (string | null)[] | null): void {
+    this.colours = colours;
+    this.drawing?.changed();
+  }
+
+  /** Styles of one feature on canvas: an arrow for a capture with a known facing, else a dot; null when its class is off. */
+  private styleOf(f: FeatureLike, selected: boolean): Style | null {
+    const i = f.get('i') as number | undefined;
+    const own = this.colours && i !== undefined ? this.colours[i] : undefined;
+    if (own === null && !selected) return null;
     const facing = f.get('facing') as number | null | undefined;
-    const color = selected ? (this.options.selectedColor ?? '#d7301f') : this.options.color;
+    const color = selected ? (this.options.selectedColor ?? '#d7301f') : (own ?? this.options.color);
     if (typeof facing === 'number' && f.getGeometry()?.getType() === 'Point') return arrowStyle(color, facing, selected);
-    return selected ? this.selected : this.base;
+    if (selected) return this.selected;
+    if (!own) return this.base;
+    let dot = this.dots.get(own);
+    if (!dot) this.dots.set(own, (dot = dotStyle(own, false)));
+    return dot;
   }
 
   /** Every result as a feature, read on first need for a large set (cluster, heatmap, no WebGL). */
@@ -154,7 +173,7 @@ export default class ResultsLayer {
           properties,
           style: (f) => {
             const members = f.get('features') as MapFeature[];
-            return clusterStyle(this.options.color, members.length, members.length === 1 ? this.styleOf(members[0]!, false) : this.base);
+            return clusterStyle(this.options.color, members.length, members.length === 1 ? (this.styleOf(members[0]!, false) ?? this.base) : this.base);
           },
         });
       }
@@ -167,7 +186,11 @@ export default class ResultsLayer {
           source: this.source,
           properties,
           // The selected feature's label is drawn by the selection layer, once.
-          style: (f) => (labelAll && !this.isSelected(f) && this.labelFits(f, false) ? [this.styleOf(f, false), labelStyle(f, false)] : this.styleOf(f, false)),
+          style: (f) => {
+            const shape = this.styleOf(f, false);
+            if (!shape) return undefined;
+            return labelAll && !this.isSelected(f) && this.labelFits(f, false) ? [shape, labelStyle(f, false)] : shape;
+          },
           // Labels that would overlap are left out; dots are always drawn.
           declutter: true,
         });

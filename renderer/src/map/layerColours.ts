@@ -1,12 +1,8 @@
+import { PANELS } from '../panels/registry';
 import type { LayerName } from './layers';
 
-/** One colour per result layer, chosen to stand apart from the basemap's land, water and borders. */
-export const LAYER_COLOURS: Record<LayerName, string> = {
-  ask: '#e8710a',
-  imagery: '#7b3fb5',
-  street: '#0f8b6e',
-  history: '#e8710a',
-};
+/** One colour per result layer (its panel's descriptor), chosen to stand apart from the basemap's land, water and borders. */
+export const LAYER_COLOURS = Object.fromEntries(PANELS.flatMap((p) => (p.layer ? [[p.id, p.layer.colour]] : []))) as Record<LayerName, string>;
 
 /** The ring of the selected feature. */
 export const SELECTED_COLOUR = '#d7301f';

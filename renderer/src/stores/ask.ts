@@ -3,11 +3,13 @@ import { computed, readonly, ref, shallowRef } from 'vue';
 import type { Attachment } from '../../../shared/rpc/methods/compute';
 import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
 import { readingOfWarnings, UnreadRefusal } from '../../../shared/service/reading';
-import { useRpc } from '../api/rpc';
 import { useRun } from '../composables/useRun';
 import { collectionOf, computeRows } from '../lib/results';
+import { useServices } from '../services';
+import { useAppStore } from './app';
 import { useAttachmentsStore } from './attachments';
 import { useComposerStore } from './composer';
+import { useMapStore } from './map';
 import { useQuestionQueueStore } from './questionQueue';
 
 /** One question of the current thread: a first question and its follow-ups. */
@@ -21,10 +23,10 @@ export interface ThreadStep {
 
 /** The Compute tab: questions, their answer and results, and the follow-up thread. */
 export const useAskStore = defineStore('ask', () => {
-  const rpc = useRpc();
+  const { runs } = useServices();
   const composer = useComposerStore();
   const attachments = useAttachmentsStore();
-  const runner = useRun({ action: 'Ask', cancelMethod: 'compute.cancel', layer: 'ask' });
+  const runner = useRun('ask', { runs, app: useAppStore(), show: useMapStore().show });
 
   const query = ref('');
   const limit = ref<number>(COMPUTE_LIMIT.default);
@@ -60,7 +62,7 @@ export const useAskStore = defineStore('ask', () => {
 
   async function send(request: ComputeRequestInput, files: Attachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
     attempt = { request, files, followUp };
-    const value = await runner.run((runId) => rpc.call('compute.run', { request, runId, ...(files.length ? { attachments: files } : {}) }));
+    const value = await runner.run((runId) => runs.compute({ request, runId, ...(files.length ? { attachments: files } : {}) }));
     if (!value) {
       // Asked with the connection down: kept, and run when it returns (not for follow-ups, whose
       // search_id would continue a result that may be gone by then).

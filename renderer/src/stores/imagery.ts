@@ -1,17 +1,19 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
 import type { ImageryResponseSuccess } from '../../../shared/service/imagery';
-import { useRpc } from '../api/rpc';
 import { useRun } from '../composables/useRun';
 import { imageryCollection, imageryRows } from '../lib/results';
+import { useServices } from '../services';
+import { useAppStore } from './app';
+import { useMapStore } from './map';
 
 /** Choices of results per page (the bundled service allows up to 100). */
 export const PAGE_SIZES = [6, 12, 24, 48] as const;
 
 /** The Imagery tab: capture metadata search with paging. */
 export const useImageryStore = defineStore('imagery', () => {
-  const rpc = useRpc();
-  const runner = useRun({ action: 'Imagery search', cancelMethod: 'imagery.cancel', layer: 'imagery' });
+  const { runs } = useServices();
+  const runner = useRun('imagery', { runs, app: useAppStore(), show: useMapStore().show });
 
   const query = ref('');
   const pageSize = ref<number>(12);
@@ -26,7 +28,7 @@ export const useImageryStore = defineStore('imagery', () => {
     const text = (pageNo === 1 ? query.value : lastQuery.value).trim();
     if (!text) return;
     const value = await runner.run(
-      (runId) => rpc.call('imagery.search', { request: { query: text, limit: pageSize.value, page: pageNo }, runId }),
+      (runId) => runs.imagery({ request: { query: text, limit: pageSize.value, page: pageNo }, runId }),
       (v) => (v.response.isSuccess ? null : { code: 'HTTP', message: 'The imagery search reported a failure (isSuccess false)' }),
     );
     if (!value?.response.isSuccess) return;

@@ -1,8 +1,10 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import { readPref, writePref } from '../lib/prefs';
+import type { PanelId } from '../panels/registry';
 
-export type Tab = 'ask' | 'street' | 'imagery' | 'history';
+/** A side panel's tab (panels/registry). */
+export type Tab = PanelId;
 /** Where the results panel and imagery viewer sit: beside the map (right) or below it. */
 export type Placement = 'beside' | 'below';
 

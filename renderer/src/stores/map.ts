@@ -3,14 +3,16 @@ import { computed, readonly, ref, shallowRef, watch } from 'vue';
 import type { FeatureCollectionLike } from '../lib/results';
 import type { DiffItem } from '../map/DiffLayer';
 import type { FacingView } from '../map/FacingLayer';
-import type { LayerName } from '../map/layers';
+import { classify, colourableColumns, type Colouring } from '../../../shared/map/symbology';
+import { LAYER_COLOURS } from '../map/layerColours';
+import { LAYERS, type LayerName } from '../map/layers';
 import type { DisplayChoice } from '../map/renderMode';
 
 /** What a click on the map does: pick results, pick H3 cells, or draw a polygon to fill with cells. */
 export type MapTool = 'select' | 'h3-pick' | 'h3-draw';
 
-/** Overlays the layer switcher turns on and off (results follow the active tab). */
-export const OVERLAYS = ['results', 'uploads', 'h3', 'coordinates', 'diff'] as const;
+/** Overlays the layer switcher (the map's legend) turns on and off (results follow the active tab; data: the data layer shown from Settings). */
+export const OVERLAYS = ['results', 'data', 'uploads', 'h3', 'coordinates', 'diff'] as const;
 export type Overlay = (typeof OVERLAYS)[number];
 
 const ONLINE_TILES_KEY = 'fieldlens.map.onlineTiles';
@@ -27,12 +29,7 @@ export interface MapSelection {
  * Collections are kept shallow (up to 2,000 features each must not become reactive proxies).
  */
 export const useMapStore = defineStore('map', () => {
-  const collections = shallowRef<Record<LayerName, FeatureCollectionLike | null>>({
-    ask: null,
-    imagery: null,
-    street: null,
-    history: null,
-  });
+  const collections = shallowRef(Object.fromEntries(LAYERS.map((l) => [l, null])) as Record<LayerName, FeatureCollectionLike | null>);
   const activeLayer = ref<LayerName>('ask');
   const selection = ref<MapSelection | null>(null);
   /** Bumped to ask the map to zoom to one uploaded file's features. */
@@ -47,7 +44,7 @@ export const useMapStore = defineStore('map', () => {
   /** How results are drawn: each feature, clustered, or as a heatmap. */
   const display = ref<DisplayChoice>('features');
   const tool = ref<MapTool>('select');
-  const overlays = ref<Record<Overlay, boolean>>({ results: true, uploads: true, h3: true, coordinates: true, diff: true });
+  const overlays = ref<Record<Overlay, boolean>>({ results: true, data: true, uploads: true, h3: true, coordinates: true, diff: true });
   /** A re-run diff drawn over the results (History's compare), with the entries it compares. */
   const diff = shallowRef<{ oldId: number; newId: number; items: readonly DiffItem[] } | null>(null);
   /**
@@ -55,6 +52,23 @@ export const useMapStore = defineStore('map', () => {
    * the selection changes or the arrows are closed (the Field kit covers the map while open).
    */
   const facing = shallowRef<FacingView | null>(null);
+  /** How results are coloured (one colour, by rank, by a column), and the legend's classes turned off. */
+  const colouring = ref<Colouring>({ by: 'layer' });
+  const hiddenClasses = ref<readonly string[]>([]);
+  function setColouring(c: Colouring): void {
+    colouring.value = c;
+    hiddenClasses.value = [];
+  }
+  function setClassShown(key: string, shown: boolean): void {
+    const rest = hiddenClasses.value.filter((k) => k !== key);
+    hiddenClasses.value = shown ? rest : [...rest, key];
+  }
+  /** The shown results' classes, as the map colours them and the legend lists them. */
+  const legend = computed(() => {
+    const features = collections.value[activeLayer.value]?.features ?? [];
+    const c = colouring.value.by === 'column' && !colourableColumns(features).includes(colouring.value.column) ? { by: 'layer' as const } : colouring.value;
+    return { colouring: c, columns: colourableColumns(features), ...classify(features, c, LAYER_COLOURS[activeLayer.value]) };
+  });
   /** Bumped to zoom to the diff when one is shown. */
   const diffSeq = ref(0);
   /** The user's choice of online tiles, remembered; they are drawn only while online too. */
@@ -185,6 +199,11 @@ export const useMapStore = defineStore('map', () => {
     zoomToUploads,
     uploadsFitRequest: readonly(uploadsFitRequest),
     setDisplay,
+    colouring: readonly(colouring),
+    hiddenClasses: computed(() => hiddenClasses.value),
+    setColouring,
+    setClassShown,
+    legend,
     setTool,
     setOverlay,
     setOnlineTiles,

@@ -1,10 +1,10 @@
 import { defineStore } from 'pinia';
 import { readonly, ref, shallowRef } from 'vue';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 
 /** Basemap tiles opened from area packs: what the cache holds, whether the user shows them, and their bytes. */
 export const usePackedTilesStore = defineStore('packedTiles', () => {
-  const rpc = useRpc();
+  const { basemap } = useServices();
   const held = shallowRef<{ count: number; maxZoom: number | null }>({ count: 0, maxZoom: null });
   /** Bumped on each refresh that finds tiles, so the map reads newly opened ones. */
   const seq = ref(0);
@@ -12,17 +12,13 @@ export const usePackedTilesStore = defineStore('packedTiles', () => {
 
   /** Asks the cache what pack tiles it holds (at start and after a pack is opened). */
   async function refresh(): Promise<void> {
-    const r = await rpc.call('cache.tileCount', {});
-    if (!r.ok) return;
-    held.value = r.value;
-    if (r.value.count > 0) seq.value++;
+    const found = await basemap.packedCount();
+    if (!found) return;
+    held.value = found;
+    if (found.count > 0) seq.value++;
   }
 
-  async function load(z: number, x: number, y: number): Promise<string | null> {
-    const r = await rpc.call('cache.tile', { z, x, y });
-    if (!r.ok) throw new Error(r.error.message);
-    return r.value.dataBase64;
-  }
+  const load = (z: number, x: number, y: number): Promise<string | null> => basemap.packedTile(z, x, y);
 
   function setShown(on: boolean): void {
     shown.value = on;

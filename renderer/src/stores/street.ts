@@ -1,16 +1,17 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
 import type { StreamRequestInput, StreamResponseSuccess } from '../../../shared/service/stream';
-import { useRpc } from '../api/rpc';
 import { useRun } from '../composables/useRun';
 import { collectionOf, observationRows } from '../lib/results';
+import { useServices } from '../services';
+import { useAppStore } from './app';
 import { useMapStore } from './map';
 
 /** The Street-level tab: stream observations near a place or the map centre. */
 export const useStreetStore = defineStore('street', () => {
-  const rpc = useRpc();
+  const { runs } = useServices();
   const map = useMapStore();
-  const runner = useRun({ action: 'Street-level', cancelMethod: 'stream.cancel', layer: 'street' });
+  const runner = useRun('street', { runs, app: useAppStore(), show: map.show });
 
   const query = ref('');
   const year = ref<number | null>(null);
@@ -33,7 +34,7 @@ export const useStreetStore = defineStore('street', () => {
     const centre = useCentre.value ? map.centre() : null;
     if (centre) request.position = { points: [{ longitude: centre[0], latitude: centre[1] }] };
     const value = await runner.run(
-      (runId) => rpc.call('stream.run', { request, runId }),
+      (runId) => runs.stream({ request, runId }),
       (v) => (v.response.isSuccess ? null : { code: 'HTTP', message: 'The stream operation reported a failure (isSuccess false)' }),
     );
     if (!value?.response.isSuccess) return;

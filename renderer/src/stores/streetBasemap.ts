@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref } from 'vue';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import { useLayersStore } from './layers';
 
 /**
@@ -8,7 +8,7 @@ import { useLayersStore } from './layers';
  * that changes when they do (the map then reads its tiles again), and the tiles' bytes.
  */
 export const useStreetBasemapStore = defineStore('streetBasemap', () => {
-  const rpc = useRpc();
+  const { basemap } = useServices();
   const layers = useLayersStore();
   const extracts = computed(() => layers.layers.filter((l) => l.format === 'osm-pbf' || l.format === 'osm-xml'));
   const bboxes = computed(() => extracts.value.flatMap((l) => (l.bbox ? [[...l.bbox]] : [])));
@@ -21,11 +21,7 @@ export const useStreetBasemapStore = defineStore('streetBasemap', () => {
     shown.value = on;
   }
 
-  async function load(z: number, x: number, y: number): Promise<string | null> {
-    const r = await rpc.call('layers.basemapTile', { z, x, y });
-    if (!r.ok) throw new Error(r.error.message);
-    return r.value.dataBase64;
-  }
+  const load = (z: number, x: number, y: number): Promise<string | null> => basemap.streetTile(z, x, y);
 
   /** Reads the layer list once if nothing has yet (the map needs it before Settings is opened). */
   function ensureListed(): void {

@@ -43,8 +43,11 @@ export function useOverlayLayers(fieldMap: ShallowRef<FieldMap | null>) {
 
   /** The data layer goes under everything added later. */
   function attachUnder(m: FieldMap): void {
-    overlay.value = new DataLayerOverlay();
-    m.addLayer(overlay.value.layer);
+    const made = new DataLayerOverlay({ labelClear: m.labelClear });
+    made.layer.setVisible(store.overlays.data);
+    m.addLayer(made.layer);
+    m.map.on('moveend', () => made.refreshLabels());
+    overlay.value = made;
   }
 
   /** The diff and the facing arrows go over the results added before them. */
@@ -79,6 +82,10 @@ export function useOverlayLayers(fieldMap: ShallowRef<FieldMap | null>) {
   watch(
     () => store.overlays.diff,
     (shown) => diffLayer.value?.setVisible(shown),
+  );
+  watch(
+    () => store.overlays.data,
+    (shown) => overlay.value?.layer.setVisible(shown),
   );
 
   function dispose(): void {

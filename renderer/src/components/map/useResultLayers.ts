@@ -76,9 +76,23 @@ export function useResultLayers(fieldMap: ShallowRef<FieldMap | null>, webgl: bo
     syncCollections();
     syncUploads();
     syncVisibility();
+    syncColours();
+  }
+
+  /** The shown layer's results in the legend's colours, a class turned off left out; the others in their layer's colour. */
+  function syncColours(): void {
+    const ls = layers.value;
+    if (!ls) return;
+    const { colouring, classes, classOf } = store.legend;
+    const hidden = new Set(store.hiddenClasses);
+    for (const name of LAYERS) {
+      const plain = name !== store.activeLayer || (colouring.by === 'layer' && !hidden.size);
+      ls[name].setColours(plain ? null : classOf.map((c) => (hidden.has(classes[c]!.key) ? null : classes[c]!.colour)));
+    }
   }
 
   watch(() => store.collections, syncCollections);
+  watch([() => store.legend, () => store.hiddenClasses], syncColours);
   watch(() => store.uploads, syncUploads);
   watch([() => store.activeLayer, () => store.overlays], () => {
     syncVisibility();

@@ -237,7 +237,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
             throw new RangeError(`feature ${f.sourceId} has coordinates outside longitude/latitude (${b.map((x) => x.toFixed(1)).join(', ')}): a projected CRS? Reproject it to WGS84 first`);
           }
           const fid = ++count;
-          insertFeature.run(fid, f.sourceId, f.sublayer ?? null, encodeWkb(f.geometry), tagsJson(f.properties));
+          insertFeature.run(fid, f.sourceId, f.sublayer ?? null, encodeWkb(f.geometry), f.propertiesJson ?? tagsJson(f.properties));
           insertBox.run(fid, b[0], b[2], b[1], b[3], hilbertKey((b[0] + b[2]) / 2, (b[1] + b[3]) / 2));
           summary.add(f.properties);
           types[f.geometry.type] = (types[f.geometry.type] ?? 0) + 1;

@@ -33,7 +33,7 @@ export interface OsmRelation {
 export interface AssemblerOptions {
   memoryNodes: number;
   scratch: () => Database.Database;
-  /** Bytes of way geometry kept in memory before the rest go to the scratch file (default 32 MB). */
+  /** Bytes of way geometry kept in memory before the rest go to the scratch file (default 24 MB). */
   wayMemoryBytes?: number;
 }
 
@@ -48,9 +48,9 @@ export const OSM_MEMORY_NODES = 4_000_000;
  * Way geometries kept in memory for the relations that follow before the rest go to the scratch
  * file: a town's ways never touch the disk, a country's stay within the same memory.
  */
-const WAY_MEMORY_BYTES = 32 * 1024 * 1024;
-/** Int32 slots of a chunk of way geometries (16 MB). */
-const WAY_CHUNK = 1 << 22;
+const WAY_MEMORY_BYTES = 24 * 1024 * 1024;
+/** Int32 slots of a chunk of way geometries (8 MB): memory grows with the ways kept. */
+const WAY_CHUNK = 1 << 21;
 const NO_TAGS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const hasTags = (t: Record<string, string>) => {
   for (const _ in t) return true;

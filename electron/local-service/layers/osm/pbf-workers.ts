@@ -176,7 +176,7 @@ export function startPbfDecoders(size = Math.min(4, Math.max(1, availableParalle
   };
   const workers = Array.from({ length: size }, () => {
     // A block's work is a few MB: bounded heaps keep the import's memory within its budget.
-    const w = new Worker(WORKER, { eval: true, workerData: { parsers }, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } });
+    const w = new Worker(WORKER, { eval: true, workerData: { parsers }, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } });
     w.on('message', (m: { id: number; block?: DecodedBlock; error?: string }) => {
       const p = waiting.get(m.id);
       if (!p) return;

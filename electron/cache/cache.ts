@@ -16,6 +16,7 @@ import { features, get, rawResponse, searchFeatures, uploadsOf } from './search'
 import type { BBox } from './spatial';
 import { storeCompute, storeError, storeImagery, storeStream } from './store-response';
 import { diff, thread } from './threads';
+import { indexPendingWords } from './words';
 import { footprint, importQuery, mediaUrlsOf, queryKeys, queryRows, type QueryRows } from './transfer';
 import type {
   CacheStats,
@@ -88,6 +89,17 @@ export class Cache {
       stmt: (sql) => this.stmt(sql),
       afterWrite: () => this.afterWrite(),
     };
+    // Words a crash left waiting are indexed now: the text indexes agree with their content.
+    if (!opts.readonly) this.indexWords();
+  }
+
+  /**
+   * Indexes the words of the entries stored since the last time (see words.ts); done by itself
+   * when writes pause and before any word search. Returns how many entries it indexed.
+   */
+  indexWords(): number {
+    if (!this.db.open || this.db.readonly) return 0;
+    return indexPendingWords(this.c);
   }
 
   /** Schedules a checkpoint for when writes pause; checkpoints at once if the WAL grew large. */
@@ -104,7 +116,10 @@ export class Cache {
       this.checkpoint();
       return;
     }
-    this.checkpointTimer = setTimeout(() => this.checkpoint(), CHECKPOINT_IDLE_MS);
+    this.checkpointTimer = setTimeout(() => {
+      if (this.db.open && !this.db.inTransaction) this.indexWords();
+      this.checkpoint();
+    }, CHECKPOINT_IDLE_MS);
     this.checkpointTimer.unref();
   }
 
@@ -122,6 +137,7 @@ export class Cache {
   close(): void {
     if (this.checkpointTimer) clearTimeout(this.checkpointTimer);
     this.checkpointTimer = null;
+    if (this.db.open && !this.db.inTransaction) this.indexWords();
     if (this.db.open) this.db.close();
   }
 
@@ -156,7 +172,12 @@ export class Cache {
 
   /** Runs `fn` in one transaction (bulk loads: many responses, one commit). */
   bulk<T>(fn: () => T): T {
-    const out = this.db.transaction(fn)();
+    // The words of every response of the load indexed in the same transaction, as one batch.
+    const out = this.db.transaction(() => {
+      const value = fn();
+      indexPendingWords(this.c);
+      return value;
+    })();
     this.afterWrite();
     return out;
   }
@@ -178,6 +199,7 @@ export class Cache {
   }
 
   list(filter: ListFilter = {}): { items: QuerySummary[]; hasMore: boolean } {
+    if (filter.text) this.indexWords();
     return list(this.c, filter);
   }
 
@@ -188,6 +210,7 @@ export class Cache {
 
   /** Features across all cached queries matching words and/or lying in a box. */
   searchFeatures(opts: { text?: string; bbox?: BBox; limit?: number }): FeatureHit[] {
+    if (opts.text) this.indexWords();
     return searchFeatures(this.c, opts);
   }
 

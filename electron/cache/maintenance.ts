@@ -3,6 +3,7 @@ import type { CacheDb } from './db';
 import { FEATURE_ID_SPAN } from './migrations';
 import { RUN } from './store-response';
 import type { CacheStats, QueryKind } from './types';
+import { indexPendingWords } from './words';
 
 // Deleting queries, figures about the cache, and compacting it.
 
@@ -14,23 +15,28 @@ export function deleteQuery(c: CacheDb, id: number): boolean {
     if (!row) return false;
     const lo = id * FEATURE_ID_SPAN;
     const hi = lo + FEATURE_ID_SPAN - 1;
-    c.stmt(
-      `INSERT INTO features_fts (features_fts, rowid, name, address)
-       SELECT 'delete', id, name, address FROM features WHERE id BETWEEN ? AND ?`,
-    ).run(lo, hi);
+    // Words not yet indexed have nothing in the text indexes to take out: a 'delete' of rows
+    // the index never held would corrupt it.
+    const indexed = c.stmt('DELETE FROM words_pending WHERE query_id = ?').run(id).changes === 0;
+    if (indexed)
+      c.stmt(
+        `INSERT INTO features_fts (features_fts, rowid, name, address)
+         SELECT 'delete', id, name, address FROM features WHERE id BETWEEN ? AND ?`,
+      ).run(lo, hi);
     // R*Tree lookups are by exact id only (a range would scan the whole tree): one per run.
     const delRun = c.stmt('DELETE FROM features_rtree WHERE id = ?');
     for (let start = 0; start < row.feature_count; start += RUN) delRun.run(lo + start);
     c.stmt('DELETE FROM feature_runs WHERE id BETWEEN ? AND ?').run(lo, hi);
     c.stmt('DELETE FROM queries_rtree WHERE id = ?').run(id);
-    c.stmt('DELETE FROM entry_words WHERE rowid = ?').run(id);
+    if (indexed) c.stmt('DELETE FROM entry_words WHERE rowid = ?').run(id);
     c.stmt('DELETE FROM observations WHERE id BETWEEN ? AND ?').run(lo, hi);
     c.stmt('DELETE FROM imagery_records WHERE id BETWEEN ? AND ?').run(lo, hi);
     c.stmt('DELETE FROM features WHERE id BETWEEN ? AND ?').run(lo, hi);
-    c.stmt(`INSERT INTO queries_fts (queries_fts, rowid, query_text) VALUES ('delete', ?, ?)`).run(
-      id,
-      row.query_text,
-    );
+    if (indexed)
+      c.stmt(`INSERT INTO queries_fts (queries_fts, rowid, query_text) VALUES ('delete', ?, ?)`).run(
+        id,
+        row.query_text,
+      );
     const uploadIds = c.stmt('SELECT upload_id FROM query_uploads WHERE query_id = ?').pluck().all(id);
     c.stmt('DELETE FROM query_uploads WHERE query_id = ?').run(id);
     const orphan = c.stmt(
@@ -78,6 +84,7 @@ export function stats(c: CacheDb): CacheStats {
 /** Merges the FTS segments, rebuilds the file without free pages and truncates the WAL. */
 export function vacuum(c: CacheDb): { bytesBefore: number; bytesAfter: number } {
   const before = stats(c);
+  indexPendingWords(c);
   c.db.exec(`INSERT INTO features_fts (features_fts) VALUES ('optimize');
     INSERT INTO queries_fts (queries_fts) VALUES ('optimize');
     INSERT INTO entry_words (entry_words) VALUES ('optimize');`);

@@ -188,6 +188,14 @@ export const migrations: Migration[] = [
       db.exec('CREATE TABLE basemap_tiles (z INTEGER NOT NULL, x INTEGER NOT NULL, y INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (z, x, y)) WITHOUT ROWID');
     },
   },
+  {
+    version: 5,
+    up(db) {
+      // Entries stored whose words are not yet in the text indexes (queries_fts, features_fts,
+      // entry_words): they are indexed when writes pause or before a word search (see words.ts).
+      db.exec('CREATE TABLE words_pending (query_id INTEGER PRIMARY KEY)');
+    },
+  },
 ];
 
 /** Applies the pending cache migrations (user_version) with the one runner of the ground floor. */

@@ -8,6 +8,7 @@ import { FEATURE_ID_SPAN } from './migrations';
 import { itemColumns } from './item-columns';
 import { itemId, json, num, rawValue, rec, str, type QueryInsert } from './rows';
 import { geometryBoxes, zOrder, type BBox } from './spatial';
+import { markWordsPending } from './words';
 import type { Outcome, QueryKind, QueryMeta, RawBody, StoredError, UploadInput } from './types';
 
 /** Features per R*Tree entry (see migrations.ts). */
@@ -168,13 +169,11 @@ function store(c: CacheDb,
            @feature_count, @minx, @miny, @maxx, @maxy)`,
       ).run(row).lastInsertRowid,
     );
-    c.stmt('INSERT INTO queries_fts (rowid, query_text) VALUES (?, ?)').run(id, row.query_text);
     if (hasExtent)
       c.stmt('INSERT INTO queries_rtree (id, minx, maxx, miny, maxy) VALUES (?, ?, ?, ?, ?)').run(id, row.minx, row.maxx, row.miny, row.maxy);
-    const words = laidOut ? insertItems(c, kind, id, items, laidOut) : [];
-    // The entry's words in one document (its text, its items' names and addresses), so a word
-    // filter over history reads one short doclist instead of seeking each entry's features.
-    c.stmt('INSERT INTO entry_words (rowid, words) VALUES (?, ?)').run(id, [row.query_text, ...words].join('\n'));
+    if (laidOut) insertItems(c, kind, id, items, laidOut);
+    // Its words are indexed later, many entries at a time (words.ts).
+    markWordsPending(c, id);
     if (meta.uploads?.length) insertUploads(c, id, meta.uploads);
     return id;
   })();
@@ -198,9 +197,8 @@ function layout(items: Record<string, unknown>[]): Layout {
   return { boxes, extent, order: zOrder(boxes, extent) };
 }
 
-/** Writes the items, their runs and their text index; returns their names and addresses. */
-function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record<string, unknown>[], { boxes, order }: Layout): string[] {
-  const words: string[] = [];
+/** Writes the items and their runs (their words are indexed later, see words.ts). */
+function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record<string, unknown>[], { boxes, order }: Layout): void {
   const n = items.length;
   const base = queryId * FEATURE_ID_SPAN;
   const insFeature = c.stmt(
@@ -221,8 +219,6 @@ function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record
     const p = kind === 'imagery' ? item : rec(item['properties']);
     const name = kind === 'compute' ? str(p['name']) : kind === 'stream' ? str(p['feature_name']) : null;
     const address = str(p['address']);
-    if (name) words.push(name);
-    if (address) words.push(address);
     insFeature.run(
       rowId, queryId, seq, itemId(item, seq), name, address,
       box(boxes[o]!), box(boxes[o + 1]!), box(boxes[o + 2]!), box(boxes[o + 3]!),
@@ -248,10 +244,6 @@ function insertItems(c: CacheDb, kind: QueryKind, queryId: number, items: Record
       insRunRow.run(base + start, base + end, x0, y0, x1, y1);
     }
   }
-  c.stmt(
-    'INSERT INTO features_fts (rowid, name, address) SELECT id, name, address FROM features WHERE id BETWEEN ? AND ?',
-  ).run(base, base + n - 1);
-  return words;
 }
 
 function insertUploads(c: CacheDb, queryId: number, uploads: UploadInput[]): void {

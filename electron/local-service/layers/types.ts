@@ -6,6 +6,8 @@ export interface LayerFeature {
   sourceId: string;
   geometry: Geometry;
   properties: Record<string, unknown>;
+  /** The properties as JSON text (no null values), when the reader has them so: writers store it as is. */
+  propertiesJson?: string;
   /** The table or sub-layer of a multi-table source (GeoPackage); absent otherwise. */
   sublayer?: string;
 }

@@ -34,10 +34,10 @@ describe('open and migrations', () => {
     expect(cache.db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(cache.db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(cache.db.pragma('page_size', { simple: true })).toBe(16384);
-    expect(cache.stats().schemaVersion).toBe(4);
+    expect(cache.stats().schemaVersion).toBe(5);
     cache.close();
     const db = new Database(file());
-    expect(migrate(db)).toEqual({ from: 4, to: 4 });
+    expect(migrate(db)).toEqual({ from: 5, to: 5 });
     db.close();
     cache = Cache.open(file());
   });
@@ -304,6 +304,70 @@ describe('thread, diff, delete', () => {
     expect(cache.stats().uploads.count).toBe(0);
     cache.db.exec(`INSERT INTO features_fts (features_fts) VALUES ('integrity-check')`);
     expect(cache.db.prepare(`SELECT rtreecheck('features_rtree')`).pluck().get()).toBe('ok');
+  });
+});
+
+describe('words indexed after storing', () => {
+  const pending = () => cache.db.prepare('SELECT query_id FROM words_pending').pluck().all();
+  const ftsCount = (table: string, word: string) => cache.db.prepare(`SELECT count(*) FROM ${table} WHERE ${table} MATCH ?`).pluck().get(word);
+  const intact = () => {
+    for (const t of ['features_fts', 'queries_fts']) cache.db.exec(`INSERT INTO ${t} (${t}) VALUES ('integrity-check')`);
+  };
+
+  it('leaves the words of a stored response waiting, and indexes them when writes pause', () => {
+    vi.useFakeTimers();
+    try {
+      const fx = computeResponse(50, 81);
+      const id = cache.storeCompute(meta({ query: 'harbour cranes' }), fx.body, fx.raw);
+      expect(pending()).toEqual([id]);
+      expect(ftsCount('queries_fts', 'harbour')).toBe(0);
+      vi.advanceTimersByTime(1000);
+      expect(pending()).toEqual([]);
+      expect(ftsCount('queries_fts', 'harbour')).toBe(1);
+      expect(ftsCount('entry_words', 'cranes')).toBe(1);
+      // The feature index finds every feature holding a word of the first name, counted by hand.
+      const tokens = (t: unknown) => (typeof t === 'string' ? t.toLowerCase().split(/[^\p{L}\p{N}]+/u) : []);
+      const word = tokens(fx.body.results.features[0]!.properties.name)[0]!;
+      const holding = fx.body.results.features.filter((f) => [...tokens(f.properties.name), ...tokens(f.properties['address'])].includes(word));
+      expect(holding.length).toBeGreaterThan(0);
+      expect(ftsCount('features_fts', `"${word}"`)).toBe(holding.length);
+      intact();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('indexes what waits before a word search, at open and at the end of a bulk load', () => {
+    const fx = computeResponse(20, 82);
+    const a = cache.storeCompute(meta({ query: 'lighthouse keepers' }), fx.body, fx.raw);
+    expect(cache.list({ text: 'lighthouse' }).items.map((q) => q.id)).toEqual([a]);
+    expect(pending()).toEqual([]);
+    const b = cache.storeCompute(meta({ query: 'lighthouse cottages' }), fx.body, fx.raw);
+    // Closed before writes paused: the next open indexes it.
+    cache.db.close();
+    cache = Cache.open(file());
+    expect(pending()).toEqual([]);
+    expect(ftsCount('queries_fts', 'cottages')).toBe(1);
+    const c = cache.bulk(() => cache.storeCompute(meta({ query: 'lighthouse lamps' }), fx.body, fx.raw));
+    expect(pending()).toEqual([]);
+    expect(cache.list({ text: 'lighthouse' }).items.map((q) => q.id)).toEqual([c, b, a]);
+    intact();
+  });
+
+  it('deletes an entry whose words wait and one whose words are indexed, leaving the indexes whole', () => {
+    const fx = computeResponse(30, 83);
+    const indexed = cache.storeCompute(meta({ query: 'ferry piers' }), fx.body, fx.raw);
+    cache.indexWords();
+    const waiting = cache.storeCompute(meta({ query: 'ferry slips' }), fx.body, fx.raw);
+    expect(pending()).toEqual([waiting]);
+    expect(cache.delete(waiting)).toBe(true);
+    expect(pending()).toEqual([]);
+    intact();
+    expect(cache.list({ text: 'ferry' }).items.map((q) => q.id)).toEqual([indexed]);
+    expect(cache.delete(indexed)).toBe(true);
+    intact();
+    expect(cache.list({ text: 'ferry' }).items).toEqual([]);
+    expect(ftsCount('entry_words', 'piers')).toBe(0);
   });
 });
 

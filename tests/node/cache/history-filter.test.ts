@@ -257,11 +257,11 @@ describe('history filters against a brute-force selection', () => {
     old.close();
     // Back to version 2: the tables the area index (and the later tile cache) added are gone.
     const db = new Database(file);
-    db.exec('DROP TABLE queries_rtree; DROP TABLE feature_runs; DROP TABLE entry_words; DROP TABLE basemap_tiles; PRAGMA user_version = 2;');
+    db.exec('DROP TABLE queries_rtree; DROP TABLE feature_runs; DROP TABLE entry_words; DROP TABLE basemap_tiles; DROP TABLE words_pending; PRAGMA user_version = 2;');
     db.close();
     const reopened = Cache.open(file);
     try {
-      expect(reopened.stats().schemaVersion).toBe(4);
+      expect(reopened.stats().schemaVersion).toBe(5);
       expect(inArea.length).toBeGreaterThan(3);
       expect(inArea.length).toBeLessThan(kept.length);
       expect(reopened.list({ polygon: area, limit: 500 }).items.map((q) => q.id)).toEqual(inArea);

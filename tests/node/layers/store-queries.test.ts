@@ -93,3 +93,47 @@ describe('layer summaries', () => {
     db2.close();
   });
 });
+
+describe('spatial index of cells', () => {
+  // The expected answers come from turf over the generated features, not from the store.
+  const inBox = (b: [number, number, number, number]) =>
+    features.filter((f) => turf.booleanIntersects(turf.bboxPolygon(b), f.geometry)).map((f) => f.properties['name']).sort();
+  const boxes: [number, number, number, number][] = [[8.0021, 47.0031, 8.0077, 47.0052], [8, 47, 8.0005, 47.0005], [7, 46, 7.5, 46.5], [8.0185, 47.0185, 9, 48]];
+
+  it('groups features into cells of 32 and answers boxes exactly, cells or no cells', async () => {
+    const db = new Database(join(dir, 'layers.sqlite'), { readonly: true });
+    const n = (db.prepare('SELECT id FROM layers WHERE uid = ?').get(layer.id) as { id: number }).id;
+    expect(db.prepare(`SELECT count(*) FROM lr_${n}`).pluck().get()).toBe(Math.ceil(features.length / 32));
+    expect(db.prepare(`SELECT max(c) FROM (SELECT count(*) AS c FROM lm_${n} GROUP BY cell)`).pluck().get()).toBe(32);
+    db.close();
+    for (const b of boxes) expect((await store.inBBox(layer.id, b)).map((f) => f.tags['name']).sort()).toEqual(inBox(b));
+  });
+
+  it('reads a layer stored before cells (an R*Tree entry per feature) as it is', async () => {
+    const dataDir = join(dir, 'before-cells');
+    const s1 = openSqliteLayerStore({ dataDir });
+    const w = s1.create({ name: 'old', sourceFile: '/o', format: 'geojson', licence: null, sourceText: 'o' });
+    w.add(features);
+    const info = w.commit([]);
+    s1.close();
+    // The layout of layers imported before cells: feature boxes in the R*Tree, no member table.
+    const db = new Database(join(dataDir, 'layers.sqlite'));
+    const n = (db.prepare('SELECT id FROM layers WHERE uid = ?').get(info.id) as { id: number }).id;
+    db.exec(`DROP TABLE lr_${n}; CREATE VIRTUAL TABLE lr_${n} USING rtree(fid, x0, x1, y0, y1);
+      INSERT INTO lr_${n} SELECT fid, x0, x1, y0, y1 FROM lm_${n}; DROP TABLE lm_${n};`);
+    db.close();
+    const s2 = openSqliteLayerStore({ dataDir });
+    try {
+      for (const b of boxes) expect((await s2.inBBox(info.id, b)).map((f) => f.tags['name']).sort()).toEqual(inBox(b));
+      const at = [8.0101, 47.0101];
+      const nearest3 = features
+        .map((f) => ({ name: f.properties['name'], d: turf.distance(at, (f.geometry as { coordinates: number[] }).coordinates, { units: 'meters' }) }))
+        .sort((a, b) => a.d - b.d)
+        .slice(0, 3)
+        .map((x) => x.name);
+      expect((await s2.nearest(info.id, at, 3)).map((f) => f.tags['name'])).toEqual(nearest3);
+    } finally {
+      s2.close();
+    }
+  });
+});

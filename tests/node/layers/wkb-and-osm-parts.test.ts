@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Geometry } from 'geojson';
 import { afterAll, describe, expect, it } from 'vitest';
+import { OsmAssembler } from '../../../electron/local-service/layers/osm/assembler';
 import { NodeStore } from '../../../electron/local-service/layers/osm/node-store';
 import { joinRings } from '../../../electron/local-service/layers/osm/rings';
 import { XmlTagScanner } from '../../../electron/local-service/layers/readers/xml-tags';
@@ -73,6 +74,39 @@ describe('OSM node store', () => {
     expect(store.get(4)).toBeNull();
     expect(store.get(10 ** 9)).toBeNull();
     (db as Database.Database | null)?.close();
+  });
+});
+
+describe('OSM way geometries for relations', () => {
+  it('builds a multipolygon from its ways whether they were kept in memory or in the scratch file', () => {
+    const build = (wayMemoryBytes: number, file: string) => {
+      let db: Database.Database | null = null;
+      const osm = new OsmAssembler({ memoryNodes: 1000, wayMemoryBytes, scratch: () => (db ??= new Database(join(dir, file))) });
+      // A square of four corners, its outer ring in two ways (the second drawn backwards).
+      const corners: [number, number][] = [[8, 47], [8.01, 47], [8.01, 47.01], [8, 47.01]];
+      corners.forEach(([lon, lat], i) => osm.node({ id: i + 1, lon, lat, tags: {} }));
+      osm.way({ id: 10, tags: {}, refs: [1, 2, 3] });
+      osm.way({ id: 11, tags: {}, refs: [1, 4, 3] });
+      const f = osm.relation({
+        id: 100,
+        tags: { type: 'multipolygon', landuse: 'meadow' },
+        members: [{ type: 'way', id: 10, role: 'outer' }, { type: 'way', id: 11, role: 'outer' }],
+      });
+      const usedDisk = db !== null;
+      (db as Database.Database | null)?.close();
+      return { geometry: f?.geometry, usedDisk };
+    };
+    const inMemory = build(64 * 1024 * 1024, 'ways-memory.sqlite');
+    const onDisk = build(0, 'ways-disk.sqlite');
+    expect(inMemory.usedDisk).toBe(false);
+    expect(onDisk.usedDisk).toBe(true);
+    expect(inMemory.geometry?.type).toBe('Polygon');
+    const ring = (inMemory.geometry as { coordinates: number[][][] }).coordinates[0]!;
+    // The ring's corners are the square's, each once, closed.
+    expect(ring).toHaveLength(5);
+    expect(ring[0]).toEqual(ring[4]);
+    expect(new Set(ring.slice(0, 4).map((p) => p.join()))).toEqual(new Set(['8,47', '8.01,47', '8.01,47.01', '8,47.01']));
+    expect(onDisk.geometry).toEqual(inMemory.geometry);
   });
 });
 

@@ -3,6 +3,7 @@ import type { Geometry, Position } from 'geojson';
 import type { LayerFeature } from '../types';
 import { loadAreaRules, type AreaRules } from './area-tags';
 import { NodeStore } from './node-store';
+import { tagTextOf, type DecodedBlock } from './pbf-workers';
 import { joinRings, nestRings, orient } from './rings';
 
 export interface OsmNode {
@@ -14,7 +15,9 @@ export interface OsmNode {
 export interface OsmWay {
   id: number;
   tags: Record<string, string>;
-  refs: number[];
+  refs: ArrayLike<number>;
+  /** The tags as JSON text, when the decoder wrote them so. */
+  tagsJson?: string;
 }
 export interface OsmMember {
   type: 'node' | 'way' | 'relation';
@@ -30,6 +33,8 @@ export interface OsmRelation {
 export interface AssemblerOptions {
   memoryNodes: number;
   scratch: () => Database.Database;
+  /** Bytes of way geometry kept in memory before the rest go to the scratch file (default 24 MB). */
+  wayMemoryBytes?: number;
 }
 
 const SCALE = 1e7;
@@ -39,6 +44,14 @@ const SCALE = 1e7;
  * Sized so a whole import, SQLite caches and the V8 heap included, stays under 500 MB.
  */
 export const OSM_MEMORY_NODES = 4_000_000;
+/**
+ * Way geometries kept in memory for the relations that follow before the rest go to the scratch
+ * file: a town's ways never touch the disk, a country's stay within the same memory.
+ */
+const WAY_MEMORY_BYTES = 24 * 1024 * 1024;
+/** Int32 slots of a chunk of way geometries (8 MB): memory grows with the ways kept. */
+const WAY_CHUNK = 1 << 21;
+const NO_TAGS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 const hasTags = (t: Record<string, string>) => {
   for (const _ in t) return true;
   return false;
@@ -58,6 +71,13 @@ export class OsmAssembler {
   private putWay: Database.Statement | null = null;
   private getWay: Database.Statement | null = null;
   private wayBatch: [number, Buffer][] = [];
+  /**
+   * Way geometries kept in memory, up to WAY_MEMORY_BYTES: packed one after another in chunks
+   * (a count, then lon, lat pairs in 1e-7 degrees), found by way id; the rest go to the scratch file.
+   */
+  private readonly wayChunks: Int32Array[] = [];
+  private wayUsed = WAY_CHUNK;
+  private readonly wayAt = new Map<number, number>();
   readonly skipped = { waysMissingNodes: 0, relationsIncomplete: 0, relationsOther: 0 };
   counts = { nodes: 0, ways: 0, relations: 0 };
 
@@ -73,6 +93,36 @@ export class OsmAssembler {
       this.getWay = this.db.prepare('SELECT coords FROM ways WHERE id = ?').pluck(true);
     }
     return this.db;
+  }
+
+  /**
+   * A decoded PBF block's nodes and ways (see pbf-workers.ts): node locations go to the store
+   * straight from the block's arrays; tagged nodes and ways become features, pushed to `out`.
+   */
+  block(b: DecodedBlock, out: LayerFeature[]): void {
+    const n = b.nodeIds.length;
+    this.counts.nodes += n;
+    for (let i = 0; i < n; i++) this.nodes.addE7(b.nodeIds[i]!, b.nodeLon[i]!, b.nodeLat[i]!);
+    const tagged = b.tagged.length;
+    for (let k = 0; k < tagged; k++) {
+      const i = b.tagged[k]!;
+      const json = tagTextOf(b, k);
+      out.push({
+        sourceId: `node/${b.nodeIds[i]!}`,
+        geometry: { type: 'Point', coordinates: [b.nodeLon[i]! / SCALE, b.nodeLat[i]! / SCALE] },
+        properties: JSON.parse(json) as Record<string, string>,
+        propertiesJson: json,
+      });
+    }
+    let start = 0;
+    for (let w = 0; w < b.wayIds.length; w++) {
+      const end = b.wayRefEnds[w]!;
+      const json = tagTextOf(b, tagged + w);
+      const tags = json ? (JSON.parse(json) as Record<string, string>) : NO_TAGS;
+      const f = this.way({ id: b.wayIds[w]!, tags, refs: b.wayRefs.subarray(start, end), ...(json ? { tagsJson: json } : {}) });
+      if (f) out.push(f);
+      start = end;
+    }
   }
 
   node(n: OsmNode): LayerFeature | null {
@@ -103,10 +153,29 @@ export class OsmAssembler {
       closed && this.area.isArea(w.tags)
         ? { type: 'Polygon', coordinates: [orient(line, true)] }
         : { type: 'LineString', coordinates: line };
-    return { sourceId: `way/${w.id}`, geometry, properties: w.tags };
+    return { sourceId: `way/${w.id}`, geometry, properties: w.tags, ...(w.tagsJson ? { propertiesJson: w.tagsJson } : {}) };
   }
 
   private keepWay(id: number, coords: Position[]): void {
+    const need = 1 + coords.length * 2;
+    // A later copy of a way replaces an earlier one, wherever that one is kept.
+    this.wayAt.delete(id);
+    if (this.wayUsed + need > WAY_CHUNK && need <= WAY_CHUNK && (this.wayChunks.length + 1) * WAY_CHUNK * 4 <= (this.opts.wayMemoryBytes ?? WAY_MEMORY_BYTES)) {
+      this.wayChunks.push(new Int32Array(WAY_CHUNK));
+      this.wayUsed = 0;
+    }
+    if (this.wayUsed + need <= WAY_CHUNK && this.wayChunks.length) {
+      const chunk = this.wayChunks[this.wayChunks.length - 1]!;
+      const at = this.wayUsed;
+      chunk[at] = coords.length;
+      for (let i = 0; i < coords.length; i++) {
+        chunk[at + 1 + 2 * i] = Math.round(coords[i]![0]! * SCALE);
+        chunk[at + 2 + 2 * i] = Math.round(coords[i]![1]! * SCALE);
+      }
+      this.wayAt.set(id, (this.wayChunks.length - 1) * WAY_CHUNK + at);
+      this.wayUsed += need;
+      return;
+    }
     const packed = new Int32Array(coords.length * 2);
     for (let i = 0; i < coords.length; i++) {
       packed[2 * i] = Math.round(coords[i]![0]! * SCALE);
@@ -127,10 +196,19 @@ export class OsmAssembler {
   }
 
   private wayCoords(id: number): Position[] | null {
-    this.flushWays();
-    const blob = this.getWay!.get(id) as Buffer | undefined;
-    if (!blob) return null;
-    const a = new Int32Array(new Uint8Array(blob).buffer);
+    let a: Int32Array;
+    const at = this.wayAt.get(id);
+    if (at !== undefined) {
+      const chunk = this.wayChunks[Math.floor(at / WAY_CHUNK)]!;
+      const o = at % WAY_CHUNK;
+      a = chunk.subarray(o + 1, o + 1 + 2 * chunk[o]!);
+    } else {
+      if (!this.db && !this.wayBatch.length) return null;
+      this.flushWays();
+      const blob = this.getWay!.get(id) as Buffer | undefined;
+      if (!blob) return null;
+      a = new Int32Array(new Uint8Array(blob).buffer);
+    }
     const out: Position[] = new Array(a.length / 2);
     for (let i = 0; i < out.length; i++) out[i] = [a[2 * i]! / SCALE, a[2 * i + 1]! / SCALE];
     return out;
@@ -143,7 +221,6 @@ export class OsmAssembler {
       this.skipped.relationsOther++;
       return null;
     }
-    this.scratch();
     const outer: Position[][] = [];
     const inner: Position[][] = [];
     for (const m of r.members) {

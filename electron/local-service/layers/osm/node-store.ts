@@ -46,6 +46,11 @@ export class NodeStore {
   }
 
   add(id: number, lon: number, lat: number): void {
+    this.addE7(id, Math.round(lon * SCALE), Math.round(lat * SCALE));
+  }
+
+  /** A node at longitude and latitude in 1e-7 degrees (as PBF blocks decode). */
+  addE7(id: number, lon: number, lat: number): void {
     if (id > this.lastId && this.count < this.opts.memoryNodes) {
       const c = this.count >>> 20;
       const i = this.count & (CHUNK - 1);
@@ -55,13 +60,13 @@ export class NodeStore {
         this.lats.push(new Int32Array(CHUNK));
       }
       this.ids[c]![i] = id;
-      this.lons[c]![i] = Math.round(lon * SCALE);
-      this.lats[c]![i] = Math.round(lat * SCALE);
+      this.lons[c]![i] = lon;
+      this.lats[c]![i] = lat;
       this.count++;
       this.lastId = id;
       return;
     }
-    this.pending.push([id, Math.round(lon * SCALE), Math.round(lat * SCALE)]);
+    this.pending.push([id, lon, lat]);
     this.spilled++;
     if (this.pending.length >= 50_000) this.flush();
   }
@@ -91,7 +96,7 @@ export class NodeStore {
    * with one range query when the way's ids are close together, as they usually are, instead
    * of one lookup per node.
    */
-  getMany(ids: readonly number[]): ([number, number] | null)[] {
+  getMany(ids: ArrayLike<number>): ([number, number] | null)[] {
     const out: ([number, number] | null)[] = new Array(ids.length);
     let lo = Infinity;
     let hi = -Infinity;

@@ -1,21 +1,22 @@
 import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { promisify } from 'node:util';
-import { inflate } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import { OSM_MEMORY_NODES, OsmAssembler } from '../osm/assembler';
-import { decodeBlock, unsupportedFeatures, type OsmSink } from '../osm/pbf-block';
+import { unsupportedFeatures } from '../osm/pbf-block';
+import { startPbfDecoders, type BlockBytes, type DecodedBlock } from '../osm/pbf-workers';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerReader, type ReadOptions } from '../types';
 import { FileBytes, TruncatedError } from './file-bytes';
 import { scratchDatabase } from './scratch';
 
 /**
  * OpenStreetMap PBF, block by block: the file framing (size, BlobHeader, Blob) is read here and
- * each block decoded with osm-pbf-parser's protobuf schemas (osm/pbf-block.ts). Not the
- * package's stream pipeline: its BlobParser throws from inside the stream on a damaged file (an
- * uncaught exception, not a stream error), says nothing when a file ends mid-block, and its
- * block parser drops plain (non-dense) nodes. Reading the frames here gives a clear
- * "truncated" error and real backpressure; the next block inflates on the thread pool while
- * this one is decoded.
+ * each data block inflated and decoded on worker threads (osm/pbf-workers.ts) with
+ * osm-pbf-parser's protobuf schemas, several blocks in flight at once and taken back in file
+ * order; this thread keeps node locations, assembles ways and relations, and hands features to
+ * the writer. Not the package's stream pipeline: its BlobParser throws from inside the stream
+ * on a damaged file (an uncaught exception, not a stream error), says nothing when a file ends
+ * mid-block, and its block parser drops plain (non-dense) nodes. Reading the frames here gives a
+ * clear "truncated" error and real backpressure.
  */
 
 const require = createRequire(import.meta.url);
@@ -23,13 +24,12 @@ const parsers = require('osm-pbf-parser/lib/parsers.js') as {
   file: { BlobHeader: { decode(b: Buffer): { type: string; datasize: number } }; Blob: { decode(b: Buffer): { raw?: Buffer; zlib_data?: Buffer } } };
 };
 
-const inflateAsync = promisify(inflate);
 const MAX_HEADER = 64 * 1024;
 const MAX_BLOB = 32 * 1024 * 1024;
 
 interface Frame {
   type: string;
-  data: Promise<Buffer>;
+  bytes: BlockBytes;
 }
 
 async function nextFrame(bytes: FileBytes, file: string): Promise<Frame | null> {
@@ -44,10 +44,11 @@ async function nextFrame(bytes: FileBytes, file: string): Promise<Frame | null> 
   const raw = await bytes.exact(header.datasize);
   if (!raw) throw new TruncatedError('file ends after a block header');
   const blob = parsers.file.Blob.decode(Buffer.from(raw));
-  const data = blob.raw ? Promise.resolve(blob.raw) : blob.zlib_data ? inflateAsync(blob.zlib_data) : null;
-  if (!data) throw new LayerFileError(file, 'a block uses a compression other than zlib, which this reader does not support');
-  return { type: header.type, data };
+  if (!blob.raw && !blob.zlib_data) throw new LayerFileError(file, 'a block uses a compression other than zlib, which this reader does not support');
+  return { type: header.type, bytes: blob.raw ? { raw: blob.raw } : { zlib: blob.zlib_data! } };
 }
+
+const inflated = (b: BlockBytes): Buffer => (b.raw ? Buffer.from(b.raw) : inflateSync(b.zlib!));
 
 export const osmPbfReader: LayerReader = {
   format: 'osm-pbf',
@@ -57,34 +58,45 @@ export const osmPbfReader: LayerReader = {
     const bytes = await FileBytes.open(file);
     const scratch = scratchDatabase(opts.tempDir);
     const osm = new OsmAssembler({ memoryNodes: OSM_MEMORY_NODES, scratch: scratch.get });
-    let features: LayerFeature[] = [];
-    const keep = (f: LayerFeature | null) => {
-      if (f) features.push(f);
-    };
-    const sink: OsmSink = { node: (n) => keep(osm.node(n)), way: (w) => keep(osm.way(w)), relation: (r) => keep(osm.relation(r)) };
+    const decoders = startPbfDecoders();
+    // Blocks being decoded, in file order: enough to keep every worker busy, few enough that
+    // memory holds a handful of blocks.
+    const inFlight: Promise<DecodedBlock>[] = [];
+    const depth = decoders.size * 2 + 1;
     let sawHeader = false;
+    let ended = false;
     try {
-      let frame = await nextFrame(bytes, file);
-      while (frame) {
+      for (;;) {
         throwIfAborted(opts.signal, file);
-        const current = frame;
-        // Read and start inflating the next block before decoding this one.
-        const next = nextFrame(bytes, file);
-        next.catch(() => {});
-        const data = await current.data;
-        if (current.type === 'OSMHeader') {
-          sawHeader = true;
-          const missing = unsupportedFeatures(data);
-          if (missing.length) throw new LayerFileError(file, `the file requires ${missing.join(', ')}, which this reader does not support (history and change files are not layers)`);
-        } else if (current.type === 'OSMData') {
-          if (!sawHeader) throw new LayerFileError(file, 'not an OSM PBF file (no OSMHeader block first)');
-          decodeBlock(data, sink);
-          const out = features;
-          features = [];
-          for (const f of out) yield f;
+        while (!ended && inFlight.length < depth) {
+          const frame = await nextFrame(bytes, file);
+          if (!frame) {
+            ended = true;
+            break;
+          }
+          if (frame.type === 'OSMHeader') {
+            sawHeader = true;
+            const missing = unsupportedFeatures(inflated(frame.bytes));
+            if (missing.length) throw new LayerFileError(file, `the file requires ${missing.join(', ')}, which this reader does not support (history and change files are not layers)`);
+          } else if (frame.type === 'OSMData') {
+            if (!sawHeader) throw new LayerFileError(file, 'not an OSM PBF file (no OSMHeader block first)');
+            const decoded = decoders.decode(frame.bytes);
+            // Awaited in order below; a failure meanwhile must not go unhandled.
+            decoded.catch(() => {});
+            inFlight.push(decoded);
+          }
         }
+        const next = inFlight.shift();
+        if (!next) break;
+        const block = await next;
+        const features: LayerFeature[] = [];
+        osm.block(block, features);
+        for (const r of block.relations) {
+          const f = osm.relation(r);
+          if (f) features.push(f);
+        }
+        for (const f of features) yield f;
         opts.onProgress?.({ done: bytes.consumed, total, unit: 'bytes' });
-        frame = await next;
       }
       if (!sawHeader) throw new LayerFileError(file, 'not an OSM PBF file (no blocks)');
       for (const w of osm.summary()) opts.warn?.(w);
@@ -93,6 +105,7 @@ export const osmPbfReader: LayerReader = {
       if (e instanceof LayerFileError || (e instanceof Error && e.name === 'ImportCancelledError')) throw e;
       throw new LayerFileError(file, `damaged OSM PBF near byte ${bytes.consumed}: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
+      await decoders.close();
       await bytes.close();
       scratch.dispose();
     }

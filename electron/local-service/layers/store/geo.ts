@@ -113,3 +113,33 @@ export function boxesAround(p: Position, metres: number): BBox[] {
   if (e > 180) return [[w, s, 180, n], [-180, s, e - 360, n]];
   return [[w, s, e, n]];
 }
+
+/** Cells per side of the Hilbert curve over the whole lon/lat plane: 2^26 (about 0.6 m). */
+const HILBERT_ORDER = 26;
+const HILBERT_SIDE = 2 ** HILBERT_ORDER;
+
+/**
+ * A point's distance along a Hilbert curve over [-180, 180] x [-90, 90] (below 2^52): points
+ * close on the curve are close on the ground, so runs of consecutive keys make compact boxes.
+ */
+export function hilbertKey(lon: number, lat: number): number {
+  let x = Math.min(HILBERT_SIDE - 1, Math.max(0, Math.floor(((lon + 180) / 360) * HILBERT_SIDE)));
+  let y = Math.min(HILBERT_SIDE - 1, Math.max(0, Math.floor(((lat + 90) / 180) * HILBERT_SIDE)));
+  let d = 0;
+  for (let s = HILBERT_SIDE / 2; s >= 1; s /= 2) {
+    const rx = (x & s) > 0 ? 1 : 0;
+    const ry = (y & s) > 0 ? 1 : 0;
+    // s * s * 3 stays below 2^52: exact in a double, where shifts would wrap at 32 bits.
+    d += s * s * ((3 * rx) ^ ry);
+    if (ry === 0) {
+      if (rx === 1) {
+        x = HILBERT_SIDE - 1 - x;
+        y = HILBERT_SIDE - 1 - y;
+      }
+      const t = x;
+      x = y;
+      y = t;
+    }
+  }
+  return d;
+}

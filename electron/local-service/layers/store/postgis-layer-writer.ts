@@ -153,7 +153,7 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
         if (!b) continue;
         if (b[0] < -180 || b[2] > 180 || b[1] < -90 || b[3] > 90)
           throw new RangeError(`feature ${f.sourceId} has coordinates outside longitude/latitude (${b.map((x) => x.toFixed(1)).join(', ')}): a projected CRS? Reproject it to WGS84 first`);
-        rows.row(++count, f.sourceId, f.sublayer ?? null, f.geometry, tagsJson(f.properties), SRID);
+        rows.row(++count, f.sourceId, f.sublayer ?? null, f.geometry, f.propertiesJson ?? tagsJson(f.properties), SRID);
         types[f.geometry.type] = (types[f.geometry.type] ?? 0) + 1;
         if (b[0] < ext[0]) ext[0] = b[0];
         if (b[1] < ext[1]) ext[1] = b[1];

@@ -7,7 +7,7 @@ import type { Geometry, Position } from 'geojson';
 import { applyMigrations } from '../../store';
 import type { LayerFeature } from '../types';
 import { decodeWkb, encodeWkb } from '../../../ground/wkb';
-import { bboxOf, boxesAround, containsPoint, distanceToGeometry, EARTH_RADIUS_M, type BBox } from './geo';
+import { bboxOf, boxesAround, containsPoint, distanceToGeometry, EARTH_RADIUS_M, hilbertKey, type BBox } from './geo';
 import {
   LayerNotFoundError, type EmbeddedLayerStore, type EmbeddedLayerWriter, type LayerInfo, type LayerSummary, type NearFeature, type NewLayer, type QueryOptions,
   type StoredFeature, type TagMatch,
@@ -25,14 +25,23 @@ import { createSummaryCollector, passes } from './summary';
  * a layer opens instantly after a restart with nothing to rebuild or hold in memory (a packed
  * flatbush index of 10M features is ~300 MB to keep or re-create at every start), it indexes
  * lines and polygons by extent (kdbush is points only), and a query reads only the pages it
- * touches. It is filled once, after the features, from a temporary table of boxes.
+ * touches.
+ *
+ * The R*Tree holds cells, not features: after the load, features are sorted along a Hilbert
+ * curve of their box centres and cut into cells of CELL_FEATURES neighbours; `lm_<n>` lists each
+ * cell's features with their boxes (clustered by cell), and `lr_<n>` holds one box per cell.
+ * Inserting into an R*Tree costs several microseconds an entry whatever the order (it was half
+ * of a 300,000-feature OSM import); the member table is a sorted append, and a question reads
+ * a few cells' members, box-tested in SQL before any feature row is read. Layers imported
+ * before cells (an `lr_<n>` of features and no `lm_<n>`) are read as they are.
  */
 
 export const LAYERS_DATABASE_FILE = 'layers.sqlite';
 const BATCH_ROWS = 20_000;
-// Boxes enter the R*Tree in the order of a coarse grid (about 1 km cells, row by row), so
-// neighbours are inserted together: fewer node splits and a warm page cache while building.
-const SPATIAL_ORDER = 'CAST((y0 + 90) * 100 AS INTEGER), CAST((x0 + 180) * 100 AS INTEGER)';
+/** Features per cell of the spatial index: a few pages of members, a small R*Tree. */
+export const CELL_FEATURES = 32;
+/** Rows of one INSERT statement while importing. */
+const ROWS_PER_INSERT = 32;
 
 interface Row {
   fid: number;
@@ -87,7 +96,7 @@ export function tagsJson(props: Record<string, unknown>): string {
 }
 
 function dropLayerTables(db: Database.Database, n: number): void {
-  db.exec(`DROP TABLE IF EXISTS lr_${n}; DROP TABLE IF EXISTS lf_${n}; DROP TABLE IF EXISTS temp.bb_${n};`);
+  db.exec(`DROP TABLE IF EXISTS lr_${n}; DROP TABLE IF EXISTS lm_${n}; DROP TABLE IF EXISTS lf_${n}; DROP TABLE IF EXISTS temp.bb_${n};`);
 }
 
 export interface SqliteLayerStoreOptions {
@@ -115,7 +124,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
   }
 
   const byUid = db.prepare("SELECT * FROM layers WHERE uid = ? AND state = 'ready'");
-  const queries = new Map<number, { candidates: Database.Statement; one: Database.Statement }>();
+  const queries = new Map<number, { cells: boolean; candidates: Database.Statement; one: Database.Statement }>();
 
   const layerNumber = (uid: string): number => {
     const r = byUid.get(uid) as LayerRow | undefined;
@@ -126,10 +135,16 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
   const statementsFor = (n: number) => {
     let q = queries.get(n);
     if (!q) {
+      const cells = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(`lm_${n}`) !== undefined;
       q = {
+        cells,
+        // The box (x0, x1, y0, y1) tests the cells, then their members.
         candidates: db.prepare(
-          `SELECT f.fid, f.source_id, f.sublayer, f.geom, f.tags FROM lr_${n} r JOIN lf_${n} f ON f.fid = r.fid
-           WHERE r.x1 >= ? AND r.x0 <= ? AND r.y1 >= ? AND r.y0 <= ?`,
+          cells
+            ? `SELECT f.fid, f.source_id, f.sublayer, f.geom, f.tags FROM lr_${n} r JOIN lm_${n} m ON m.cell = r.cell JOIN lf_${n} f ON f.fid = m.fid
+               WHERE r.x1 >= ? AND r.x0 <= ? AND r.y1 >= ? AND r.y0 <= ? AND m.x1 >= ? AND m.x0 <= ? AND m.y1 >= ? AND m.y0 <= ?`
+            : `SELECT f.fid, f.source_id, f.sublayer, f.geom, f.tags FROM lr_${n} r JOIN lf_${n} f ON f.fid = r.fid
+               WHERE r.x1 >= ? AND r.x0 <= ? AND r.y1 >= ? AND r.y0 <= ?`,
         ),
         one: db.prepare(`SELECT fid, source_id, sublayer, geom, tags FROM lf_${n} WHERE fid = ?`),
       };
@@ -144,11 +159,12 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
    * the tags too when a test read them (so they are parsed once), otherwise later, for rows kept.
    */
   const candidates = (n: number, boxes: BBox[], match?: TagMatch[]): Candidate[] => {
-    const { candidates: stmt } = statementsFor(n);
+    const { candidates: stmt, cells } = statementsFor(n);
     const seen = new Set<number>();
     const out: Candidate[] = [];
     for (const [x0, y0, x1, y1] of boxes) {
-      for (const row of stmt.all(x0, x1, y0, y1) as Row[]) {
+      const rows = (cells ? stmt.all(x0, x1, y0, y1, x0, x1, y0, y1) : stmt.all(x0, x1, y0, y1)) as Row[];
+      for (const row of rows) {
         if (seen.has(row.fid)) continue;
         seen.add(row.fid);
         const tags = match ? (JSON.parse(row.tags) as Record<string, unknown>) : undefined;
@@ -206,16 +222,28 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       );
       db.exec(
         `CREATE TABLE lf_${n} (fid INTEGER PRIMARY KEY, source_id TEXT NOT NULL, sublayer TEXT, geom BLOB NOT NULL, tags TEXT NOT NULL);
-         CREATE TEMP TABLE bb_${n} (fid INTEGER PRIMARY KEY, x0 REAL, x1 REAL, y0 REAL, y1 REAL);`,
+         CREATE TEMP TABLE bb_${n} (fid INTEGER PRIMARY KEY, x0 REAL, x1 REAL, y0 REAL, y1 REAL, k INTEGER);`,
       );
-      const insertFeature = db.prepare(`INSERT INTO lf_${n} (fid, source_id, sublayer, geom, tags) VALUES (?, ?, ?, ?, ?)`);
-      const insertBox = db.prepare(`INSERT INTO temp.bb_${n} (fid, x0, x1, y0, y1) VALUES (?, ?, ?, ?, ?)`);
+      // Rows go in ROWS_PER_INSERT at a time (one statement run per 32 rows: a quarter less time
+      // than a run per row); the rest of a batch one by one.
+      const values = (columns: number, rows: number) => Array.from({ length: rows }, () => `(${'?, '.repeat(columns - 1)}?)`).join(', ');
+      const featureSql = `INSERT INTO lf_${n} (fid, source_id, sublayer, geom, tags) VALUES `;
+      const boxSql = `INSERT INTO temp.bb_${n} (fid, x0, x1, y0, y1, k) VALUES `;
+      const insertFeature = db.prepare(featureSql + values(5, 1));
+      const insertBox = db.prepare(boxSql + values(6, 1));
+      const insertFeatures = db.prepare(featureSql + values(5, ROWS_PER_INSERT));
+      const insertBoxes = db.prepare(boxSql + values(6, ROWS_PER_INSERT));
+      const featureValues: unknown[] = [];
+      const boxValues: unknown[] = [];
       let count = 0;
       let done = false;
       const summary = createSummaryCollector();
       const types: Record<string, number> = {};
       const ext: BBox = [Infinity, Infinity, -Infinity, -Infinity];
       const addBatch = db.transaction((features: readonly LayerFeature[]) => {
+        // Nothing of a batch that failed part way is carried into the next.
+        featureValues.length = 0;
+        boxValues.length = 0;
         for (const f of features) {
           const b = bboxOf(f.geometry);
           if (!b) continue;
@@ -223,8 +251,14 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
             throw new RangeError(`feature ${f.sourceId} has coordinates outside longitude/latitude (${b.map((x) => x.toFixed(1)).join(', ')}): a projected CRS? Reproject it to WGS84 first`);
           }
           const fid = ++count;
-          insertFeature.run(fid, f.sourceId, f.sublayer ?? null, encodeWkb(f.geometry), tagsJson(f.properties));
-          insertBox.run(fid, b[0], b[2], b[1], b[3]);
+          featureValues.push(fid, f.sourceId, f.sublayer ?? null, encodeWkb(f.geometry), f.propertiesJson ?? tagsJson(f.properties));
+          boxValues.push(fid, b[0], b[2], b[1], b[3], hilbertKey((b[0] + b[2]) / 2, (b[1] + b[3]) / 2));
+          if (boxValues.length === ROWS_PER_INSERT * 6) {
+            insertFeatures.run(featureValues);
+            insertBoxes.run(boxValues);
+            featureValues.length = 0;
+            boxValues.length = 0;
+          }
           summary.add(f.properties);
           types[f.geometry.type] = (types[f.geometry.type] ?? 0) + 1;
           if (b[0] < ext[0]) ext[0] = b[0];
@@ -232,16 +266,25 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
           if (b[2] > ext[2]) ext[2] = b[2];
           if (b[3] > ext[3]) ext[3] = b[3];
         }
+        for (let i = 0; i < featureValues.length; i += 5) insertFeature.run(featureValues.slice(i, i + 5));
+        for (let i = 0; i < boxValues.length; i += 6) insertBox.run(boxValues.slice(i, i + 6));
+        featureValues.length = 0;
+        boxValues.length = 0;
       });
       const finish = db.transaction((warnings: string[]) => {
+        // Members in Hilbert order, CELL_FEATURES to a cell (one sort, then an append in key
+        // order); then one R*Tree entry per cell.
         db.exec(
-          `CREATE VIRTUAL TABLE lr_${n} USING rtree(fid, x0, x1, y0, y1);
-           INSERT INTO lr_${n} SELECT fid, x0, x1, y0, y1 FROM temp.bb_${n} ORDER BY ${SPATIAL_ORDER};
-           DROP TABLE temp.bb_${n};`,
+          `CREATE TABLE lm_${n} (cell INTEGER NOT NULL, fid INTEGER NOT NULL, x0 REAL NOT NULL, x1 REAL NOT NULL, y0 REAL NOT NULL, y1 REAL NOT NULL,
+             PRIMARY KEY (cell, fid)) WITHOUT ROWID;
+           INSERT INTO lm_${n} SELECT (row_number() OVER (ORDER BY k, fid) - 1) / ${CELL_FEATURES}, fid, x0, x1, y0, y1 FROM temp.bb_${n};
+           DROP TABLE temp.bb_${n};
+           CREATE VIRTUAL TABLE lr_${n} USING rtree(cell, x0, x1, y0, y1);
+           INSERT INTO lr_${n} SELECT cell, min(x0), max(x1), min(y0), max(y1) FROM lm_${n} GROUP BY cell;`,
         );
         const size = db
-          .prepare(`SELECT COALESCE(SUM(pgsize), 0) AS s FROM dbstat WHERE name IN (?, ?, ?, ?)`)
-          .get(`lf_${n}`, `lr_${n}_node`, `lr_${n}_rowid`, `lr_${n}_parent`) as { s: number };
+          .prepare(`SELECT COALESCE(SUM(pgsize), 0) AS s FROM dbstat WHERE name IN (?, ?, ?, ?, ?)`)
+          .get(`lf_${n}`, `lm_${n}`, `lr_${n}_node`, `lr_${n}_rowid`, `lr_${n}_parent`) as { s: number };
         const has = count > 0;
         db.prepare(
           `UPDATE layers SET state = 'ready', feature_count = ?, geometry_types = ?, min_lon = ?, min_lat = ?, max_lon = ?, max_lat = ?,

@@ -1,4 +1,5 @@
 import { around, distance } from 'geokdbush';
+import KDBush from 'kdbush';
 import { pointLayer, pointLayerOf, type Catalog, type Kind, type Layer, type PointSource } from '../catalog/catalog';
 import type { PointIndexer } from '../catalog/index-worker';
 import type { KindLayer } from '../catalog/kinds/registry';
@@ -137,11 +138,18 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
       });
     return null;
   };
+  const indexes = new Map<Reference, ReturnType<typeof referenceIndex> | null>();
+  const indexOf = (ref: Reference) => {
+    if (!indexes.has(ref)) {
+      const geoms = ref.type === 'geoms' ? ref.geoms : geomsOf(ref);
+      indexes.set(ref, geoms ? referenceIndex(geoms) : null);
+    }
+    return indexes.get(ref)!;
+  };
   const distTo = (ref: Reference | undefined): ((lon: number, lat: number, maxKm: number) => number) | null => {
     if (!ref) return null;
-    const geoms = ref.type === 'geoms' ? ref.geoms : geomsOf(ref);
-    if (geoms) {
-      const index = referenceIndex(geoms);
+    const index = indexOf(ref);
+    if (index) {
       return (lon, lat, maxKm) => {
         const p = { type: 'Point' as const, coordinates: [lon, lat] };
         return (Number.isFinite(maxKm) && maxKm < 20_000 ? index.within(p, maxKm * 1000) : index.nearest(p)) / 1000;
@@ -212,6 +220,10 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     }
   }
   const distFn = distTo(reference);
+  // "the 5 nearest airports to my route": distances to a line or polygon are dear, so only the
+  // items that can be among the first N are measured (see nearestOf); the rest keep no distance.
+  const rankIndex =
+    reference && reference !== within?.reference && plan.top !== undefined && (plan.order ?? 'distance') === 'distance' ? indexOf(reference) : null;
   const h3 = h3Filter(input.h3Cells);
   const cc = (i: number) => L.country[i] ?? '';
   const popFilter = kinds.populated(subject);
@@ -262,7 +274,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
       if (!pastMin(within, km)) continue;
       if (within.reference === reference) d = km * 1000;
     }
-    if (d === undefined && distFn) {
+    if (d === undefined && distFn && !rankIndex) {
       const km = distFn(lon, lat, 20_000);
       d = Number.isFinite(km) ? km * 1000 : undefined;
     }
@@ -272,6 +284,8 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (a) item.a = a;
     items.push(item);
   }
+
+  if (rankIndex) await measureNearest(items, plan.top!, rankIndex, L, work?.slice);
 
   // Order.
   let order = plan.order;
@@ -327,6 +341,42 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     warnings,
   };
 }
+
+/**
+ * Distances of the items that can be among the `top` nearest to a reference geometry; the others
+ * are left without one (they sort last and are cut). A bound first: each sampled vertex of the
+ * reference lies on it, so an item's distance to the nearest sampled vertex is at least its
+ * distance to the reference, and the top-th least of those bounds every answer. Then each item is
+ * measured only up to that bound, where the reference index reads just the pieces near it.
+ */
+async function measureNearest(items: Item[], top: number, index: ReturnType<typeof referenceIndex>, L: Layer, slice?: Slicer): Promise<void> {
+  if (!items.length || top <= 0) return;
+  const points = new KDBush(items.length);
+  for (const x of items) points.add(L.lon[x.i]!, L.lat[x.i]!);
+  points.finish();
+  const vertices = index.vertices(SAMPLED_VERTICES);
+  const upper = new Map<number, number>();
+  for (const [vlon, vlat] of vertices) {
+    for (const j of around(points, vlon, vlat, top)) {
+      const km = distance(L.lon[items[j]!.i]!, L.lat[items[j]!.i]!, vlon, vlat);
+      upper.set(j, Math.min(upper.get(j) ?? Infinity, km));
+    }
+  }
+  const bounds = [...upper.values()].sort((a, b) => a - b);
+  // Fewer bounded items than asked for: every item is measured.
+  // geokdbush measures on a 6,371 km sphere, turf on 6,371.0088 km: the bound is widened past both.
+  const boundM = bounds.length >= top ? bounds[top - 1]! * 1000 * (1 + 1e-5) + 1 : Infinity;
+  let seen = 0;
+  for (const x of items) {
+    if (slice && ++seen % SLICE_STEP === 0 && slice.due()) await slice.pause();
+    const p = { type: 'Point' as const, coordinates: [L.lon[x.i]!, L.lat[x.i]!] };
+    const m = Number.isFinite(boundM) ? index.within(p, boundM) : index.nearest(p);
+    if (Number.isFinite(m)) x.d = m;
+  }
+}
+
+/** Reference vertices that bound a nearest-N search: enough to land near every part of a long route. */
+const SAMPLED_VERTICES = 256;
 
 /** Which items of a reference class count: its modifiers ("a large airport") and its own population filter. */
 export function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {

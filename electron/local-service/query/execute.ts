@@ -1,5 +1,4 @@
 import { around, distance } from 'geokdbush';
-import KDBush from 'kdbush';
 import { pointLayer, pointLayerOf, type Catalog, type Kind, type Layer, type PointSource } from '../catalog/catalog';
 import type { PointIndexer } from '../catalog/index-worker';
 import type { KindLayer } from '../catalog/kinds/registry';
@@ -13,7 +12,12 @@ import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
 import { modifierTest } from './modifiers';
 import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
+import { measureNearest } from './nearest';
 import { readingOf } from './reading';
+import type { Source } from './source';
+import { catalogSource } from './sources/catalog';
+import { reach } from './sources/points';
+import { uploadSource } from './sources/upload';
 import { holdsOf, unheldParts, UnreadQuestion } from './refusal';
 import { defaultOrder, sortByDistance } from './sort';
 
@@ -77,12 +81,6 @@ export interface Execution {
 /** Candidates filtered between two looks at the slicer's clock. */
 const SLICE_STEP = 1024;
 
-/**
- * geokdbush's index compares haversines, which round apart from its distance(): an item the
- * distance puts exactly on the radius can be left out. Ask the index a hair wider; the distance
- * test on every candidate decides.
- */
-const reach = (km: number) => km * (1 + 1e-9) + 1e-9;
 
 export async function execute(input: ExecuteInput): Promise<Execution> {
   const { plan, catalog, saved, work } = input;
@@ -171,25 +169,26 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     };
   };
 
-  // Candidates: the saved set, or the cheapest index for the constraints.
+  // The subject's source: a kind of the catalog, or the uploaded files as a layer of the question.
+  const source: Source<number> = K ? catalogSource(K, catalog) : uploadSource(uploadFeatures, L, catalog);
+  // Candidates: the saved set, or the cheapest question of the source for the constraints.
   let ids: number[];
   // Whether ids come largest population first, which lets population filters stop early.
   let popSorted = false;
   if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
-  else if (isUploads) ids = uploadFeatures.map((_, i) => i);
+  else if (isUploads) ids = await source.all();
   else if (plan.countries.length || input.areaCountry) {
     const codes = input.areaCountry ? [input.areaCountry] : plan.countries;
-    ids = codes.length === 1 ? (L.byCountry.get(codes[0]!) ?? []) : codes.flatMap((c) => L.byCountry.get(c) ?? []);
+    ids = codes.length === 1 ? await source.inCountry(codes[0]!) : (await Promise.all(codes.map((c) => source.inCountry(c)))).flat();
     popSorted = codes.length === 1;
   } else if (plan.within?.reference.type === 'points' && Number.isFinite(plan.within.radiusKm)) {
     const set = new Set<number>();
-    for (const p of plan.within.reference.points)
-      for (const id of around(L.index, p.lon, p.lat, Infinity, reach(plan.within.radiusKm))) set.add(id);
+    for (const p of plan.within.reference.points) for (const id of await source.within([p.lon, p.lat], plan.within.radiusKm)) set.add(id);
     ids = [...set];
   } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
-    ids = L.index.range(plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north);
+    ids = await source.inBox([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]);
   } else {
-    ids = L.byPopulation as unknown as number[];
+    ids = await source.all();
     popSorted = true;
   }
 
@@ -225,12 +224,12 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   const rankIndex =
     reference && reference !== within?.reference && plan.top !== undefined && (plan.order ?? 'distance') === 'distance' ? indexOf(reference) : null;
   const h3 = h3Filter(input.h3Cells);
-  const cc = (i: number) => L.country[i] ?? '';
-  const popFilter = kinds.populated(subject);
+  const cc = (i: number) => source.country(i);
+  const popFilter = source.populated;
   // What the subject's source cannot answer is refused, never dropped: dropping it would widen the answer.
   const unheld = unheldParts(plan, { label: kinds.label(subject).many, populated: popFilter, countryFigures: true, reference: !!distFn });
-  // Conditions on columns ("open now", "operated by X") are tested on uploaded attributes; kinds hold none.
-  const columns = isUploads ? [...new Set(uploadFeatures.flatMap((f) => Object.keys(f.attributes)))] : [];
+  // Conditions on columns ("open now", "operated by X") are tested on the columns the source holds.
+  const columns = isUploads ? source.columns() : Object.keys(source.attributes(0)).filter((c) => c !== 'id');
   for (const c of plan.conditions) {
     const keys = conditionKeys(c);
     if (!keys.some((k) => columns.includes(k)))
@@ -238,7 +237,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   }
   if (unheld.length)
     throw new UnreadQuestion({ unread: unheld, reading: readingOf(plan, catalog, subject).text, holds: holdsOf(subject, catalog, columns) });
-  const cond = isUploads && plan.conditions.length ? conditionTests(plan.conditions, input.now ?? new Date()) : null;
+  const cond = plan.conditions.length ? conditionTests(plan.conditions, input.now ?? new Date()) : null;
   // The subject's modifiers the question chose ("large", "capital"), as one test per item.
   const keep = K ? modifierTest(K, plan) : undefined;
   const items: Item[] = [];
@@ -266,7 +265,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (h3 && !h3.has(lon, lat)) continue;
     if (plan.bbox && !inBox(plan.bbox, lon, lat)) continue;
     if (input.keep && !input.keep(lon, lat)) continue;
-    if (cond && !cond.pass(uploadFeatures[i]!.attributes)) continue;
+    if (cond && !cond.pass(source.attributes(i))) continue;
     let d: number | undefined;
     if (withinFn && within) {
       const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
@@ -341,42 +340,6 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     warnings,
   };
 }
-
-/**
- * Distances of the items that can be among the `top` nearest to a reference geometry; the others
- * are left without one (they sort last and are cut). A bound first: each sampled vertex of the
- * reference lies on it, so an item's distance to the nearest sampled vertex is at least its
- * distance to the reference, and the top-th least of those bounds every answer. Then each item is
- * measured only up to that bound, where the reference index reads just the pieces near it.
- */
-async function measureNearest(items: Item[], top: number, index: ReturnType<typeof referenceIndex>, L: Layer, slice?: Slicer): Promise<void> {
-  if (!items.length || top <= 0) return;
-  const points = new KDBush(items.length);
-  for (const x of items) points.add(L.lon[x.i]!, L.lat[x.i]!);
-  points.finish();
-  const vertices = index.vertices(SAMPLED_VERTICES);
-  const upper = new Map<number, number>();
-  for (const [vlon, vlat] of vertices) {
-    for (const j of around(points, vlon, vlat, top)) {
-      const km = distance(L.lon[items[j]!.i]!, L.lat[items[j]!.i]!, vlon, vlat);
-      upper.set(j, Math.min(upper.get(j) ?? Infinity, km));
-    }
-  }
-  const bounds = [...upper.values()].sort((a, b) => a - b);
-  // Fewer bounded items than asked for: every item is measured.
-  // geokdbush measures on a 6,371 km sphere, turf on 6,371.0088 km: the bound is widened past both.
-  const boundM = bounds.length >= top ? bounds[top - 1]! * 1000 * (1 + 1e-5) + 1 : Infinity;
-  let seen = 0;
-  for (const x of items) {
-    if (slice && ++seen % SLICE_STEP === 0 && slice.due()) await slice.pause();
-    const p = { type: 'Point' as const, coordinates: [L.lon[x.i]!, L.lat[x.i]!] };
-    const m = Number.isFinite(boundM) ? index.within(p, boundM) : index.nearest(p);
-    if (Number.isFinite(m)) x.d = m;
-  }
-}
-
-/** Reference vertices that bound a nearest-N search: enough to land near every part of a long route. */
-const SAMPLED_VERTICES = 256;
 
 /** Which items of a reference class count: its modifiers ("a large airport") and its own population filter. */
 export function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {

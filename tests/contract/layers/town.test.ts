@@ -8,7 +8,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
 import { catalog, databaseFor, KEYS } from '../local-service/harness';
-import { airports, apLat, apLon, cities, isLarge, km } from '../local-service/raw';
+import { airports, apLat, apLon, cities, countryByCode, isLarge, km, populationOf } from '../local-service/raw';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
 import { at, type TownFeature } from '../../support/town/town';
 import { distanceTo, inPolygon, named, nearestFirst, pointOf } from './town-questions';
@@ -345,6 +345,25 @@ describe('uploads and built-in kinds mixed with layers', () => {
   it('35. pharmacies in Lyon: the layer holds none there, and nothing else is answered', async () => {
     const r = await ask('pharmacies in Lyon');
     expect(r.results.numberMatched).toBe(0);
+  });
+});
+
+describe('figures per country of layer features', () => {
+  // The generated town lies south of Zürich (47.31 N, 8.52 E), well inside Switzerland.
+  it('"how many pharmacies per country": one country item with the town\'s count, as for kinds', async () => {
+    const r = await ask('how many pharmacies per country');
+    expect(r.results.numberMatched).toBe(1);
+    const [f] = r.results.features;
+    expect(f!.properties.name).toBe(countryByCode.get('CH')!.name.common);
+    expect(f!.properties.attributes).toMatchObject({ count: pharmacies().length });
+    expect(count(r)).toBe(1);
+  });
+
+  it('"pharmacies per capita in Switzerland": the count over the population of the country', async () => {
+    const r = await ask('pharmacies per capita in Switzerland');
+    const m = r.warnings.find((w) => (w as { code: string }).code === 'measurement') as { measurement: { kind: string; value: number } };
+    expect(m.measurement.kind).toBe('per_capita');
+    expect(m.measurement.value).toBe(Math.round((pharmacies().length / populationOf.get('CH')!) * 1e6 * 1000) / 1000);
   });
 });
 

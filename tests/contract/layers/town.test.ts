@@ -348,6 +348,28 @@ describe('uploads and built-in kinds mixed with layers', () => {
   });
 });
 
+describe('nearest layer features to an uploaded route', () => {
+  it('"the 3 nearest pharmacies to my route": a route of many vertices, ranked by the distance to the line', async () => {
+    const lenne = geom('Lenne') as { type: 'LineString'; coordinates: number[][] };
+    // The river's course with 200 vertices on each of its segments: a long route to measure.
+    const coordinates = lenne.coordinates
+      .slice(1)
+      .flatMap((b, i) => {
+        const a = lenne.coordinates[i]!;
+        return Array.from({ length: 200 }, (_, k) => [a[0]! + ((b[0]! - a[0]!) * k) / 200, a[1]! + ((b[1]! - a[1]!) * k) / 200]);
+      })
+      .concat([lenne.coordinates.at(-1)!]);
+    expect(coordinates.length).toBeGreaterThan(1000);
+    const route = { type: 'LineString' as const, coordinates };
+    const form = new FormData();
+    form.append('query', 'the 3 nearest pharmacies to my route');
+    form.append('files', new Blob([JSON.stringify({ type: 'Feature', properties: { name: 'route' }, geometry: route })]), 'route.geojson');
+    const res = await fetch(`${baseUrl}/v1/compute`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.bearer}` }, body: form });
+    expect(res.status).toBe(200);
+    expectRanked(ComputeResponseExact.parse(await res.json()), nearestFirst(pharmacies(), route).slice(0, 3));
+  });
+});
+
 describe('figures per country of layer features', () => {
   // The generated town lies south of Zürich (47.31 N, 8.52 E), well inside Switzerland.
   it('"how many pharmacies per country": one country item with the town\'s count, as for kinds', async () => {

@@ -1,6 +1,7 @@
 import { bboxPolygon, booleanIntersects } from '@turf/turf';
 import type { Catalog } from '../../catalog/catalog';
-import { bboxOf, type BBox } from '../../layers/store/geo';
+import type { Geometry } from 'geojson';
+import { bboxOf, distanceToGeometry, type BBox } from '../../layers/store/geo';
 import type { LayerStore } from '../../layers/store/layer-store';
 import type { UploadFeature } from '../../uploads';
 import type { Selection } from '../../vocabulary/vocabulary';
@@ -14,7 +15,7 @@ import { conditionTests, unheldConditions } from './conditions';
 import { growBox as grow, referenceIndex } from './ref-index';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './per-polygon';
 import { referenceGeometries, type LayerHit, type ResolveContext } from './resolve';
-import { layerSource } from '../sources/layer';
+import { layerSource, type LayerSource } from '../sources/layer';
 
 export { SCAN_LIMIT } from '../sources/layer';
 
@@ -127,6 +128,9 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   } else if (plan.top !== undefined && plan.order === 'distance' && refGeoms?.length && refGeoms.every((g) => g.type === 'Point') && refGeoms.length <= 16 && !plan.conditions.length && !outsideGeoms) {
     // "the 3 nearest pharmacies to X": the k nearest per reference point hold the answer.
     for (const g of refGeoms) add(await source.nearest((g as { coordinates: number[] }).coordinates, plan.top));
+  } else if (plan.top !== undefined && plan.order === 'distance' && refGeoms?.length && !plan.within && !plan.conditions.length && !outsideGeoms && !plan.countries.length && !input.areaCountry && !input.h3) {
+    // "the 3 nearest pharmacies to my route": only what lies as near as the nearest to its vertices.
+    add((await nearToGeometries(source, refGeoms, plan.top)) ?? (await source.all()));
   } else {
     add(await source.all());
   }
@@ -191,6 +195,40 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
         ? measure(m, matched, scopeCountries, plan.within, input.catalog, (code, message) => warn({ code, message }))
         : undefined;
   return { ...base, items, matched, reference: refGeoms?.length ? reference : undefined, radiusKm: plan.within?.radiusKm, nearestFirst: nearestFirst && !farthestFirst, measurement };
+}
+
+/** Reference vertices asked for their nearest features, and boxes the reference is searched in. */
+const SAMPLED_VERTICES = 64;
+const REFERENCE_BOXES = 32;
+
+/**
+ * Candidates for the `top` features nearest a line or polygon (null when the layers hold fewer).
+ * Each sampled vertex lies on the reference, so a feature's distance to it bounds the feature's
+ * distance to the reference: the top-th least of those bounds the answer, and only features that
+ * near the reference's pieces are read.
+ */
+async function nearToGeometries(source: LayerSource, geoms: Geometry[], top: number): Promise<LayerHit[] | null> {
+  const upper = new Map<string, number>();
+  for (const v of referenceIndex(geoms).vertices(SAMPLED_VERTICES)) {
+    for (const h of await source.nearest(v, top)) {
+      const key = `${h.layer.id}/${h.f.fid}`;
+      upper.set(key, Math.min(upper.get(key) ?? Infinity, distanceToGeometry(v, h.f.geometry)));
+    }
+  }
+  const bounds = [...upper.values()].sort((a, b) => a - b);
+  if (bounds.length < top) return null;
+  const bound = bounds[top - 1]! * 1.001 + 1;
+  const out: LayerHit[] = [];
+  const per = Math.ceil(geoms.length / REFERENCE_BOXES);
+  for (let k = 0; k < geoms.length; k += per) {
+    const b = geoms.slice(k, k + per).reduce<BBox | null>((acc, g) => {
+      const x = bboxOf(g);
+      if (!x) return acc;
+      return acc ? [Math.min(acc[0], x[0]), Math.min(acc[1], x[1]), Math.max(acc[2], x[2]), Math.max(acc[3], x[3])] : x;
+    }, null);
+    if (b) out.push(...(await source.inBox(grow(b, bound), 'near the reference')));
+  }
+  return out;
 }
 
 /** "X per district": the polygons with their counts, most first, and the total as the measurement. */

@@ -22,10 +22,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startLayerImport } from '../../electron/local-service/layers/import-job';
 import { openSqliteLayerStore } from '../../electron/local-service/layers/store/sqlite-layer-store';
-import type { LayerFeature } from '../../electron/local-service/layers/types';
 import { createMemoryLogger } from '../../electron/ground/logger';
 import { createLocalService } from '../../electron/local-service/server';
 import { startPgCluster } from '../support/pg-cluster';
+import { writeSyntheticLayer } from '../support/synthetic-layer';
 import { osmiumCat, writeGridTownXml } from '../support/town/grid';
 
 const BENCH_KEYS = { bearer: 'bench-bearer-key', search: 'bench-search-key' };
@@ -52,19 +52,6 @@ function importInChild(file: string, dataDir: string): { ms: number; features: n
   const res = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', file, dataDir], { encoding: 'utf8' });
   if (res.status !== 0) throw new Error(`import child failed: ${res.stderr}`);
   return JSON.parse(res.stdout.trim().split('\n').at(-1)!);
-}
-
-/** 1M features around Paris: 90 % points, 10 % two-segment lines, written straight to a layer. */
-function* syntheticFeatures(n: number): Generator<LayerFeature> {
-  let s = 99;
-  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
-  for (let i = 0; i < n; i++) {
-    const lon = 2 + rand() * 1.5;
-    const lat = 48.5 + rand() * 1;
-    const geometry: LayerFeature['geometry'] =
-      i % 10 === 0 ? { type: 'LineString', coordinates: [[lon, lat], [lon + 0.001, lat + 0.0005], [lon + 0.002, lat]] } : { type: 'Point', coordinates: [lon, lat] };
-    yield { sourceId: String(i + 1), geometry, properties: { amenity: i % 3 ? 'cafe' : 'pharmacy', name: `F ${i + 1}` } };
-  }
 }
 
 /** Whether a command-line tool is on PATH. */
@@ -143,17 +130,7 @@ async function main(nodes: number, queryFeatures: number) {
 
     const queryDir = join(dir, 'query-data');
     const store = openSqliteLayerStore({ dataDir: queryDir });
-    const writer = store.create({ name: 'million', sourceFile: 'synthetic', format: 'geojson', licence: null, sourceText: 'synthetic' });
-    let batch: LayerFeature[] = [];
-    for (const f of syntheticFeatures(queryFeatures)) {
-      batch.push(f);
-      if (batch.length === 10_000) {
-        writer.add(batch);
-        batch = [];
-      }
-    }
-    writer.add(batch);
-    const layer = writer.commit([]);
+    const layer = writeSyntheticLayer(store, queryFeatures);
     store.close();
     // The questions go through the engine: HTTP compute, vocabulary, store queries, results.
     const service = createLocalService({ dataDir: queryDir, keys: BENCH_KEYS, logger: createMemoryLogger(), clock: () => new Date() });

@@ -13,15 +13,21 @@ import { airportCandidates, generateCorpus, makeSites, runCorpus, siteCandidates
 import { generateTownCorpus, runTownCorpus } from '../support/questions/town-corpus';
 import { writeTownFiles } from '../support/town/files';
 import { printFigures, type Figures } from './figures';
+import { layerParseExecute } from './questions-layer';
 import { BENCH_KEYS } from './service-harness';
 
 /**
- * `npm run bench:questions [-- PLANS]`: the whole paraphrase corpus (PLANS plans, 4 wordings each;
- * 800 by default: 3,200 questions) through HTTP, each answer judged against the brute force over
- * the raw data, and the time to read and run a question in process; then the town corpus (PLANS / 4
- * plans over the generated town's OSM layer, in a service of its own). Prints figures; never fails.
+ * `npm run bench:questions [-- PLANS] [-- --layer-only]`: the time to read and run a question in
+ * process over a generated layer of 1,000,000 features (`BENCH_QUESTIONS_LAYER_FEATURES`), then
+ * the whole paraphrase corpus (PLANS plans, 4 wordings each; 800 by default: 3,200 questions)
+ * through HTTP, each answer judged against the brute force over the raw data, the same time over
+ * the built-in airports, and the town corpus (PLANS / 4 plans over the generated town's OSM layer,
+ * in a service of its own). Prints figures; never fails.
  */
-const plans = Number(process.argv[2] ?? 800);
+const args = process.argv.slice(2);
+const layerOnly = args.includes('--layer-only');
+const plans = Number(args.find((a) => /^\d+$/.test(a)) ?? 800);
+const layerFeatures = Number(process.env['BENCH_QUESTIONS_LAYER_FEATURES'] ?? 1_000_000);
 const catalog = loadCatalog(defaultCatalogDir());
 const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-bench-questions-'));
 const service = createLocalService({ dataDir, keys: BENCH_KEYS, logger: createMemoryLogger(), clock: () => new Date(), catalog });
@@ -50,7 +56,8 @@ async function ask(q: CorpusQuestion): Promise<string[] | null> {
   return body.results.features.map((f) => String(f.properties.source_id));
 }
 
-try {
+/** The paraphrase corpus over the airports and uploads, the in-process time over the airports, and the town corpus. */
+async function corpora(layerFigures: Figures): Promise<Figures> {
   const questions = generateCorpus(plans, 4);
   const started = performance.now();
   const { figures, failures } = await runCorpus(questions, ask, { airports: airportCandidates(), sites: siteCandidates(sites) });
@@ -75,9 +82,10 @@ try {
   const out: Figures = {
     ...figures,
     corpus_http_ms_per_question: Math.round((httpMs / figures.corpus_questions) * 100) / 100,
-    parse_execute_p50_ms: Math.round(times[Math.floor(times.length / 2)]! * 100) / 100,
-    parse_execute_p99_ms: Math.round(times[Math.floor(times.length * 0.99)]! * 100) / 100,
-    parse_execute_features: catalog.kinds.get('airport').size,
+    ...layerFigures,
+    catalog_parse_execute_p50_ms: Math.round(times[Math.floor(times.length / 2)]! * 100) / 100,
+    catalog_parse_execute_p99_ms: Math.round(times[Math.floor(times.length * 0.99)]! * 100) / 100,
+    catalog_parse_execute_features: catalog.kinds.get('airport').size,
   };
   // The town corpus, in a service of its own so the town's words meet none of the airports'.
   const now = new Date(2026, 0, 2, 12, 45);
@@ -99,7 +107,13 @@ try {
   } finally {
     await townService.close();
   }
-  printFigures(out);
+  return out;
+}
+
+try {
+  // Reading and running one question in process over a generated layer of a million features.
+  const layerFigures = await layerParseExecute(catalog, dataDir, layerFeatures);
+  printFigures(layerOnly ? layerFigures : await corpora(layerFigures));
 } finally {
   await service.close();
   rmSync(dataDir, { recursive: true, force: true });

@@ -27,9 +27,9 @@ export const MUTATIONS = [
     id: 'within-ref-index',
     what: 'the reference index answers Infinity at exactly the radius',
     file: 'electron/local-service/query/layers/ref-index.ts',
-    find: 'return d <= metres ? d : Infinity;',
-    replace: 'return d < metres ? d : Infinity;',
-    count: 2,
+    find: 'return best <= bound ? best : Infinity;',
+    replace: 'return best < bound ? best : Infinity;',
+    count: 1,
     tests: ['tests/contract/local-service/within-boundary.test.ts', 'tests/node/local-service/ref-index.test.ts'],
   },
   {

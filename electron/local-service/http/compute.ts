@@ -8,12 +8,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isValidCell } from 'h3-js';
 import { ComputeFormFields, ComputeRequest, type ComputeResponse } from '../../../shared/service/compute';
 import type { Logger } from '../../ground/logger';
-import { pointLayerOf, type Catalog } from '../catalog/catalog';
-import { UPLOADS } from '../catalog/kinds/uploads';
+import type { Catalog } from '../catalog/catalog';
 import type { PointIndexer } from '../catalog/index-worker';
-import { writeAnswer } from '../query/answer';
-import { execute, type SavedSet } from '../query/execute';
-import { toFeature } from '../query/features';
+import type { SavedSet } from '../query/execute';
 import { parseQuery } from '../query/parse';
 import { createTypoReader } from '../query/typos';
 import { uploadValueWords } from '../query/upload-words';
@@ -27,7 +24,7 @@ import { fieldErrors, sendProblem, type FieldError } from './problem';
 import { LayerNotFoundError, type LayerStore } from '../layers/store/layer-store';
 import type { VocabularyProvider } from '../vocabulary/provider';
 import { loadNameHeaders } from '../vocabulary/header-words';
-import { answerFromLayers, refusalOf, resolveLayerReferences } from './compute-layers';
+import { answerPlan, refusalOf } from './compute-layers';
 import { NearPlaces } from '../query/layers/features';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
@@ -359,54 +356,33 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
                 ? { status: 'failed', content: null, error: { code: 'answer_generation_failed', message: 'Answer generation failed (fault switch on); results are intact.' } }
                 : { status: 'complete', content: write(), error: null };
 
-          if (deps.layers && plan.layerSubject) {
-            const la = await answerFromLayers({ plan, catalog, store: deps.layers.store(), now: deps.clock(), coordinates, uploads, cells, areaCountry, limit: req.limit, near, summaries: vocabulary?.summaries });
-            warnings.push(readingWarning, ...la.warnings);
-            const id = randomUUID();
-            // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.
-            store.save(
-              { files: [], id, createdAt: deps.clock().toISOString(), userId, query: asked, parentId: parent?.id ?? null, catalogVersion: catalog.version, set: { subject: catalog.kinds.fallback, items: [], uploads: [] } },
-              await packItemsSliced([], slice, catalog.kinds.codes),
-            );
-            const answer = answerOf(() => `${la.content} Read as: ${reading.text}.`);
-            const response: ComputeResponse = {
-              id,
-              query: req.query,
-              answer,
-              results: { type: 'FeatureCollection', numberMatched: la.matched, numberReturned: la.features.length, features: la.features },
-              warnings,
-              usage: { meters: meters(la.matched, body.files.length + body.images, answer.status === 'complete') },
-            };
-            await store.settled();
-            return reply.code(200).send(response);
-          }
-          const keep = deps.layers ? await resolveLayerReferences(plan, { store: deps.layers.store(), catalog, uploads, warn: (w) => warnings.push(w) }) : undefined;
-          if (plan.notRead.length) throw new UnreadQuestion(refusalOf(plan, catalog, vocabulary, uploads, parent && !continuesLayers ? parent.set.subject : undefined));
-
-          const work = { slice, indexer: deps.indexer };
-          const ex = await execute({
-            keep,
+          const savedSubject = parent && !continuesLayers ? parent.set.subject : undefined;
+          const run = await answerPlan({
             plan,
             catalog,
-            uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, work) },
-            coordinates,
-            h3Cells: cells,
-            areaCountry,
-            saved: continuesLayers ? undefined : parent?.set,
+            layers: deps.layers && { store: deps.layers.store, vocabulary },
             now: deps.clock(),
-            work,
+            coordinates,
+            uploads,
+            cells,
+            areaCountry,
+            limit: req.limit,
+            near,
+            saved: continuesLayers ? undefined : parent?.set,
+            savedSubject,
+            work: { slice, indexer: deps.indexer },
           });
-          warnings.push(readingWarning, ...plan.warnings, ...ex.warnings);
-          if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
+          warnings.push(...run.first, readingWarning, ...run.warnings);
 
           const id = randomUUID();
-          const set: SavedSet = { subject: ex.subject, items: ex.items, uploads: ex.uploads };
+          // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.
+          const set: SavedSet = run.set ?? { subject: catalog.kinds.fallback, items: [], uploads: [] };
           // The saved set refers to the files its uploads came from; each is stored once per content.
-          const files = !ex.uploads.length
+          const files = !set.uploads.length
             ? []
-            : body.files.length && ex.uploads === uploads
+            : body.files.length && set.uploads === uploads
               ? sent
-              : ex.uploads === parent?.set.uploads
+              : set.uploads === parent?.set.uploads
                 ? (parent.files ?? [])
                 : [];
           if (files === sent) for (let k = 0; k < sent.length; k++) await store.keepUpload(sent[k]!.hash, await readBytes(body.files[k]!.path));
@@ -417,7 +393,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
               id,
               createdAt: deps.clock().toISOString(),
               userId,
-              query: req.query,
+              query: run.set ? req.query : asked,
               parentId: parent?.id ?? null,
               catalogVersion: catalog.version,
               set,
@@ -425,17 +401,16 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             packed,
           );
 
-          const page = ex.items.slice(0, req.limit);
-          const features = page.map((x) => toFeature(x, ex, catalog, ex.uploads));
-          const answer = answerOf(() => `${writeAnswer(ex, catalog, ex.uploads, plan.within?.said)} Read as: ${readingOf(plan, catalog, ex.subject).text}.`);
+          const features = run.features;
+          const answer = answerOf(() => `${run.write()} Read as: ${run.set ? readingOf(plan, catalog, run.subject).text : reading.text}.`);
 
           const response: ComputeResponse = {
             id,
             query: req.query,
             answer,
-            results: { type: 'FeatureCollection', numberMatched: ex.items.length, numberReturned: features.length, features },
+            results: { type: 'FeatureCollection', numberMatched: run.matched, numberReturned: features.length, features },
             warnings,
-            usage: { meters: meters(ex.items.length, body.files.length + body.images, answer.status === 'complete') },
+            usage: { meters: meters(run.matched, body.files.length + body.images, answer.status === 'complete') },
           };
           await store.settled();
           return reply.code(200).send(response);

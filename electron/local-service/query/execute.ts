@@ -12,7 +12,12 @@ import { h3Filter } from './h3';
 import { aggregateByCountry, measure, type MeasurementResult } from './measure';
 import { modifierTest } from './modifiers';
 import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
+import { measureNearest } from './nearest';
 import { readingOf } from './reading';
+import type { Source } from './source';
+import { catalogSource } from './sources/catalog';
+import { reach } from './sources/points';
+import { uploadSource } from './sources/upload';
 import { holdsOf, unheldParts, UnreadQuestion } from './refusal';
 import { defaultOrder, sortByDistance } from './sort';
 
@@ -76,12 +81,6 @@ export interface Execution {
 /** Candidates filtered between two looks at the slicer's clock. */
 const SLICE_STEP = 1024;
 
-/**
- * geokdbush's index compares haversines, which round apart from its distance(): an item the
- * distance puts exactly on the radius can be left out. Ask the index a hair wider; the distance
- * test on every candidate decides.
- */
-const reach = (km: number) => km * (1 + 1e-9) + 1e-9;
 
 export async function execute(input: ExecuteInput): Promise<Execution> {
   const { plan, catalog, saved, work } = input;
@@ -137,11 +136,18 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
       });
     return null;
   };
+  const indexes = new Map<Reference, ReturnType<typeof referenceIndex> | null>();
+  const indexOf = (ref: Reference) => {
+    if (!indexes.has(ref)) {
+      const geoms = ref.type === 'geoms' ? ref.geoms : geomsOf(ref);
+      indexes.set(ref, geoms ? referenceIndex(geoms) : null);
+    }
+    return indexes.get(ref)!;
+  };
   const distTo = (ref: Reference | undefined): ((lon: number, lat: number, maxKm: number) => number) | null => {
     if (!ref) return null;
-    const geoms = ref.type === 'geoms' ? ref.geoms : geomsOf(ref);
-    if (geoms) {
-      const index = referenceIndex(geoms);
+    const index = indexOf(ref);
+    if (index) {
       return (lon, lat, maxKm) => {
         const p = { type: 'Point' as const, coordinates: [lon, lat] };
         return (Number.isFinite(maxKm) && maxKm < 20_000 ? index.within(p, maxKm * 1000) : index.nearest(p)) / 1000;
@@ -163,25 +169,26 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     };
   };
 
-  // Candidates: the saved set, or the cheapest index for the constraints.
+  // The subject's source: a kind of the catalog, or the uploaded files as a layer of the question.
+  const source: Source<number> = K ? catalogSource(K, catalog) : uploadSource(uploadFeatures, L, catalog);
+  // Candidates: the saved set, or the cheapest question of the source for the constraints.
   let ids: number[];
   // Whether ids come largest population first, which lets population filters stop early.
   let popSorted = false;
   if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
-  else if (isUploads) ids = uploadFeatures.map((_, i) => i);
+  else if (isUploads) ids = await source.all();
   else if (plan.countries.length || input.areaCountry) {
     const codes = input.areaCountry ? [input.areaCountry] : plan.countries;
-    ids = codes.length === 1 ? (L.byCountry.get(codes[0]!) ?? []) : codes.flatMap((c) => L.byCountry.get(c) ?? []);
+    ids = codes.length === 1 ? await source.inCountry(codes[0]!) : (await Promise.all(codes.map((c) => source.inCountry(c)))).flat();
     popSorted = codes.length === 1;
   } else if (plan.within?.reference.type === 'points' && Number.isFinite(plan.within.radiusKm)) {
     const set = new Set<number>();
-    for (const p of plan.within.reference.points)
-      for (const id of around(L.index, p.lon, p.lat, Infinity, reach(plan.within.radiusKm))) set.add(id);
+    for (const p of plan.within.reference.points) for (const id of await source.within([p.lon, p.lat], plan.within.radiusKm)) set.add(id);
     ids = [...set];
   } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
-    ids = L.index.range(plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north);
+    ids = await source.inBox([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]);
   } else {
-    ids = L.byPopulation as unknown as number[];
+    ids = await source.all();
     popSorted = true;
   }
 
@@ -212,13 +219,17 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     }
   }
   const distFn = distTo(reference);
+  // "the 5 nearest airports to my route": distances to a line or polygon are dear, so only the
+  // items that can be among the first N are measured (see nearestOf); the rest keep no distance.
+  const rankIndex =
+    reference && reference !== within?.reference && plan.top !== undefined && (plan.order ?? 'distance') === 'distance' ? indexOf(reference) : null;
   const h3 = h3Filter(input.h3Cells);
-  const cc = (i: number) => L.country[i] ?? '';
-  const popFilter = kinds.populated(subject);
+  const cc = (i: number) => source.country(i);
+  const popFilter = source.populated;
   // What the subject's source cannot answer is refused, never dropped: dropping it would widen the answer.
   const unheld = unheldParts(plan, { label: kinds.label(subject).many, populated: popFilter, countryFigures: true, reference: !!distFn });
-  // Conditions on columns ("open now", "operated by X") are tested on uploaded attributes; kinds hold none.
-  const columns = isUploads ? [...new Set(uploadFeatures.flatMap((f) => Object.keys(f.attributes)))] : [];
+  // Conditions on columns ("open now", "operated by X") are tested on the columns the source holds.
+  const columns = isUploads ? source.columns() : Object.keys(source.attributes(0)).filter((c) => c !== 'id');
   for (const c of plan.conditions) {
     const keys = conditionKeys(c);
     if (!keys.some((k) => columns.includes(k)))
@@ -226,7 +237,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   }
   if (unheld.length)
     throw new UnreadQuestion({ unread: unheld, reading: readingOf(plan, catalog, subject).text, holds: holdsOf(subject, catalog, columns) });
-  const cond = isUploads && plan.conditions.length ? conditionTests(plan.conditions, input.now ?? new Date()) : null;
+  const cond = plan.conditions.length ? conditionTests(plan.conditions, input.now ?? new Date()) : null;
   // The subject's modifiers the question chose ("large", "capital"), as one test per item.
   const keep = K ? modifierTest(K, plan) : undefined;
   const items: Item[] = [];
@@ -254,7 +265,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (h3 && !h3.has(lon, lat)) continue;
     if (plan.bbox && !inBox(plan.bbox, lon, lat)) continue;
     if (input.keep && !input.keep(lon, lat)) continue;
-    if (cond && !cond.pass(uploadFeatures[i]!.attributes)) continue;
+    if (cond && !cond.pass(source.attributes(i))) continue;
     let d: number | undefined;
     if (withinFn && within) {
       const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
@@ -262,7 +273,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
       if (!pastMin(within, km)) continue;
       if (within.reference === reference) d = km * 1000;
     }
-    if (d === undefined && distFn) {
+    if (d === undefined && distFn && !rankIndex) {
       const km = distFn(lon, lat, 20_000);
       d = Number.isFinite(km) ? km * 1000 : undefined;
     }
@@ -272,6 +283,8 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (a) item.a = a;
     items.push(item);
   }
+
+  if (rankIndex) await measureNearest(items, plan.top!, rankIndex, L, work?.slice);
 
   // Order.
   let order = plan.order;

@@ -25,11 +25,13 @@ function ratio(count: number, denom: number | null, unit: number): number | null
 
 /** The items counted per country: one country item each, with its figures, largest figure first. */
 export function aggregateByCountry(items: Item[], L: Layer, catalog: Catalog, m: Measurement): Item[] {
+  return countPerCountry(items.map((x) => L.country[x.i] ?? ''), catalog, m);
+}
+
+/** Features counted per country, given each one's country (alpha-2): one country item each, largest figure first. */
+export function countPerCountry(codes: Iterable<string>, catalog: Catalog, m: Measurement): Item[] {
   const counts = new Map<string, number>();
-  for (const x of items) {
-    const c = L.country[x.i] ?? '';
-    counts.set(c, (counts.get(c) ?? 0) + 1);
-  }
+  for (const c of codes) counts.set(c, (counts.get(c) ?? 0) + 1);
   const out: Item[] = [];
   for (const [cca2, count] of counts) {
     const f = countryFigures(catalog, cca2);

@@ -8,7 +8,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
 import { catalog, databaseFor, KEYS } from '../local-service/harness';
-import { airports, apLat, apLon, cities, isLarge, km } from '../local-service/raw';
+import { airports, apLat, apLon, cities, countryByCode, isLarge, km, populationOf } from '../local-service/raw';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
 import { at, type TownFeature } from '../../support/town/town';
 import { distanceTo, inPolygon, named, nearestFirst, pointOf } from './town-questions';
@@ -345,6 +345,47 @@ describe('uploads and built-in kinds mixed with layers', () => {
   it('35. pharmacies in Lyon: the layer holds none there, and nothing else is answered', async () => {
     const r = await ask('pharmacies in Lyon');
     expect(r.results.numberMatched).toBe(0);
+  });
+});
+
+describe('nearest layer features to an uploaded route', () => {
+  it('"the 3 nearest pharmacies to my route": a route of many vertices, ranked by the distance to the line', async () => {
+    const lenne = geom('Lenne') as { type: 'LineString'; coordinates: number[][] };
+    // The river's course with 200 vertices on each of its segments: a long route to measure.
+    const coordinates = lenne.coordinates
+      .slice(1)
+      .flatMap((b, i) => {
+        const a = lenne.coordinates[i]!;
+        return Array.from({ length: 200 }, (_, k) => [a[0]! + ((b[0]! - a[0]!) * k) / 200, a[1]! + ((b[1]! - a[1]!) * k) / 200]);
+      })
+      .concat([lenne.coordinates.at(-1)!]);
+    expect(coordinates.length).toBeGreaterThan(1000);
+    const route = { type: 'LineString' as const, coordinates };
+    const form = new FormData();
+    form.append('query', 'the 3 nearest pharmacies to my route');
+    form.append('files', new Blob([JSON.stringify({ type: 'Feature', properties: { name: 'route' }, geometry: route })]), 'route.geojson');
+    const res = await fetch(`${baseUrl}/v1/compute`, { method: 'POST', headers: { authorization: `Bearer ${KEYS.bearer}` }, body: form });
+    expect(res.status).toBe(200);
+    expectRanked(ComputeResponseExact.parse(await res.json()), nearestFirst(pharmacies(), route).slice(0, 3));
+  });
+});
+
+describe('figures per country of layer features', () => {
+  // The generated town lies south of Zürich (47.31 N, 8.52 E), well inside Switzerland.
+  it('"how many pharmacies per country": one country item with the town\'s count, as for kinds', async () => {
+    const r = await ask('how many pharmacies per country');
+    expect(r.results.numberMatched).toBe(1);
+    const [f] = r.results.features;
+    expect(f!.properties.name).toBe(countryByCode.get('CH')!.name.common);
+    expect(f!.properties.attributes).toMatchObject({ count: pharmacies().length });
+    expect(count(r)).toBe(1);
+  });
+
+  it('"pharmacies per capita in Switzerland": the count over the population of the country', async () => {
+    const r = await ask('pharmacies per capita in Switzerland');
+    const m = r.warnings.find((w) => (w as { code: string }).code === 'measurement') as { measurement: { kind: string; value: number } };
+    expect(m.measurement.kind).toBe('per_capita');
+    expect(m.measurement.value).toBe(Math.round((pharmacies().length / populationOf.get('CH')!) * 1e6 * 1000) / 1000);
   });
 });
 

@@ -95,6 +95,17 @@ describe('distance to an uploaded line', () => {
     expect(judge(res, truth, 15).length).toBeGreaterThan(5);
   });
 
+  it('"the 5 nearest airports to my route" over a route of many vertices: the same five as the brute force', async () => {
+    const many = path.filter((_, i) => i % 40 === 0).concat([route.at(-1)!]);
+    const long = JSON.stringify({ type: 'Feature', properties: { name: 'route' }, geometry: { type: 'LineString', coordinates: many } });
+    const res = await computeForm(r, fileForm({ query: 'the 5 nearest airports to my route' }, [{ name: 'route.geojson', text: long }]));
+    const want = airports.map((a) => ({ id: a.id, d: truth(a) })).sort((a, b) => a.d - b.d);
+    const got = res.results.features.map((f) => ({ id: String(f.properties.source_id), d: (f.properties.distance_meters as number) / 1000 }));
+    expect(got).toHaveLength(5);
+    for (const [i, g] of got.entries()) expect(Math.abs(g.d - want[i]!.d)).toBeLessThan(BAND_KM);
+    for (const g of got) expect(truth(airports.find((a) => a.id === g.id)!)).toBeLessThanOrEqual(want[4]!.d + BAND_KM);
+  });
+
   it('"nearest airports to my route": ranked by the distance to the line', async () => {
     const res = await computeForm(r, fileForm({ query: 'the 5 nearest airports to my route' }, [{ name: 'route.geojson', text }]));
     const want = airports.map((a) => ({ id: a.id, d: truth(a) })).sort((a, b) => a.d - b.d);

@@ -1,23 +1,23 @@
 import { bboxPolygon, booleanIntersects } from '@turf/turf';
 import type { Catalog } from '../../catalog/catalog';
-import { bboxOf, type BBox } from '../../layers/store/geo';
-import type { LayerStore, StoredFeature } from '../../layers/store/layer-store';
-import { MAX_COLUMNS } from '../../layers/store/summary';
+import type { Geometry } from 'geojson';
+import { bboxOf, distanceToGeometry, type BBox } from '../../layers/store/geo';
+import type { LayerStore } from '../../layers/store/layer-store';
 import type { UploadFeature } from '../../uploads';
 import type { Selection } from '../../vocabulary/vocabulary';
 import { inBox } from '../bbox';
-import type { MeasurementResult } from '../measure';
+import type { Item } from '../execute';
+import { countPerCountry, measure, type MeasurementResult } from '../measure';
 import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from '../plan';
 import { readingOf } from '../reading';
 import { unheldParts, UnreadQuestion } from '../refusal';
 import { conditionTests, unheldConditions } from './conditions';
-import { representativePoint } from './geometry';
 import { growBox as grow, referenceIndex } from './ref-index';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './per-polygon';
-import { firstOf, referenceGeometries, type LayerHit, type ResolveContext } from './resolve';
+import { referenceGeometries, type LayerHit, type ResolveContext } from './resolve';
+import { layerSource, type LayerSource } from '../sources/layer';
 
-/** Features read for a subject with no spatial limit; more are not read (a warning says so). */
-export const SCAN_LIMIT = 100_000;
+export { SCAN_LIMIT } from '../sources/layer';
 
 /** One result: a layer feature, its distance to the reference, or its count of features (per polygon). */
 export interface LayerItem extends LayerHit {
@@ -36,6 +36,8 @@ export interface LayerExecution {
   nearestFirst: boolean;
   /** Items are the polygons of "per district", each with its count. */
   perPolygon: boolean;
+  /** Figures per country: country items of the catalog with their counts (then `items` is empty). */
+  countries?: Item[];
   measurement?: MeasurementResult;
   warnings: Warning[];
 }
@@ -71,6 +73,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   const label = selection.said;
   const base = { selection, label, nearestFirst: false, perPolygon: false, warnings };
   warn({ code: 'reading', message: `read "${selection.said}" as ${selection.reading}` });
+  const source = layerSource({ selection, store, catalog: input.catalog, summaries: input.summaries, warn });
 
   // Everything the candidates are measured or tested against, read once.
   const subjectBox = selection.sources.reduce<BBox | null>((b, s) => {
@@ -89,20 +92,9 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   const withinGeoms = await geomsOf(plan.within?.reference);
   const refGeoms = reference === plan.within?.reference ? withinGeoms : await geomsOf(reference);
   // What layer features cannot answer is refused, never dropped: dropping it would widen the answer.
-  const unheld = unheldParts(plan, { label, populated: false, countryFigures: false, reference: !!refGeoms?.length });
-  const layerColumns = selection.sources.map((s) => {
-    const cols = input.summaries?.get(s.layer.id)?.columns;
-    return cols && cols.length < MAX_COLUMNS ? cols.map((c) => c.key) : null;
-  });
-  unheld.push(...unheldConditions(plan.conditions, layerColumns, label));
-  if (unheld.length) {
-    const columns = [...new Set(selection.sources.flatMap((s) => input.summaries?.get(s.layer.id)?.columns.map((c) => c.key) ?? []))];
-    throw new UnreadQuestion({
-      unread: unheld,
-      reading: readingOf(plan, input.catalog).text,
-      holds: { subject: label, columns },
-    });
-  }
+  const unheld = unheldParts(plan, { label, populated: false, countryFigures: true, reference: !!refGeoms?.length });
+  unheld.push(...unheldConditions(plan.conditions, source.layerColumns(), label));
+  if (unheld.length) throw new UnreadQuestion({ unread: unheld, reading: readingOf(plan, input.catalog).text, holds: { subject: label, columns: source.columns() } });
   const insideGeoms = await geomsOf(plan.inside);
   const outsideGeoms = await geomsOf(plan.outside);
   const crossGeoms = await geomsOf(plan.intersecting);
@@ -114,47 +106,33 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
     return perPolygon(base, await storeCountsPerPolygon(selection, plan.perRef, ctx), plan.perRef.label, label);
   }
 
-  // Candidates per layer: the narrowest index question the plan allows.
+  // Candidates: the narrowest index question the plan allows, asked of the subject's source.
   const candidates = new Map<string, LayerHit>();
-  const add = (layer: LayerHit['layer'], fs: StoredFeature[]) => {
-    for (const f of fs) candidates.set(`${layer.id}/${f.fid}`, { f, layer });
+  const add = (hits: LayerHit[]) => {
+    for (const h of hits) candidates.set(`${h.layer.id}/${h.f.fid}`, h);
   };
-  for (const s of selection.sources) {
-    const opts = { match: s.match };
-    // Every index question is bounded like a scan: what Node holds never grows with the layer.
-    const some = { ...opts, limit: SCAN_LIMIT + 1 };
-    const bounded = (fs: StoredFeature[], which: string) => {
-      if (fs.length <= SCAN_LIMIT) return fs;
-      warn({ code: 'ignored', message: `more than ${SCAN_LIMIT.toLocaleString('en')} "${label}" features of "${s.layer.name}" are ${which}; the first ${SCAN_LIMIT.toLocaleString('en')} were searched — a smaller area or distance narrows the question` });
-      return fs.slice(0, SCAN_LIMIT);
-    };
-    if (plan.within && Number.isFinite(radiusM) && withinGeoms && withinGeoms.length <= PER_REFERENCE_QUERIES) {
-      for (const g of withinGeoms) {
-        // The store's distances (PostGIS on the sphere) and the test below (turf) may part by a
-        // hair at the edge: ask a little wider and let the one test decide.
-        if (g.type === 'Point') add(s.layer, bounded(await store.within(s.layer.id, g.coordinates, radiusM! * 1.001 + 1, some), 'within the distance (the nearest kept)'));
-        else {
-          const b = bboxOf(g);
-          if (b) add(s.layer, bounded(await store.inBBox(s.layer.id, grow(b, radiusM!), some), 'near the reference'));
-        }
+  if (plan.within && Number.isFinite(radiusM) && withinGeoms && withinGeoms.length <= PER_REFERENCE_QUERIES) {
+    for (const g of withinGeoms) {
+      if (g.type === 'Point') add(await source.within(g.coordinates, plan.within.radiusKm));
+      else {
+        const b = bboxOf(g);
+        if (b) add(await source.inBox(grow(b, radiusM!), 'near the reference'));
       }
-    } else if (insideGeoms) {
-      for (const g of insideGeoms) add(s.layer, bounded(await store.intersecting(s.layer.id, g, some), `in "${plan.inside!.label}"`));
-    } else if (crossGeoms) {
-      for (const g of crossGeoms) add(s.layer, bounded(await store.intersecting(s.layer.id, g, some), `crossing "${plan.intersecting!.label}"`));
-    } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
-      add(s.layer, bounded(await store.inBBox(s.layer.id, [plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north], some), 'in the box'));
-    } else if (plan.top !== undefined && plan.order === 'distance' && refGeoms?.length && refGeoms.every((g) => g.type === 'Point') && refGeoms.length <= 16 && !plan.conditions.length && !outsideGeoms) {
-      // "the 3 nearest pharmacies to X": the k nearest per reference point hold the answer.
-      for (const g of refGeoms) add(s.layer, await store.nearest(s.layer.id, (g as { coordinates: number[] }).coordinates, plan.top, opts));
-    } else {
-      const fs = await firstOf(store, s.layer.id, opts, SCAN_LIMIT + 1);
-      if (fs.length > SCAN_LIMIT) {
-        warn({ code: 'ignored', message: `more than ${SCAN_LIMIT.toLocaleString('en')} "${label}" features in "${s.layer.name}"; the first ${SCAN_LIMIT.toLocaleString('en')} were searched — name a place or a distance to narrow the question` });
-        fs.length = SCAN_LIMIT;
-      }
-      add(s.layer, fs);
     }
+  } else if (insideGeoms) {
+    for (const g of insideGeoms) add(await source.intersecting(g, `in "${plan.inside!.label}"`));
+  } else if (crossGeoms) {
+    for (const g of crossGeoms) add(await source.intersecting(g, `crossing "${plan.intersecting!.label}"`));
+  } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
+    add(await source.inBox([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]));
+  } else if (plan.top !== undefined && plan.order === 'distance' && refGeoms?.length && refGeoms.every((g) => g.type === 'Point') && refGeoms.length <= 16 && !plan.conditions.length && !outsideGeoms) {
+    // "the 3 nearest pharmacies to X": the k nearest per reference point hold the answer.
+    for (const g of refGeoms) add(await source.nearest((g as { coordinates: number[] }).coordinates, plan.top));
+  } else if (plan.top !== undefined && plan.order === 'distance' && refGeoms?.length && !plan.within && !plan.conditions.length && !outsideGeoms && !plan.countries.length && !input.areaCountry && !input.h3) {
+    // "the 3 nearest pharmacies to my route": only what lies as near as the nearest to its vertices.
+    add((await nearToGeometries(source, refGeoms, plan.top)) ?? (await source.all()));
+  } else {
+    add(await source.all());
   }
 
   // Every relation and condition, tested on every candidate whatever index produced it.
@@ -166,11 +144,12 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   for (const hit of candidates.values()) {
     const g = hit.f.geometry;
     if (plan.countries.length || input.areaCountry || input.h3 || (plan.bbox && !box)) {
-      const [lon, lat] = representativePoint(g) as [number, number];
-      const ci = input.catalog.countryAt(lon, lat);
-      const cc = ci >= 0 ? input.catalog.countries.rows[ci]!.cca2 : '';
-      if (plan.countries.length && !plan.countries.includes(cc)) continue;
-      if (input.areaCountry && cc !== input.areaCountry) continue;
+      const [lon, lat] = source.position(hit) as [number, number];
+      if (plan.countries.length || input.areaCountry) {
+        const cc = source.country(hit);
+        if (plan.countries.length && !plan.countries.includes(cc)) continue;
+        if (input.areaCountry && cc !== input.areaCountry) continue;
+      }
       if (input.h3 && !input.h3.has(lon, lat)) continue;
       if (plan.bbox && !box && !inBox(plan.bbox, lon, lat)) continue;
     }
@@ -184,7 +163,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
       if (!(d <= radiusM!)) continue;
       if (!pastMin(plan.within, d / 1000)) continue;
     }
-    if (!cond.pass(hit.f.tags)) continue;
+    if (!cond.pass(source.attributes(hit))) continue;
     if (refIndex && reference !== plan.within?.reference) d = refIndex.nearest(g);
     items.push(d === undefined ? { ...hit } : { ...hit, d });
   }
@@ -201,8 +180,55 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
 
   if (plan.perRef?.type === 'selection') return perPolygon(base, await itemCountsPerPolygon(items, plan.perRef, ctx), plan.perRef.label, label);
   if (plan.perRef) return perPolygon(base, [], plan.perRef.label, label);
-  const measurement: MeasurementResult | undefined = plan.measurement === 'count' ? { kind: 'count', value: matched, unit: label, scope: '' } : undefined;
+  // Figures per country, as for kinds: each feature's country from the source.
+  const m = plan.measurement;
+  const scopeCountries = input.areaCountry ? [input.areaCountry] : plan.countries;
+  if (plan.byCountry || ((m === 'per_capita' || m === 'per_area') && !scopeCountries.length && !plan.within)) {
+    if (!plan.byCountry) warn({ code: 'reading', message: `${m} has no single area here; figures given per country` });
+    const countries = countPerCountry(items.map((x) => source.country(x)), input.catalog, m ?? 'count');
+    return { ...base, items: [], countries, matched: countries.length, measurement: { kind: m ?? 'count', value: countries.length, unit: 'countries', scope: 'per country' } };
+  }
+  const measurement: MeasurementResult | undefined =
+    m === 'count'
+      ? { kind: 'count', value: matched, unit: label, scope: '' }
+      : m
+        ? measure(m, matched, scopeCountries, plan.within, input.catalog, (code, message) => warn({ code, message }))
+        : undefined;
   return { ...base, items, matched, reference: refGeoms?.length ? reference : undefined, radiusKm: plan.within?.radiusKm, nearestFirst: nearestFirst && !farthestFirst, measurement };
+}
+
+/** Reference vertices asked for their nearest features, and boxes the reference is searched in. */
+const SAMPLED_VERTICES = 64;
+const REFERENCE_BOXES = 32;
+
+/**
+ * Candidates for the `top` features nearest a line or polygon (null when the layers hold fewer).
+ * Each sampled vertex lies on the reference, so a feature's distance to it bounds the feature's
+ * distance to the reference: the top-th least of those bounds the answer, and only features that
+ * near the reference's pieces are read.
+ */
+async function nearToGeometries(source: LayerSource, geoms: Geometry[], top: number): Promise<LayerHit[] | null> {
+  const upper = new Map<string, number>();
+  for (const v of referenceIndex(geoms).vertices(SAMPLED_VERTICES)) {
+    for (const h of await source.nearest(v, top)) {
+      const key = `${h.layer.id}/${h.f.fid}`;
+      upper.set(key, Math.min(upper.get(key) ?? Infinity, distanceToGeometry(v, h.f.geometry)));
+    }
+  }
+  const bounds = [...upper.values()].sort((a, b) => a - b);
+  if (bounds.length < top) return null;
+  const bound = bounds[top - 1]! * 1.001 + 1;
+  const out: LayerHit[] = [];
+  const per = Math.ceil(geoms.length / REFERENCE_BOXES);
+  for (let k = 0; k < geoms.length; k += per) {
+    const b = geoms.slice(k, k + per).reduce<BBox | null>((acc, g) => {
+      const x = bboxOf(g);
+      if (!x) return acc;
+      return acc ? [Math.min(acc[0], x[0]), Math.min(acc[1], x[1]), Math.max(acc[2], x[2]), Math.max(acc[3], x[3])] : x;
+    }, null);
+    if (b) out.push(...(await source.inBox(grow(b, bound), 'near the reference')));
+  }
+  return out;
 }
 
 /** "X per district": the polygons with their counts, most first, and the total as the measurement. */

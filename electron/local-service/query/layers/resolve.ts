@@ -6,6 +6,7 @@ import type { LayerInfo, LayerStore, ScanOptions, StoredFeature } from '../../la
 import type { UploadFeature } from '../../uploads';
 import { classPredicate } from '../execute';
 import type { Reference, Warning } from '../plan';
+import { piecesOf } from './ref-index';
 
 /** A feature of a data layer with the layer it came from. */
 export interface LayerHit {
@@ -63,7 +64,8 @@ export async function referenceGeometries(ref: Reference, ctx: ResolveContext, n
     case 'saved':
       return null;
     case 'class': {
-      if (ref.kind === UPLOADS.name) return ctx.uploads.map((u) => u.geometry as Geometry);
+      // A long uploaded route in short pieces: each is measured only where it comes near.
+      if (ref.kind === UPLOADS.name) return ctx.uploads.flatMap((u) => piecesOf(u.geometry as Geometry));
       const K = ctx.catalog.kinds.get(ref.kind);
       // "a large airport", "a city over 1 million people": the class's own modifiers and filters.
       const keep = classPredicate(ref, ctx.catalog) ?? (() => true);

@@ -1,0 +1,30 @@
+import type { Catalog, Layer } from '../../catalog/catalog';
+import { UPLOADS } from '../../catalog/kinds/uploads';
+import type { UploadFeature } from '../../uploads';
+import type { Source } from '../source';
+import { numericValue } from '../source';
+import { pointCandidates } from './points';
+
+/**
+ * Uploaded files as a temporary layer of the question: items are feature numbers, their point
+ * layer (representative points, indexed) answers the spatial calls, and their geometry (a route,
+ * an area) is what distances are measured to.
+ */
+export function uploadSource(features: readonly UploadFeature[], layer: Layer, catalog: Catalog): Source<number> {
+  const regionOf = new Map(catalog.countries.rows.map((r) => [r.cca2, r.region]));
+  const keys = [...new Set(features.flatMap((f) => Object.keys(f.attributes)))];
+  const points = pointCandidates(layer);
+  return {
+    label: UPLOADS.label.many,
+    populated: false,
+    columns: () => keys,
+    numericColumns: () => keys.filter((k) => features.some((f) => f.attributes[k] !== undefined) && features.every((f) => f.attributes[k] === undefined || f.attributes[k] === '' || Number.isFinite(numericValue(f.attributes[k])))),
+    ...points,
+    // Uploads come in file order, which is their own order.
+    all: async () => features.map((_, i) => i),
+    inCountry: async (cca2) => features.flatMap((f, i) => (f.country === cca2 ? [i] : [])),
+    geometry: (i) => features[i]!.geometry,
+    region: (i) => regionOf.get(features[i]!.country) ?? '',
+    attributes: (i) => features[i]!.attributes,
+  };
+}

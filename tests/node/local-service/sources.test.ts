@@ -1,0 +1,131 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultCatalogDir, loadCatalog, pointLayer } from '../../../electron/local-service/catalog/catalog';
+import { UPLOADS } from '../../../electron/local-service/catalog/kinds/uploads';
+import { startLayerImport } from '../../../electron/local-service/layers/import-job';
+import type { LayerInfo, LayerStore } from '../../../electron/local-service/layers/store/layer-store';
+import { catalogSource } from '../../../electron/local-service/query/sources/catalog';
+import { layerSource } from '../../../electron/local-service/query/sources/layer';
+import { uploadSource } from '../../../electron/local-service/query/sources/upload';
+import type { UploadFeature } from '../../../electron/local-service/uploads';
+import { bothLayerBackends } from '../../support/layer-backends';
+
+/**
+ * Each adapter of the Source interface against a brute force over the same positions (a
+ * haversine here, no index): candidates within a distance, the nearest N past a lower bound, a
+ * box, and what each says it holds.
+ */
+const RAD = Math.PI / 180;
+const km = (a: number[], b: number[]) =>
+  2 * 6371.0088 * Math.asin(Math.sqrt(Math.sin(((b[1]! - a[1]!) * RAD) / 2) ** 2 + Math.cos(a[1]! * RAD) * Math.cos(b[1]! * RAD) * Math.sin(((b[0]! - a[0]!) * RAD) / 2) ** 2));
+/** Positions within a hair of a bound may go either way between two spheres. */
+const BAND_KM = 0.01;
+const catalog = loadCatalog(defaultCatalogDir());
+const PARIS = [2.3522, 48.8566];
+
+describe('catalog source (airports)', () => {
+  const K = catalog.kinds.list.find((k) => k.entry.columns.population === undefined && k.size > 1000)!;
+  const source = catalogSource(K, catalog);
+  const all = Array.from({ length: K.size }, (_, i) => ({ i, d: km(PARIS, [K.lon[i]!, K.lat[i]!]) }));
+
+  it('within: every item within the distance, none farther', async () => {
+    const got = new Set(await source.within(PARIS, 60));
+    for (const x of all) if (x.d < 60 - BAND_KM) expect(got.has(x.i)).toBe(true);
+    for (const i of got) expect(all[i]!.d).toBeLessThanOrEqual(60 + BAND_KM);
+    expect(got.size).toBeGreaterThan(3);
+  });
+
+  it('nearest with a lower bound: the 5 nearest past 100 km, nearest first', async () => {
+    const want = all.filter((x) => x.d >= 100).sort((a, b) => a.d - b.d).slice(0, 5);
+    const got = await source.nearest(PARIS, 5, 100);
+    expect(got.map((i) => all[i]!.d)).toEqual(want.map((x) => expect.closeTo(x.d, 2)));
+    for (const i of got) expect(all[i]!.d).toBeGreaterThanOrEqual(100 - BAND_KM);
+  });
+
+  it('a box, a country, and the columns it holds', async () => {
+    const inBox = await source.inBox([2, 48.5, 3, 49.5]);
+    expect(new Set(inBox)).toEqual(new Set(all.filter((x) => K.lon[x.i]! >= 2 && K.lon[x.i]! <= 3 && K.lat[x.i]! >= 48.5 && K.lat[x.i]! <= 49.5).map((x) => x.i)));
+    const fr = await source.inCountry('FR');
+    expect(fr.length).toBeGreaterThan(10);
+    for (const i of fr) expect(source.country(i)).toBe('FR');
+    expect(source.region(fr[0]!)).toBe('Europe');
+    expect(source.columns()).toContain('name');
+    expect(source.populated).toBe(false);
+  });
+});
+
+describe('upload source', () => {
+  const features: UploadFeature[] = [
+    [2.35, 48.86, 'Depot', 'open', 3],
+    [2.45, 48.8, 'Yard', 'closed', 1],
+    [4.84, 45.76, 'Lyon site', 'open', 2],
+  ].map(([lon, lat, name, status, rank], i) => ({
+    id: String(i + 1), file: 'sites.csv', name: name as string, address: '', geometry: { type: 'Point', coordinates: [lon as number, lat as number] },
+    lon: lon as number, lat: lat as number, country: 'FR', attributes: { name, status, rank },
+  }));
+  const layer = pointLayer(UPLOADS.name, features.map((f) => f.lon), features.map((f) => f.lat), features.map((f) => f.country));
+  const source = uploadSource(features, layer, catalog);
+
+  it('answers from the uploaded positions and attributes, in file order', async () => {
+    expect(await source.all()).toEqual([0, 1, 2]);
+    expect(new Set(await source.within(PARIS, 20))).toEqual(new Set([0, 1]));
+    expect(await source.nearest(PARIS, 1, 50)).toEqual([2]);
+    expect(source.columns()).toEqual(['name', 'status', 'rank']);
+    expect(source.numericColumns()).toEqual(['rank']);
+    expect(source.attributes(1)).toMatchObject({ status: 'closed' });
+    expect(source.geometry(2)).toEqual({ type: 'Point', coordinates: [4.84, 45.76] });
+  });
+});
+
+const { place, backends } = bothLayerBackends('fieldlens-sources-');
+
+describe.each(backends)('layer source on $name', ({ name, open }) => {
+  let store: LayerStore;
+  let layer: LayerInfo;
+  // Seeded points around Paris: every third a pharmacy.
+  let s = 5;
+  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  const points = Array.from({ length: 300 }, (_, i) => ({ lon: 2 + rand(), lat: 48.5 + rand() * 0.7, amenity: i % 3 ? 'cafe' : 'pharmacy', name: `P${i}` }));
+  const pharmacies = points.filter((p) => p.amenity === 'pharmacy');
+  beforeAll(async () => {
+    store = await open();
+    const file = join(place.dir, `${name.replace(/\W/g, '')}.geojson`);
+    const features = points.map((p) => ({ type: 'Feature', properties: { name: p.name, amenity: p.amenity }, geometry: { type: 'Point', coordinates: [p.lon, p.lat] } }));
+    writeFileSync(file, JSON.stringify({ type: 'FeatureCollection', features }));
+    layer = await startLayerImport({ store, file, tempDir: join(place.dir, 'tmp') }).done;
+  });
+  afterAll(() => store?.close());
+  const sourceOf = () =>
+    layerSource({
+      selection: { label: 'pharmacies', said: 'pharmacies', reading: 'amenity=pharmacy', plural: true, sources: [{ layer, match: [[{ key: 'amenity', values: ['pharmacy'] }]] }] },
+      store,
+      catalog,
+      warn: () => {},
+    });
+  const d = (p: { lon: number; lat: number }) => km(PARIS, [p.lon, p.lat]);
+
+  it('within and a box: the selection\'s features only, as the brute force', async () => {
+    const source = sourceOf();
+    const got = new Set((await source.within(PARIS, 10)).map((h) => h.f.tags['name']));
+    const want = pharmacies.filter((p) => d(p) <= 10 - BAND_KM).map((p) => p.name);
+    for (const n of want) expect(got.has(n)).toBe(true);
+    for (const n of got) expect(d(pharmacies.find((p) => p.name === n)!)).toBeLessThanOrEqual(10 * 1.001 + 0.001 + BAND_KM);
+    const box = (await source.inBox([2.2, 48.7, 2.5, 49])).map((h) => h.f.tags['name']);
+    expect(new Set(box)).toEqual(new Set(pharmacies.filter((p) => p.lon >= 2.2 && p.lon <= 2.5 && p.lat >= 48.7 && p.lat <= 49).map((p) => p.name)));
+  });
+
+  it('nearest with a lower bound: the 4 nearest pharmacies past 15 km', async () => {
+    const want = pharmacies.filter((p) => d(p) >= 15).sort((a, b) => d(a) - d(b)).slice(0, 4).map((p) => p.name);
+    const got = (await sourceOf().nearest(PARIS, 4, 15)).map((h) => h.f.tags['name']);
+    expect(got).toEqual(want);
+  });
+
+  it('each feature\'s country and the columns the layer holds', async () => {
+    const source = sourceOf();
+    const [first] = await source.nearest(PARIS, 1);
+    expect(source.country(first!)).toBe('FR');
+    expect(source.attributes(first!)).toMatchObject({ amenity: 'pharmacy' });
+    expect(source.layerColumns()).toEqual([null]);
+  });
+});

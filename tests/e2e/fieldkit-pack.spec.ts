@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Page } from '@playwright/test';
-import Database from 'better-sqlite3';
-import { solidPng } from '../support/png';
+import { addPackTiles } from '../support/pack-tiles';
 import { expect, test } from './fixtures';
 import { readoutAt, screenPixels } from './map-helpers';
 
@@ -14,40 +13,6 @@ const TILE = { r: 235, g: 95, b: 25 };
 /** The pack's area (a box here) and the tile zooms packed for it. */
 const AREA = { west: 4.3, south: 45.2, east: 5.5, north: 46.2 };
 const TILE_ZOOMS = [0, 1, 2, 3, 4];
-
-/**
- * Puts solid-colour basemap tiles for the area into the pack, as a pack written online holds
- * them: the host fetches tiles itself (not through the page, so a route cannot serve them), and
- * the test machine has no tile server. Tile numbers by the slippy-map formula.
- */
-function addTiles(path: string): { z: number; x: number; y: number }[] {
-  const tx = (lon: number, z: number) => Math.floor(((lon + 180) / 360) * 2 ** z);
-  const ty = (lat: number, z: number) => Math.floor(((1 - Math.asinh(Math.tan((lat * Math.PI) / 180)) / Math.PI) / 2) * 2 ** z);
-  const png = solidPng(256, [TILE.r, TILE.g, TILE.b]);
-  const tiles: { z: number; x: number; y: number }[] = [];
-  for (const z of TILE_ZOOMS)
-    for (let x = tx(AREA.west, z); x <= tx(AREA.east, z); x++) for (let y = ty(AREA.north, z); y <= ty(AREA.south, z); y++) tiles.push({ z, x, y });
-  // A GeoPackage tile pyramid (spec 2.2) on the Web Mercator grid, in plain SQL.
-  const half = 20037508.342789244;
-  const db = new Database(path);
-  try {
-    db.transaction(() => {
-      db.prepare("INSERT OR IGNORE INTO gpkg_spatial_ref_sys VALUES ('WGS 84 / Pseudo-Mercator', 3857, 'EPSG', 3857, 'undefined', null)").run();
-      db.exec('CREATE TABLE basemap_tiles (id INTEGER PRIMARY KEY AUTOINCREMENT, zoom_level INTEGER NOT NULL, tile_column INTEGER NOT NULL, tile_row INTEGER NOT NULL, tile_data BLOB NOT NULL, UNIQUE (zoom_level, tile_column, tile_row))');
-      db.prepare("INSERT INTO gpkg_contents (table_name, data_type, identifier, srs_id) VALUES ('basemap_tiles', 'tiles', 'Basemap', 3857)").run();
-      db.prepare("INSERT INTO gpkg_tile_matrix_set VALUES ('basemap_tiles', 3857, ?, ?, ?, ?)").run(-half, -half, half, half);
-      for (const z of TILE_ZOOMS) {
-        const pixel = (2 * half) / (256 * 2 ** z);
-        db.prepare("INSERT INTO gpkg_tile_matrix VALUES ('basemap_tiles', ?, ?, ?, 256, 256, ?, ?)").run(z, 2 ** z, 2 ** z, pixel, pixel);
-      }
-      const put = db.prepare('INSERT INTO basemap_tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)');
-      for (const t of tiles) put.run(t.z, t.x, t.y, png);
-    })();
-  } finally {
-    db.close();
-  }
-  return tiles;
-}
 
 async function mapSettled(page: Page): Promise<void> {
   // Tile loads start a frame after the change that caused them.
@@ -98,7 +63,7 @@ test('area pack: estimate and pack an area around Lyon, then a fresh install ope
   await page.getByTestId('pack-create').click();
   await expect(page.getByTestId('pack-done')).toContainText('lyon.gpkg', { timeout: 30_000 });
   expect(existsSync(path)).toBe(true);
-  const tiles = addTiles(path);
+  const tiles = addPackTiles(path, AREA, TILE_ZOOMS, [TILE.r, TILE.g, TILE.b]);
   await section.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/fieldkit-pack.png' });
 

@@ -37,7 +37,7 @@ interface Service {
   baseUrl: string;
 }
 
-async function start(replicas: Partial<NonNullable<LocalServiceOptions['replicas']>> = {}): Promise<Service> {
+async function start(replicas: Partial<NonNullable<LocalServiceOptions['replicas']>> = {}, database = primaryUrl): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-replica-'));
   dirs.push(dataDir);
   const service = createLocalService({
@@ -46,7 +46,7 @@ async function start(replicas: Partial<NonNullable<LocalServiceOptions['replicas
     logger: createMemoryLogger(),
     clock: () => new Date(),
     catalog,
-    database: primaryUrl,
+    database,
     replicas: { urls: [replicaUrl], probeMs: 50, maxLagMs: LAG_BOUND_MS, waitMs: 50, ...replicas },
   });
   running.push(service);
@@ -271,19 +271,7 @@ describe('a team service with a streaming replica', () => {
 describe('the primary failing', () => {
   it('is an error /health shows, with the replica still listed', async () => {
     const url = await cluster.createDatabase();
-    const dataDir = mkdtempSync(join(tmpdir(), 'fieldlens-replica-primary-'));
-    dirs.push(dataDir);
-    const service = createLocalService({
-      dataDir,
-      keys: KEYS,
-      logger: createMemoryLogger(),
-      clock: () => new Date(),
-      catalog,
-      database: url,
-      replicas: { urls: [replica.url(url)], probeMs: 50, maxLagMs: LAG_BOUND_MS },
-    });
-    running.push(service);
-    const s = { service, baseUrl: (await service.start()).baseUrl };
+    const s = await start({ urls: [replica.url(url)] }, url);
     expect((await health(s)).status).toBe(200);
     // The database goes away on the primary (and, replayed, on the replica).
     const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${cluster.port}/postgres` });

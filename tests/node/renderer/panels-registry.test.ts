@@ -1,8 +1,5 @@
-import { createPinia } from 'pinia';
 import { describe, expect, it } from 'vitest';
-import { createApp } from 'vue';
 import type { RpcClient } from '../../../shared/rpc/client';
-import { provideRpc } from '../../../renderer/src/api/rpc';
 import { shortcutOf } from '../../../renderer/src/lib/shortcuts';
 import { LAYER_COLOURS } from '../../../renderer/src/map/layerColours';
 import { LAYERS } from '../../../renderer/src/map/layers';
@@ -12,6 +9,7 @@ import { useAskStore } from '../../../renderer/src/stores/ask';
 import { useImageryStore } from '../../../renderer/src/stores/imagery';
 import { useMapStore } from '../../../renderer/src/stores/map';
 import { useStreetStore } from '../../../renderer/src/stores/street';
+import { withStores } from './support/stores';
 
 const key = (k: string, mods: Partial<{ ctrlKey: boolean; altKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, altKey: false, shiftKey: false, ...mods });
 
@@ -26,13 +24,6 @@ function hangingClient() {
     on: () => () => {},
   } as unknown as RpcClient;
   return { client, calls };
-}
-
-function withStores<T>(client: RpcClient, fn: () => T): T {
-  const app = createApp({});
-  provideRpc(app, client);
-  app.use(createPinia());
-  return app.runWithContext(fn);
 }
 
 // How each panel with a run starts one; typed by the registry, so a new run panel must be added here.

@@ -1,9 +1,4 @@
-import { createPinia } from 'pinia';
 import { describe, expect, it } from 'vitest';
-import { createApp } from 'vue';
-import type { RpcClient } from '../../../shared/rpc/client';
-import type { Result } from '../../../shared/rpc/errors';
-import { provideRpc } from '../../../renderer/src/api/rpc';
 import { useAskStore } from '../../../renderer/src/stores/ask';
 import { useAttachmentsStore } from '../../../renderer/src/stores/attachments';
 import { useCacheInfoStore } from '../../../renderer/src/stores/cacheInfo';
@@ -12,27 +7,7 @@ import { useHistoryStore } from '../../../renderer/src/stores/history';
 import { useLayoutStore } from '../../../renderer/src/stores/layout';
 import { useMapStore } from '../../../renderer/src/stores/map';
 import { useViewerStore } from '../../../renderer/src/stores/viewer';
-
-type Call = { method: string; input: unknown };
-
-function scriptedClient(answer: (method: string, input: unknown) => Promise<Result<unknown>>) {
-  const calls: Call[] = [];
-  const client = {
-    call: (method: string, input: unknown) => {
-      calls.push({ method, input });
-      return answer(method, input);
-    },
-    on: () => () => undefined,
-  } as unknown as RpcClient;
-  return { client, calls };
-}
-
-function withStores<T>(client: RpcClient, fn: () => T): T {
-  const app = createApp({});
-  provideRpc(app, client);
-  app.use(createPinia());
-  return app.runWithContext(fn);
-}
+import { type Call, scriptedClient, withStores } from './support/stores';
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 /** A compute answer of `returned` features out of `matched`. */

@@ -23,6 +23,8 @@ export interface PerceptionIndexerOptions {
   models: PerceptionModels;
   logger: Logger;
   onProgress?: (p: PerceptionProgress) => void;
+  /** Folders whose photos are not looked at (paths ending in the separator), read at each batch. */
+  skip?: () => readonly string[];
 }
 
 /** Photos asked of the storage at once. */
@@ -95,7 +97,7 @@ export class PerceptionIndexer {
     try {
       do {
         this.again = false;
-        let batch = await store.unseen(this.run, BATCH);
+        let batch = await store.unseen(this.run, BATCH, this.skipped());
         this.set({ total: this.status.done + batch.length });
         while (batch.length && !this.stopped()) {
           const work = [...batch];
@@ -107,7 +109,7 @@ export class PerceptionIndexer {
             }
           });
           await Promise.all(lanes);
-          batch = this.stopped() ? [] : await store.unseen(this.run, BATCH);
+          batch = this.stopped() ? [] : await store.unseen(this.run, BATCH, this.skipped());
           this.set({ total: this.status.done + batch.length });
         }
       } while (this.again && !this.stopped());
@@ -116,6 +118,10 @@ export class PerceptionIndexer {
       this.opts.logger.error('imagery: detection stopped', err);
       this.set({ state: 'idle', error: (err as Error).message });
     }
+  }
+
+  private skipped(): readonly string[] {
+    return this.opts.skip?.() ?? [];
   }
 
   private stopped() {

@@ -88,4 +88,13 @@ describe(`a photo folder indexed without the detectors (${BACKEND})`, () => {
     // The folder whose name only starts the same keeps what was seen in it.
     expect(await seen('people')).toEqual([['Figurines on a path', 'seen', 'person']]);
   });
+
+  it('switched off while its photo is being looked at, what is seen is not kept', async () => {
+    await h.plugin.setDetectionOff([]);
+    expect(h.plugin.perception()!.state).toBe('running');
+    await h.plugin.setDetectionOff([dirs.cars]);
+    expect(await settled()).toMatchObject({ state: 'idle', error: null });
+    expect(await seen('cars')).toEqual([]);
+    expect(await textRead('camera')).toEqual([]);
+  }, 120_000);
 });

@@ -104,7 +104,8 @@ export class PerceptionIndexer {
           const lanes = Array.from({ length: pool.size }, async () => {
             for (let p = work.shift(); p && !this.stopped(); p = work.shift()) {
               const seen = await this.look(p.path);
-              await store.putSightings(p.rowid, p.path, this.run, seen.sightings, seen.text);
+              // Its folder switched off while it was being looked at: what was seen is not kept.
+              if (!this.skipped().some((d) => p.path.startsWith(d))) await store.putSightings(p.rowid, p.path, this.run, seen.sightings, seen.text);
               this.set({ done: this.status.done + 1 });
             }
           });

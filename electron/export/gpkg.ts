@@ -327,7 +327,18 @@ async function writeLayer(
   ).run(table, GEOMETRY_COLUMN, table.slice(0, 30), defaultQml(layer.kind, geometryType), `Default style for ${identifier}`, now);
   writeProvenance(db, table, identifier, layer.kind, prov, fid, now);
 
-  return { name: identifier, table, kind: layer.kind, count: fid, geometryType };
+  return { name: identifier, table, kind: layer.kind, count: fid, geometryType, columns: mapColumns(layer.kind, layout) };
+}
+
+// Properties the map reads under another name than their column's.
+const RENAMED: Partial<Record<ExportLayer['kind'], Record<string, string>>> = { imagery: { id: ID_COLUMN, image: 'image_url' } };
+
+/** Each property as the map names it to its column (fields kept in the overflow JSON have none). */
+function mapColumns(kind: ExportLayer['kind'], layout: FieldLayout): Record<string, string> {
+  const out: Record<string, string> = { ...RENAMED[kind] };
+  for (const c of layout.spec) out[c.name] = c.name;
+  for (const f of layout.derived) out[f.origin === 'attribute' ? `attributes.${f.key}` : f.key] = f.name;
+  return out;
 }
 
 function writeProvenance(

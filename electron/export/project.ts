@@ -119,6 +119,17 @@ export function projectExtent(map: Box | undefined, data: Box | null): Box {
 const label = (kind: LayerKind): string => NAME_FIELD[kind];
 
 /**
+ * The map's style in the table's terms: a column by its column name, ranks as feature ids (the
+ * writer numbers features from 1 in the order given, the service's order). A column the table
+ * does not hold on its own draws in the layer's colour.
+ */
+function tableStyle(style: LayerStyle, layer: ExportedLayer): LayerStyle {
+  if (style.by !== 'column') return style;
+  const column = layer.columns?.[style.column];
+  return column ? { ...style, column } : { by: 'layer', colour: style.colour };
+}
+
+/**
  * Writes a QGIS project for the layers. `partial` is the temporary file the caller renames to
  * `destination` (a .qgz, or a .zip holding project and data for QField); the GeoPackage of a
  * .qgz goes beside it under the project's name.
@@ -159,7 +170,7 @@ export async function writeProject(
         name: l.name,
         table: l.table,
         geometryType: l.geometryType,
-        style: options.styles?.[i] ?? { colour: layer.colour ?? DEFAULT_LAYER_COLOUR },
+        style: tableStyle(options.styles?.[i] ?? { by: 'layer', colour: layer.colour ?? DEFAULT_LAYER_COLOUR }, l),
         label: label(l.kind),
         readOnly: !options.editable,
         abstract: provenanceText(layer, l.count),

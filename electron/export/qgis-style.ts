@@ -1,3 +1,4 @@
+import type { ExportLayerStyle } from '../../shared/rpc/methods/export';
 import type { LayerKind } from './types';
 
 /**
@@ -71,24 +72,56 @@ export function symbolXml(type: SymbolType, hex: string, name: string): string {
   return `<symbol type="${type}" name="${xmlText(name)}" alpha="1" clip_to_extent="1" force_rhr="0">${layer}</symbol>`;
 }
 
-/** How a layer is coloured: one colour, or one per value of a column (the rest in the layer's colour). */
-export interface LayerStyle {
-  colour: string;
-  categories?: { column: string; values: { value: string; colour: string }[] };
+/**
+ * How a layer is coloured, as the map's legend says: one colour, by rank, or by a column's
+ * values. The writer passes a rank style with positions as feature ids (the GeoPackage numbers
+ * features in the order written) and a column style with the table's column name.
+ */
+export type LayerStyle = ExportLayerStyle;
+
+const HEAD = `forceraster="0" symbollevels="0" enableorderby="0" referencescale="-1"`;
+const flag = (shown: boolean) => (shown ? 'true' : 'false');
+
+function singleXml(colour: string, type: SymbolType): string {
+  return `<renderer-v2 type="singleSymbol" ${HEAD}><symbols>${symbolXml(type, colour, '0')}</symbols></renderer-v2>`;
+}
+
+/** Ranks as ranges of feature ids, each range inclusive (ids are whole numbers). */
+function graduatedXml(style: Extract<LayerStyle, { by: 'rank' }>, type: SymbolType): string {
+  const ranges = style.classes
+    .map((c, i) => {
+      const label = c.first === c.last ? `#${c.first}` : `#${c.first}–${c.last}`;
+      return `<range symbol="${i}" lower="${c.first}" upper="${c.last}" label="${xmlText(label)}" render="${flag(c.shown)}"/>`;
+    })
+    .join('');
+  const syms = style.classes.map((c, i) => symbolXml(type, c.colour, String(i))).join('');
+  return (
+    `<renderer-v2 type="graduatedSymbol" attr="fid" graduatedMethod="GraduatedColor" ${HEAD}>` +
+    `<ranges>${ranges}</ranges><symbols>${syms}</symbols><classificationMethod id="Fixed"/></renderer-v2>`
+  );
+}
+
+/**
+ * A category per value. QGIS draws a feature whose value has no category, and one with no value,
+ * with the category of the empty value: the map's "Other" and "(no value)" (both grey) share it.
+ */
+function categorizedXml(style: Extract<LayerStyle, { by: 'column' }>, type: SymbolType): string {
+  const named = style.classes.filter((c) => c.value !== null && c.value !== '');
+  const none = style.classes.find((c) => c.value === null || c.value === '');
+  const rest = style.other ?? none ?? { colour: style.colour, shown: true };
+  const restLabel = [none ? '(no value)' : null, style.other ? 'Other' : null].filter(Boolean).join(', ') || 'Other';
+  const all = [...named.map((c) => ({ value: c.value!, label: c.value!, colour: c.colour, shown: c.shown })), { value: '', label: restLabel, ...rest }];
+  const cats = all
+    .map((c, i) => `<category symbol="${i}" value="${xmlText(c.value)}" label="${xmlText(c.label)}" render="${flag(c.shown)}"/>`)
+    .join('');
+  const syms = all.map((c, i) => symbolXml(type, c.colour, String(i))).join('');
+  return `<renderer-v2 type="categorizedSymbol" attr="${xmlText(style.column)}" ${HEAD}><categories>${cats}</categories><symbols>${syms}</symbols></renderer-v2>`;
 }
 
 export function rendererXml(style: LayerStyle, type: SymbolType): string {
-  const head = `forceraster="0" symbollevels="0" enableorderby="0" referencescale="-1"`;
-  const c = style.categories;
-  if (!c || c.values.length === 0)
-    return `<renderer-v2 type="singleSymbol" ${head}><symbols>${symbolXml(type, style.colour, '0')}</symbols></renderer-v2>`;
-  const all = [...c.values, { value: '', colour: style.colour }];
-  // The last category has an empty value: QGIS draws every other value with it.
-  const cats = all
-    .map((v, i) => `<category symbol="${i}" value="${xmlText(v.value)}" label="${xmlText(v.value || 'other')}" render="true"/>`)
-    .join('');
-  const syms = all.map((v, i) => symbolXml(type, v.colour, String(i))).join('');
-  return `<renderer-v2 type="categorizedSymbol" attr="${xmlText(c.column)}" ${head}><categories>${cats}</categories><symbols>${syms}</symbols></renderer-v2>`;
+  if (style.by === 'rank') return graduatedXml(style, type);
+  if (style.by === 'column') return categorizedXml(style, type);
+  return singleXml(style.colour, type);
 }
 
 /** Labels by a field, dark text in a white halo above the dot, as on the map. */
@@ -110,7 +143,7 @@ export function defaultQml(kind: LayerKind, geometryType: string): string {
   return (
     `<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n` +
     `<qgis version="3.22.0" styleCategories="AllStyleCategories">` +
-    rendererXml({ colour: DEFAULT_COLOUR[kind] }, type) +
+    rendererXml({ by: 'layer', colour: DEFAULT_COLOUR[kind] }, type) +
     `<previewExpression>"${NAME_FIELD[kind]}"</previewExpression>` +
     `<layerGeometryType>${type === 'marker' ? 0 : type === 'line' ? 1 : 2}</layerGeometryType>` +
     `</qgis>\n`

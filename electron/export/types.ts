@@ -51,6 +51,11 @@ export interface ExportedLayer {
   kind: LayerKind;
   count: number;
   geometryType: string;
+  /**
+   * GeoPackage only: each feature property as the map names it (`attributes.x` for an uploaded
+   * attribute) to the table column holding it, for styles by a column.
+   */
+  columns?: Record<string, string>;
 }
 
 export interface ExportSummary {

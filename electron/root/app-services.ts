@@ -139,6 +139,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       sampleDir: join(resourcesDir(), 'sample-photos'),
       watch: deps.watchPhotos ?? true,
       perception: (deps.seePhotos ?? deps.shell !== 'test') ? { modelsDir: join(resourcesDir(), 'models') } : false,
+      detectionOff: photoFolders.detectionOff(),
     });
     const plugins = [imagery, ...(deps.localServicePlugins ?? [])];
     localStarted = Promise.resolve(deps.startLocalServiceAfter)
@@ -283,6 +284,10 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await photoFolders.set(folders, imagery);
       return photoFolders.status(imagery);
     },
+    'photos.setDetection': async ({ folder, on }) => {
+      await photoFolders.setDetection(folder, on, imagery);
+      return photoFolders.status(imagery);
+    },
     'photos.perception': async ({ action }) => {
       if (action === 'cancel') imagery?.cancelPerception();
       else imagery?.resumePerception();
@@ -322,7 +327,8 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
 const NEEDS_LOCAL = new Set<MethodName>([
   'connection.active', 'profiles.list', 'profiles.save', 'profiles.select', 'profiles.delete',
   'keys.test', 'compute.run', 'compute.cancel', 'stream.run', 'stream.cancel', 'imagery.search',
-  'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'photos.perception', 'service.health',
+  'imagery.cancel', 'history.rerun', 'media.get', 'photos.status', 'photos.setFolders', 'photos.perception', 'photos.setDetection',
+  'service.health',
   'layers.list', 'layers.import', 'layers.cancel', 'layers.remove', 'layers.features',
   'pack.estimate', 'pack.create', 'pack.open',
 ]);

@@ -23,6 +23,8 @@ export interface LegendClass {
 }
 
 export const NO_VALUE = '(no value)';
+/** The key of the "Other" class: no value can have it. */
+export const OTHER_KEY = '\u0000other';
 
 /** A value as a category: empty and missing values are one category. */
 export function categoryKey(v: unknown): string {
@@ -66,7 +68,7 @@ export function classify(features: readonly { properties?: Record<string, unknow
   const room = ordered.length > CATEGORY_COLOURS.length ? CATEGORY_COLOURS.length - 1 : ordered.length;
   const classes: LegendClass[] = ordered.slice(0, room).map(([key, count], i) => ({ key, label: key, colour: key === NO_VALUE ? OTHER_COLOUR : CATEGORY_COLOURS[i]!, count }));
   const rest = ordered.slice(room).reduce((s, [, c]) => s + c, 0);
-  if (rest) classes.push({ key: '\u0000other', label: `Other (${ordered.length - room} values)`, colour: OTHER_COLOUR, count: rest });
+  if (rest) classes.push({ key: OTHER_KEY, label: `Other (${ordered.length - room} values)`, colour: OTHER_COLOUR, count: rest });
   const index = new Map(classes.map((c, i) => [c.key, i]));
   return { classes, classOf: keys.map((k) => index.get(k) ?? classes.length - 1) };
 }

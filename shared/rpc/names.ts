@@ -37,6 +37,7 @@ export const METHOD_NAMES = [
   'photos.status',
   'photos.setFolders',
   'photos.perception',
+  'photos.setDetection',
   'settings.get',
   'settings.save',
   'evidence.create',

@@ -80,6 +80,17 @@ test('the results dock estimates a QField project, downloads it styled as the ma
   expect(Math.abs(zip.unpacked - estimated) / estimated).toBeLessThan(0.1);
   expect(zip.bytes).toBeLessThanOrEqual(estimated);
 
+  // Coloured by rank on the map: the project draws the same rank steps, the first in the darkest.
+  await page.getByTestId('map-layers').click();
+  await page.getByTestId('results-legend').getByTestId('colour-by').selectOption('rank');
+  await page.getByTestId('map-layers').click();
+  const ranked = page.waitForEvent('download');
+  await bar.getByTestId('export-start').click();
+  const rankedZip = readZip((await (await ranked).path())!, host.dataDir);
+  expect(rankedZip.xml).toContain('<renderer-v2 type="graduatedSymbol" attr="fid"');
+  expect(rankedZip.xml).toMatch(/<range symbol="0" lower="1" upper="\d+"/);
+  expect(rankedZip.xml).toContain('value="140,45,4,255"');
+
   // A .qgz beside its .gpkg cannot be saved by a browser: said before anything is sent, nothing written.
   const before = readdirSync(join(host.dataDir, 'exports')).sort();
   await bar.getByTestId('export-format').selectOption('qgz');

@@ -26,7 +26,16 @@ test('a photo folder added in Settings is indexed, its unreadable files listed, 
   await expect(summary).toHaveText(`${before + 1} photos indexed · 1 skipped`);
   await page.getByText('Skipped files').click();
   await expect(page.getByTestId('photo-folders')).toContainText('broken.jpg');
+  // The folder's detectors switch: on when added, off when unticked, and still off after a reload.
+  const detect = page.getByTestId('photo-folder-detect');
+  await expect(detect).toBeChecked();
+  await detect.uncheck();
+  await expect(detect).not.toBeChecked();
+  await expect(detect).toBeEnabled();
   await page.screenshot({ path: 'test-results/settings-photo-folders.png' });
+  await page.reload();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByTestId('photo-folder-detect')).not.toBeChecked();
 
   await page.getByTestId('photo-folders').getByRole('button', { name: 'Remove' }).click();
   await expect(summary).toHaveText(`${before} photos indexed`);

@@ -166,6 +166,7 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'photos.status': none,
     'photos.setFolders': [{ folders: [] }, { folders: [scratch] }],
     'photos.perception': [{ action: 'cancel' }, { action: 'resume' }],
+    'photos.setDetection': [{ folder: scratch, on: false }, { folder: scratch, on: true }],
     'uploads.preview': [
       { name: 'sites.csv', dataBase64: Buffer.from('name,lat,lon\nA,45.7,4.8\n').toString('base64') },
       { name: 'points.geojson', dataBase64: Buffer.from('{"type":"FeatureCollection","features":[]}').toString('base64') },

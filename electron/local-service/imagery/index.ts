@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
@@ -45,6 +45,8 @@ export interface ImageryPluginOptions {
    * find what is seen in them. Off by default; `modelsDir` holds models.json (resources/models).
    */
   perception?: { modelsDir?: string; workers?: number } | false;
+  /** Photo folders indexed without the detectors: their photos are found by their words only. */
+  detectionOff?: string[];
 }
 
 export interface ImageryPlugin extends LocalServicePlugin {
@@ -54,10 +56,18 @@ export interface ImageryPlugin extends LocalServicePlugin {
   setPhotoDirs(dirs: string[]): Promise<void>;
   /** How far the detectors are, or null when they do not run. */
   perception(): PerceptionProgress | null;
+  /**
+   * The folders indexed without the detectors: what was seen in their photos is forgotten, and a
+   * folder switched back on has its photos looked at.
+   */
+  setDetectionOff(dirs: string[]): Promise<void>;
   /** Stops looking at photos until the next scan or `resumePerception`. */
   cancelPerception(): void;
   resumePerception(): void;
 }
+
+/** Folders as path prefixes: `/a/b` must not take in `/a/bc`. */
+const folderPrefixes = (dirs: readonly string[] | undefined): string[] => (dirs ?? []).map((d) => (resolve(d) + sep).replace(/\/\/$/, '/'));
 
 /** Media paths: the base host under /v1, the search host without a version, like the APIs there. */
 export const MEDIA_PATH = { base: '/v1/imagery/media', search: '/imagery/media' } as const;
@@ -120,7 +130,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       : embeddedImageryStorage(ctx.db, ctx.clock);
     const regions = new RegionTable();
     const dirs = withSample(opts.photoDirs);
-    const seeing = opts.perception ? openSeeing(opts.perception, store, ctx.logger) : null;
+    const seeing = opts.perception ? openSeeing({ ...opts.perception, skip: () => folderPrefixes(opts.detectionOff) }, store, ctx.logger) : null;
     const catalog = new ImageryCatalog({
       onScanned: () => void seeing?.indexer.kick(),
       dirs,
@@ -286,6 +296,12 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
     perception: () => state?.seeing?.indexer.progress() ?? null,
     cancelPerception: () => state?.seeing?.indexer.cancel(),
     resumePerception: () => void state?.seeing?.indexer.kick(),
+    async setDetectionOff(dirs) {
+      opts.detectionOff = [...dirs];
+      if (!state?.seeing) return;
+      await state.store.forgetSeenUnder(folderPrefixes(dirs));
+      void state.seeing.indexer.kick();
+    },
     async setPhotoDirs(dirs) {
       opts.photoDirs = [...dirs];
       if (state) await state.catalog.setDirs(withSample(dirs));

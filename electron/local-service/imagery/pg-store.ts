@@ -209,14 +209,25 @@ export async function openPgImageryStorage({ pool, onWait, reads }: PgImagerySto
       return r.rows.map((x) => x.rowid);
     },
 
-    async unseen(run, limit) {
+    async unseen(run, limit, skip = []) {
       const r = await pool.query<{ rowid: number; path: string }>(
         `SELECT p.rowid, p.path FROM imagery_photo p
          WHERE p.is_video = 0 AND NOT EXISTS (SELECT 1 FROM imagery_seen s WHERE s.photo_rowid = p.rowid AND s.run = $1)
+         AND NOT EXISTS (SELECT 1 FROM unnest($3::text[]) d WHERE left(p.path, length(d)) = d)
          ORDER BY p.rowid LIMIT $2`,
-        [run, limit],
+        [run, limit, skip],
       );
       return r.rows;
+    },
+
+    async forgetSeenUnder(folders) {
+      if (!folders.length) return;
+      await inTransaction(pool, async (c) => {
+        const under = `SELECT p.rowid FROM imagery_photo p, unnest($1::text[]) d WHERE left(p.path, length(d)) = d`;
+        for (const table of ['imagery_detection', 'imagery_text', 'imagery_seen'])
+          await c.query(`DELETE FROM ${table} WHERE photo_rowid IN (${under})`, [folders]);
+      });
+      if (reads?.replicated) raise(await reads.mark());
     },
 
     async putSightings(rowid, path, run, seen, text = []) {

@@ -32,8 +32,13 @@ export interface ImageryStorage {
   /** Rowids whose search text, or text read in the photo, holds the word as one FTS5 phrase (tokens folded and in a row). */
   match(word: string): Promise<number[]>;
   skipped(): Promise<{ path: string; reason: string }[]>;
-  /** Photos (not videos) the detector run `run` has not looked at since they last changed, at most `limit`. */
-  unseen(run: string, limit: number): Promise<{ rowid: number; path: string }[]>;
+  /**
+   * Photos (not videos) the detector run `run` has not looked at since they last changed, at most
+   * `limit`, leaving out those under the `skip` folders (paths ending in the separator).
+   */
+  unseen(run: string, limit: number, skip?: readonly string[]): Promise<{ rowid: number; path: string }[]>;
+  /** Forgets what was seen and read in the photos under the folders (paths ending in the separator), as if never looked at. */
+  forgetSeenUnder(folders: readonly string[]): Promise<void>;
   /**
    * Replaces what the detectors saw in a photo and marks it looked at by `run`; nothing when the
    * photo left the catalog or its path changed meanwhile.
@@ -84,7 +89,8 @@ export function embeddedStorageOf(store: ImageryStore): ImageryStorage {
     },
     match: async (word) => store.match(word),
     skipped: async () => store.skipped(),
-    unseen: async (run, limit) => store.unseen(run, limit),
+    unseen: async (run, limit, skip) => store.unseen(run, limit, skip),
+    forgetSeenUnder: async (folders) => store.forgetSeenUnder(folders),
     putSightings: async (rowid, path, run, seen, text) => store.putSightings(rowid, path, run, seen, text),
     textLines: async (rowids) => store.textLines(rowids),
     seenWith: async (label) => store.seenWith(label),

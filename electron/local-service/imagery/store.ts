@@ -211,7 +211,11 @@ export class ImageryStore {
       textMatch: db.prepare('SELECT rowid FROM imagery_text_fts WHERE imagery_text_fts MATCH ?').pluck(),
       unseen: db.prepare(`SELECT p.rowid, p.path FROM imagery_photo p
           WHERE p.is_video = 0 AND NOT EXISTS (SELECT 1 FROM imagery_seen s WHERE s.photo_rowid = p.rowid AND s.run = ?)
+          AND NOT EXISTS (SELECT 1 FROM json_each(?) d WHERE substr(p.path, 1, length(d.value)) = d.value)
           ORDER BY p.rowid LIMIT ?`),
+      under: db
+        .prepare('SELECT p.rowid FROM imagery_photo p, json_each(?) d WHERE substr(p.path, 1, length(d.value)) = d.value')
+        .pluck(),
       photoAt: db.prepare('SELECT rowid FROM imagery_photo WHERE rowid = ? AND path = ?').pluck(),
       putSeen: db.prepare('INSERT OR REPLACE INTO imagery_seen (photo_rowid, run) VALUES (?, ?)'),
       putSighting: db.prepare(
@@ -299,8 +303,20 @@ export class ImageryStore {
   }
 
   /** Photos (videos have no frame) the detector run `run` has not looked at since they changed. */
-  unseen(run: string, limit: number): { rowid: number; path: string }[] {
-    return this.st.unseen.all(run, limit) as { rowid: number; path: string }[];
+  unseen(run: string, limit: number, skip: readonly string[] = []): { rowid: number; path: string }[] {
+    return this.st.unseen.all(run, JSON.stringify(skip), limit) as { rowid: number; path: string }[];
+  }
+
+  /** Forgets what was seen and read in the photos under the folders (paths ending in the separator). */
+  forgetSeenUnder(folders: readonly string[]): void {
+    if (!folders.length) return;
+    this.db.transaction(() => {
+      for (const rowid of this.st.under.all(JSON.stringify(folders)) as number[]) {
+        this.st.forgetSightings.run(rowid);
+        this.forgetText(rowid);
+        this.st.forgetSeen.run(rowid);
+      }
+    })();
   }
 
   /** Replaces what was seen in a photo, unless it left the catalog or moved meanwhile. */

@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import type { ExportEstimate, ExportFormat, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
+import type { ExportEstimate, ExportFormat, ExportLayerStyle, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
+import { NO_VALUE, OTHER_KEY, type classify, type Colouring } from '../../../shared/map/symbology';
 import { useRpc } from '../api/rpc';
 import { LAYER_COLOURS } from '../map/layerColours';
 import type { LayerName } from '../map/layers';
@@ -25,6 +26,37 @@ export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string 
  */
 /** The selection an export belongs to, as one key: its query ids in order. */
 export const selectionKey = (queryIds: readonly number[]): string => [...queryIds].sort((a, b) => a - b).join(',');
+
+/**
+ * The legend's classes as a project's style: rank classes as ranges of positions (from the
+ * features' classes, in the service's order), column classes by value, "(no value)" as null
+ * and "Other" apart; a class turned off in the legend is sent turned off.
+ */
+export function legendStyle(
+  legend: { colouring: Colouring } & ReturnType<typeof classify>,
+  hidden: readonly string[],
+  colour: string,
+): ExportLayerStyle {
+  const { colouring, classes, classOf } = legend;
+  const shown = (key: string) => !hidden.includes(key);
+  if (colouring.by === 'rank')
+    return {
+      by: 'rank',
+      colour,
+      classes: classes.map((c, i) => ({ first: classOf.indexOf(i) + 1, last: classOf.lastIndexOf(i) + 1, colour: c.colour, shown: shown(c.key) })),
+    };
+  if (colouring.by === 'column') {
+    const other = classes.find((c) => c.key === OTHER_KEY) ?? null;
+    return {
+      by: 'column',
+      colour,
+      column: colouring.column,
+      classes: classes.filter((c) => c !== other).map((c) => ({ value: c.key === NO_VALUE ? null : c.key, colour: c.colour, shown: shown(c.key) })),
+      other: other ? { colour: other.colour, shown: shown(other.key) } : null,
+    };
+  }
+  return { by: 'layer', colour };
+}
 
 interface ExportTask {
   job: ExportProgressEvent | null;
@@ -66,18 +98,21 @@ export const useExportStore = defineStore('exports', () => {
   const running = computed(() => starting.value || [...tasks.value.values()].some((t) => t.job?.state === 'running'));
 
   /**
-   * A QGIS project opens where the map is, over the online basemap the map draws, each entry in
-   * the colour the map draws it (the map colours results by layer, not by a column: no categories).
+   * A QGIS project opens where the map is, over the online basemap the map draws, each entry as
+   * the map draws it: the one entry on the map's shown layer with the legend's classes (one
+   * colour, by rank or by a column), any other in its layer's colour.
    */
   function projectOptions(queryIds: readonly number[], opts: ExportOptions): ExportProject {
     const e = opts.extent ?? map.extent();
     // A view turned past the antimeridian reports longitudes beyond ±180.
     const box = e && ([Math.max(-180, e[0]), Math.max(-90, e[1]), Math.min(180, e[2]), Math.min(90, e[3])] as const);
-    const colour = LAYER_COLOURS[opts.layer ?? 'history'];
+    const layer = opts.layer ?? 'history';
+    const colour = LAYER_COLOURS[layer];
+    const onMap = opts.layer !== undefined && queryIds.length === 1 && map.activeLayer === layer && !!map.collections[layer]?.features.length;
     return {
       basemap: opts.basemap ?? { kind: 'online' },
       ...(box && box[0] < box[2] && box[1] < box[3] ? { extent: [...box] } : {}),
-      styles: queryIds.map(() => ({ colour })),
+      styles: onMap ? [legendStyle(map.legend, map.hiddenClasses, colour)] : queryIds.map(() => ({ by: 'layer' as const, colour })),
     };
   }
 

@@ -34,6 +34,19 @@ export const usePhotosStore = defineStore('photos', () => {
     }
   }
 
+  /** Turns the detectors and the text reader on or off for one folder. */
+  async function setDetection(folder: string, on: boolean): Promise<void> {
+    busy.value = true;
+    error.value = null;
+    try {
+      const r = await rpc.call('photos.setDetection', { folder, on });
+      if (r.ok) status.value = r.value;
+      else error.value = r.error;
+    } finally {
+      busy.value = false;
+    }
+  }
+
   /** Stops or resumes looking at the photos (detectors and text reader). */
   async function perception(action: 'cancel' | 'resume'): Promise<void> {
     const r = await rpc.call('photos.perception', { action });
@@ -41,5 +54,5 @@ export const usePhotosStore = defineStore('photos', () => {
     else error.value = r.error;
   }
 
-  return { status: readonly(status), error: readonly(error), busy: readonly(busy), load, setFolders, perception };
+  return { status: readonly(status), error: readonly(error), busy: readonly(busy), load, setFolders, setDetection, perception };
 });

@@ -19,19 +19,39 @@ export type ExportSelection = z.infer<typeof ExportSelection>;
 
 const HexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 
-/** How the map draws one layer: its colour, or a colour per value of a column. */
-export const ExportLayerStyle = z
-  .object({
-    colour: HexColour,
-    categories: z
-      .object({
-        column: z.string().min(1).max(200),
-        values: z.array(z.object({ value: z.string().max(500), colour: HexColour }).strict()).max(500),
-      })
-      .strict()
-      .optional(),
-  })
-  .strict();
+const Shown = z.boolean();
+
+/**
+ * How the map draws one layer, as its legend lists it: one colour, by rank (ranges of positions
+ * in the service's order, 1 the first), or a colour per value of a column (null: no value;
+ * `other`: the values past the palette). `colour` is the layer's own colour, for features no
+ * class covers; a class turned off in the legend is sent with `shown: false`.
+ */
+export const ExportLayerStyle = z.discriminatedUnion('by', [
+  z.object({ by: z.literal('layer'), colour: HexColour }).strict(),
+  z
+    .object({
+      by: z.literal('rank'),
+      colour: HexColour,
+      classes: z
+        .array(z.object({ first: z.number().int().min(1), last: z.number().int().min(1), colour: HexColour, shown: Shown }).strict())
+        .min(1)
+        .max(50)
+        .refine((cs) => cs.every((c, i) => c.first <= c.last && (i === 0 || c.first > cs[i - 1]!.last)), 'rank ranges must be in order and apart'),
+    })
+    .strict(),
+  z
+    .object({
+      by: z.literal('column'),
+      colour: HexColour,
+      /** The property as the map reads it; `attributes.x` is an uploaded attribute. */
+      column: z.string().min(1).max(200),
+      classes: z.array(z.object({ value: z.string().max(500).nullable(), colour: HexColour, shown: Shown }).strict()).max(500),
+      other: z.object({ colour: HexColour, shown: Shown }).strict().nullable(),
+    })
+    .strict(),
+]);
+export type ExportLayerStyle = z.infer<typeof ExportLayerStyle>;
 
 /** The QGIS project of an export: what the map shows, so the project opens as the map looked. */
 export const ExportProject = z

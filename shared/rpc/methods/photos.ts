@@ -4,6 +4,8 @@ import { z } from 'zod';
 export const PhotoStatus = z.object({
   /** The user's folders (the sample photos are indexed besides them). */
   folders: z.array(z.string()),
+  /** Folders indexed without the detectors and the text reader: their photos are found by their words only. */
+  detectionOff: z.array(z.string()),
   photos: z.number().int().min(0),
   /** Files that could not be placed, with the reason (first 200). */
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
@@ -37,6 +39,14 @@ export const photosMethods = {
   /** Replaces the photo folders, saves them, and rescans; answers once the scan is done. */
   'photos.setFolders': {
     input: z.object({ folders: z.array(z.string().min(1).max(4096)).max(20) }).strict(),
+    output: PhotoStatus,
+  },
+  /**
+   * Turns the detectors and the text reader on or off for one of the folders; off forgets what
+   * was seen in its photos, on looks at them.
+   */
+  'photos.setDetection': {
+    input: z.object({ folder: z.string().min(1).max(4096), on: z.boolean() }).strict(),
     output: PhotoStatus,
   },
   /** Stops looking at photos (until the next scan or resume), or goes on. */

@@ -74,22 +74,33 @@ const layers = (): ExportLayer[] => [
   { kind: 'compute', name: 'sites.csv', features: sites, count: sites.length, provenance: provenance('upload sites.csv', null) },
   { kind: 'compute', name: 'survey zone', features: [zone], count: 1 },
 ];
-// How the map draws them: cafés coloured by kind, the upload and the zone in one colour each.
+// How the map draws them: cafés coloured by their uploaded kind, the upload by rank (a colour
+// for each of the three places), the zone in one colour.
 const STYLE = {
   cafe: '#e8710a',
   bakery: '#7b3fb5',
   sites: '#8c564b',
+  ranks: ['#8c2d04', '#d94801', '#f16913'],
   zone: '#0f8b6e',
 };
 const MAP_EXTENT: [number, number, number, number] = [10.25, 50.25, 10.75, 50.75];
-const options = (basemap: ProjectOptions['basemap'], editable = false): ProjectOptions => ({
+const options = (basemap: ProjectOptions['basemap'], editable = false, bakeriesShown = true): ProjectOptions => ({
   basemap,
   extent: MAP_EXTENT,
   editable,
   styles: [
-    { colour: STYLE.cafe, categories: { column: 'kind', values: [{ value: 'cafe', colour: STYLE.cafe }, { value: 'bakery', colour: STYLE.bakery }] } },
-    { colour: STYLE.sites },
-    { colour: STYLE.zone },
+    {
+      by: 'column',
+      colour: STYLE.cafe,
+      column: 'attributes.kind',
+      classes: [
+        { value: 'cafe', colour: STYLE.cafe, shown: true },
+        { value: 'bakery', colour: STYLE.bakery, shown: bakeriesShown },
+      ],
+      other: null,
+    },
+    { by: 'rank', colour: STYLE.sites, classes: STYLE.ranks.map((colour, i) => ({ first: i + 1, last: i + 1, colour, shown: true })) },
+    { by: 'layer', colour: STYLE.zone },
   ],
 });
 
@@ -119,6 +130,8 @@ interface Seen {
     renderer?: string;
     attr?: string;
     colours?: Record<string, string>;
+    shown?: Record<string, boolean>;
+    ranges?: [number, number, string, boolean][];
     labels?: boolean;
     labelField?: string | null;
     extent: [number, number, number, number];
@@ -194,8 +207,19 @@ describe('a QGIS project export opened in headless QGIS', () => {
     const [c, s, z] = seen.layers;
     expect(c!.renderer).toBe('categorizedSymbol');
     expect(c!.attr).toBe('kind');
+    // The uploaded attribute as its GeoPackage column; values it has no category for in the layer's colour.
     expect(c!.colours).toEqual({ cafe: STYLE.cafe, bakery: STYLE.bakery, '': STYLE.cafe });
-    expect([s!.renderer, s!.colours]).toEqual(['singleSymbol', { '': STYLE.sites }]);
+    expect(c!.shown).toEqual({ cafe: true, bakery: true, '': true });
+    // Ranks as ranges of the GeoPackage's feature ids, numbered in the service's order.
+    expect([s!.renderer, s!.attr, s!.ranges]).toEqual([
+      'graduatedSymbol',
+      'fid',
+      [
+        [1, 1, STYLE.ranks[0], true],
+        [2, 2, STYLE.ranks[1], true],
+        [3, 3, STYLE.ranks[2], true],
+      ],
+    ]);
     expect([z!.renderer, z!.colours]).toEqual(['singleSymbol', { '': STYLE.zone }]);
     for (const l of [c, s, z]) expect([l!.labels, l!.labelField]).toEqual([true, 'name']);
   });
@@ -250,7 +274,9 @@ describe('a QGIS project export opened in headless QGIS', () => {
       const want = rgb(p.value['kind'] === 'bakery' ? STYLE.bakery : STYLE.cafe);
       expect(near(p.colour, want, 10), `${p.id} at ${p.pixel}: ${p.colour} for ${want}`).toBe(true);
     }
-    for (const p of s!.samples!) expect(near(p.colour, rgb(STYLE.sites), 10), `${p.id}: ${p.colour}`).toBe(true);
+    // Site s<i> is the (i+1)-th result: the rank colour of its place.
+    expect(s!.samples!.map((p) => p.id)).toEqual(sites.map((f) => f.id));
+    for (const p of s!.samples!) expect(near(p.colour, rgb(STYLE.ranks[Number(p.id!.slice(1))]!), 10), `${p.id}: ${p.colour}`).toBe(true);
     // A fill of 20 % opacity over the basemap.
     const blend = rgb(STYLE.zone).map((v, i) => 0.2 * v + 0.8 * TILE_RGB[i]!);
     expect(near(z!.samples![0]!.colour, blend, 8), `zone: ${z!.samples![0]!.colour} for ${blend}`).toBe(true);
@@ -259,8 +285,8 @@ describe('a QGIS project export opened in headless QGIS', () => {
 });
 
 describe('a QField package', () => {
-  it('holds project, data and basemap in one ZIP that opens in QGIS, editable when asked', async () => {
-    await startExport({ layers: layers(), format: 'qfield', destination: zipPath, project: options({ kind: 'pack', path: packPath }, true) });
+  it('holds project, data and basemap in one ZIP that opens in QGIS, editable when asked, a class turned off in the legend off', async () => {
+    await startExport({ layers: layers(), format: 'qfield', destination: zipPath, project: options({ kind: 'pack', path: packPath }, true, false) });
     const files = unzipSync(readFileSync(zipPath));
     expect(Object.keys(files).sort()).toEqual(['fulda-qfield.gpkg', 'fulda-qfield.qgz']);
     const out = join(dir, 'qfield');
@@ -275,6 +301,10 @@ describe('a QField package', () => {
       ['Basemap', true, null, true],
     ]);
     for (const corner of q.basemapCorners) expect(near(corner, TILE_RGB, 6)).toBe(true);
+    expect(q.layers[0]!.shown).toEqual({ cafe: true, bakery: false, '': true });
+    const bakeries = q.layers[0]!.samples!.filter((p) => p.value['kind'] === 'bakery');
+    expect(bakeries).toHaveLength(4);
+    for (const p of bakeries) expect(near(p.colour, rgb(STYLE.bakery), 40), `${p.id} drawn while turned off`).toBe(false);
   }, 120_000);
 
   it('estimates its size from the inputs and the pack', () => {

@@ -170,7 +170,7 @@ describe('export RPC: QGIS projects', () => {
     const r = await web.services.router.dispatch('export.start', {
       selection: { queryIds: ['a'] },
       format: 'qfield',
-      project: { basemap: { kind: 'none' }, styles: [{ colour: '#7b3fb5' }], editable: true },
+      project: { basemap: { kind: 'none' }, styles: [{ by: 'layer', colour: '#7b3fb5' }], editable: true },
     });
     expect(r).toMatchObject({ ok: true, value: { fileName: 'Query a.zip' } });
     const { jobId } = (r as { value: { jobId: string } }).value;
@@ -192,7 +192,19 @@ describe('export RPC: QGIS projects', () => {
     const cases: unknown[] = [
       { selection: { queryIds: ['a'] }, format: 'qgz' },
       { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: '/tmp/area.gpkg' } } },
-      { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, styles: [{ colour: 'orange' }] } },
+      { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, styles: [{ by: 'layer', colour: 'orange' }] } },
+      { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, styles: [{ colour: '#7b3fb5' }] } },
+      ...[
+        [{ first: 3, last: 2 }],
+        [
+          { first: 1, last: 2 },
+          { first: 2, last: 3 },
+        ],
+      ].map((ranks) => ({
+        selection: { queryIds: ['a'] },
+        format: 'qfield',
+        project: { basemap: { kind: 'online' }, styles: [{ by: 'rank', colour: '#7b3fb5', classes: ranks.map((r) => ({ ...r, colour: '#000000', shown: true })) }] },
+      })),
       { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, extent: [11, 50, 10, 51] } },
     ];
     for (const input of cases)

@@ -266,7 +266,7 @@ describe('Export store', () => {
     map.provideExtent(() => [170, 40, 190, 50]);
     exp.format = 'qfield';
     await exp.start([9, 2]);
-    const history = { colour: LAYER_COLOURS.history };
+    const history = { by: 'layer', colour: LAYER_COLOURS.history };
     expect(calls[0]).toEqual({
       method: 'export.start',
       input: {
@@ -278,6 +278,65 @@ describe('Export store', () => {
     });
   });
 
+  it("sends the legend's classes of the entry the map shows: by rank, by a column with a class turned off, and Other", async () => {
+    const { client, calls } = scriptedClient(async () => ({ ok: true, value: { jobId: 'j9', fileName: 'q.zip', downloadPath: '/exports/j9' } }));
+    const { exp, map } = withStores(client, () => ({ exp: useExportStore(), map: useMapStore() }));
+    const kinds = ['cafe', 'bar', 'cafe', null, 'pub', 'cafe', 'bar', '', 'cafe', 'bar'];
+    const feature = (i: number, properties: Record<string, unknown>) => ({ type: 'Feature' as const, id: `f${i}`, geometry: { type: 'Point', coordinates: [i, 0] }, properties });
+    map.setActiveLayer('ask');
+    map.show('ask', { type: 'FeatureCollection', features: kinds.map((k, i) => feature(i, { name: `n${i}`, attributes: { kind: k } })) }, false);
+    const styleSent = async () => {
+      calls.length = 0;
+      await exp.start([4], { format: 'qfield', layer: 'ask' });
+      exp.dismiss([4]);
+      return (calls[0]!.input as { project: { styles: unknown[] } }).project.styles;
+    };
+    const colour = LAYER_COLOURS.ask;
+
+    // Ten results in four rank steps: positions 1-3, 4-5, 6-8, 9-10, darkest first.
+    map.setColouring({ by: 'rank' });
+    expect(await styleSent()).toEqual([
+      {
+        by: 'rank',
+        colour,
+        classes: [
+          { first: 1, last: 3, colour: '#8c2d04', shown: true },
+          { first: 4, last: 5, colour: '#d94801', shown: true },
+          { first: 6, last: 8, colour: '#f16913', shown: true },
+          { first: 9, last: 10, colour: '#fdae6b', shown: true },
+        ],
+      },
+    ]);
+
+    // cafe 4, bar 3, no value (null and empty) 2, pub 1: commonest first, no value in grey; bar turned off.
+    map.setColouring({ by: 'column', column: 'attributes.kind' });
+    map.setClassShown('bar', false);
+    expect(await styleSent()).toEqual([
+      {
+        by: 'column',
+        colour,
+        column: 'attributes.kind',
+        classes: [
+          { value: 'cafe', colour: '#e8710a', shown: true },
+          { value: 'bar', colour: '#1f77b4', shown: false },
+          { value: null, colour: '#6f7780', shown: true },
+          { value: 'pub', colour: '#d62728', shown: true },
+        ],
+        other: null,
+      },
+    ]);
+
+    // Ten names, one each: the first seven by name get colours, the other three are Other.
+    map.setColouring({ by: 'column', column: 'name' });
+    const [byName] = (await styleSent()) as [{ classes: { value: string }[]; other: unknown }];
+    expect(byName.classes.map((c) => c.value)).toEqual(['n0', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6']);
+    expect(byName.other).toEqual({ colour: '#6f7780', shown: true });
+
+    // Entries the map does not show (another layer in front, or several) keep their layer's colour.
+    map.setActiveLayer('street');
+    expect(await styleSent()).toEqual([{ by: 'layer', colour }]);
+  });
+
   it('estimates a project before it is written, from the same options as the export; a pack as the basemap', async () => {
     const estimate = { layers: [{ name: 'q', features: 3 }], features: 3, dataBytes: 90_000, basemapBytes: 40_000, bytes: 138_000 };
     const { client, calls } = scriptedClient(async (method) =>
@@ -287,7 +346,7 @@ describe('Export store', () => {
     const opts = { format: 'qfield' as const, layer: 'ask' as const, basemap: { kind: 'pack' as const, path: '/packs/a.gpkg' }, extent: [4, 45, 5, 46] as [number, number, number, number] };
     expect(exp.estimateFor([3], opts)).toBeNull();
     await exp.estimate([3], opts);
-    const project = { basemap: { kind: 'pack', path: '/packs/a.gpkg' }, extent: [4, 45, 5, 46], styles: [{ colour: LAYER_COLOURS.ask }] };
+    const project = { basemap: { kind: 'pack', path: '/packs/a.gpkg' }, extent: [4, 45, 5, 46], styles: [{ by: 'layer', colour: LAYER_COLOURS.ask }] };
     expect(calls[0]).toEqual({ method: 'export.estimate', input: { selection: { queryIds: ['3'] }, format: 'qfield', project } });
     expect(exp.estimateFor([3], opts)).toEqual({ estimate, error: null });
     // Another basemap is another estimate.

@@ -55,10 +55,20 @@ describe('photo folders setting', () => {
     expect((await rpc.call('photos.perception', { action: 'pause' } as never)).ok).toBe(false);
   });
 
-  it('keeps the folders across a restart', async () => {
+  it('switches the detectors off and on for one folder, refusing a folder that is not one of them', async () => {
+    expect(value(await rpc.call('photos.status', {})).detectionOff).toEqual([]);
+    expect(value(await rpc.call('photos.setDetection', { folder: photos, on: false })).detectionOff).toEqual([photos]);
+    const other = await rpc.call('photos.setDetection', { folder: join(root, 'elsewhere'), on: false });
+    expect(other.ok ? null : other.error.code).toBe('NOT_FOUND');
+    expect(value(await rpc.call('photos.setDetection', { folder: photos, on: true })).detectionOff).toEqual([]);
+    value(await rpc.call('photos.setDetection', { folder: photos, on: false }));
+  });
+
+  it('keeps the folders and their switches across a restart', async () => {
     await app.close();
     await boot();
-    expect(value(await rpc.call('photos.status', {})).folders).toEqual([photos]);
+    const status = value(await rpc.call('photos.status', {}));
+    expect([status.folders, status.detectionOff]).toEqual([[photos], [photos]]);
   });
 
   it('refuses a relative path or a missing folder with the reason, and changes nothing', async () => {
@@ -72,9 +82,9 @@ describe('photo folders setting', () => {
     expect(value(await rpc.call('photos.status', {})).folders).toEqual([photos]);
   });
 
-  it('drops the photos of a folder that is removed', async () => {
+  it('drops the photos of a folder that is removed, and its switch', async () => {
     const cleared = value(await rpc.call('photos.setFolders', { folders: [] }));
-    expect(cleared.folders).toEqual([]);
+    expect([cleared.folders, cleared.detectionOff]).toEqual([[], []]);
     const found = value(await rpc.call('imagery.search', { request: { query: 'zebbug' } }));
     expect(found.response.isSuccess && found.response.data).toEqual([]);
   });

@@ -23,6 +23,8 @@ export interface PerceptionIndexerOptions {
   models: PerceptionModels;
   logger: Logger;
   onProgress?: (p: PerceptionProgress) => void;
+  /** Folders whose photos are not looked at (paths ending in the separator), read at each batch. */
+  skip?: () => readonly string[];
 }
 
 /** Photos asked of the storage at once. */
@@ -95,19 +97,20 @@ export class PerceptionIndexer {
     try {
       do {
         this.again = false;
-        let batch = await store.unseen(this.run, BATCH);
+        let batch = await store.unseen(this.run, BATCH, this.skipped());
         this.set({ total: this.status.done + batch.length });
         while (batch.length && !this.stopped()) {
           const work = [...batch];
           const lanes = Array.from({ length: pool.size }, async () => {
             for (let p = work.shift(); p && !this.stopped(); p = work.shift()) {
               const seen = await this.look(p.path);
-              await store.putSightings(p.rowid, p.path, this.run, seen.sightings, seen.text);
+              // Its folder switched off while it was being looked at: what was seen is not kept.
+              if (!this.skipped().some((d) => p.path.startsWith(d))) await store.putSightings(p.rowid, p.path, this.run, seen.sightings, seen.text);
               this.set({ done: this.status.done + 1 });
             }
           });
           await Promise.all(lanes);
-          batch = this.stopped() ? [] : await store.unseen(this.run, BATCH);
+          batch = this.stopped() ? [] : await store.unseen(this.run, BATCH, this.skipped());
           this.set({ total: this.status.done + batch.length });
         }
       } while (this.again && !this.stopped());
@@ -116,6 +119,10 @@ export class PerceptionIndexer {
       this.opts.logger.error('imagery: detection stopped', err);
       this.set({ state: 'idle', error: (err as Error).message });
     }
+  }
+
+  private skipped(): readonly string[] {
+    return this.opts.skip?.() ?? [];
   }
 
   private stopped() {

@@ -18,6 +18,8 @@ export interface Seeing {
 export interface SeeingOptions {
   modelsDir?: string;
   workers?: number;
+  /** Folders whose photos the detectors leave alone (paths ending in the separator). */
+  skip?: () => readonly string[];
 }
 
 /** Null (and a warning) when the models cannot be read: photos are then found by their words only. */
@@ -25,7 +27,7 @@ export function openSeeing(opts: SeeingOptions, store: ImageryStorage, logger: L
   try {
     const models = readModels(opts.modelsDir ?? defaultModelsDir());
     const pool = createDetectorPool({ models, workers: opts.workers });
-    const indexer = new PerceptionIndexer({ store, pool, models, logger });
+    const indexer = new PerceptionIndexer({ store, pool, models, logger, skip: opts.skip });
     return {
       pool,
       indexer,

@@ -1,7 +1,7 @@
 """Open a QGIS project headless, report what QGIS sees and render it (JSON on stdout, last line).
 
 Usage: qgis_project.py PROJECT PNG WIDTH HEIGHT
-Reports every layer (validity, count, fields, renderer, labels, read-only, abstract), the project's
+Reports every layer (validity, count, fields, renderer with its categories or ranges, labels, read-only, abstract), the project's
 CRS and view extent, the layers' extents in the project CRS, and the colour of the rendered image at
 every vector feature's position (points: the point; areas: a point inside). The basemap alone is
 rendered too and its colour reported at the corners of the image.
@@ -79,6 +79,10 @@ for layer in layers:
         elif r.type() == "categorizedSymbol":
             entry["attr"] = r.classAttribute()
             entry["colours"] = {str(c.value()): c.symbol().color().name() for c in r.categories()}
+            entry["shown"] = {str(c.value()): c.renderState() for c in r.categories()}
+        elif r.type() == "graduatedSymbol":
+            entry["attr"] = r.classAttribute()
+            entry["ranges"] = [[g.lowerValue(), g.upperValue(), g.symbol().color().name(), g.renderState()] for g in r.ranges()]
         entry["labels"] = layer.labelsEnabled()
         entry["labelField"] = layer.labeling().settings().fieldName if layer.labeling() else None
         xf = QgsCoordinateTransform(layer.crs(), crs, project)

@@ -1,4 +1,7 @@
+import Feature from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
+import MultiLineString from 'ol/geom/MultiLineString';
+import MultiPolygon from 'ol/geom/MultiPolygon';
 import VectorLayer from 'ol/layer/Vector';
 import VectorSource from 'ol/source/Vector';
 import { Fill, Stroke, Style } from 'ol/style';
@@ -19,6 +22,20 @@ export function paintBasemapLayers([land, borders]: readonly VectorLayer[], pale
 }
 
 /**
+ * One feature per polygon or line of the multi-part features world-atlas gives (all land is one
+ * feature, all borders another): the layer's index then hands a frame only the parts in view,
+ * where one feature would have every frame draw the world's 1,400 land polygons, at street zoom too.
+ */
+function onePerPart(features: Feature[]): Feature[] {
+  return features.flatMap((f) => {
+    const g = f.getGeometry();
+    if (g instanceof MultiPolygon) return g.getPolygons().map((p) => new Feature(p));
+    if (g instanceof MultiLineString) return g.getLineStrings().map((l) => new Feature(l));
+    return [f];
+  });
+}
+
+/**
  * Offline basemap from Natural Earth 1:50m (via the world-atlas package): land polygons and
  * country borders, bundled with the renderer so the map draws with no network.
  */
@@ -29,7 +46,7 @@ export function createBasemapLayers(palette: BasemapPalette): VectorLayer[] {
 
   const land = new VectorLayer({
     source: new VectorSource({
-      features: format.readFeatures(unwrapAntimeridian(feature(landTopo, landTopo.objects.land))),
+      features: onePerPart(format.readFeatures(unwrapAntimeridian(feature(landTopo, landTopo.objects.land)))),
       attributions: 'Natural Earth',
     }),
     style: landStyle(palette),
@@ -38,12 +55,14 @@ export function createBasemapLayers(palette: BasemapPalette): VectorLayer[] {
   });
   const borders = new VectorLayer({
     source: new VectorSource({
-      features: format.readFeatures(
-        unwrapAntimeridian({
-          type: 'Feature',
-          properties: {},
-          geometry: mesh(countriesTopo, countriesTopo.objects.countries, (a, b) => a !== b),
-        }),
+      features: onePerPart(
+        format.readFeatures(
+          unwrapAntimeridian({
+            type: 'Feature',
+            properties: {},
+            geometry: mesh(countriesTopo, countriesTopo.objects.countries, (a, b) => a !== b),
+          }),
+        ),
       ),
     }),
     style: borderStyle(palette),

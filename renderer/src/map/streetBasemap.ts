@@ -8,9 +8,13 @@ import { STREET_MAX_ZOOM, STREET_MIN_ZOOM } from '../../../shared/basemap/street
 import { base64ToBytes } from '../lib/base64';
 import type { Theme } from '../lib/theme';
 import { streetStyle } from './streetStyle';
+import { createTileBatch } from './tileBatch';
 
 /** Reads one street tile (a Mapbox vector tile as base64); null where none is made. */
 export type LoadStreetTile = (z: number, x: number, y: number) => Promise<string | null>;
+
+/** Longest a made tile waits for the others of its view before it is drawn. */
+const BATCH_WAIT_MS = 400;
 
 /**
  * The street basemap made from the analyst's OSM extracts: vector tiles from the layer store,
@@ -18,6 +22,7 @@ export type LoadStreetTile = (z: number, x: number, y: number) => Promise<string
  */
 export function createStreetBasemapLayer(load: LoadStreetTile, theme: Theme, bboxes: readonly Extent[]): VectorTileLayer {
   const format = new MVT();
+  const batch = createTileBatch(BATCH_WAIT_MS);
   const extent = bboxes
     .map((b) => transformExtent(b, 'EPSG:4326', 'EPSG:3857'))
     .reduce<Extent | null>((a, b) => (a ? [Math.min(a[0]!, b[0]!), Math.min(a[1]!, b[1]!), Math.max(a[2]!, b[2]!), Math.max(a[3]!, b[3]!)] : b), null);
@@ -26,16 +31,23 @@ export function createStreetBasemapLayer(load: LoadStreetTile, theme: Theme, bbo
     minZoom: STREET_MIN_ZOOM,
     maxZoom: STREET_MAX_ZOOM,
     attributions: '© OpenStreetMap contributors (your extract)',
+    // Buildings and areas of one class do not overlap: fills of one style are drawn as one path.
+    overlaps: false,
     // The "URL" only carries the tile's numbers to the load function below.
     tileUrlFunction: ([z, x, y]) => `${z}/${x}/${y}`,
     tileLoadFunction: (tile, src) => {
       const [z, x, y] = src.split('/').map(Number) as [number, number, number];
       const vt = tile as VectorTile<never>;
       vt.setLoader((tileExtent, _resolution, projection) => {
-        load(z, x, y).then(
+        batch.add(
+          () => load(z, x, y),
           (data) => {
             if (data === null) return vt.setFeatures([]);
-            vt.setFeatures(format.readFeatures(base64ToBytes(data).buffer, { extent: tileExtent, featureProjection: projection }) as never[]);
+            try {
+              vt.setFeatures(format.readFeatures(base64ToBytes(data).buffer, { extent: tileExtent, featureProjection: projection }) as never[]);
+            } catch {
+              vt.onError();
+            }
           },
           () => vt.onError(),
         );

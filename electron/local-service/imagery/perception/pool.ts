@@ -197,8 +197,9 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
       return ((await ask(path, { path, objects: false, faces: false, text: true })) as unknown as PhotoSight).text;
     },
     async blurFaces(jpeg, o = {}) {
-      // A copy goes to the worker (transferred): the caller's bytes stay as they are.
-      const copy = jpeg.slice();
+      // A copy goes to the worker (transferred): the caller's bytes stay as they are. Not
+      // `slice()`: on a Buffer that is a view of the same memory, and the transfer would empty it.
+      const copy = new Uint8Array(jpeg);
       const a = (await ask('a photo', { blur: copy, pad: o.pad ?? 1.8, quality: o.quality ?? 90 }, [copy.buffer])) as unknown as BlurredPhoto;
       return { bytes: a.bytes, width: a.width, height: a.height, faces: a.faces };
     },

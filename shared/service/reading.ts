@@ -35,15 +35,26 @@ export const ReadingWarning = z.object({ code: z.literal('plan'), message: z.str
 /** Problem code of a question the service did not answer because part of it was not read. */
 export const UNREAD_QUESTION = 'unread_question';
 
-export const UnreadPart = z.object({ words: z.string(), why: z.string() });
+export const UnreadPart = z.object({
+  words: z.string(),
+  why: z.string(),
+  /**
+   * The step of the refusal's `plan` that holds these words, named as the reading's parts are
+   * numbered: `subject`, `filter:<i>` (of `filters`), `relation:<i>` (of `relations`), `order`,
+   * `measurement`. Absent when no step holds them (words no rule read).
+   */
+  step: z.string().regex(/^(subject|order|measurement|(filter|relation):\d+)$/).optional(),
+});
 export type UnreadPart = z.infer<typeof UnreadPart>;
 
 /** The parts of a 422 refusal that say what was not read, what the data holds and how the rest was read. */
 export const UnreadRefusal = z.object({
   code: z.literal(UNREAD_QUESTION),
   unread: z.array(UnreadPart).min(1),
-  /** The reading of the rest, in one line (" · " between steps). */
+  /** The reading, in one line (" · " between steps). */
   reading: z.string(),
+  /** The reading step by step, as an answer's `plan` warning carries it; `unread[].step` names the steps not read. */
+  plan: QuestionReading,
   holds: z.object({ subject: z.string(), columns: z.array(z.string()) }).optional(),
   layers: z.array(z.string()).optional(),
   builtIn: z.string().optional(),

@@ -94,3 +94,18 @@ test('a refused question says what was not read and what the data holds, and run
   await expect(page.getByTestId('reading-chip')).toHaveText(['airports', /in Switzerland/]);
   await shot(page, 'reading-refused-rerun');
 });
+
+test('a place not found is dropped with the step that holds it, whatever that step reads', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  await page.getByTestId('tab-ask').click();
+  // "Springfield, France" is read as the nearest guess (Springfield, IL): the relation to it goes, and the order by distance with it.
+  await page.getByTestId('ask-query').fill('airports in Switzerland near Springfield, France');
+  await page.getByTestId('ask-run').click();
+  const refusal = page.getByTestId('refusal');
+  await expect(refusal).toBeVisible({ timeout: 30_000 });
+  await expect(refusal.getByTestId('refusal-rest')).toHaveText('asks “airports in Switzerland”');
+  await shot(page, 'reading-refused-place');
+  await refusal.getByTestId('refusal-rerun').click();
+  await expect(page.getByTestId('ask-count')).toHaveText(results(airports.filter((a) => a.iso_country === 'CH').length), { timeout: 30_000 });
+  await expect(page.getByTestId('ask-query')).toHaveValue('airports in Switzerland');
+});

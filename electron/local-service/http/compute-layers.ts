@@ -14,8 +14,7 @@ import { executeLayers } from '../query/layers/execute-layers';
 import { layerFeature, writeLayerAnswer, type NearPlaces } from '../query/layers/features';
 import { referenceGeometries, type ResolveContext } from '../query/layers/resolve';
 import type { Plan, RefPoint, Reference } from '../query/plan';
-import { readingOf } from '../query/reading';
-import { holdsOf, UnreadQuestion, type Refusal } from '../query/refusal';
+import { holdsOf, refusalOfParts, UnreadQuestion, type Refusal } from '../query/refusal';
 import type { Vocabulary } from '../vocabulary/vocabulary';
 import type { Slicer, UploadFeature } from '../uploads';
 
@@ -55,14 +54,14 @@ export function refusalOf(
   savedSubject?: Kind | null,
 ): Refusal {
   const subject = plan.subject ?? savedSubject ?? null;
-  const reading = readingOf(plan, catalog, subject).text;
+  const refuse = (what: Parameters<typeof refusalOfParts>[4]) => refusalOfParts(plan, catalog, subject, plan.notRead, what);
   if (plan.layerSubject?.sources.length) {
     const columns = new Set(plan.layerSubject.sources.flatMap((s) => vocabulary?.summaries.get(s.layer.id)?.columns.map((c) => c.key) ?? []));
-    return { unread: plan.notRead, reading, holds: { subject: plan.layerSubject.said, columns: [...columns] } };
+    return refuse({ holds: { subject: plan.layerSubject.said, columns: [...columns] } });
   }
   const holds = holdsOf(subject, catalog, [...new Set(uploads.flatMap((u) => Object.keys(u.attributes)))]);
-  if (holds) return { unread: plan.notRead, reading, holds };
-  return { unread: plan.notRead, reading, builtIn: catalog.kinds.labels(() => true), layers: vocabulary?.layers.map((l) => l.name) ?? [] };
+  if (holds) return refuse({ holds });
+  return refuse({ builtIn: catalog.kinds.labels(() => true), layers: vocabulary?.layers.map((l) => l.name) ?? [] });
 }
 
 /** Answers a plan whose subject is features of data layers. */

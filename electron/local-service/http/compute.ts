@@ -16,7 +16,7 @@ import { createTypoReader } from '../query/typos';
 import { uploadValueWords } from '../query/upload-words';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
 import { readingOf } from '../query/reading';
-import { refusalText, UNREAD_CODE, UnreadQuestion } from '../query/refusal';
+import { refusalProblem, refusalText, UnreadQuestion } from '../query/refusal';
 import type { ResultStore } from '../result-store';
 import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
 import { createSlicer, printableName, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
@@ -426,7 +426,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       if (e instanceof UnreadQuestion) {
         const r = e.refusal;
         const errors = r.unread.map((u) => ({ field: 'query', message: `"${u.words}": ${u.why}` }));
-        return sendProblem(reply, 422, 'Unprocessable Content', refusalText(r), errors, { code: UNREAD_CODE, ...r });
+        return sendProblem(reply, 422, 'Unprocessable Content', refusalText(r), errors, refusalProblem(r));
       }
       throw e;
     } finally {

@@ -13,12 +13,11 @@ import { aggregateByCountry, measure, type MeasurementResult } from './measure';
 import { modifierTest } from './modifiers';
 import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
 import { measureNearest } from './nearest';
-import { readingOf } from './reading';
 import type { Source } from './source';
 import { catalogSource } from './sources/catalog';
 import { reach } from './sources/points';
 import { uploadSource } from './sources/upload';
-import { holdsOf, unheldParts, UnreadQuestion } from './refusal';
+import { holdsOf, refusalOfParts, unheldParts, UnreadQuestion } from './refusal';
 import { defaultOrder, sortByDistance } from './sort';
 
 export { sortByDistance } from './sort';
@@ -233,10 +232,9 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   for (const c of plan.conditions) {
     const keys = conditionKeys(c);
     if (!keys.some((k) => columns.includes(k)))
-      unheld.push({ words: c.label, why: `${kinds.label(subject).many} have no ${keys.join(' or ')} column` });
+      unheld.push({ words: c.label, why: `${kinds.label(subject).many} have no ${keys.join(' or ')} column`, part: c });
   }
-  if (unheld.length)
-    throw new UnreadQuestion({ unread: unheld, reading: readingOf(plan, catalog, subject).text, holds: holdsOf(subject, catalog, columns) });
+  if (unheld.length) throw new UnreadQuestion(refusalOfParts(plan, catalog, subject, unheld, { holds: holdsOf(subject, catalog, columns) }));
   const cond = plan.conditions.length ? conditionTests(plan.conditions, input.now ?? new Date()) : null;
   // The subject's modifiers the question chose ("large", "capital"), as one test per item.
   const keep = K ? modifierTest(K, plan) : undefined;

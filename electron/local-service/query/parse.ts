@@ -13,7 +13,7 @@ import {
   barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
 } from './rules/where';
 import { foldLetters } from '../catalog/text';
-import { SILENT } from './words';
+import { SILENT, UNIT_NAMES } from './words';
 
 export { NEAR_KM, IN_CITY_KM, tokenize } from './words';
 export type { ParseContext } from './reader';
@@ -57,8 +57,8 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
 function readOnce(query: string, ctx: ParseContext): Plan {
   const r = createReader(query, ctx);
   const { t, plan, w } = r;
-  // Runs of words no rule used, as phrases ("runways longer 3000 m"): each is named in a refusal.
-  const runs: string[][] = [];
+  // Runs of words no rule used, as phrases ("runways longer 3000 m"), from their first token: each is named in a refusal.
+  const runs: { from: number; words: string[] }[] = [];
   let lastIgnored = -2;
   for (let i = 0; i < t.length; ) {
     let used = 0;
@@ -73,13 +73,23 @@ function readOnce(query: string, ctx: ParseContext): Plan {
     if (!SILENT.has(w(i))) {
       plan.ignored.push(t[i]!.raw);
       // Filler between two unread words stays in the phrase: "runways longer than 3000 m".
-      if (lastIgnored >= 0 && t.slice(lastIgnored + 1, i).every((x) => SILENT.has(x.w))) runs.at(-1)!.push(...t.slice(lastIgnored + 1, i + 1).map((x) => x.raw));
-      else runs.push([t[i]!.raw]);
+      if (lastIgnored >= 0 && t.slice(lastIgnored + 1, i).every((x) => SILENT.has(x.w))) runs.at(-1)!.words.push(...t.slice(lastIgnored + 1, i + 1).map((x) => x.raw));
+      else runs.push({ from: i, words: [t[i]!.raw] });
       lastIgnored = i;
     } else if (lastIgnored >= 0 && i - lastIgnored > 2) lastIgnored = -2;
     i++;
   }
-  for (const run of runs) r.notRead(run.join(' '), 'no rule reads these words');
+  for (const run of runs) {
+    // A figure followed by a word no rule reads ("more than 100 furlongs") is no population or
+    // value: the word is a unit or a noun the reader does not have, and the figure goes with it.
+    const figure = r.figures.find((f) => f.end === run.from);
+    if (!figure) {
+      r.notRead(run.words.join(' '), 'no rule reads these words');
+      continue;
+    }
+    figure.undo();
+    r.notRead(`${r.said(figure.from, figure.end)} ${run.words.join(' ')}`, `"${t[run.from]!.raw}" after a figure is no unit the reader has (${UNIT_NAMES.join(', ')})`);
+  }
   // Places that name nothing known (the place reader keeps them as unread): never a count of 0.
   for (const u of plan.unread) if (!plan.notRead.some((x) => x.words.includes(u) || u.includes(x.words))) r.notRead(u, 'not a place the catalog knows');
   if (r.pending) {
@@ -101,7 +111,7 @@ function readOnce(query: string, ctx: ParseContext): Plan {
     r.warn('ignored', `"${dropped}" ignored: the question has another subject`);
   }
   if (plan.layerSubject && !plan.layerSubject.sources.length)
-    r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`);
+    r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`, 'subject');
   if (plan.ignored.length) r.warn('ignored_words', `words not used: ${plan.ignored.join(', ')}`, { words: plan.ignored });
   return plan;
 }

@@ -1,5 +1,5 @@
 import type { Catalog, Kind } from '../catalog/catalog';
-import { formatInt, formatNumber } from '../catalog/format';
+import { formatInt } from '../catalog/format';
 import type { AdjectiveReading } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { normalizeName } from '../catalog/text';
@@ -14,6 +14,7 @@ import { parseCoord, rewritePaste } from '../../../shared/coords';
 import type { TypoReader } from './typos';
 import type { UploadValue } from './upload-words';
 import type { SaidDistance } from './units';
+import type { PlanPart } from './refusal';
 
 export interface ParseContext {
   catalog: Catalog;
@@ -32,6 +33,7 @@ export interface ParseContext {
 }
 
 const fmt = formatInt;
+const POSITION = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6, useGrouping: false });
 const UPLOAD_CLASS = { type: 'class', kind: UPLOADS.name, label: UPLOADS.label.many } as const;
 /** Words for uploaded polygons after "my": "inside my area". */
 const UPLOAD_AREAS = new Set(['area', 'areas', 'polygon', 'polygons', 'zone', 'zones', 'boundary', 'boundaries', 'region', 'regions']);
@@ -55,8 +57,8 @@ export function createReader(query: string, ctx: ParseContext) {
     plan.warnings.push({ code, message, ...extra } as Warning);
   for (const c of written.conversions) warn('reading', `read "${c.from}" (${c.format.toUpperCase()}) as ${c.to}`);
   /** A part of the question that cannot be used: the question is then refused, not answered wider. */
-  const notRead = (words: string, why: string) => {
-    if (!plan.notRead.some((x) => x.words === words)) plan.notRead.push({ words, why });
+  const notRead = (words: string, why: string, part?: PlanPart) => {
+    if (!plan.notRead.some((x) => x.words === words)) plan.notRead.push(part === undefined ? { words, why } : { words, why, part });
   };
   const w = (i: number) => t[i]?.w ?? '';
   const said = (from: number, to: number) => t.slice(from, to).map((x) => x.raw).join(' ');
@@ -90,6 +92,12 @@ export function createReader(query: string, ctx: ParseContext) {
     subjectWordAt: -1,
     /** Modifier adjective read before any subject ("large ... airports"), waiting for its noun. */
     pending: undefined as AdjectiveReading[] | undefined,
+    /**
+     * Figures read without a unit (a population, a column's value), from the first token of their
+     * phrase to the token after the number, with how to take the reading back: a word no rule reads
+     * right after one ("100 furlongs") means a unit or a noun the reader does not have.
+     */
+    figures: [] as { from: number; end: number; undo: () => void }[],
     notRead,
     numberAt: (i: number, allowMultiplier: boolean) => numberAt(t, i, allowMultiplier),
     distanceUnit: (i: number) => UNIT_KM[w(i)],
@@ -134,7 +142,8 @@ export function createReader(query: string, ctx: ParseContext) {
       const y = lat * latSign;
       const x = lon * lonSign;
       if (Math.abs(y) > 90 || Math.abs(x) > 180) return null;
-      return [{ lon: x, lat: y, label: `${formatNumber(y)}, ${formatNumber(x)}` }, j - i];
+      // The position as typed, to 6 decimals (about 0.1 m): a reading written back measures from the same point.
+      return [{ lon: x, lat: y, label: `${POSITION.format(y)}, ${POSITION.format(x)}` }, j - i];
     },
 
     /** A phrase of the layer vocabulary at i ("fire stations", "Nordviertel"): the match, else null. */
@@ -220,11 +229,12 @@ export function createReader(query: string, ctx: ParseContext) {
       if (named?.type === 'coord') return [{ type: 'points', points: [named.point], label: named.point.label }, k - i + named.len];
       const cls = r.classAt(i);
       if (cls?.[0].type === 'selection' && !cls[0].selection.sources.length)
-        notRead(cls[0].label, `read as ${cls[0].selection.reading}, but no layer holds such features`);
+        notRead(cls[0].label, `read as ${cls[0].selection.reading}, but no layer holds such features`, cls[0]);
       if (cls) return withClassFilter(cls, i + cls[1]);
       let j = i;
       while (w(j) === 'the') j++;
       if (['me', 'here', 'us'].includes(w(j))) return [r.herePoints(`${phrase} ${t[j]!.raw}`), j - i + 1];
+      const unknownBefore = plan.unread.length;
       const p = placeAt(j, true);
       if (!p) {
         const unknown = r.unknownPlaceAt(j);
@@ -237,7 +247,17 @@ export function createReader(query: string, ctx: ParseContext) {
         return [null, j - i + p.len];
       }
       const pt = placePoint(p);
-      return [{ type: 'points', points: [pt], label: pt.label }, j - i + p.len];
+      const ref: Reference = { type: 'points', points: [pt], label: pt.label };
+      r.placeNotFound(unknownBefore, ref);
+      return [ref, j - i + p.len];
+    },
+
+    /**
+     * Place names the place reader could not find since `before` ("Springfield, France", read as
+     * the best guess): unread, held by the reference built from the guess.
+     */
+    placeNotFound(before: number, ref: Reference) {
+      for (const u of plan.unread.slice(before)) notRead(u, 'not a place the catalog knows', ref);
     },
 
     /** "near me", "here": the request coordinates; without any, nothing (never everywhere). */
@@ -332,7 +352,17 @@ export function createReader(query: string, ctx: ParseContext) {
       return [ref, len + f[1]];
     }
     const label = `${ref.label} ${populationText(f[0])}`;
-    return [{ ...ref, popMin: f[0].min, popMax: f[0].max, label }, len + f[1]];
+    const filtered = { ...ref, popMin: f[0].min, popMax: f[0].max, label };
+    r.figures.push({
+      from: end,
+      end: end + f[1],
+      undo: () => {
+        delete filtered.popMin;
+        delete filtered.popMax;
+        filtered.label = ref.label;
+      },
+    });
+    return [filtered, len + f[1]];
   }
 
   return r;

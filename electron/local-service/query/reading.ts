@@ -2,7 +2,8 @@ import type { Catalog } from '../catalog/catalog';
 import { formatInt } from '../catalog/format';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { boxText } from './bbox';
-import { modifierValue, type Plan, type Within } from './plan';
+import { modifierValue, type Plan, type Reference, type Within } from './plan';
+import type { PlanPart } from './refusal';
 import { radiusText } from './units';
 
 /**
@@ -38,6 +39,15 @@ export function withinText(w: Within): string {
 
 /** The reading of a plan; `subject` overrides the plan's own (the saved set's, the fallback's). */
 export function readingOf(plan: Plan, catalog: Catalog, subject?: string | null): Reading {
+  return readingSteps(plan, catalog, subject).reading;
+}
+
+/**
+ * The reading of a plan, and the step of the reading that holds a part of the plan, named as the
+ * chips name steps ("subject", "filter:1", "relation:0", "order", "measurement"): a refusal says
+ * which steps hold what was not read, so the rest is asked without exactly those.
+ */
+export function readingSteps(plan: Plan, catalog: Catalog, subject?: string | null): { reading: Reading; stepOf: (part: PlanPart) => string | undefined } {
   const kind = subject !== undefined ? subject : plan.subject;
   let subjectText: string;
   let source: string;
@@ -49,10 +59,13 @@ export function readingOf(plan: Plan, catalog: Catalog, subject?: string | null)
     source = 'the uploaded files';
   } else if (kind) {
     const K = catalog.kinds.get(kind);
+    // Each modifier in its own words from the entry: its adjective ("large"), or the noun that sets
+    // it used before the kind's noun ("capital cities"), so the reading reads back as itself.
     const mods = (K.entry.modifiers ?? []).flatMap((m) => {
       const v = modifierValue(plan, m.key);
-      const label = m.words?.find((x) => x.value === v)?.label;
-      return v === undefined ? [] : [label ?? `${m.key}: ${v}`];
+      if (v === undefined) return [];
+      const label = m.words?.find((x) => x.value === v)?.label ?? K.entry.nouns.find((n) => n.sets?.[m.key] === v)?.one[0];
+      return [label ?? `${m.key}: ${v}`];
     });
     subjectText = [...mods, K.entry.label.many].join(' ');
     source = K.entry.source.name;
@@ -67,24 +80,35 @@ export function readingOf(plan: Plan, catalog: Catalog, subject?: string | null)
   if (plan.popMin !== undefined && plan.popMax !== undefined) filters.push(`population ${formatInt(plan.popMin)} to ${formatInt(plan.popMax)}`);
   else if (plan.popMin !== undefined) filters.push(`population over ${formatInt(plan.popMin)}`);
   else if (plan.popMax !== undefined) filters.push(`population under ${formatInt(plan.popMax)}`);
-  for (const c of plan.conditions) filters.push(c.label);
+  const steps = new Map<PlanPart, string>([['subject', 'subject']]);
+  if (plan.popMin !== undefined || plan.popMax !== undefined) steps.set('population', `filter:${filters.length - 1}`);
+  for (const c of plan.conditions) steps.set(c, `filter:${filters.push(c.label) - 1}`);
   const relations: Reading['relations'] = [];
+  const relate = (reference: Reference, r: Reading['relations'][number]) => {
+    if (!steps.has(reference)) steps.set(reference, `relation:${relations.length}`);
+    relations.push(r);
+  };
   if (plan.within) {
     const w = plan.within;
     const r: Reading['relations'][number] = { relation: withinText(w), reference: w.reference.label };
     if (Number.isFinite(w.radiusKm)) r.max_km = w.radiusKm;
     if (w.minKm !== undefined) r.min_km = w.minKm;
     if (w.said) r.said = `${w.said.value} ${w.said.unit}`;
-    relations.push(r);
+    relate(w.reference, r);
   }
-  if (plan.inside) relations.push({ relation: 'inside', reference: plan.inside.label });
-  if (plan.outside) relations.push({ relation: 'outside', reference: plan.outside.label });
-  if (plan.intersecting) relations.push({ relation: 'intersecting', reference: plan.intersecting.label });
+  if (plan.inside) relate(plan.inside, { relation: 'inside', reference: plan.inside.label });
+  if (plan.outside) relate(plan.outside, { relation: 'outside', reference: plan.outside.label });
+  if (plan.intersecting) relate(plan.intersecting, { relation: 'intersecting', reference: plan.intersecting.label });
   if (plan.distanceRef && plan.distanceRef !== plan.within?.reference)
-    relations.push({ relation: 'distance to', reference: plan.distanceRef.label });
+    relate(plan.distanceRef, { relation: 'distance to', reference: plan.distanceRef.label });
   const order = plan.order ? ORDER_TEXT[plan.order] : undefined;
   const measurement = plan.byCountry ? `${plan.measurement ?? 'count'} per country` : plan.perRef ? `count per ${plan.perRef.label}` : plan.measurement;
-  const steps = [
+  if (order) steps.set('order', 'order');
+  if (measurement) {
+    steps.set('measurement', 'measurement');
+    if (plan.perRef) steps.set(plan.perRef, 'measurement');
+  }
+  const line = [
     subjectText,
     ...filters,
     ...relations.map((r) => `${r.relation}${/^(within|between|more|at least)/.test(r.relation) ? ' of' : ''} ${r.reference}`),
@@ -92,9 +116,9 @@ export function readingOf(plan: Plan, catalog: Catalog, subject?: string | null)
     ...(plan.top !== undefined ? [`first ${plan.top}`] : []),
     ...(measurement ? [measurement.replace('_', ' ')] : []),
   ];
-  const out: Reading = { subject: subjectText, source, filters, relations, text: steps.join(' · ') };
+  const out: Reading = { subject: subjectText, source, filters, relations, text: line.join(' · ') };
   if (order) out.order = order;
   if (plan.top !== undefined) out.top = plan.top;
   if (measurement) out.measurement = measurement;
-  return out;
+  return { reading: out, stepOf: (part) => steps.get(part) };
 }

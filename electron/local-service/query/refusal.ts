@@ -1,12 +1,25 @@
 import type { Catalog, Kind } from '../catalog/catalog';
 import type { KindEntry } from '../catalog/kinds/entry';
 import { UPLOADS } from '../catalog/kinds/uploads';
-import type { Plan } from './plan';
+import type { Condition, Plan, Reference } from './plan';
+import { readingSteps, type Reading } from './reading';
 
-/** A part of a question that no rule could use, with why. */
+/** A part of a plan that words were read into: the subject, a filter, a reference, the order, the figure asked. */
+export type PlanPart = 'subject' | 'population' | 'order' | 'measurement' | Reference | Condition;
+
+/** A part of a question that no rule could use, with why; `part` when the plan holds it all the same (a place it did not find). */
 export interface UnreadPart {
   words: string;
   why: string;
+  part?: PlanPart;
+}
+
+/** An unread part as a refusal says it: with the step of the reading that holds it, when one does. */
+export interface RefusedPart {
+  words: string;
+  why: string;
+  /** The reading's step, named as chips are ("subject", "filter:0", "relation:1", "order", "measurement"). */
+  step?: string;
 }
 
 /** What the source a question asked about holds: the subject's label and its columns. */
@@ -21,9 +34,9 @@ export interface Holds {
  * answers 422 problem+json naming the unread parts, what the data holds and the partial reading.
  */
 export interface Refusal {
-  unread: UnreadPart[];
-  /** How the rest of the question was read, in one line. */
-  reading: string;
+  unread: RefusedPart[];
+  /** How the question was read, unread steps included (`unread[].step` names them). */
+  reading: Reading;
   holds?: Holds;
   /** Names of the data layers there are (when the subject itself was not read). */
   layers?: string[];
@@ -41,6 +54,31 @@ export class UnreadQuestion extends Error {
 
 /** Problem code of a question that was not read in full. */
 export const UNREAD_CODE = 'unread_question';
+
+/** A refusal of a plan: its unread parts with the steps of its reading that hold them, and what the data holds. */
+export function refusalOfParts(
+  plan: Plan,
+  catalog: Catalog,
+  subject: string | null | undefined,
+  unread: readonly UnreadPart[],
+  holds: Pick<Refusal, 'holds' | 'layers' | 'builtIn'>,
+): Refusal {
+  const { reading, stepOf } = readingSteps(plan, catalog, subject);
+  const parts = unread.map(({ words, why, part }): RefusedPart => {
+    const step = part === undefined ? undefined : stepOf(part);
+    return step ? { words, why, step } : { words, why };
+  });
+  return { unread: parts, reading, ...holds };
+}
+
+/**
+ * The members of a 422 problem+json: `reading` in one line, and `plan`, the reading in the shape
+ * of an answer's `plan` warning (`shared/service/reading.ts`).
+ */
+export function refusalProblem(r: Refusal): Record<string, unknown> {
+  const { reading, ...rest } = r;
+  return { code: UNREAD_CODE, ...rest, reading: reading.text, plan: reading };
+}
 
 /** The columns a kind holds, as people name them: name, properties, address parts, modifiers. */
 export function kindHolds(entry: KindEntry): Holds {
@@ -71,7 +109,7 @@ export function refusalText(r: Refusal): string {
   if (r.holds) out.push(`${capital(r.holds.subject)} have: ${r.holds.columns.join(', ')}.`);
   if (r.builtIn) out.push(`Built in: ${r.builtIn}.`);
   if (r.layers) out.push(`Layers: ${r.layers.length ? r.layers.join(', ') : 'none'}.`);
-  out.push(`Read so far: ${r.reading}.`);
+  out.push(`Read so far: ${r.reading.text}.`);
   return out.join(' ');
 }
 
@@ -95,13 +133,13 @@ export interface SourceAbilities {
 export function unheldParts(plan: Plan, s: SourceAbilities): UnreadPart[] {
   const out: UnreadPart[] = [];
   if ((plan.popMin !== undefined || plan.popMax !== undefined) && !s.populated)
-    out.push({ words: 'population filter', why: `${s.label} have no population data` });
+    out.push({ words: 'population filter', why: `${s.label} have no population data`, part: 'population' });
   if ((plan.order === 'population_desc' || plan.order === 'population_asc') && !s.populated)
-    out.push({ words: plan.order === 'population_desc' ? 'largest' : 'smallest', why: `${s.label} have no population data to rank by` });
+    out.push({ words: plan.order === 'population_desc' ? 'largest' : 'smallest', why: `${s.label} have no population data to rank by`, part: 'order' });
   if ((plan.order === 'distance' || plan.order === 'distance_desc') && !s.reference)
-    out.push({ words: plan.order === 'distance' ? 'nearest' : 'farthest', why: 'needs a place or position to measure from' });
-  if (!s.countryFigures && plan.byCountry) out.push({ words: 'per country', why: `figures per country are not computed for ${s.label}` });
+    out.push({ words: plan.order === 'distance' ? 'nearest' : 'farthest', why: 'needs a place or position to measure from', part: 'order' });
+  if (!s.countryFigures && plan.byCountry) out.push({ words: 'per country', why: `figures per country are not computed for ${s.label}`, part: 'measurement' });
   if (!s.countryFigures && (plan.measurement === 'per_capita' || plan.measurement === 'per_area'))
-    out.push({ words: plan.measurement.replace('_', ' '), why: `${plan.measurement.replace('_', ' ')} is not computed for ${s.label}` });
+    out.push({ words: plan.measurement.replace('_', ' '), why: `${plan.measurement.replace('_', ' ')} is not computed for ${s.label}`, part: 'measurement' });
   return out;
 }

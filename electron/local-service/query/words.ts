@@ -21,6 +21,13 @@ export const UNIT_KM: Record<string, number> = {
   yd: 0.0009144, yds: 0.0009144, yard: 0.0009144, yards: 0.0009144,
 };
 
+/** The units read, each by its shortest name ("km", "mi", "m", "nmi", "ft", "yd"): what a refusal of an unknown unit lists. */
+export const UNIT_NAMES: readonly string[] = [
+  ...Object.entries(UNIT_KM)
+    .reduce((by, [name, perKm]) => (by.get(perKm)?.length ?? Infinity) > name.length ? by.set(perKm, name) : by, new Map<number, string>())
+    .values(),
+];
+
 /**
  * A distance unit at i: km per unit, tokens used and the unit as written ("nautical miles" is
  * two words), else null.

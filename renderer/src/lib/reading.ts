@@ -8,8 +8,7 @@ import type { QuestionReading, UnreadRefusal } from '../../../shared/service/rea
  * way to take a plan, and text keeps the one rule that matters: whatever is asked is read in full
  * or refused, never answered wider. Its reading is written so that it reads back (a test reads
  * every corpus question, writes it back from its reading and reads it again); the few step forms
- * that do not are rewritten in `say`. Known loss: a position typed in the question comes back at
- * the reading's three decimals (about 100 m).
+ * that do not are rewritten in `say`.
  */
 
 /** The parts of a reading, in the order the service writes them. */
@@ -151,43 +150,22 @@ export function withFigure(chips: readonly ReadingChip[], key: string, index: nu
 /** The figures of a chip, in order. */
 export const figuresOf = (c: ReadingChip): Figure[] => c.pieces.filter((p): p is Figure => typeof p !== 'string');
 
-/** The service's label of a question without a subject. */
-const NO_SUBJECT = '(no subject)';
-
 /**
- * The question a refusal's reading of the rest asks, without the steps that hold what was not read
- * (a relation to an unknown place, an order the data cannot rank by); null when the subject itself
- * was not read, as nothing would be left to ask.
+ * The question a refusal's reading asks without the steps that hold what was not read (the service
+ * names them: a relation to an unknown place, an order the data cannot rank by); null when the
+ * subject itself was not read, as nothing would be left to ask.
  */
 export function questionWithoutUnread(refusal: UnreadRefusal): string | null {
-  const steps = refusal.reading.split(' · ').map((s) => s.trim()).filter(Boolean);
-  if (!steps.length || steps[0] === NO_SUBJECT) return null;
-  const holds = (step: string) => refusal.unread.some((u) => holdsUnread(step, u.words));
-  if (holds(steps[0]!)) return null;
-  let rest = steps.slice(1).filter((s) => !holds(s));
-  // Ranking by distance needs a relation that gives distances.
-  if (!rest.some((s) => DISTANCE_RELATION.test(s))) rest = rest.filter((s) => !DISTANCE_ORDERS.has(s));
-  return [steps[0]!, ...rest].map(say).join(' ');
+  const unread = new Set(refusal.unread.flatMap((u) => (u.step ? [u.step] : [])));
+  if (unread.has('subject') || refusal.plan.subject === NO_SUBJECT) return null;
+  let chips = chipsOf(refusal.plan);
+  for (const key of unread) chips = withoutChip(chips, key);
+  // An order by distance goes with the last relation that gave distances, also when none was removed.
+  return questionOf(withoutChip(chips, ''));
 }
 
-const lower = (s: string) => s.toLowerCase();
-
-/**
- * Whether a step of the reading holds unread words: it contains them whole, or the place before
- * their first comma ("Springfield" of "Springfield, France"), or it begins with their first word
- * ("population" of "population filter").
- */
-function holdsUnread(step: string, words: string): boolean {
-  const s = lower(step);
-  const w = lower(words.trim());
-  if (!w) return false;
-  const whole = (x: string) => new RegExp(`(^|[^\\p{L}\\p{N}])${x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\p{L}\\p{N}])`, 'u').test(s);
-  if (whole(w)) return true;
-  const place = w.split(',')[0]!.trim();
-  if (place !== w && place && whole(place)) return true;
-  const first = w.split(/\s+/)[0]!;
-  return w.includes(' ') && s.startsWith(`${first} `);
-}
+/** The service's label of a question without a subject. */
+const NO_SUBJECT = '(no subject)';
 
 /** The unread words as one phrase for the button: "runways longer than 3000 m", "a and b". */
 export const unreadPhrase = (refusal: UnreadRefusal): string => refusal.unread.map((u) => u.words).join("', '");

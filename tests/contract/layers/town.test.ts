@@ -473,10 +473,11 @@ describe('conditions on a column the layer does not hold', () => {
       headers: { authorization: `Bearer ${KEYS.bearer}`, 'content-type': 'application/json' },
       body: JSON.stringify({ query: 'only those open now', search_id: first.id }),
     });
-    const body = (await res.json()) as { code: string; unread: { words: string; why: string }[] };
+    const body = (await res.json()) as { code: string; unread: { words: string; why: string; step?: string }[] };
     expect(res.status).toBe(422);
     expect(body.code).toBe('unread_question');
-    expect(body.unread).toEqual([{ words: 'open now', why: 'districts have no opening_hours column' }]);
+    // Read with the question it continues ("districts only those open now"): the condition is the reading's first filter.
+    expect(body.unread).toEqual([{ words: 'open now', why: 'districts have no opening_hours column', step: 'filter:0' }]);
   });
 });
 

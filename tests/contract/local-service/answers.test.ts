@@ -62,9 +62,11 @@ describe('answers (issue 15)', () => {
   });
 
   it('a reference no layer holds is refused, never every item at no distance', async () => {
-    for (const [query, words] of [['nearest airport to a fire station', 'fire station'], ['airports within 20 km of a pharmacy', 'pharmacy']]) {
+    // The reference is in the reading all the same, so the refusal names the step that holds it.
+    for (const [query, words, step] of [['nearest airport to a fire station', 'fire station', 'relation:0'], ['airports within 20 km of a pharmacy', 'pharmacy', 'relation:0']]) {
       const res = await refused(r, { query });
-      expect(res.unread).toEqual([{ words, why: expect.stringMatching(/no layer holds such features/) }]);
+      expect(res.unread).toEqual([{ words, why: expect.stringMatching(/no layer holds such features/), step }]);
+      expect(res.plan.relations[0]!.reference).toBe(words);
     }
   });
 

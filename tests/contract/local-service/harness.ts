@@ -10,6 +10,7 @@ import { DATABASE_FILE } from '../../../electron/local-service/store';
 import { afterAll } from 'vitest';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
 import { Problem } from '../../../shared/service/problem';
+import type { QuestionReading } from '../../../shared/service/reading';
 import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
 
 export const KEYS = { bearer: 'test-bearer-key-0001', search: 'test-search-key-0001' };
@@ -120,8 +121,9 @@ export interface UnreadProblem {
   contentType: string;
   detail: string;
   code: string;
-  unread: { words: string; why: string }[];
+  unread: { words: string; why: string; step?: string }[];
   reading: string;
+  plan: QuestionReading;
   holds?: { subject: string; columns: string[] };
   layers?: string[];
 }

@@ -32,7 +32,7 @@ const sitesCsv =
   's3,Old mill,43.2965,5.3698,open,low\n';
 
 describe('the unanswerable set: refused, naming what was not read; never answered', () => {
-  const cases: { query: string; words: RegExp; holds?: RegExp }[] = [
+  const cases: { query: string; words: RegExp; holds?: RegExp; figure?: true }[] = [
     // Conditions no source holds.
     { query: 'airports with runways longer than 3,000 m in Greece', words: /runways/, holds: /iata/ },
     { query: 'airports over 1 million people', words: /population/, holds: /iata/ },
@@ -50,7 +50,15 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     // Unsupported units, and relations with nothing to measure from.
     { query: 'airports within 10 parsecs of Paris', words: /parsecs/ },
     { query: 'airports within 3 leagues of Lyon', words: /leagues/ },
-    { query: 'cities more than 100 furlongs from Madrid', words: /furlongs/ },
+    // A figure before a word no rule reads is no population: the figure goes with the word.
+    { query: 'cities more than 100 furlongs from Madrid', words: /more than 100 furlongs/, figure: true },
+    { query: 'airports more than 30 leagues from Paris', words: /more than 30 leagues/, figure: true },
+    { query: 'hospitals over 5 blocks from Lyon', words: /over 5 blocks/, figure: true },
+    { query: 'cities larger than 3 parsecs', words: /parsecs/ },
+    { query: 'cities between 1 and 2 leagues of Lyon', words: /between 1 and 2 leagues/, figure: true },
+    { query: 'cities at least 4 furlongs away from Madrid in Spain', words: /at least 4 furlongs/ },
+    { query: 'cities under 12 fathoms from the coast', words: /under 12 fathoms/, figure: true },
+    { query: 'cities within 20 km of a city over 100 furlongs', words: /over 100 furlongs/, figure: true },
     { query: 'nearest airports', words: /nearest/ },
     { query: 'cities near me', words: /near me/ },
   ];
@@ -62,6 +70,12 @@ describe('the unanswerable set: refused, naming what was not read; never answere
       expect(p.unread.map((u) => u.words).join(' | ')).toMatch(c.words);
       expect(p.detail).toMatch(c.words);
       expect(p.reading.length).toBeGreaterThan(0);
+      expect(p.plan.text).toBe(p.reading);
+      // A figure the question gave with a unit the reader lacks is in no step of the reading.
+      if (c.figure) {
+        expect(p.plan.filters, c.query).toEqual([]);
+        expect(p.plan.relations.map((x) => x.reference).join(' '), c.query).not.toMatch(/people/);
+      }
       if (c.holds) expect(p.holds!.columns.join(', ')).toMatch(c.holds);
       expect(p).not.toHaveProperty('results');
     });
@@ -256,7 +270,9 @@ describe('conditions on uploaded columns', () => {
 
   it('a condition on a column the file does not have is refused, never every site', async () => {
     const p = await refused(r, fileForm({ query: 'my sites open now' }, [{ name: 'sites.csv', text: sitesCsv }]));
-    expect(p.unread).toEqual([{ words: 'open now', why: expect.stringMatching(/no opening_hours column/) }]);
+    // The refusal names the step that holds the condition: the reading's only filter.
+    expect(p.unread).toEqual([{ words: 'open now', why: expect.stringMatching(/no opening_hours column/), step: 'filter:0' }]);
+    expect(p.plan.filters).toEqual(['open now']);
     expect(p.holds!.columns).toEqual(expect.arrayContaining(['status', 'priority']));
   });
 

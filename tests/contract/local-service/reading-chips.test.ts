@@ -129,26 +129,67 @@ describe('chips changed', () => {
 });
 
 describe('a refused question offered without what was not read', () => {
-  it('drops the unread parts, and the steps that hold them', () => {
-    const refusal = (reading: string, ...words: string[]) => ({
-      code: 'unread_question' as const,
-      unread: words.map((w) => ({ words: w, why: 'not read' })),
-      reading,
-    });
-    // Readings and unread words as the service's refusals give them (tests/contract/local-service/reading-chips.test.ts asks it).
-    expect(questionWithoutUnread(refusal('airports · in Greece', 'runways longer than 3000 m'))).toBe('airports in Greece');
-    expect(questionWithoutUnread(refusal('airports · in France · largest first', 'largest'))).toBe('airports in France');
-    expect(questionWithoutUnread(refusal('airports · population over 1,000,000', 'population filter'))).toBe('airports');
-    expect(questionWithoutUnread(refusal('airports · within 20 km of fire station', 'fire station'))).toBe('airports');
-    expect(
-      questionWithoutUnread(refusal('airports · within 50 km of Springfield, IL, United States · nearest first', 'Springfield, France')),
-    ).toBe('airports');
-    expect(questionWithoutUnread(refusal('airports · distance to Lyon, France · nearest first · first 5', 'purple'))).toBe(
-      'airports by distance to Lyon, France nearest first top 5',
-    );
+  it('drops exactly the steps the refusal names, and an order by distance left without a distance', () => {
+    // The reading of the question as the service gives it; the steps named by hand.
+    const refusal = (q: string, ...unread: [string, string?][]): UnreadRefusal => {
+      const { reading } = read(q);
+      return {
+        code: 'unread_question',
+        unread: unread.map(([words, step]) => ({ words, why: 'not read', ...(step ? { step } : {}) })),
+        reading: reading.text,
+        plan: reading,
+      };
+    };
+    expect(questionWithoutUnread(refusal('largest airports in France', ['largest', 'order']))).toBe('airports in France');
+    expect(questionWithoutUnread(refusal('airports in France over 1 million people', ['population filter', 'filter:1']))).toBe('airports in France');
+    expect(questionWithoutUnread(refusal('airports in Spain within 20 km of Lyon nearest first', ['Lyon', 'relation:0']))).toBe('airports in Spain');
+    // A step whose words are not the unread ones, but which holds them, goes all the same.
+    expect(questionWithoutUnread(refusal('airports near Springfield, France', ['Springfield, France', 'relation:0']))).toBe('airports');
+    // Words no step holds leave every step: the one that merely shares a word stays.
+    expect(questionWithoutUnread(refusal('the 5 nearest airports to Lyon', ['Lyon glorp']))).toBe('airports by distance to Lyon, France nearest first top 5');
+    expect(questionWithoutUnread(refusal('airports in France', ['purple']))).toBe('airports in France');
     // Nothing to ask when the subject itself was not read.
-    expect(questionWithoutUnread(refusal('(no subject)', 'xyzzy plugh'))).toBeNull();
-    expect(questionWithoutUnread(refusal('pharmacies · within 20 km of Lyon, France', 'pharmacies'))).toBeNull();
+    expect(questionWithoutUnread(refusal('xyzzy plugh', ['xyzzy plugh']))).toBeNull();
+    expect(questionWithoutUnread(refusal('airports in France', ['airports', 'subject']))).toBeNull();
+  });
+});
+
+describe('every modifier of every kind in its own words', () => {
+  it('a reading with one modifier value reads back as the same reading', () => {
+    let checked = 0;
+    for (const { entry } of catalog.kinds.list) {
+      for (const m of entry.modifiers ?? []) {
+        // Every value a word of the entry sets: its adjectives, and its nouns that imply it.
+        const values = new Set([...(m.words ?? []).map((x) => x.value), ...entry.nouns.flatMap((n) => (n.sets && m.key in n.sets ? [n.sets[m.key]!] : []))]);
+        for (const value of values) {
+          const plan = parseQuery(entry.label.many, { catalog, coordinates: [], fileNames: [] });
+          expect(plan.subject, entry.name).toBe(entry.name);
+          plan[m.key] = value;
+          const reading = readingOf(plan, catalog, plan.subject);
+          const written = questionOf(chipsOf(reading));
+          const again = read(written);
+          expect(again.plan.notRead, `${entry.name} ${m.key}=${value} -> ${written}`).toEqual([]);
+          expect(again.plan[m.key], written).toBe(value);
+          expect(again.reading.text, written).toBe(reading.text);
+          checked++;
+        }
+      }
+    }
+    // Airports' large and medium, cities' capital.
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('positions as typed', () => {
+  it('a position typed to 6 decimals is written back to the same point', () => {
+    const q = 'the 3 nearest airports to 48.856613, 2.352222';
+    const first = read(q);
+    expect(first.reading.relations[0]!.reference).toBe('48.856613, 2.352222');
+    const again = read(questionOf(chipsOf(first.reading)));
+    const ref = again.plan.distanceRef;
+    expect(ref?.type === 'points' && ref.points[0]).toMatchObject({ lat: 48.856613, lon: 2.352222 });
+    // Decimals past the sixth (a tenth of a metre) are rounded, not kept.
+    expect(read('nearest airports to -33.86881234, 151.20929').reading.relations[0]!.reference).toBe('-33.868812, 151.20929');
   });
 });
 
@@ -170,12 +211,16 @@ describe('through the service', () => {
       ['airports within 20 km of a fire station', 'airports', 'airports'],
       ['nearest airports', 'airports', 'airports'],
       ['the 5 nearest purple airports to Lyon', 'airports by distance to Lyon, France nearest first top 5', 'airports · distance to Lyon, France · nearest first · first 5'],
+      ['airports near Springfield, France', 'airports', 'airports'],
+      ['airports in Spain more than 30 leagues from Madrid', 'airports in Spain', 'airports · in Spain'],
+      ['cities within 50 km of Lyon over 100 furlongs', 'cities within 50 km of Lyon, France', 'cities · within 50 km of Lyon, France'],
     ];
     for (const [q, rest, restReading] of cases) {
       const res = await postJson(r, { query: q, limit: 5 });
       expect(res.status, q).toBe(422);
       const { refusal } = describeErrorBody(JSON.stringify(res.body), res.contentType);
       expect(UnreadRefusal.strict().parse(refusal)).toEqual(refusal);
+      expect(QuestionReading.strict().parse(refusal!.plan).text, q).toBe(refusal!.reading);
       expect(questionWithoutUnread(refusal!), q).toBe(rest);
       const again = await compute(r, { query: rest, limit: 5 });
       expect(readingOfWarnings(again.warnings)!.text, q).toBe(restReading);

@@ -13,8 +13,8 @@ describe('attribute conditions', () => {
     const open: Condition = { type: 'open_now', label: 'open now' };
     const cap: Condition = { type: 'number', keys: ['capacity', 'seats'], min: 100, label: 'capacity > 100' };
     expect(unheldConditions([open, cap], [['name', 'number']], 'districts')).toEqual([
-      { words: 'open now', why: 'districts have no opening_hours column' },
-      { words: 'capacity > 100', why: 'districts have no capacity or seats column' },
+      { words: 'open now', why: 'districts have no opening_hours column', part: open },
+      { words: 'capacity > 100', why: 'districts have no capacity or seats column', part: cap },
     ]);
     // One of two layers holds one of the keys: tested there, not refused.
     expect(unheldConditions([open, cap], [['name'], ['seats', 'opening_hours']], 'places')).toEqual([]);

@@ -64,7 +64,7 @@ const response = (id: string, names: string[]) => ({
 describe('Ask store', () => {
   it('reads the reading of the answer and a refusal; asks a reading again with the rest of the question as it was', async () => {
     const reading = { subject: 'airports', source: 'x', filters: ['in France'], relations: [], text: 'airports · in France' };
-    const refusal = { code: 'unread_question', unread: [{ words: 'purple', why: 'no rule reads these words' }], reading: 'airports · in France' };
+    const refusal = { code: 'unread_question', unread: [{ words: 'purple', why: 'no rule reads these words' }], reading: 'airports · in France', plan: reading };
     let step = 0;
     const { client, calls } = scriptedClient(async (method) => {
       if (method !== 'compute.run') return { ok: true, value: {} };

@@ -18,7 +18,7 @@ export function unheldConditions(conditions: readonly Condition[], columns: read
   const held = new Set(columns.flat() as string[]);
   return conditions
     .filter((c) => !conditionKeys(c).some((k) => held.has(k)))
-    .map((c) => ({ words: c.label, why: `${label} have no ${conditionKeys(c).join(' or ')} column` }));
+    .map((c) => ({ words: c.label, why: `${label} have no ${conditionKeys(c).join(' or ')} column`, part: c }));
 }
 
 /**

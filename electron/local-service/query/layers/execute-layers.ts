@@ -9,8 +9,7 @@ import { inBox } from '../bbox';
 import type { Item } from '../execute';
 import { countPerCountry, measure, type MeasurementResult } from '../measure';
 import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from '../plan';
-import { readingOf } from '../reading';
-import { unheldParts, UnreadQuestion } from '../refusal';
+import { refusalOfParts, unheldParts, UnreadQuestion } from '../refusal';
 import { conditionTests, unheldConditions } from './conditions';
 import { growBox as grow, referenceIndex } from './ref-index';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './per-polygon';
@@ -94,7 +93,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   // What layer features cannot answer is refused, never dropped: dropping it would widen the answer.
   const unheld = unheldParts(plan, { label, populated: false, countryFigures: true, reference: !!refGeoms?.length });
   unheld.push(...unheldConditions(plan.conditions, source.layerColumns(), label));
-  if (unheld.length) throw new UnreadQuestion({ unread: unheld, reading: readingOf(plan, input.catalog).text, holds: { subject: label, columns: source.columns() } });
+  if (unheld.length) throw new UnreadQuestion(refusalOfParts(plan, input.catalog, undefined, unheld, { holds: { subject: label, columns: source.columns() } }));
   const insideGeoms = await geomsOf(plan.inside);
   const outsideGeoms = await geomsOf(plan.outside);
   const crossGeoms = await geomsOf(plan.intersecting);

@@ -1,4 +1,5 @@
 import { phraseKey } from '../../vocabulary/phrases';
+import type { Condition } from '../plan';
 import type { Reader } from '../reader';
 import { UPLOADS } from '../../catalog/kinds/uploads';
 import { numberAt, SILENT, UPLOAD_NOUNS } from '../words';
@@ -138,6 +139,8 @@ export function numberCondition(r: Reader, i: number): number {
   const bound =
     op === 'eq' ? { min: v, max: v } : op === 'min' ? { min: inclusive ? v : v + eps } : { max: inclusive ? v : v - eps };
   const said = r.said(i, j + num[1]);
-  plan.conditions.push({ type: 'number', keys, ...bound, label: `${name} ${op === 'eq' ? '=' : op === 'min' ? (inclusive ? '≥' : '>') : inclusive ? '≤' : '<'} ${v} (read from "${said}")` });
+  const c: Condition = { type: 'number', keys, ...bound, label: `${name} ${op === 'eq' ? '=' : op === 'min' ? (inclusive ? '≥' : '>') : inclusive ? '≤' : '<'} ${v} (read from "${said}")` };
+  plan.conditions.push(c);
+  r.figures.push({ from: i, end: j + num[1], undo: () => void plan.conditions.splice(plan.conditions.indexOf(c), 1) });
   return j - i + num[1];
 }

@@ -95,8 +95,8 @@ export function perFeature(r: Reader, i: number): number {
   else return 0;
   const m = r.selectionAt(j);
   if (!m) return 0;
-  if (!m.selection.sources.length) r.notRead(m.selection.said, `read as ${m.selection.reading}, but no layer holds such features`);
   r.plan.perRef = { type: 'selection', selection: m.selection, label: m.selection.said };
+  if (!m.selection.sources.length) r.notRead(m.selection.said, `read as ${m.selection.reading}, but no layer holds such features`, r.plan.perRef);
   r.plan.measurement = 'count';
   return j - i + m.len;
 }

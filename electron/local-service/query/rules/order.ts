@@ -86,7 +86,17 @@ export function countBeforeOrder(r: Reader, i: number): number {
 export function populationFilter(r: Reader, i: number): number {
   const f = populationFilterAt(r.t, i);
   if (!f) return 0;
-  if (f[0].min !== undefined) r.plan.popMin = f[0].min;
-  if (f[0].max !== undefined) r.plan.popMax = f[0].max;
+  const { plan } = r;
+  const { popMin, popMax } = plan;
+  if (f[0].min !== undefined) plan.popMin = f[0].min;
+  if (f[0].max !== undefined) plan.popMax = f[0].max;
+  r.figures.push({
+    from: i,
+    end: i + f[1],
+    undo: () => {
+      plan.popMin = popMin;
+      plan.popMax = popMax;
+    },
+  });
   return f[1];
 }

@@ -87,6 +87,7 @@ export function inPlace(r: Reader, i: number): number {
   const { w, plan } = r;
   if (w(i) !== 'in' && w(i) !== 'inside') return 0;
   const skip = 1 + (w(i + 1) === 'the' ? 1 : 0);
+  const unknownBefore = plan.unread.length;
   const p = r.placeAt(i + skip, false);
   if (!p) {
     const n = /^\p{Lu}/u.test(r.t[i + skip]?.raw ?? '') ? r.unknownPlaceAt(i + skip) : 0;
@@ -96,6 +97,7 @@ export function inPlace(r: Reader, i: number): number {
   else {
     const pt = r.placePoint(p);
     plan.within = { reference: { type: 'points', points: [pt], label: pt.label }, radiusKm: IN_CITY_KM };
+    r.placeNotFound(unknownBefore, plan.within.reference);
     r.warn('reading', `read "in ${pt.label}" as within ${IN_CITY_KM} km of its centre`);
   }
   return skip + p.len;

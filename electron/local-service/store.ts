@@ -8,7 +8,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { applyMigrations } from '../ground/migrations';
 import { BUILTIN_CODES, type KindCodes } from './catalog/kinds/registry';
-import type { Item, SavedSet } from './query/execute';
+import type { Item, SavedSet } from './query/item';
 
 /** Numbered migrations of the compute routes, applied in order inside one transaction at open. */
 const MIGRATIONS: string[] = [

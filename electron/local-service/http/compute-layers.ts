@@ -11,35 +11,30 @@ import { execute, type Execution, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import { h3Filter } from '../query/h3';
 import { executeLayers } from '../query/layers/execute-layers';
-import { layerFeature, writeLayerAnswer, type NearPlaces } from '../query/layers/features';
+import type { NearPlaces } from '../query/layers/address';
 import { referenceGeometries, type ResolveContext } from '../query/layers/resolve';
 import type { Plan, RefPoint, Reference } from '../query/plan';
 import { holdsOf, refusalOfParts, UnreadQuestion, type Refusal } from '../query/refusal';
 import type { Vocabulary } from '../vocabulary/vocabulary';
 import type { Slicer, UploadFeature } from '../uploads';
 
-/** What a question about layer features answers: results, warnings and the written answer. */
-export interface LayerAnswer {
-  matched: number;
-  features: ComputeFeature[];
-  warnings: unknown[];
-  content: string;
-}
-
-export interface LayerAnswerInput {
+export interface PlanAnswerInput {
   plan: Plan;
   catalog: Catalog;
-  store: LayerStore;
   now: Date;
   coordinates: RefPoint[];
-  uploads: readonly UploadFeature[];
+  uploads: UploadFeature[];
   cells: string[];
   areaCountry?: string;
   limit: number;
   /** The service's memo of "near …" addresses. */
   near?: NearPlaces;
-  /** Column summaries of the layers, by layer id. */
-  summaries?: ReadonlyMap<string, { columns: { key: string }[] }>;
+  layers?: { store: () => LayerStore; vocabulary?: Vocabulary };
+  /** The saved set a follow-up continues (absent when it is read again with its question). */
+  saved?: SavedSet;
+  work: { slice: Slicer; indexer: PointIndexer };
+  /** Who the refusal says the earlier results were about, when they are continued. */
+  savedSubject?: Kind | null;
 }
 
 /**
@@ -64,28 +59,11 @@ export function refusalOf(
   return refuse({ builtIn: catalog.kinds.labels(() => true), layers: vocabulary?.layers.map((l) => l.name) ?? [] });
 }
 
-/** Answers a plan whose subject is features of data layers. */
-export async function answerFromLayers(input: LayerAnswerInput): Promise<LayerAnswer> {
-  const { plan, catalog } = input;
-  const ex = await executeLayers({ ...input, h3: h3Filter(input.cells) });
+/** The plan's warnings, the execution's, and the measurement as one. */
+function warningsOf(plan: Plan, ex: Execution): unknown[] {
   const warnings: unknown[] = [...plan.warnings, ...ex.warnings];
   if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
-  if (ex.countries) {
-    // Figures per country are country items of the catalog, written as the kinds' are.
-    const byCountry: Execution = { subject: catalog.countries.kind, items: ex.countries, matched: ex.countries.length, nearestFirst: false, measurement: ex.measurement, aggregated: true, uploads: [], warnings: [] };
-    return {
-      matched: ex.countries.length,
-      features: ex.countries.slice(0, input.limit).map((x) => toFeature(x, byCountry, catalog, [])),
-      warnings,
-      content: writeAnswer(byCountry, catalog, [], plan.within?.said),
-    };
-  }
-  return {
-    matched: ex.items.length,
-    features: ex.items.slice(0, input.limit).map((x) => layerFeature(x, ex, catalog, input.near)),
-    warnings,
-    content: writeLayerAnswer(ex, plan.within?.said),
-  };
+  return warnings;
 }
 
 /**
@@ -117,18 +95,11 @@ export async function resolveLayerReferences(plan: Plan, ctx: ResolveContext): P
   return (lon, lat) => tests.every((t) => t({ type: 'Point', coordinates: [lon, lat] }));
 }
 
-export interface PlanAnswerInput extends Omit<LayerAnswerInput, 'store' | 'uploads'> {
-  uploads: UploadFeature[];
-  layers?: { store: () => LayerStore; vocabulary?: Vocabulary };
-  /** The saved set a follow-up continues (absent when it is read again with its question). */
-  saved?: SavedSet;
-  work: { slice: Slicer; indexer: PointIndexer };
-  /** Who the refusal says the earlier results were about, when they are continued. */
-  savedSubject?: Kind | null;
-}
-
 /** What a plan answers, whatever its source: results, warnings, the written answer and what is saved. */
-export interface PlanAnswer extends Omit<LayerAnswer, 'content'> {
+export interface PlanAnswer {
+  matched: number;
+  features: ComputeFeature[];
+  warnings: unknown[];
   /** Warnings of reading the plan's layer references, said before the reading. */
   first: unknown[];
   write(): string;
@@ -141,34 +112,35 @@ export interface PlanAnswer extends Omit<LayerAnswer, 'content'> {
 /** Runs a plan over its source (layer features, a kind, or the uploaded files) and presents the answer. */
 export async function answerPlan(input: PlanAnswerInput): Promise<PlanAnswer> {
   const { plan, catalog, layers, uploads } = input;
-  if (layers && plan.layerSubject) {
-    const la = await answerFromLayers({ ...input, store: layers.store(), summaries: layers.vocabulary?.summaries });
-    return { matched: la.matched, features: la.features, first: [], warnings: la.warnings, write: () => la.content, subject: plan.subject, set: null };
-  }
   const first: unknown[] = [];
-  const keep = layers ? await resolveLayerReferences(plan, { store: layers.store(), catalog, uploads, warn: (w) => first.push(w) }) : undefined;
-  if (plan.notRead.length) throw new UnreadQuestion(refusalOf(plan, catalog, layers?.vocabulary, uploads, input.savedSubject));
-  const ex = await execute({
-    keep,
-    plan,
-    catalog,
-    uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, input.work) },
-    coordinates: input.coordinates,
-    h3Cells: input.cells,
-    areaCountry: input.areaCountry,
-    saved: input.saved,
-    now: input.now,
-    work: input.work,
-  });
-  const warnings: unknown[] = [...plan.warnings, ...ex.warnings];
-  if (ex.measurement) warnings.push({ code: 'measurement', message: `${ex.measurement.kind}: ${ex.measurement.value ?? 'n/a'} ${ex.measurement.unit}`, measurement: ex.measurement });
+  const onLayers = !!(layers && plan.layerSubject);
+  let ex: Execution;
+  if (layers && plan.layerSubject) {
+    ex = await executeLayers({ ...input, store: layers.store(), summaries: layers.vocabulary?.summaries, h3: h3Filter(input.cells) });
+  } else {
+    const keep = layers ? await resolveLayerReferences(plan, { store: layers.store(), catalog, uploads, warn: (w) => first.push(w) }) : undefined;
+    if (plan.notRead.length) throw new UnreadQuestion(refusalOf(plan, catalog, layers?.vocabulary, uploads, input.savedSubject));
+    ex = await execute({
+      keep,
+      plan,
+      catalog,
+      uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, input.work) },
+      coordinates: input.coordinates,
+      h3Cells: input.cells,
+      areaCountry: input.areaCountry,
+      saved: input.saved,
+      now: input.now,
+      work: input.work,
+    });
+  }
   return {
     matched: ex.items.length,
-    features: ex.items.slice(0, input.limit).map((x) => toFeature(x, ex, catalog, ex.uploads)),
+    features: ex.items.slice(0, input.limit).map((x) => toFeature(x, ex, catalog, ex.uploads, input.near)),
     first,
-    warnings,
+    warnings: warningsOf(plan, ex),
     write: () => writeAnswer(ex, catalog, ex.uploads, plan.within?.said),
-    subject: ex.subject,
-    set: { subject: ex.subject, items: ex.items, uploads: ex.uploads },
+    // Layer features are no kind items: their question is saved and read again.
+    subject: onLayers ? plan.subject : ex.subject,
+    set: onLayers ? null : { subject: ex.subject, items: ex.items, uploads: ex.uploads },
   };
 }

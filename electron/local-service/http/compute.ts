@@ -10,7 +10,7 @@ import { ComputeFormFields, ComputeRequest, type ComputeResponse } from '../../.
 import type { Logger } from '../../ground/logger';
 import type { Catalog } from '../catalog/catalog';
 import type { PointIndexer } from '../catalog/index-worker';
-import type { SavedSet } from '../query/execute';
+import type { SavedSet } from '../query/item';
 import { parseQuery } from '../query/parse';
 import { createTypoReader } from '../query/typos';
 import { uploadValueWords } from '../query/upload-words';
@@ -25,7 +25,7 @@ import { LayerNotFoundError, type LayerStore } from '../layers/store/layer-store
 import type { VocabularyProvider } from '../vocabulary/provider';
 import { loadNameHeaders } from '../vocabulary/header-words';
 import { answerPlan, refusalOf } from './compute-layers';
-import { NearPlaces } from '../query/layers/features';
+import { NearPlaces } from '../query/layers/address';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
 /**

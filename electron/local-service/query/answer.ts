@@ -1,8 +1,8 @@
 import type { Catalog } from '../catalog/catalog';
 import { formatNumber } from '../catalog/format';
 import type { UploadFeature } from '../uploads';
-import type { Execution } from './execute';
-import { toFeature } from './features';
+import type { Execution, Item } from './item';
+import { nameOf } from './features';
 import { originSentence } from './origin';
 import type { SaidDistance } from './units';
 import { itemDistanceText, radiusText } from './units';
@@ -16,6 +16,7 @@ const fmt = formatNumber;
 export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeature[], said?: SaidDistance): string {
   const n = ex.items.length;
   const parts: string[] = [];
+  const name = (x: Item) => nameOf(x, ex, catalog, uploads);
   if (ex.aggregated) {
     const m = ex.measurement?.kind ?? 'count';
     const top = ex.items.slice(0, 5).map((x) => {
@@ -26,10 +27,14 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeat
     parts.push(`${n} ${n === 1 ? 'country has' : 'countries have'} matches; ${m.replace('_', ' ')} by country: ${top.join(', ')}${n > 5 ? ', …' : ''}.`);
     return parts.join(' ');
   }
-  const name = (x: (typeof ex.items)[number]) => toFeature(x, ex, catalog, uploads).properties.name;
-  const dist = (x: (typeof ex.items)[number]) => (x.d !== undefined ? itemDistanceText(x.d / 1000, said) : null);
-  const label = catalog.kinds.label(ex.subject);
-  const plural = (k: number) => (k === 1 ? label.one : label.many);
+  if (ex.layers?.perPolygon) {
+    const top = ex.items.slice(0, 5).map((x) => `${name(x)} ${fmt(x.count ?? 0)}`);
+    return `${ex.measurement?.value ?? 0} "${ex.layers.label}" features in ${n} ${ex.measurement?.scope.replace(/^per /, '') ?? 'areas'}: ${top.join(', ')}${n > 5 ? ', …' : ''}.`;
+  }
+  const dist = (x: Item) => (x.d !== undefined ? itemDistanceText(x.d / 1000, said) : null);
+  // Layer features are said in the question's words ("pharmacies"); a kind by its label.
+  const label = ex.layers ? null : catalog.kinds.label(ex.subject);
+  const plural = (k: number) => (!label ? `"${ex.layers!.label}" features` : k === 1 ? label.one : label.many);
   const where = ex.radiusKm !== undefined && ex.reference ? ` within ${radiusText(ex.radiusKm, said)} of ${ex.reference.label}` : '';
   const first = ex.items[0];
   if (ex.nearestFirst && first && dist(first) !== null) {
@@ -41,16 +46,22 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeat
       parts.push(`Then ${next.join('; ')}${n > 3 ? `; ${fmt(n)} listed` : ''}.`);
     }
   } else {
-    parts.push(`${fmt(n)} ${plural(n)} matched${where}.`);
+    // A layer question counts its matches before the top N; a kind's the items listed.
+    const count = ex.layers ? ex.matched : n;
+    parts.push(`${fmt(count)} ${plural(count)} matched${where}.`);
     if (n) {
-      const names = ex.items.slice(0, 3).map((x) => `${name(x)}${dist(x) ? ` (${dist(x)})` : ''}`);
+      const names = ex.items.slice(0, 3).map((x) => `${name(x)}${dist(x) && !ex.layers ? ` (${dist(x)})` : ''}`);
       parts.push(`${n > 3 ? 'First' : 'They are'}: ${names.join('; ')}.`);
     }
   }
   const origin = originSentence(ex.reference, ex.items.some((x) => x.d !== undefined));
   if (origin) parts.push(origin);
+  const sources = [...new Set(ex.items.flatMap((x) => (x.hit ? [x.hit.layer.licence ? `${x.hit.layer.name} (${x.hit.layer.licence})` : x.hit.layer.name] : [])))];
+  if (sources.length) parts.push(`Source: ${sources.join(', ')}.`);
   const m = ex.measurement;
-  if (m) {
+  if (m && ex.layers) {
+    if (m.kind === 'count') parts.push(`Count: ${fmt(m.value ?? 0)}.`);
+  } else if (m) {
     if (m.value === null) parts.push(`${m.kind.replace('_', ' ')} could not be computed.`);
     else if (m.kind === 'count') parts.push(`Count: ${fmt(m.value)}.`);
     else parts.push(`${m.kind === 'per_capita' ? 'Per capita' : 'Per area'}: ${fmt(m.value)} ${m.unit}${m.scope ? ` (${m.scope})` : ''}.`);

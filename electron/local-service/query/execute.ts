@@ -19,26 +19,12 @@ import { reach } from './sources/points';
 import { uploadSource } from './sources/upload';
 import { holdsOf, refusalOfParts, unheldParts, UnreadQuestion } from './refusal';
 import { defaultOrder, sortByDistance } from './sort';
+import type { Execution, Item, SavedSet } from './item';
 
 export { sortByDistance } from './sort';
 export { PER_AREA_UNIT_KM2, PER_CAPITA_UNIT, type MeasurementResult } from './measure';
 
-/** One result: an item of a layer, its distance to the reference and any computed figures. */
-export interface Item {
-  k: Kind;
-  i: number;
-  /** Distance to the reference in meters, when there is one. */
-  d?: number;
-  /** Figures of an aggregate (per-country counts). */
-  a?: Record<string, number | null>;
-}
-
-/** A saved result set: what `search_id` continues. */
-export interface SavedSet {
-  subject: Kind;
-  items: Item[];
-  uploads: UploadFeature[];
-}
+export { LAYER_ITEM, type Execution, type Item, type SavedSet } from './item';
 
 export interface ExecuteInput {
   plan: Plan;
@@ -60,22 +46,6 @@ export interface ExecuteInput {
   work?: { slice: Slicer; indexer: PointIndexer };
 }
 
-export interface Execution {
-  subject: Kind;
-  items: Item[];
-  /** Reference used for distances, if any. */
-  reference?: Reference;
-  radiusKm?: number;
-  /** Whether the items are ranked nearest first. */
-  nearestFirst: boolean;
-  /** Matches before a top N cut them ("the nearest of 5,210 airports"). */
-  matched: number;
-  measurement?: MeasurementResult;
-  aggregated: boolean;
-  /** The uploaded features that upload items index into. */
-  uploads: UploadFeature[];
-  warnings: Warning[];
-}
 
 /** Candidates filtered between two looks at the slicer's clock. */
 const SLICE_STEP = 1024;

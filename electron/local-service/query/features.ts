@@ -2,7 +2,9 @@ import type { ComputeFeature } from '../../../shared/service/compute';
 import type { Catalog } from '../catalog/catalog';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import type { UploadFeature } from '../uploads';
-import type { Execution, Item } from './execute';
+import type { Execution, Item } from './item';
+import { layerAddress, type NearPlaces } from './layers/address';
+import { representativePoint } from './layers/geometry';
 
 /**
  * Score in (0, 1]: with a distance reference, exp(-d / scale) so nearer is higher; without one,
@@ -14,7 +16,7 @@ export function scoreOf(x: Item, ex: Execution, catalog: Catalog): number {
     const scale = (ex.radiusKm ?? 50) * 1000;
     return Math.round(Math.exp(-x.d / scale) * 1e4) / 1e4 || 0.0001;
   }
-  if (x.k === UPLOADS.name) return 1;
+  if (x.k === UPLOADS.name || x.hit) return 1;
   const K = catalog.kinds.get(x.k);
   const rule = K.entry.score;
   if (!rule) return 1;
@@ -25,11 +27,41 @@ export function scoreOf(x: Item, ex: Execution, catalog: Catalog): number {
   return rule.map[String(K.cols[rule.column]![x.i])] ?? 1;
 }
 
-export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: UploadFeature[]): ComputeFeature {
+/** The name an item is listed by: a kind's own, an upload's, a layer feature's name or brand, else its label and id. */
+export function nameOf(x: Item, ex: Execution, catalog: Catalog, uploads: UploadFeature[]): string {
+  if (x.hit) return String(x.hit.f.tags['name'] ?? x.hit.f.tags['brand'] ?? `${ex.layers?.label} ${x.hit.f.sourceId}`);
+  if (x.k === UPLOADS.name) return uploads[x.i]!.name;
+  return catalog.kinds.get(x.k).feature(x.i).name;
+}
+
+/** One item of any source as a feature of the answer; `near` keeps the "near …" addresses of layer features. */
+export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: UploadFeature[], near?: NearPlaces): ComputeFeature {
   const score = scoreOf(x, ex, catalog);
   const distance_meters = x.d !== undefined ? Math.round(x.d * 10) / 10 : 0;
   // Full precision for tools; the written answer rounds for people.
   const km = x.d !== undefined ? { distance_km: Math.round(x.d * 10) / 10_000 } : {};
+  if (x.hit) {
+    const { f, layer } = x.hit;
+    const [lon, lat] = representativePoint(f.geometry) as [number, number];
+    return {
+      type: 'Feature',
+      id: `layer:${layer.id}:${f.fid}`,
+      geometry: f.geometry as ComputeFeature['geometry'],
+      properties: {
+        source_id: f.sourceId,
+        name: nameOf(x, ex, catalog, uploads),
+        address: layerAddress(f.tags, lon, lat, catalog, near),
+        score,
+        distance_meters,
+        ...km,
+        source: { name: layer.name, url: `layer:${layer.id}`, licence: layer.licence, text: layer.sourceText },
+        attributes: x.count !== undefined ? { ...f.tags, count: x.count } : f.tags,
+        kind: x.k,
+        layer: layer.name,
+        ...(f.sublayer ? { sublayer: f.sublayer } : {}),
+      },
+    };
+  }
   if (x.k === UPLOADS.name) {
     const u = uploads[x.i]!;
     return {

@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/catalog';
 import type { Layer } from '../catalog/catalog';
-import type { Item } from './execute';
+import type { Item } from './item';
 import type { Measurement, Plan, Warning } from './plan';
 
 export const PER_CAPITA_UNIT = 1e6;

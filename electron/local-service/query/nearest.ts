@@ -2,7 +2,7 @@ import { around, distance } from 'geokdbush';
 import KDBush from 'kdbush';
 import type { Layer } from '../catalog/catalog';
 import type { Slicer } from '../uploads';
-import type { Item } from './execute';
+import type { Item } from './item';
 import type { referenceIndex } from './layers/ref-index';
 
 /** Candidates measured between two looks at the slicer's clock. */

@@ -1,5 +1,5 @@
 import type { KindLayer } from '../catalog/kinds/registry';
-import type { Item } from './execute';
+import type { Item } from './item';
 
 /** Millimetres up to 2^35 (34,000 km) cover every great-circle distance. */
 const MM_BITS = 35;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCatalogDir, loadCatalog } from '../../../electron/local-service/catalog/catalog';
-import { layerAddress, NearPlaces } from '../../../electron/local-service/query/layers/features';
+import { layerAddress, NearPlaces } from '../../../electron/local-service/query/layers/address';
 
 const catalog = loadCatalog(defaultCatalogDir());
 const R = 6_371_008.8;

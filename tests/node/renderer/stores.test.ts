@@ -1,9 +1,5 @@
-import { createPinia } from 'pinia';
 import { describe, expect, it } from 'vitest';
-import { createApp } from 'vue';
-import type { RpcClient } from '../../../shared/rpc/client';
 import type { Result } from '../../../shared/rpc/errors';
-import { provideRpc } from '../../../renderer/src/api/rpc';
 import { useAppStore } from '../../../renderer/src/stores/app';
 import { useAskStore } from '../../../renderer/src/stores/ask';
 import { LAYER_COLOURS } from '../../../renderer/src/map/layerColours';
@@ -11,32 +7,8 @@ import { useExportStore } from '../../../renderer/src/stores/exports';
 import { useHistoryStore } from '../../../renderer/src/stores/history';
 import { useMapStore } from '../../../renderer/src/stores/map';
 import { useUnitsStore } from '../../../renderer/src/stores/units';
+import { scriptedClient, withStores } from './support/stores';
 
-type Call = { method: string; input: unknown };
-
-/** An RPC client whose answers the test scripts; every call is recorded. */
-function scriptedClient(answer: (method: string, input: unknown) => Promise<Result<unknown>>) {
-  const calls: Call[] = [];
-  const listeners = new Map<string, (p: unknown) => void>();
-  const client = {
-    call: (method: string, input: unknown) => {
-      calls.push({ method, input });
-      return answer(method, input);
-    },
-    on: (event: string, cb: (p: unknown) => void) => {
-      listeners.set(event, cb);
-      return () => listeners.delete(event);
-    },
-  } as unknown as RpcClient;
-  return { client, calls, emit: (event: string, p: unknown) => listeners.get(event)?.(p) };
-}
-
-function withStores<T>(client: RpcClient, fn: () => T): T {
-  const app = createApp({});
-  provideRpc(app, client);
-  app.use(createPinia());
-  return app.runWithContext(fn);
-}
 
 const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const response = (id: string, names: string[]) => ({

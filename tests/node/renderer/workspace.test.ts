@@ -1,9 +1,5 @@
-import { createPinia } from 'pinia';
 import { describe, expect, it } from 'vitest';
-import { createApp } from 'vue';
-import type { RpcClient } from '../../../shared/rpc/client';
 import type { Result } from '../../../shared/rpc/errors';
-import { provideRpc } from '../../../renderer/src/api/rpc';
 import { featureDetails } from '../../../renderer/src/lib/details';
 import { clipProse, clipText, errorSentence } from '../../../renderer/src/lib/format';
 import { computeRows, imageryRows, observationRows } from '../../../renderer/src/lib/results';
@@ -11,22 +7,11 @@ import { useAppStore } from '../../../renderer/src/stores/app';
 import { useHistoryStore } from '../../../renderer/src/stores/history';
 import { useImageryStore } from '../../../renderer/src/stores/imagery';
 import { useStreetStore } from '../../../renderer/src/stores/street';
-
-type Call = { method: string; input: unknown };
+import { scriptedClient, storesApp } from './support/stores';
 
 function scripted(answer: (method: string, input: unknown) => Promise<Result<unknown>>) {
-  const calls: Call[] = [];
-  const client = {
-    call: (method: string, input: unknown) => {
-      calls.push({ method, input });
-      return answer(method, input);
-    },
-    on: () => () => undefined,
-  } as unknown as RpcClient;
-  const app = createApp({});
-  provideRpc(app, client);
-  app.use(createPinia());
-  return { calls, run: <T>(fn: () => T) => app.runWithContext(fn) };
+  const { client, calls } = scriptedClient(answer);
+  return { calls, run: storesApp(client) };
 }
 
 describe('errors read as the sentence that matters', () => {

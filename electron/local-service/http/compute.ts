@@ -307,7 +307,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         try {
           const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
           const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
-          const uploadValues = uploadValueWords(uploads);
+          const uploadValues = await uploadValueWords(uploads, slice);
           // A follow-up on layer features ("only those open now") is read together with the question
           // it continues: their saved set holds no kind items, their question holds what they were.
           // The earlier question is read up to twice below: once is enough.

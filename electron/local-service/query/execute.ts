@@ -198,13 +198,15 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   // What the subject's source cannot answer is refused, never dropped: dropping it would widen the answer.
   const unheld = unheldParts(plan, { label: kinds.label(subject).many, populated: popFilter, countryFigures: true, reference: !!distFn });
   // Conditions on columns ("open now", "operated by X") are tested on the columns the source holds.
-  const columns = isUploads ? source.columns() : Object.keys(source.attributes(0)).filter((c) => c !== 'id');
+  // Only when a question needs them: an upload's columns are a scan of every row.
+  let held: string[] | undefined;
+  const columns = () => (held ??= isUploads ? source.columns() : Object.keys(source.attributes(0)).filter((c) => c !== 'id'));
   for (const c of plan.conditions) {
     const keys = conditionKeys(c);
-    if (!keys.some((k) => columns.includes(k)))
+    if (!keys.some((k) => columns().includes(k)))
       unheld.push({ words: c.label, why: `${kinds.label(subject).many} have no ${keys.join(' or ')} column`, part: c });
   }
-  if (unheld.length) throw new UnreadQuestion(refusalOfParts(plan, catalog, subject, unheld, { holds: holdsOf(subject, catalog, columns) }));
+  if (unheld.length) throw new UnreadQuestion(refusalOfParts(plan, catalog, subject, unheld, { holds: holdsOf(subject, catalog, columns()) }));
   const cond = plan.conditions.length ? conditionTests(plan.conditions, input.now ?? new Date()) : null;
   // The subject's modifiers the question chose ("large", "capital"), as one test per item.
   const keep = K ? modifierTest(K, plan) : undefined;

@@ -1,5 +1,5 @@
 import { foldLetters } from '../catalog/text';
-import type { UploadFeature } from '../uploads';
+import type { Slicer, UploadFeature } from '../uploads';
 import { RULE_WORDS, SILENT, UNIT_KM } from './words';
 
 /** A word that is a value of an uploaded column ("open" of status): the column and the value. */
@@ -14,17 +14,21 @@ const MAX_DISTINCT = 50;
 /**
  * The words of uploaded columns: each one-word text value of a column with few distinct values
  * ("open", "closed", "high"), by its folded spelling. A word two columns hold, or one the grammar
- * reads ("in", "within", "km"), is left out.
+ * reads ("in", "within", "km"), is left out. A large upload is read between slices of `slice`.
  */
-export function uploadValueWords(features: readonly UploadFeature[]): ReadonlyMap<string, UploadValue> {
+export async function uploadValueWords(features: readonly UploadFeature[], slice?: Slicer): Promise<ReadonlyMap<string, UploadValue>> {
   const perKey = new Map<string, Set<string>>();
-  for (const f of features)
-    for (const [key, v] of Object.entries(f.attributes)) {
+  for (let i = 0; i < features.length; i++) {
+    const attributes = features[i]!.attributes;
+    for (const key in attributes) {
+      const v = attributes[key];
       if (typeof v !== 'string') continue;
       let set = perKey.get(key);
       if (!set) perKey.set(key, (set = new Set()));
       if (set.size <= MAX_DISTINCT) set.add(v);
     }
+    if ((i & 1023) === 1023 && slice?.due()) await slice.pause();
+  }
   const out = new Map<string, UploadValue>();
   const taken = new Set<string>();
   for (const [key, values] of perKey) {

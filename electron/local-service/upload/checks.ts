@@ -47,14 +47,21 @@ export function swappedWarning(
   features: readonly UploadFeature[],
   countryAt: (lon: number, lat: number) => string,
 ): UploadWarning | null {
-  const points = features.filter((f) => f.geometry.type === 'Point');
-  if (!points.length || points.some((f) => Math.abs(f.lon) > 90)) return null;
-  const step = Math.max(1, Math.floor(points.length / SAMPLE));
+  // Plain loops: this runs once per upload over every row, in the request thread.
+  let count = 0;
+  for (const f of features) {
+    if (f.geometry.type !== 'Point') continue;
+    if (Math.abs(f.lon) > 90) return null;
+    count++;
+  }
+  if (!count) return null;
+  const step = Math.max(1, Math.floor(count / SAMPLE));
   let n = 0;
   let asRead = 0;
   let swapped = 0;
-  for (let i = 0; i < points.length; i += step) {
-    const f = points[i]!;
+  for (let i = 0, p = -1; i < features.length; i++) {
+    const f = features[i]!;
+    if (f.geometry.type !== 'Point' || ++p % step) continue;
     n++;
     if (f.country) asRead++;
     if (countryAt(f.lat, f.lon)) swapped++;

@@ -1,7 +1,12 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compute, computeForm, fileForm, savedCount, scalar, startService, stopService, storedBytes, type Running } from './harness';
+import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
+import { compute, computeForm, fileForm, KEYS, savedCount, scalar, startService, stopService, storedBytes, type Running } from './harness';
 import { sitesCsv } from './sites';
 
 let r: Running;
@@ -12,24 +17,73 @@ afterAll(async () => {
   await stopService(r);
 });
 
+/**
+ * Milliseconds this process's main thread has spent runnable but waiting for a core
+ * (/proc/<pid>/task/<pid>/schedstat, second field, in ns); 0 where the kernel does not say.
+ */
+function runqueueWaitMs(): number {
+  try {
+    return Number(readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
+/** A compute form with one file, posted by a separate Node process. */
+async function computeFromChild(r: Running, fields: Record<string, string>, file: string): Promise<ComputeResponse> {
+  const script = `
+    const { readFileSync } = require('node:fs');
+    const [url, key, fields, file] = process.argv.slice(1);
+    const form = new FormData();
+    for (const [k, v] of Object.entries(JSON.parse(fields))) form.append(k, v);
+    form.append('files', new Blob([readFileSync(file)]), require('node:path').basename(file));
+    fetch(url, { method: 'POST', headers: { authorization: 'Bearer ' + key }, body: form })
+      .then(async (res) => process.stdout.write(JSON.stringify({ status: res.status, body: await res.json() })));
+  `;
+  const out = await new Promise<string>((ok, fail) =>
+    execFile(process.execPath, ['-e', script, `${r.baseUrl}/v1/compute`, KEYS.bearer, JSON.stringify(fields), file], { maxBuffer: 64 << 20 }, (err, stdout) =>
+      err ? fail(err) : ok(stdout),
+    ),
+  );
+  rmSync(dirname(file), { recursive: true, force: true });
+  const { status, body } = JSON.parse(out) as { status: number; body: unknown };
+  if (status !== 200) throw new Error(`compute ${status}: ${JSON.stringify(body)}`);
+  return ComputeResponseExact.parse(body);
+}
+
 describe('large uploads', () => {
-  it('keeps /health answering within 100 ms while a 10 MB CSV is read, queried and saved', { timeout: 180_000 }, async () => {
+  it('keeps /health answering within 100 ms while a 10 MB CSV is read, queried and saved', { timeout: 300_000 }, async () => {
     const csv = sitesCsv(300_000);
     expect(csv.length).toBeGreaterThan(10_000_000);
-    // Built before probing: the test's own client shares the service's thread here.
-    const form = fileForm({ query: 'my sites', limit: '10', answer: 'false' }, [{ name: 'sites.csv', text: csv }]);
+    // Sent by another process: a client in this one would share the service's thread, and its
+    // own copying of 10 MB (hundreds of ms on a loaded machine) would be counted as the service's.
+    const file = join(mkdtempSync(join(tmpdir(), 'fieldlens-upload-')), 'sites.csv');
+    writeFileSync(file, csv);
+    // Each probe's time less the time this thread (the service's and the probe's) spent ready but
+    // waiting for a core: with other jobs on both cores that wait alone reached hundreds of ms,
+    // and it is the machine's, not the service's. Both figures are printed.
     const probe = async (until: () => boolean) => {
-      const latencies: number[] = [];
+      const held: number[] = [];
+      const raw: number[] = [];
       while (!until()) {
+        const w = runqueueWaitMs();
         const t = performance.now();
         const res = await fetch(`${r.baseUrl}/health`);
         await res.arrayBuffer();
-        latencies.push(performance.now() - t);
+        const ms = performance.now() - t;
+        raw.push(ms);
+        held.push(ms - (runqueueWaitMs() - w));
         await new Promise((ok) => setTimeout(ok, 20));
       }
-      return latencies.sort((a, b) => a - b);
+      return { held: held.sort((a, b) => a - b), raw: raw.sort((a, b) => a - b) };
     };
-    const stats = (l: number[]) => ({ n: l.length, p99: l[Math.floor((l.length - 1) * 0.99)]!, max: l.at(-1)!, second: l.at(-2) ?? 0 });
+    const stats = ({ held: l, raw }: { held: number[]; raw: number[] }) => ({
+      n: l.length,
+      p99: l[Math.floor((l.length - 1) * 0.99)]!,
+      max: l.at(-1)!,
+      rawP99: raw[Math.floor((raw.length - 1) * 0.99)]!,
+      rawMax: raw.at(-1)!,
+    });
 
     // Collections of this thread's heap, printed beside the probes, so a slow probe can be told from a pause of the heap.
     let gcMax = 0;
@@ -40,7 +94,7 @@ describe('large uploads', () => {
     let done = false;
     const during = probe(() => done);
     const t0 = performance.now();
-    const res = await computeForm(r, form);
+    const res = await computeFromChild(r, { query: 'my sites', limit: '10', answer: 'false' }, file);
     const ms = performance.now() - t0;
     done = true;
     const loaded = stats(await during);
@@ -52,17 +106,16 @@ describe('large uploads', () => {
     expect(res.results.numberMatched).toBe(300_000);
     const f = (x: number) => x.toFixed(1);
     process.stdout.write(
-      `10 MB CSV: ${Math.round(ms)} ms; /health during it: ${loaded.n} probes, p99 ${f(loaded.p99)} ms, worst two ${f(loaded.second)} and ${f(loaded.max)} ms; longest collection ${f(gcMax)} ms; control: p99 ${f(control.p99)} ms, max ${f(control.max)} ms\n`,
+      `10 MB CSV: ${Math.round(ms)} ms; /health during it: ${loaded.n} probes, p99 ${f(loaded.p99)} ms, worst ${f(loaded.max)} ms (as measured, waits for a core included: p99 ${f(loaded.rawP99)}, worst ${f(loaded.rawMax)} ms); longest collection ${f(gcMax)} ms; control: p99 ${f(control.p99)} ms, max ${f(control.max)} ms (as measured ${f(control.rawMax)} ms)\n`,
     );
     // A probe every 20 ms or so throughout: the request thread was never held for long.
     expect(loaded.n).toBeGreaterThan(ms / 200);
     expect(loaded.p99).toBeLessThan(100);
-    // Every probe but one within 100 ms of the worst the machine gives with no upload (on a quiet
-    // machine a few ms): parse, layer, query and save all answer other requests in between. With
-    // other test files busy on both cores, a single probe has reached 165 ms while the control
-    // stayed under 10 ms; one such probe is the scheduler, two are the service holding the thread.
-    expect(loaded.second).toBeLessThan(control.max + 100);
-    expect(loaded.max).toBeLessThan(control.max + 400);
+    // Every probe within 100 ms of the worst the same probes take with no upload, waits for a core
+    // left out: parse, layer, query and save all answer other requests in between. At load average
+    // 18, code that scanned the 300,000 rows in one go (an upload's columns, its value words) held
+    // one probe 246 ms while the rest stayed under 50 ms.
+    expect(loaded.max).toBeLessThan(control.max + 100);
   });
 
   it('stores six identical uploads once', { timeout: 120_000 }, async () => {

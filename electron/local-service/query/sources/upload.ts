@@ -12,13 +12,22 @@ import { pointCandidates } from './points';
  */
 export function uploadSource(features: readonly UploadFeature[], layer: Layer, catalog: Catalog): Source<number> {
   const regionOf = new Map(catalog.countries.rows.map((r) => [r.cca2, r.region]));
-  const keys = [...new Set(features.flatMap((f) => Object.keys(f.attributes)))];
+  // Columns are looked at only when a question needs them: a 300,000-row upload's scan is not free.
+  let keys: string[] | undefined;
+  const columns = () => {
+    if (keys) return keys;
+    const seen = new Set<string>();
+    for (const f of features) for (const k in f.attributes) seen.add(k);
+    return (keys = [...seen]);
+  };
+  let numeric: string[] | undefined;
   const points = pointCandidates(layer);
   return {
     label: UPLOADS.label.many,
     populated: false,
-    columns: () => keys,
-    numericColumns: () => keys.filter((k) => features.some((f) => f.attributes[k] !== undefined) && features.every((f) => f.attributes[k] === undefined || f.attributes[k] === '' || Number.isFinite(numericValue(f.attributes[k])))),
+    columns,
+    numericColumns: () =>
+      (numeric ??= columns().filter((k) => features.some((f) => f.attributes[k] !== undefined) && features.every((f) => f.attributes[k] === undefined || f.attributes[k] === '' || Number.isFinite(numericValue(f.attributes[k]))))),
     ...points,
     // Uploads come in file order, which is their own order.
     all: async () => features.map((_, i) => i),

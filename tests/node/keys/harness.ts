@@ -5,7 +5,7 @@ import { createLogger, type Logger } from '../../../electron/ground/logger';
 import { createKeytarStore } from '../../../electron/keys/keytar-store';
 import type { EventName } from '../../../shared/rpc/contract';
 import type { Result } from '../../../shared/rpc/errors';
-import { tempDir, testService } from './keyring';
+import { KEYRING_TIMEOUT_MS, tempDir, testService } from './keyring';
 
 export interface Recorded {
   method: string;
@@ -47,7 +47,8 @@ export async function startTestApp(
     shell: 'test',
     version: '0.0.0-test',
     clock: () => new Date(),
-    secretStore: createKeytarStore({ service }),
+    // The test keyring runs beside other jobs; its slowness under load is not what these tests check.
+    secretStore: createKeytarStore({ service, timeoutMs: KEYRING_TIMEOUT_MS }),
     fetch: opts.fetch,
     watchPhotos: false,
   });

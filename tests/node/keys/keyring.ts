@@ -16,6 +16,12 @@ export function requireTestKeyring(): void {
 }
 
 /** A keychain service name of its own per test file, so files never see each other's entries. */
+/**
+ * The keychain timeout in tests: gnome-keyring beside other jobs on two cores has taken over the
+ * app's 3 s to answer. The timeout itself is tested with a keychain that never answers.
+ */
+export const KEYRING_TIMEOUT_MS = 20_000;
+
 export const testService = () => `FieldlensTest-${randomUUID()}`;
 
 export const tempDir = (prefix = 'fieldlens-test-') => mkdtempSync(join(tmpdir(), prefix));

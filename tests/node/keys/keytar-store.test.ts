@@ -5,12 +5,12 @@ import { accountOf, KeyService } from '../../../electron/keys/key-service';
 import { createKeytarStore, type KeytarApi } from '../../../electron/keys/keytar-store';
 import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import type { SecretStore } from '../../../electron/keys/secret-store';
-import { fakeKey, requireTestKeyring, testService } from './keyring';
+import { fakeKey, KEYRING_TIMEOUT_MS, requireTestKeyring, testService } from './keyring';
 
 requireTestKeyring();
 
 const service = testService();
-const store = createKeytarStore({ service });
+const store = createKeytarStore({ service, timeoutMs: KEYRING_TIMEOUT_MS });
 
 afterAll(async () => {
   for (const c of await keytar.findCredentials(service)) await keytar.deletePassword(service, c.account);
@@ -103,7 +103,7 @@ describe('keytar store in the real keychain', () => {
 
   it('records when a key was set, from the injected clock', async () => {
     const at = new Date('2026-03-04T05:06:07.000Z');
-    const clocked = createKeytarStore({ service, clock: () => at });
+    const clocked = createKeytarStore({ service, clock: () => at, timeoutMs: KEYRING_TIMEOUT_MS });
     await clocked.set('prof-time:search', fakeKey('time'));
     expect((await clocked.list()).find((e) => e.account === 'prof-time:search')?.setAt).toBe(at.toISOString());
   });

@@ -10,7 +10,7 @@ import { provideRpc } from '../../../renderer/src/api/rpc';
 import { useProfilesStore } from '../../../renderer/src/stores/profiles';
 import { createKeytarStore } from '../../../electron/keys/keytar-store';
 import { deadAddress, startFakeService, startTestApp, type TestApp } from './harness';
-import { fakeKey, filesContaining, filesUnder, requireTestKeyring } from './keyring';
+import { fakeKey, filesContaining, filesUnder, KEYRING_TIMEOUT_MS, requireTestKeyring } from './keyring';
 
 requireTestKeyring();
 
@@ -79,7 +79,7 @@ const operations: { name: string; run(): Promise<void> }[] = [
   {
     name: 'bundled service: keys generated on first run, tested against the running local service',
     async run() {
-      const keychain = createKeytarStore({ service: s.app.service });
+      const keychain = createKeytarStore({ service: s.app.service, timeoutMs: KEYRING_TIMEOUT_MS });
       for (const kind of ['bearer', 'search'] as const) {
         const key = await keychain.get(`local:${kind}`);
         expect(key, `local ${kind} key in the keychain`).toBeTruthy();

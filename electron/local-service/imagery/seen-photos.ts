@@ -1,0 +1,22 @@
+import type { DetectorClasses, PhotoDetections, SeenPhoto } from '../query/sources/detections';
+import type { ImageryStorage } from './storage';
+
+/**
+ * The catalog's sightings as the question engine reads them: the photos (not videos) in which
+ * the detector saw a class, each with its best sighting, read through the storage (SQLite or
+ * PostgreSQL alike).
+ */
+export function photoDetections(store: ImageryStorage, classes: DetectorClasses): PhotoDetections {
+  return {
+    classes,
+    async showing(label) {
+      const best = await store.seenWith(label);
+      const rows = await store.rows([...best.keys()]);
+      return rows.flatMap((r): SeenPhoto[] => {
+        const s = best.get(r.rowid)!;
+        if (r.is_video) return [];
+        return [{ id: r.id, key: r.rowid, lon: r.lon, lat: r.lat, takenAt: r.taken_at, bearing: r.direction, label: s.label, score: s.score, box: s.box, model: s.model }];
+      });
+    },
+  };
+}

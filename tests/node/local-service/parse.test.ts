@@ -233,6 +233,10 @@ describe('photos by what the detector saw in them', () => {
     expect(plan.seen).toMatchObject({ label: null });
     expect(plan.notRead).toEqual([{ words: 'tanks', why: expect.stringContaining('person, bicycle, car'), part: 'subject' }]);
     expect(seen('tanks seen near Lyon').notRead.map((u) => u.words)).toEqual(['tanks']);
+    // A name after "photos of" is a place, not a thing seen: no class is refused for it.
+    const paris = seen('photos of Paris');
+    expect(paris.seen).toBeUndefined();
+    expect(paris.notRead[0]).toEqual({ words: 'photos of', why: expect.stringContaining('photos showing cars') });
     // Without a detector nothing is read as seen.
     expect(read('photos showing cars').notRead).toEqual([expect.objectContaining({ words: 'photos showing cars', why: expect.stringMatching(/detector/) })]);
   });

@@ -61,6 +61,11 @@ export function seenSubject(r: Reader, i: number): number {
     while (DETERMINERS.has(r.w(j))) j++;
     const cls = classAt(r, j);
     if (cls) return setSeen(r, i, j + cls.len, cls.label, r.said(j, j + cls.len), isPlural(r.w(i)));
+    // "photos of Paris": a name, not a thing seen; the place is left to the rules of places.
+    if (/^\p{Lu}/u.test(r.t[j]?.raw ?? '')) {
+      r.notRead(r.said(i, j), 'photos are asked for by what the detector saw in them ("photos showing cars in Paris"); the imagery search finds photos by place');
+      return j - i;
+    }
     const len = thingAt(r, j);
     return len ? setSeen(r, i, j + len, null, r.said(j, j + len), isPlural(r.w(i))) : 0;
   }

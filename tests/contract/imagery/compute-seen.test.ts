@@ -166,6 +166,14 @@ describe(`photos by what was seen in them, as a source of questions (${BACKEND})
     expect(res.results.numberMatched).toBe(want.size);
   });
 
+  it('a follow-up narrows the photos it continues: read together with the question before', async () => {
+    const first = await compute(r, { query: 'photos showing cars in France' });
+    expect(expected('car', [DEPOT], 200).size).toBe(2);
+    const next = await compute(r, { query: 'within 200 m of 45.764, 4.8357', search_id: first.id });
+    expect([...answered(next).keys()].sort()).toEqual([...expected('car', [DEPOT], 200).keys()].sort());
+    expect(next.warnings).toContainEqual(expect.objectContaining({ code: 'context', message: expect.stringContaining('photos showing cars in France within 200 m') }));
+  });
+
   it('a class the detector does not have is refused, naming the words and the classes it sees', async () => {
     const p = await refused(r, { query: 'photos showing tanks within 1 km of 45.75, 4.85' });
     expect(p.unread).toEqual([expect.objectContaining({ words: 'tanks', step: 'subject' })]);
@@ -174,5 +182,11 @@ describe(`photos by what was seen in them, as a source of questions (${BACKEND})
 
     const seen = await refused(r, { query: 'tanks seen near 45.75, 4.85' });
     expect(seen.unread.map((u) => u.words)).toEqual(['tanks']);
+  });
+
+  it('a condition on a column photos do not have is refused, naming what they have', async () => {
+    const p = await refused(r, { query: 'photos showing cars open now' });
+    expect(p.unread.map((u) => u.words)).toEqual(['open now']);
+    expect(p.holds).toEqual({ subject: 'photos showing cars', columns: expect.arrayContaining(['class', 'score', 'photo_id', 'captured_at', 'bearing', 'box']) });
   });
 });

@@ -10,13 +10,9 @@ export function photoDetections(store: ImageryStorage, classes: DetectorClasses)
   return {
     classes,
     async showing(label) {
-      const best = await store.seenWith(label);
-      const rows = await store.rows([...best.keys()]);
-      return rows.flatMap((r): SeenPhoto[] => {
-        const s = best.get(r.rowid)!;
-        if (r.is_video) return [];
-        return [{ id: r.id, key: r.rowid, lon: r.lon, lat: r.lat, takenAt: r.taken_at, bearing: r.direction, label: s.label, score: s.score, box: s.box, model: s.model }];
-      });
+      return (await store.seenPhotos(label)).map(
+        (r): SeenPhoto => ({ id: r.id, key: r.rowid, lon: r.lon, lat: r.lat, takenAt: r.taken_at, bearing: r.direction, ...r.sighting }),
+      );
     },
   };
 }

@@ -75,12 +75,18 @@ export function seenSelection(seen: SeenSubject & { label: string }): Selection 
  * of one class are held for the question; a geodesic index answers the spatial calls.
  */
 export function detectionSource(photos: readonly SeenPhoto[], catalog: Catalog): LayerSource {
-  const countries = photos.map((p) => {
-    const ci = catalog.countryAt(p.lon, p.lat);
-    return ci >= 0 ? catalog.countries.rows[ci]!.cca2 : '';
-  });
+  // Each photo's country is looked up when first asked for (most questions name none).
+  const countryOf = new Map<number, string>();
+  const countryAt = (i: number) => {
+    let c = countryOf.get(i);
+    if (c === undefined) {
+      const ci = catalog.countryAt(photos[i]!.lon, photos[i]!.lat);
+      countryOf.set(i, (c = ci >= 0 ? catalog.countries.rows[ci]!.cca2 : ''));
+    }
+    return c;
+  };
   const regionOf = new Map(catalog.countries.rows.map((r) => [r.cca2, r.region]));
-  const L = pointLayer(PHOTOS_LAYER.id, photos.map((p) => p.lon), photos.map((p) => p.lat), countries);
+  const L = pointLayer(PHOTOS_LAYER.id, photos.map((p) => p.lon), photos.map((p) => p.lat), photos.map(() => ''));
   const points = pointCandidates(L);
   const models = [...new Set(photos.map((p) => p.model))];
   const layer: LayerInfo = {
@@ -130,11 +136,11 @@ export function detectionSource(photos: readonly SeenPhoto[], catalog: Catalog):
     nearest: (point, k, minKm) => of(points.nearest(point, k, minKm)),
     // Newest first, then the best seen.
     all: async () => [...hits].sort((a, b) => String(b.f.tags['captured_at'] ?? '').localeCompare(String(a.f.tags['captured_at'] ?? '')) || (b.f.tags['score'] as number) - (a.f.tags['score'] as number)),
-    inCountry: (cca2) => of(points.inCountry(cca2)),
+    inCountry: async (cca2) => hits.filter((_, i) => countryAt(i) === cca2),
     position: (x) => x.f.geometry.type === 'Point' ? x.f.geometry.coordinates : [0, 0],
     geometry: (x) => x.f.geometry,
-    country: (x) => countries[at.get(x.f.fid) ?? -1] ?? '',
-    region: (x) => regionOf.get(countries[at.get(x.f.fid) ?? -1] ?? '') ?? '',
+    country: (x) => countryAt(at.get(x.f.fid)!),
+    region: (x) => regionOf.get(countryAt(at.get(x.f.fid)!)) ?? '',
     attributes: (x) => x.f.tags,
   };
 }

@@ -53,8 +53,8 @@ export function refusalOf(
 ): Refusal {
   const subject = plan.subject ?? savedSubject ?? null;
   const refuse = (what: Parameters<typeof refusalOfParts>[4]) => refusalOfParts(plan, catalog, subject, plan.notRead, what);
-  if (plan.seen) {
-    // Photos asked to show what the detector has no class for: what it can see.
+  // Photos asked to show what the detector has no class for: what it can see (no detector here: what there is).
+  if (plan.seen?.classes.length) {
     if (plan.seen.label === null) return refuse({ holds: { subject: 'classes the photo detector sees', columns: [...plan.seen.classes] } });
     return refuse({ holds: { subject: plan.seen.said, columns: [...DETECTION_COLUMNS] } });
   }

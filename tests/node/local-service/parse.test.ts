@@ -233,6 +233,8 @@ describe('photos by what the detector saw in them', () => {
     expect(plan.seen).toMatchObject({ label: null });
     expect(plan.notRead).toEqual([{ words: 'tanks', why: expect.stringContaining('person, bicycle, car'), part: 'subject' }]);
     expect(seen('tanks seen near Lyon').notRead.map((u) => u.words)).toEqual(['tanks']);
+    // A second class is not dropped as filler: one class per question.
+    expect(seen('photos showing cars and people near Lyon').notRead).toEqual([{ words: 'and people', why: expect.stringContaining('one class') }]);
     // A name after "photos of" is a place, not a thing seen: no class is refused for it.
     const paris = seen('photos of Paris');
     expect(paris.seen).toBeUndefined();

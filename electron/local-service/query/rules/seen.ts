@@ -48,6 +48,20 @@ function setSeen(r: Reader, from: number, to: number, label: string | null, thin
 }
 
 /**
+ * "photos showing cars and people": a second class after the first is not read (one class per
+ * question; "and" would be dropped as filler and the answer narrowed silently). Tokens used.
+ */
+function another(r: Reader, i: number): number {
+  if (r.w(i) !== 'and' && r.w(i) !== 'or') return 0;
+  let j = i + 1;
+  while (DETERMINERS.has(r.w(j))) j++;
+  const cls = classAt(r, j);
+  if (!cls) return 0;
+  r.notRead(r.said(i, j + cls.len), 'one class of the detector per question: ask for each on its own');
+  return j + cls.len - i;
+}
+
+/**
  * Photos by what the detector saw in them, as the subject: "photos showing cars", "photos of
  * people", "pictures that show a bus", "benches seen near X", "cars spotted within 200 m of my
  * sites". The class words are the detector's (its data), in the plural too.
@@ -60,7 +74,7 @@ export function seenSubject(r: Reader, i: number): number {
     j++;
     while (DETERMINERS.has(r.w(j))) j++;
     const cls = classAt(r, j);
-    if (cls) return setSeen(r, i, j + cls.len, cls.label, r.said(j, j + cls.len), isPlural(r.w(i)));
+    if (cls) return setSeen(r, i, j + cls.len, cls.label, r.said(j, j + cls.len), isPlural(r.w(i))) + another(r, j + cls.len);
     // "photos of Paris": a name, not a thing seen; the place is left to the rules of places.
     if (/^\p{Lu}/u.test(r.t[j]?.raw ?? '')) {
       r.notRead(r.said(i, j), 'photos are asked for by what the detector saw in them ("photos showing cars in Paris"); the imagery search finds photos by place');

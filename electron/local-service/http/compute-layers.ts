@@ -126,6 +126,8 @@ export async function answerPlan(input: PlanAnswerInput): Promise<PlanAnswer> {
   if (layers && plan.seen?.label && input.photos) {
     const subject = { selection: seenSelection({ ...plan.seen, label: plan.seen.label }), source: detectionSource(await input.photos.showing(plan.seen.label), catalog) };
     ex = await executeLayers({ ...input, store: layers.store(), h3: h3Filter(input.cells), subject });
+    const waiting = input.photos.waiting();
+    if (waiting) ex.warnings.push({ code: 'photos_pending', message: `${waiting} photos are still to be looked at by the detector; they are in no answer until then`, photos: waiting });
   } else if (layers && plan.layerSubject) {
     ex = await executeLayers({ ...input, store: layers.store(), summaries: layers.vocabulary?.summaries, h3: h3Filter(input.cells) });
   } else {

@@ -130,7 +130,12 @@ function regionItem(r: Region, count?: number) {
 function detectionsOf(store: ImageryStorage, seeing: Seeing | null, opts: ImageryPluginOptions, ctx: ServiceContext): PhotoDetections | null {
   try {
     const classes = seeing?.classes ?? new ClassVocabulary(readModels((opts.perception && opts.perception.modelsDir) || defaultModelsDir()).classes);
-    return photoDetections(store, classes);
+    // Photos of this run not looked at yet are in no answer: the answer says how many.
+    const waiting = () => {
+      const p = seeing?.indexer.progress();
+      return p && p.state !== 'idle' ? Math.max(0, p.total - p.done) : 0;
+    };
+    return photoDetections(store, classes, waiting);
   } catch (err) {
     ctx.logger.warn('imagery: the detector classes could not be read; questions cannot ask what photos show', { error: (err as Error).message });
     return null;

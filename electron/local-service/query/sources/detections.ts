@@ -42,6 +42,8 @@ export interface PhotoDetections {
   classes: DetectorClasses;
   /** Photos with a sighting of the class, each once, with its best sighting. */
   showing(label: string): Promise<SeenPhoto[]>;
+  /** Photos the detector has yet to look at here (0 when it is done, or runs in no process of this service here). */
+  waiting(): number;
 }
 
 /** The columns of a photo item: what conditions and refusals name. */

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { Logger } from '../ground/logger';
 import type { Catalog } from './catalog/catalog';
 import type { DatabaseRouter } from './pg/replicas';
+import type { PhotoDetections } from './query/sources/detections';
 
 /** What every plugin of the local service gets: its data folder, database and addresses. */
 export interface ServiceContext {
@@ -43,6 +44,8 @@ export interface LocalServicePlugin {
   registerBase?(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
   registerSearch?(app: FastifyInstance, ctx: ServiceContext): void | Promise<void>;
   close?(): void | Promise<void>;
+  /** Photos by what was seen in them, for questions ("photos showing cars near X"); null until opened or without a detector. */
+  detections?(): PhotoDetections | null;
 }
 
 declare module 'fastify' {

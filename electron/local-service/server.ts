@@ -22,6 +22,7 @@ import type { LayerStore } from './layers/store/layer-store';
 import { LAYERS_CHANNEL } from './layers/store/postgis-migrations';
 import { openPostgisLayerStore } from './layers/store/postgis-layer-store';
 import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
+import type { PhotoDetections } from './query/sources/detections';
 import { isGrammarWord } from './query/words';
 import { sqliteResultStore, type ResultStore } from './result-store';
 import { DEFAULT_RETENTION, scheduleRetention, type RetentionOptions } from './retention';
@@ -252,6 +253,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       registerCompute(base, {
         catalog, logger: opts.logger, store: results, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer,
         layers: { store: layerStore, vocabulary },
+        photos: () => plugins.reduce<PhotoDetections | null>((found, p) => found ?? p.detections?.() ?? null, null),
         uploadDir: uploadTempDir(opts.dataDir),
         uploadGate: uploadGate({
           budget: createUploadBudget(opts.uploadBudgetBytes ?? DEFAULT_UPLOAD_BUDGET_BYTES),

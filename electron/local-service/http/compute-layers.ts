@@ -16,6 +16,7 @@ import { referenceGeometries, type ResolveContext } from '../query/layers/resolv
 import type { Plan, RefPoint, Reference } from '../query/plan';
 import { holdsOf, refusalOfParts, UnreadQuestion, type Refusal } from '../query/refusal';
 import type { Vocabulary } from '../vocabulary/vocabulary';
+import { DETECTION_COLUMNS, detectionSource, seenSelection, type PhotoDetections } from '../query/sources/detections';
 import type { Slicer, UploadFeature } from '../uploads';
 
 export interface PlanAnswerInput {
@@ -35,6 +36,8 @@ export interface PlanAnswerInput {
   work: { slice: Slicer; indexer: PointIndexer };
   /** Who the refusal says the earlier results were about, when they are continued. */
   savedSubject?: Kind | null;
+  /** The photos' detections, when the imagery catalog has them (photos by what is seen in them). */
+  photos?: PhotoDetections;
 }
 
 /**
@@ -50,6 +53,11 @@ export function refusalOf(
 ): Refusal {
   const subject = plan.subject ?? savedSubject ?? null;
   const refuse = (what: Parameters<typeof refusalOfParts>[4]) => refusalOfParts(plan, catalog, subject, plan.notRead, what);
+  // Photos asked to show what the detector has no class for: what it can see (no detector here: what there is).
+  if (plan.seen?.classes.length) {
+    if (plan.seen.label === null) return refuse({ holds: { subject: 'classes the photo detector sees', columns: [...plan.seen.classes] } });
+    return refuse({ holds: { subject: plan.seen.said, columns: [...DETECTION_COLUMNS] } });
+  }
   if (plan.layerSubject?.sources.length) {
     const columns = new Set(plan.layerSubject.sources.flatMap((s) => vocabulary?.summaries.get(s.layer.id)?.columns.map((c) => c.key) ?? []));
     return refuse({ holds: { subject: plan.layerSubject.said, columns: [...columns] } });
@@ -113,9 +121,14 @@ export interface PlanAnswer {
 export async function answerPlan(input: PlanAnswerInput): Promise<PlanAnswer> {
   const { plan, catalog, layers, uploads } = input;
   const first: unknown[] = [];
-  const onLayers = !!(layers && plan.layerSubject);
+  const onLayers = !!(layers && (plan.layerSubject || plan.seen));
   let ex: Execution;
-  if (layers && plan.layerSubject) {
+  if (layers && plan.seen?.label && input.photos) {
+    const subject = { selection: seenSelection({ ...plan.seen, label: plan.seen.label }), source: detectionSource(await input.photos.showing(plan.seen.label), catalog) };
+    ex = await executeLayers({ ...input, store: layers.store(), h3: h3Filter(input.cells), subject });
+    const waiting = input.photos.waiting();
+    if (waiting) ex.warnings.push({ code: 'photos_pending', message: `${waiting} photos are still to be looked at by the detector; they are in no answer until then`, photos: waiting });
+  } else if (layers && plan.layerSubject) {
     ex = await executeLayers({ ...input, store: layers.store(), summaries: layers.vocabulary?.summaries, h3: h3Filter(input.cells) });
   } else {
     const keep = layers ? await resolveLayerReferences(plan, { store: layers.store(), catalog, uploads, warn: (w) => first.push(w) }) : undefined;

@@ -26,6 +26,7 @@ import type { VocabularyProvider } from '../vocabulary/provider';
 import { loadNameHeaders } from '../vocabulary/header-words';
 import { answerPlan, refusalOf } from './compute-layers';
 import { NearPlaces } from '../query/layers/address';
+import type { PhotoDetections } from '../query/sources/detections';
 
 export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
 /**
@@ -47,6 +48,8 @@ export interface ComputeDeps {
   indexer: PointIndexer;
   /** Data layers and their vocabulary (absent: the built-in kinds only). */
   layers?: { store: () => LayerStore; vocabulary: VocabularyProvider };
+  /** The photos' detections (the imagery plugin's), read when a question asks for photos by what is seen in them. */
+  photos?: () => PhotoDetections | null;
   /** Where uploaded files are written as they arrive (inside the data folder); each request removes its own. */
   uploadDir: string;
   /** Checks a multipart request before its body is read (boundary, declared size, upload budget). */
@@ -306,6 +309,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       for (let attempt = 0; ; attempt++) {
         try {
           const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
+          const photos = deps.photos?.() ?? undefined;
           const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
           const uploadValues = await uploadValueWords(uploads, slice);
           // A follow-up on layer features ("only those open now") is read together with the question
@@ -314,20 +318,23 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           const readings = new Map<string, ReturnType<typeof parseQuery>>();
           const readAlone = (q: string) => {
             let plan = readings.get(q);
-            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames, typos, uploadValues })));
+            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames, typos, uploadValues, detections: photos?.classes })));
             return plan;
           };
           let asked = req.query;
-          if (parent && vocabulary && !body.files.length && readAlone(parent.query).layerSubject) {
+          // Photos by what is seen in them are continued the same way.
+          const itemsOf = (p: ReturnType<typeof parseQuery>) => p.layerSubject?.said ?? p.seen?.said;
+          if (parent && vocabulary && !body.files.length && itemsOf(readAlone(parent.query))) {
             const alone = readAlone(req.query);
-            if (!alone.layerSubject && alone.subject === null && !alone.ignored.length) {
+            if (!itemsOf(alone) && alone.subject === null && !alone.ignored.length) {
               asked = `${parent.query} ${req.query}`;
               warnings.push({ code: 'context', message: `read as a follow-up of "${parent.query}": "${asked}"` });
-            } else warnings.push({ code: 'context', message: `the earlier results are "${readAlone(parent.query).layerSubject!.said}"; this question names its own subject, so it searched anew` });
+            } else warnings.push({ code: 'context', message: `the earlier results are "${itemsOf(readAlone(parent.query))}"; this question names its own subject, so it searched anew` });
           }
-          const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && readAlone(parent.query).layerSubject !== undefined);
+          const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && itemsOf(readAlone(parent.query)) !== undefined);
           const plan = parseQuery(asked, {
             vocabulary,
+            detections: photos?.classes,
             typos,
             uploadValues,
             catalog,
@@ -370,6 +377,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             near,
             saved: continuesLayers ? undefined : parent?.set,
             savedSubject,
+            photos,
             work: { slice, indexer: deps.indexer },
           });
           warnings.push(...run.first, readingWarning, ...run.warnings);

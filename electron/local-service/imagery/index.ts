@@ -24,6 +24,10 @@ import { embeddedImageryStorage, type ImageryStorage } from './storage';
 import type { PhotoRow } from './store';
 import type { PerceptionProgress } from './perception/indexer';
 import { openSeeing, registerPerceptionRoutes, type Seeing } from './perception/seeing';
+import { defaultModelsDir, readModels } from './perception/models';
+import { ClassVocabulary } from './perception/vocabulary';
+import { photoDetections } from './seen-photos';
+import type { PhotoDetections } from '../query/sources/detections';
 import { normalizeName } from '../catalog/text';
 
 export type { Geocoder, Place } from './geocoder';
@@ -82,6 +86,8 @@ interface State {
   signer: MediaSigner;
   thumbDir: string;
   seeing: Seeing | null;
+  /** The photos by what was seen in them, for questions; null when the detector's classes cannot be read. */
+  detections: PhotoDetections | null;
 }
 
 /** One byte range of a Range header (video players seek with them); multiple ranges get the whole file. */
@@ -117,6 +123,25 @@ function regionItem(r: Region, count?: number) {
   return { region_id: r.id, name: r.name, code: r.code, type: 'country', ...(count === undefined ? {} : { count }) };
 }
 
+/**
+ * Questions read what was seen in the photos even where this process runs no detector (another
+ * process of a team, or an earlier run, may have looked): the classes come from the models' data.
+ */
+function detectionsOf(store: ImageryStorage, seeing: Seeing | null, opts: ImageryPluginOptions, ctx: ServiceContext): PhotoDetections | null {
+  try {
+    const classes = seeing?.classes ?? new ClassVocabulary(readModels((opts.perception && opts.perception.modelsDir) || defaultModelsDir()).classes);
+    // Photos of this run not looked at yet are in no answer: the answer says how many.
+    const waiting = () => {
+      const p = seeing?.indexer.progress();
+      return p && p.state !== 'idle' ? Math.max(0, p.total - p.done) : 0;
+    };
+    return photoDetections(store, classes, waiting);
+  } catch (err) {
+    ctx.logger.warn('imagery: the detector classes could not be read; questions cannot ask what photos show', { error: (err as Error).message });
+    return null;
+  }
+}
+
 export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
   let state: State | null = null;
   let opening: Promise<State> | null = null;
@@ -149,6 +174,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       signer: new MediaSigner(await store.mediaSecret()),
       thumbDir: join(ctx.dataDir, 'imagery-thumbs'),
       seeing,
+      detections: detectionsOf(store, seeing, opts, ctx),
     };
     catalog.start().catch((err: Error) => ctx.logger.error('imagery: first scan failed', err));
     return state;
@@ -293,6 +319,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
   return {
     name: 'imagery',
     catalog: () => state?.catalog ?? null,
+    detections: () => state?.detections ?? null,
     perception: () => state?.seeing?.indexer.progress() ?? null,
     cancelPerception: () => state?.seeing?.indexer.cancel(),
     resumePerception: () => void state?.seeing?.indexer.kick(),

@@ -5,7 +5,7 @@ import { applyPgMigrations } from '../pg/migrations';
 import { parseLsn, type DatabaseRouter, type Lsn } from '../pg/replicas';
 import { createFtsTokenizer } from './fts-tokens';
 import type { ImageryStorage, KnownFile } from './storage';
-import { sightingOf, type PhotoRow, type Sighting, type Summary } from './store';
+import { bestPerPhoto, SEEN_PHOTO, sightingOf, type PhotoRow, type Sighting, type Summary } from './store';
 
 /**
  * The imagery catalog in PostgreSQL (scope "imagery"), the same rows as the embedded tables.
@@ -255,6 +255,15 @@ export async function openPgImageryStorage({ pool, onWait, reads }: PgImagerySto
       const out = new Map<number, Sighting>();
       for (const x of r.rows) if (!out.has(x.photo_rowid)) out.set(x.photo_rowid, sightingOf(x));
       return out;
+    },
+
+    async seenPhotos(label) {
+      const r = await pool.query(
+        `SELECT ${SEEN_PHOTO} FROM imagery_detection d JOIN imagery_photo p ON p.rowid = d.photo_rowid
+         WHERE d.label = $1 AND p.is_video = 0 ORDER BY d.score DESC`,
+        [label],
+      );
+      return bestPerPhoto(r.rows as Parameters<typeof bestPerPhoto>[0]);
     },
 
     async sightings(rowids) {

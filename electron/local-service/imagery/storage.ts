@@ -1,5 +1,5 @@
 import type { Database } from './plugin-types';
-import { ImageryStore, migrateImagery, type NewPhoto, type PhotoRow, type Sighting, type SkippedRow, type Summary } from './store';
+import { ImageryStore, migrateImagery, type NewPhoto, type PhotoRow, type SeenPhotoRow, type Sighting, type SkippedRow, type Summary } from './store';
 
 export interface KnownFile {
   mtime_ms: number;
@@ -48,6 +48,8 @@ export interface ImageryStorage {
   textLines(rowids: readonly number[]): Promise<Map<number, string[]>>;
   /** Photos that show the label: rowid -> its best sighting. */
   seenWith(label: string): Promise<Map<number, Sighting>>;
+  /** Photos (not videos) that show the label, each once with its best sighting: what questions ask for. */
+  seenPhotos(label: string): Promise<SeenPhotoRow[]>;
   /** Everything seen in the given photos, best first. */
   sightings(rowids: readonly number[]): Promise<Map<number, Sighting[]>>;
   /** Every photo's summary with the generation it belongs to, read together. */
@@ -94,6 +96,7 @@ export function embeddedStorageOf(store: ImageryStore): ImageryStorage {
     putSightings: async (rowid, path, run, seen, text) => store.putSightings(rowid, path, run, seen, text),
     textLines: async (rowids) => store.textLines(rowids),
     seenWith: async (label) => store.seenWith(label),
+    seenPhotos: async (label) => store.seenPhotos(label),
     sightings: async (rowids) => store.sightings(rowids),
     summaries: async () => store.db.transaction(() => ({ generation: store.generation(), rows: store.summaries() }))(),
     rows: async (rowids) => store.rows(rowids),

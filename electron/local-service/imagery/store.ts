@@ -155,6 +155,26 @@ interface SightingRow {
   h: number;
 }
 
+/** A photo that shows a label, with what questions need of it (query/sources/detections.ts). */
+export interface SeenPhotoRow extends Pick<PhotoRow, 'rowid' | 'id' | 'lon' | 'lat' | 'taken_at' | 'direction'> {
+  sighting: Sighting;
+}
+
+/** The columns of a detection joined to its photo, as both backends select them. */
+export const SEEN_PHOTO = 'p.rowid, p.id, p.lon, p.lat, p.taken_at, p.direction, d.photo_rowid, d.model, d.label, d.score, d.x, d.y, d.w, d.h';
+
+/** Detection rows joined to their photos, best first: each photo once, with its best. */
+export function bestPerPhoto(rows: readonly (SightingRow & Omit<SeenPhotoRow, 'sighting'>)[]): SeenPhotoRow[] {
+  const seen = new Set<number>();
+  const out: SeenPhotoRow[] = [];
+  for (const r of rows) {
+    if (seen.has(r.rowid)) continue;
+    seen.add(r.rowid);
+    out.push({ rowid: r.rowid, id: r.id, lon: r.lon, lat: r.lat, taken_at: r.taken_at, direction: r.direction, sighting: sightingOf(r) });
+  }
+  return out;
+}
+
 export const sightingOf = (r: SightingRow): Sighting => ({ model: r.model, label: r.label, score: r.score, box: [r.x, r.y, r.w, r.h] });
 
 export interface SkippedRow {
@@ -222,6 +242,8 @@ export class ImageryStore {
         'INSERT INTO imagery_detection (photo_rowid, model, label, score, x, y, w, h) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
       ),
       seenWith: db.prepare('SELECT * FROM imagery_detection WHERE label = ? ORDER BY score DESC'),
+      seenPhotos: db.prepare(`SELECT ${SEEN_PHOTO} FROM imagery_detection d JOIN imagery_photo p ON p.rowid = d.photo_rowid
+        WHERE d.label = ? AND p.is_video = 0 ORDER BY d.score DESC`),
       bumpGeneration: db.prepare(
         "INSERT INTO imagery_meta (key, value) VALUES ('generation', '1') ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
       ),
@@ -339,6 +361,11 @@ export class ImageryStore {
     const out = new Map<number, Sighting>();
     for (const r of this.st.seenWith.all(label) as SightingRow[]) if (!out.has(r.photo_rowid)) out.set(r.photo_rowid, sightingOf(r));
     return out;
+  }
+
+  /** Photos (not videos) that show the label, each once with its best sighting. */
+  seenPhotos(label: string): SeenPhotoRow[] {
+    return bestPerPhoto(this.st.seenPhotos.all(label) as (SightingRow & SeenPhotoRow)[]);
   }
 
   /** Everything seen in the given photos, best first. */

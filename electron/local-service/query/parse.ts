@@ -9,6 +9,7 @@ import { numberCondition, openCondition, operatorCondition, uploadValue, wheelch
 import { along, insideFeature, insideUploads, intersecting, layerSubject, outside, perFeature } from './rules/layers';
 import type { Rule } from './rules/rule';
 import { modifierWord, subjectNoun, uploadsOrSaved } from './rules/subject';
+import { seenSubject } from './rules/seen';
 import {
   barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
 } from './rules/where';
@@ -25,7 +26,7 @@ export const RULES: readonly Rule[] = [
   withinRadius, underRadius, beyondRadius, betweenRadius, near, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
-  demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved,
+  seenSubject, demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved,
 ];
 
 /**
@@ -109,6 +110,13 @@ function readOnce(query: string, ctx: ParseContext): Plan {
     else delete plan.layerSubject;
     r.notRead(dropped, 'a second subject: the question has another');
     r.warn('ignored', `"${dropped}" ignored: the question has another subject`);
+  }
+  // Photos by what is seen in them are the subject: a kind or layer phrase besides is a second one.
+  if (plan.seen && (plan.subject !== null || plan.layerSubject)) {
+    const dropped = plan.layerSubject?.said ?? ctx.catalog.kinds.label(plan.subject!).many;
+    plan.subject = null;
+    delete plan.layerSubject;
+    r.notRead(dropped, `a second subject: the question asks for ${plan.seen.said}`);
   }
   if (plan.layerSubject && !plan.layerSubject.sources.length)
     r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`, 'subject');

@@ -24,6 +24,19 @@ export type Reference =
   /** A selection read from its layers: the geometries distances are measured to. */
   | { type: 'geoms'; geoms: Geometry[]; label: string };
 
+/**
+ * Photos by what the detector saw in them ("photos showing cars", "benches seen near X"): the
+ * class, or null when the words name none the detector has (the question is then refused).
+ */
+export interface SeenSubject {
+  label: string | null;
+  /** The question's words ("photos showing cars"). */
+  said: string;
+  plural: boolean;
+  /** The detector's classes: what a refusal says it can see. */
+  classes: readonly string[];
+}
+
 /** A test on a feature's attributes ("open now", "wheelchair accessible", "capacity over 100"). */
 export type Condition =
   | { type: 'open_now'; label: string }
@@ -72,6 +85,8 @@ export interface Plan extends ModifierValues {
   subject: Kind | null;
   /** A subject read from the layer vocabulary (features of data layers) instead of a kind. */
   layerSubject?: Selection;
+  /** A subject read as photos showing a class of the detector (query/sources/detections.ts). */
+  seen?: SeenSubject;
   /** Relations to features of layers (or any reference). */
   inside?: Reference;
   outside?: Reference;

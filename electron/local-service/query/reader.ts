@@ -15,6 +15,7 @@ import type { TypoReader } from './typos';
 import type { UploadValue } from './upload-words';
 import type { SaidDistance } from './units';
 import type { PlanPart } from './refusal';
+import type { DetectorClasses } from './sources/detections';
 
 export interface ParseContext {
   catalog: Catalog;
@@ -30,6 +31,8 @@ export interface ParseContext {
   uploadValues?: ReadonlyMap<string, UploadValue>;
   /** Close readings of misspelt words (absent: a misspelt word is not read). */
   typos?: TypoReader;
+  /** The photo detector's classes (absent: no photos are looked at here). */
+  detections?: DetectorClasses;
 }
 
 const fmt = formatInt;

@@ -51,7 +51,10 @@ export function readingSteps(plan: Plan, catalog: Catalog, subject?: string | nu
   const kind = subject !== undefined ? subject : plan.subject;
   let subjectText: string;
   let source: string;
-  if (plan.layerSubject) {
+  if (plan.seen) {
+    subjectText = plan.seen.said;
+    source = 'photos, by what the detector saw in them';
+  } else if (plan.layerSubject) {
     subjectText = plan.layerSubject.said;
     source = plan.layerSubject.sources.length ? plan.layerSubject.sources.map((s) => `layer "${s.layer.name}"`).join(', ') : 'no layer';
   } else if (kind === UPLOADS.name) {

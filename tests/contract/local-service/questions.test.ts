@@ -39,6 +39,8 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     { query: 'largest airports in France', words: /largest/, holds: /size/ },
     { query: 'pharmacies in Lyon', words: /pharmacies/ },
     { query: 'airports within 20 km of a fire station', words: /fire station/ },
+    // Photos by what is seen in them, in a service without a photo catalog.
+    { query: 'photos showing cars near Lyon', words: /photos showing cars/ },
     // Nonsense words.
     { query: 'purple airports in Malta', words: /purple/ },
     { query: 'xyzzy plugh', words: /xyzzy plugh/ },

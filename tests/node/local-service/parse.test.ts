@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCatalogDir, loadCatalog } from '../../../electron/local-service/catalog/catalog';
 import { parseQuery } from '../../../electron/local-service/query/parse';
+import { readModels } from '../../../electron/local-service/imagery/perception/models';
+import { ClassVocabulary } from '../../../electron/local-service/imagery/perception/vocabulary';
 
 const catalog = loadCatalog(defaultCatalogDir());
 const read = (q: string, extra: Partial<Parameters<typeof parseQuery>[1]> = {}) =>
@@ -199,5 +201,51 @@ describe('readings of issues 15 and 18', () => {
     expect(read('airports near Paris, Texas').within?.reference.label).toBe('Paris, TX, United States');
     expect(read('airports near Paris Texas').within?.reference.label).toBe('Paris, TX, United States');
     expect(read('airports near Springfield, France').unread).toEqual(['Springfield, France']);
+  });
+});
+
+describe('photos by what the detector saw in them', () => {
+  const models = readModels();
+  const detections = new ClassVocabulary(models.classes);
+  const seen = (q: string) => read(q, { detections });
+
+  it('"photos showing <class>" reads every class of the detector\'s data by its label', () => {
+    for (const c of models.classes) {
+      const plan = seen(`photos showing ${c.label}`);
+      expect(plan.notRead).toEqual([]);
+      expect(plan.seen).toMatchObject({ label: c.label, said: `photos showing ${c.label}` });
+    }
+  });
+
+  it('reads plurals and other words of a class, several wordings, and the relations after them', () => {
+    expect(seen('photos of people').seen).toMatchObject({ label: 'person', plural: true });
+    expect(seen('pictures that show a bus').seen).toMatchObject({ label: 'bus', plural: true });
+    expect(seen('photo with fire hydrants').seen).toMatchObject({ label: 'fire hydrant', plural: false });
+    const benches = seen('benches seen within 2 km of 45.76, 4.84');
+    expect(benches).toMatchObject({ subject: null, seen: { label: 'bench', said: 'benches seen' }, within: { radiusKm: 2 }, notRead: [] });
+    expect(seen('stop signs spotted in France')).toMatchObject({ seen: { label: 'stop sign' }, countries: ['FR'], notRead: [] });
+    const cars = seen('photos showing cars near airports');
+    expect(cars).toMatchObject({ subject: null, seen: { label: 'car' }, within: { reference: { type: 'class', kind: 'airport' } }, notRead: [] });
+  });
+
+  it('a thing the detector has no class for is not read, naming it and the classes there are', () => {
+    const plan = seen('photos showing tanks near Lyon');
+    expect(plan.seen).toMatchObject({ label: null });
+    expect(plan.notRead).toEqual([{ words: 'tanks', why: expect.stringContaining('person, bicycle, car'), part: 'subject' }]);
+    expect(seen('tanks seen near Lyon').notRead.map((u) => u.words)).toEqual(['tanks']);
+    // A second class is not dropped as filler: one class per question.
+    expect(seen('photos showing cars and people near Lyon').notRead).toEqual([{ words: 'and people', why: expect.stringContaining('one class') }]);
+    // A name after "photos of" is a place, not a thing seen: no class is refused for it.
+    const paris = seen('photos of Paris');
+    expect(paris.seen).toBeUndefined();
+    expect(paris.notRead[0]).toEqual({ words: 'photos of', why: expect.stringContaining('photos showing cars') });
+    // Without a detector nothing is read as seen.
+    expect(read('photos showing cars').notRead).toEqual([expect.objectContaining({ words: 'photos showing cars', why: expect.stringMatching(/detector/) })]);
+  });
+
+  it('questions without photo words read as before', () => {
+    expect(seen('cities within 30 km of Lyon')).toMatchObject({ subject: 'city', notRead: [] });
+    expect(seen('cities within 30 km of Lyon').seen).toBeUndefined();
+    expect(seen('cities over 1 million people').seen).toBeUndefined();
   });
 });

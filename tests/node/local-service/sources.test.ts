@@ -6,6 +6,7 @@ import { UPLOADS } from '../../../electron/local-service/catalog/kinds/uploads';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
 import type { LayerInfo, LayerStore } from '../../../electron/local-service/layers/store/layer-store';
 import { catalogSource } from '../../../electron/local-service/query/sources/catalog';
+import { detectionSource, type SeenPhoto } from '../../../electron/local-service/query/sources/detections';
 import { layerSource } from '../../../electron/local-service/query/sources/layer';
 import { uploadSource } from '../../../electron/local-service/query/sources/upload';
 import type { UploadFeature } from '../../../electron/local-service/uploads';
@@ -52,6 +53,52 @@ describe('catalog source (airports)', () => {
     expect(source.region(fr[0]!)).toBe('Europe');
     expect(source.columns()).toContain('name');
     expect(source.populated).toBe(false);
+  });
+});
+
+describe('detection source (photos showing a class)', () => {
+  // A grid of photos around Paris and a few in Berlin, numbered as a catalog numbers them (not from 0).
+  const photos: SeenPhoto[] = [];
+  for (let k = 0; k < 60; k++)
+    photos.push({
+      id: `photo-${k}`, key: 1000 + 7 * k, lon: PARIS[0]! + ((k % 10) - 5) * 0.03, lat: PARIS[1]! + (Math.floor(k / 10) - 3) * 0.02,
+      takenAt: `2024-01-${String((k % 28) + 1).padStart(2, '0')}T10:00:00`, bearing: k % 360, label: 'car', score: (k % 10) / 10, box: [1, 2, 3, 4], model: 'm@1',
+    });
+  photos.push({ id: 'berlin', key: 5, lon: 13.4, lat: 52.52, takenAt: null, bearing: null, label: 'car', score: 0.5, box: [0, 0, 1, 1], model: 'm@1' });
+  const source = detectionSource(photos, catalog);
+  const ids = (hits: { f: { sourceId: string } }[]) => new Set(hits.map((h) => h.f.sourceId));
+  const d = (p: SeenPhoto) => km(PARIS, [p.lon, p.lat]);
+
+  it('within and nearest past a lower bound: as the brute force over the photos\' positions', async () => {
+    const got = ids(await source.within(PARIS, 5));
+    for (const p of photos) if (d(p) < 5 - BAND_KM) expect(got.has(p.id)).toBe(true);
+    for (const p of photos) if (got.has(p.id)) expect(d(p)).toBeLessThanOrEqual(5 + BAND_KM);
+    expect(got.size).toBeGreaterThan(3);
+    const want = photos.filter((p) => d(p) >= 8).sort((a, b) => d(a) - d(b)).slice(0, 4);
+    const near = await source.nearest(PARIS, 4, 8);
+    expect(near.map((h) => d(photos.find((p) => p.id === h.f.sourceId)!))).toEqual(want.map((p) => expect.closeTo(d(p), 3)));
+  });
+
+  it('a box, a polygon, a country; each photo a point with its class, score, capture time, bearing and box', async () => {
+    const box = [2.3, 48.8, 2.4, 48.9] as [number, number, number, number];
+    const inBox = (p: SeenPhoto) => p.lon >= box[0] && p.lon <= box[2] && p.lat >= box[1] && p.lat <= box[3];
+    expect(ids(await source.inBox(box))).toEqual(new Set(photos.filter(inBox).map((p) => p.id)));
+    const ring = [[box[0], box[1]], [box[2], box[1]], [box[0], box[3]], [box[0], box[1]]];
+    // The triangle below the box's diagonal from its south-east to its north-west corner.
+    const below = (p: SeenPhoto) => inBox(p) && (p.lon - box[0]) / (box[2] - box[0]) + (p.lat - box[1]) / (box[3] - box[1]) < 1 - 1e-9;
+    const tri = ids(await source.intersecting({ type: 'Polygon', coordinates: [ring] }, 'in the triangle'));
+    for (const p of photos) if (below(p)) expect(tri.has(p.id)).toBe(true);
+    expect(tri.size).toBeLessThan(photos.filter(inBox).length);
+    expect(ids(await source.inCountry('DE'))).toEqual(new Set(['berlin']));
+    const berlin = (await source.inCountry('DE'))[0]!;
+    expect(source.country(berlin)).toBe('DE');
+    expect(berlin.f.fid).toBe(5);
+    expect(source.attributes(berlin)).toMatchObject({ feature_name: 'car', class: 'car', score: 0.5, photo_id: 'berlin', captured_at: null, bearing: null, box: [0, 0, 1, 1] });
+    expect(source.geometry(berlin)).toEqual({ type: 'Point', coordinates: [13.4, 52.52] });
+    const all = await source.all();
+    expect(all).toHaveLength(photos.length);
+    const times = all.map((h) => String(h.f.tags['captured_at'] ?? ''));
+    expect(times).toEqual([...times].sort().reverse());
   });
 });
 

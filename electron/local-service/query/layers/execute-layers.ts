@@ -14,6 +14,7 @@ import { growBox as grow, referenceIndex } from './ref-index';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './per-polygon';
 import { referenceGeometries, type LayerHit, type ResolveContext } from './resolve';
 import { layerSource, type LayerSource } from '../sources/layer';
+import type { Selection } from '../../vocabulary/vocabulary';
 
 export { SCAN_LIMIT } from '../sources/layer';
 
@@ -28,6 +29,8 @@ export interface LayerExecuteInput {
   areaCountry?: string;
   /** Column summaries of the layers, by layer id: what a refusal says the data holds. */
   summaries?: ReadonlyMap<string, { columns: { key: string }[] }>;
+  /** The subject when it is no layer selection of the plan: photos by what is seen in them (sources/detections.ts). */
+  subject?: { selection: Selection; source: LayerSource };
 }
 
 type Base = Omit<Execution, 'items' | 'matched'>;
@@ -42,7 +45,7 @@ const PER_REFERENCE_QUERIES = 256;
  */
 export async function executeLayers(input: LayerExecuteInput): Promise<Execution> {
   const { plan, store } = input;
-  const selection = plan.layerSubject!;
+  const selection = input.subject?.selection ?? plan.layerSubject!;
   const warnings: Warning[] = [];
   const warn = (w: Warning) => warnings.push(w);
   const ctx: ResolveContext = { store, catalog: input.catalog, uploads: input.uploads, warn };
@@ -50,7 +53,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<Execution
   const label = selection.said;
   const base: Base = { subject: LAYER_ITEM, layers: { selection, label, perPolygon: false }, nearestFirst: false, aggregated: false, uploads: [], warnings };
   warn({ code: 'reading', message: `read "${selection.said}" as ${selection.reading}` });
-  const source = layerSource({ selection, store, catalog: input.catalog, summaries: input.summaries, warn });
+  const source = input.subject?.source ?? layerSource({ selection, store, catalog: input.catalog, summaries: input.summaries, warn });
 
   // Everything the candidates are measured or tested against, read once.
   const subjectBox = selection.sources.reduce<BBox | null>((b, s) => {
@@ -79,7 +82,7 @@ export async function executeLayers(input: LayerExecuteInput): Promise<Execution
     if (ref && g && !g.length) warn({ code: 'reading', message: `"${ref.label}" matched no feature, so nothing can be related to it` });
   }
 
-  if (plan.perRef?.type === 'selection' && countsWholeSubject(plan, input)) {
+  if (plan.perRef?.type === 'selection' && !input.subject && countsWholeSubject(plan, input)) {
     return perPolygon(base, await storeCountsPerPolygon(selection, plan.perRef, ctx), plan.perRef.label, label);
   }
 

@@ -26,7 +26,7 @@ export function createFieldKitHandlers(deps: FieldKitDeps): Pick<Handlers, Field
   return {
     'settings.get': () => deps.settings.get(),
     'settings.save': (input) => deps.settings.save(input),
-    'evidence.create': ({ queryId, blurFaces }) => deps.evidence.create(queryId, { blurFaces }),
+    'evidence.create': ({ queryId, blurFaces, blurVehicles }) => deps.evidence.create(queryId, { blurFaces, blurVehicles }),
     'evidence.verify': (input) => deps.evidence.verify(input),
     'evidence.key': () => deps.evidence.key(),
     'queue.list': () => deps.queue.list(),

@@ -1,29 +1,56 @@
-/** Hides the faces in a JPEG (the bundled face detector, on a worker thread). */
+/** Hides the faces in a JPEG (the bundled face detector, on a worker thread), and vehicles when asked. */
 export interface FaceBlur {
-  /** The detector, id@version. */
+  /** The face detector, id@version. */
   model: string;
-  blur(jpeg: Uint8Array): Promise<{ bytes: Uint8Array; faces: number }>;
+  /** The object detector that finds vehicles, id@version (absent: vehicles cannot be blurred). */
+  vehicles?: string;
+  blur(jpeg: Uint8Array, opts?: { vehicles?: boolean }): Promise<{ bytes: Uint8Array; faces: number; vehicles?: number }>;
 }
 
-/** What was done to the faces of the images leaving the laptop, written beside them. */
+/** What was done to the faces (and vehicles) of the images leaving the laptop, written beside them. */
 export interface FacesReport {
   facesBlurred: boolean;
   /** The face detector, id@version, when it ran. */
   detector: string | null;
   /** Faces hidden, over all images. */
   faces: number;
+  /** Vehicles blurred whole, as a coarse stand-in for their number plates (asked for each export; off by default). */
+  vehiclesBlurred: boolean;
+  /** The object detector that found them, id@version, when it ran. */
+  vehicleDetector: string | null;
+  vehicles: number;
   /** Images the detector looked at, and those it could not (not JPEG, unreadable, or turned off). */
   checked: string[];
   notChecked: string[];
   note: string;
 }
 
+export interface HideOptions {
+  /** Faces are hidden (default true). */
+  faces?: boolean;
+  /** Vehicles are blurred whole too (default false). */
+  vehicles?: boolean;
+}
+
 /**
  * Hides faces image by image: `hide` answers the bytes to write in place of the original (the
- * cache keeps the original); `report` says what was done, in data and in a sentence.
+ * cache keeps the original); `report` says what was done, in data and in a sentence. Vehicles are
+ * blurred only with faces: the one switch that turns privacy off turns it all off.
  */
-export function createFaceHider(blur: FaceBlur | undefined, wanted: boolean) {
-  const r: FacesReport = { facesBlurred: false, detector: wanted && blur ? blur.model : null, faces: 0, checked: [], notChecked: [], note: '' };
+export function createFaceHider(blur: FaceBlur | undefined, opts: HideOptions = {}) {
+  const wanted = opts.faces ?? true;
+  const vehicles = wanted && (opts.vehicles ?? false) && blur?.vehicles !== undefined;
+  const r: FacesReport = {
+    facesBlurred: false,
+    detector: wanted && blur ? blur.model : null,
+    faces: 0,
+    vehiclesBlurred: false,
+    vehicleDetector: vehicles ? blur!.vehicles! : null,
+    vehicles: 0,
+    checked: [],
+    notChecked: [],
+    note: '',
+  };
   return {
     async hide(name: string, contentType: string, bytes: Uint8Array): Promise<Uint8Array> {
       if (!wanted || !blur || contentType !== 'image/jpeg') {
@@ -31,10 +58,11 @@ export function createFaceHider(blur: FaceBlur | undefined, wanted: boolean) {
         return bytes;
       }
       try {
-        const out = await blur.blur(bytes);
+        const out = await blur.blur(bytes, vehicles ? { vehicles } : undefined);
         r.checked.push(name);
         r.faces += out.faces;
-        return out.faces ? out.bytes : bytes;
+        r.vehicles += out.vehicles ?? 0;
+        return out.faces || out.vehicles ? out.bytes : bytes;
       } catch {
         r.notChecked.push(name);
         return bytes;
@@ -42,11 +70,13 @@ export function createFaceHider(blur: FaceBlur | undefined, wanted: boolean) {
     },
     report(): FacesReport {
       r.facesBlurred = r.checked.length > 0;
+      r.vehiclesBlurred = vehicles && r.checked.length > 0;
       if (!wanted) r.note = 'Faces were not hidden: this was made with face blurring turned off.';
       else if (!blur) r.note = 'Faces were not hidden: no face detector was available.';
       else
         r.note =
           `Faces found by ${r.detector} were hidden (padded boxes, blurred) in ${r.checked.length} image(s): ${r.faces} face(s).` +
+          (vehicles ? ` Vehicles found by ${r.vehicleDetector} were blurred whole, a coarse stand-in for their number plates: ${r.vehicles} vehicle(s).` : '') +
           (r.notChecked.length ? ` Not checked: ${r.notChecked.length} image(s) that are not JPEG or could not be read.` : '') +
           ' The detector misses some faces (profiles, small or covered ones).';
       return { ...r, checked: [...r.checked], notChecked: [...r.notChecked] };

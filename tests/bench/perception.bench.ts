@@ -14,13 +14,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import { createMemoryLogger } from '../../electron/ground/logger';
 import { createImageryPlugin } from '../../electron/local-service/imagery';
 import { tagJpeg } from '../../electron/local-service/imagery/photo-writer';
 import { readModels } from '../../electron/local-service/imagery/perception/models';
 import { createDetectorPool, spareCores } from '../../electron/local-service/imagery/perception/pool';
+import { openDatabase } from '../../electron/local-service/store';
 import { JIMP_IMAGES } from '../support/labelled-photos';
 
 const count = Number(process.argv[2] ?? 200);
@@ -47,8 +47,8 @@ for (let i = 0; i < count; i++) {
     tagJpeg(bytes[k]!, { width: 0, height: 0, latitude: 45 + i / 1000, longitude: 4 + i / 1000, takenAt: '2024:05:01 10:00:00', make: 'Bench' }),
   );
 }
-const db = new Database(join(dataDir, 'service.sqlite'));
-db.pragma('journal_mode = WAL');
+// Opened as the service opens its own (WAL, commits not synced one by one).
+const db = openDatabase(dataDir);
 const plugin = createImageryPlugin({ photoDirs: [dir], watch: false, perception: {} });
 const app = Fastify();
 app.get('/health', async () => ({ ok: true }));

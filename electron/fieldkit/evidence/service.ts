@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { RpcError } from '../../../shared/rpc/errors';
 import type { Cache } from '../../cache';
 import { buildBundle, bundleMedia } from './build';
-import { createFaceHider, type FaceBlur } from '../privacy';
+import { createFaceHider, type FaceBlur, type HideOptions } from '../privacy';
 import type { ManifestPrivacy } from './manifest';
 import type { SigningKey } from './signing-key';
 import { verifyBundle } from './verify';
@@ -25,7 +25,7 @@ export interface EvidenceDeps {
  * Faces hidden in every JPEG of the bundle, unless the caller said not to; what was done is
  * written for the manifest. The cache keeps the originals.
  */
-async function hideFaces(deps: EvidenceDeps, queryId: number, wanted: boolean): Promise<{ replaced: Map<string, Uint8Array>; privacy: ManifestPrivacy }> {
+async function hideFaces(deps: EvidenceDeps, queryId: number, wanted: HideOptions): Promise<{ replaced: Map<string, Uint8Array>; privacy: ManifestPrivacy }> {
   const replaced = new Map<string, Uint8Array>();
   const hider = createFaceHider(deps.faceBlur, wanted);
   for (const m of bundleMedia(deps.cache, queryId)) {
@@ -54,10 +54,11 @@ export function latestBundleSha256(dataDir: string, queryId: number): string | n
 export function createEvidenceService(deps: EvidenceDeps) {
   const dir = evidenceDir(deps.dataDir);
   return {
-    async create(queryId: number, opts: { blurFaces?: boolean } = {}) {
+    /** Faces are hidden unless `blurFaces` is false; vehicles too with `blurVehicles`. */
+    async create(queryId: number, opts: { blurFaces?: boolean; blurVehicles?: boolean } = {}) {
       if (!deps.cache.get(queryId)) throw new RpcError('NOT_FOUND', `No cached query with id ${queryId}`);
       const signer = await deps.signingKey.signer();
-      const { replaced, privacy } = await hideFaces(deps, queryId, opts.blurFaces ?? true);
+      const { replaced, privacy } = await hideFaces(deps, queryId, { faces: opts.blurFaces ?? true, vehicles: opts.blurVehicles ?? false });
       const now = deps.clock();
       const { bytes, manifest } = buildBundle({ cache: deps.cache, queryId, app: deps.app, now, signer, replaced, privacy });
       const name = `${bundlePrefix(queryId)}${now.toISOString().replace(/[:.]/g, '-')}.zip`;
@@ -71,7 +72,7 @@ export function createEvidenceService(deps: EvidenceDeps) {
         sha256: createHash('sha256').update(bytes).digest('hex'),
         fingerprint: signer.fingerprint,
         files: manifest.files,
-        privacy: { facesBlurred: privacy.facesBlurred, faces: privacy.faces, note: privacy.note },
+        privacy: { facesBlurred: privacy.facesBlurred, faces: privacy.faces, vehiclesBlurred: privacy.vehiclesBlurred, vehicles: privacy.vehicles, note: privacy.note },
       };
     },
     async verify(input: { path?: string | undefined; dataBase64?: string | undefined }) {

@@ -187,7 +187,7 @@ export async function writePack(
     }
     done = 0;
     // Faces are hidden in the pack's copies; the media cache keeps the originals.
-    const faces = createFaceHider(deps.faceBlur, sel.blurFaces ?? true);
+    const faces = createFaceHider(deps.faceBlur, { faces: sel.blurFaces ?? true, vehicles: sel.blurVehicles ?? false });
     for (const m of s.media) {
       const e = deps.cache.getMedia(m.url);
       if (e) put.media(e.url, e.contentType, Buffer.from(await faces.hide(e.url, e.contentType, e.bytes)), e.fetchedAt);

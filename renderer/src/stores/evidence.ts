@@ -13,9 +13,9 @@ export const useEvidenceStore = defineStore('evidence', () => {
   const fingerprint = ref<string | null>(null);
   const { error, busy, guarded } = useGuardedCall();
 
-  /** Faces in the bundle's images are hidden unless `blurFaces` is false. */
-  async function create(queryId: number, blurFaces = true): Promise<void> {
-    made.value = await guarded(() => rpc.call('evidence.create', { queryId, blurFaces }));
+  /** Faces in the bundle's images are hidden unless `blurFaces` is false; vehicles too with `blurVehicles`. */
+  async function create(queryId: number, blurFaces = true, blurVehicles = false): Promise<void> {
+    made.value = await guarded(() => rpc.call('evidence.create', { queryId, blurFaces, ...(blurFaces && blurVehicles ? { blurVehicles } : {}) }));
   }
   async function verify(input: { path: string } | { dataBase64: string }): Promise<void> {
     report.value = null;

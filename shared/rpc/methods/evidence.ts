@@ -24,8 +24,11 @@ export type VerifyReport = z.infer<typeof VerifyReport>;
 export const evidenceMethods = {
   /** Writes a signed evidence bundle of one cached result into the data folder's evidence/. */
   'evidence.create': {
-    /** blurFaces (default true): faces in the bundle's images are hidden; the manifest says what was done. */
-    input: z.object({ queryId: z.number().int().positive(), blurFaces: z.boolean().optional() }).strict(),
+    /**
+     * blurFaces (default true): faces in the bundle's images are hidden; blurVehicles (default false,
+     * with blurFaces): vehicles are blurred whole, a coarse stand-in for number plates. The manifest says what was done.
+     */
+    input: z.object({ queryId: z.number().int().positive(), blurFaces: z.boolean().optional(), blurVehicles: z.boolean().optional() }).strict(),
     output: z.object({
       path: z.string(),
       name: z.string(),
@@ -33,7 +36,9 @@ export const evidenceMethods = {
       sha256: z.string(),
       fingerprint: z.string(),
       files: z.array(z.object({ path: z.string(), role: z.string(), size: z.number().int(), sha256: z.string() })),
-      privacy: z.object({ facesBlurred: z.boolean(), faces: z.number().int(), note: z.string() }).optional(),
+      privacy: z
+        .object({ facesBlurred: z.boolean(), faces: z.number().int(), vehiclesBlurred: z.boolean(), vehicles: z.number().int(), note: z.string() })
+        .optional(),
     }),
   },
   /** Checks a bundle given by path (in the data folder or anywhere the app may read) or by content. */

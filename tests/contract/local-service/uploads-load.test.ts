@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runqueueWaitMs } from '../../support/runqueue';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
 import { compute, computeForm, fileForm, KEYS, savedCount, scalar, startService, stopService, storedBytes, type Running } from './harness';
 import { sitesCsv } from './sites';
@@ -16,18 +17,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopService(r);
 });
-
-/**
- * Milliseconds this process's main thread has spent runnable but waiting for a core
- * (/proc/<pid>/task/<pid>/schedstat, second field, in ns); 0 where the kernel does not say.
- */
-function runqueueWaitMs(): number {
-  try {
-    return Number(readFileSync(`/proc/${process.pid}/task/${process.pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
-  } catch {
-    return 0;
-  }
-}
 
 /** A compute form with one file, posted by a separate Node process. */
 async function computeFromChild(r: Running, fields: Record<string, string>, file: string): Promise<ComputeResponse> {

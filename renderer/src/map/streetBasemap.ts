@@ -31,7 +31,7 @@ export function createStreetBasemapLayer(load: LoadStreetTile, theme: Theme, bbo
     format,
     // 256 px tiles, one zoom deeper than OpenLayers' 512 px default for the same view: a view is
     // covered by tiles reaching less far past its edges (on average 1.6 times its area rather than 2.8),
-    // so a first frame makes and draws about a quarter less.
+    // so a first frame has about two fifths less to make and draw.
     tileGrid: createXYZ({ tileSize: 256, minZoom: STREET_MIN_ZOOM, maxZoom: STREET_MAX_ZOOM }),
     attributions: '© OpenStreetMap contributors (your extract)',
     // Buildings and areas of one class do not overlap: fills of one style are drawn as one path.

@@ -4,6 +4,7 @@ import MVT from 'ol/format/MVT';
 import VectorTileLayer from 'ol/layer/VectorTile';
 import { transformExtent } from 'ol/proj';
 import VectorTileSource from 'ol/source/VectorTile';
+import { createXYZ } from 'ol/tilegrid';
 import { STREET_MAX_ZOOM, STREET_MIN_ZOOM } from '../../../shared/basemap/streetClasses';
 import { base64ToBytes } from '../lib/base64';
 import type { Theme } from '../lib/theme';
@@ -28,8 +29,10 @@ export function createStreetBasemapLayer(load: LoadStreetTile, theme: Theme, bbo
     .reduce<Extent | null>((a, b) => (a ? [Math.min(a[0]!, b[0]!), Math.min(a[1]!, b[1]!), Math.max(a[2]!, b[2]!), Math.max(a[3]!, b[3]!)] : b), null);
   const source = new VectorTileSource({
     format,
-    minZoom: STREET_MIN_ZOOM,
-    maxZoom: STREET_MAX_ZOOM,
+    // 256 px tiles, one zoom deeper than OpenLayers' 512 px default for the same view: a view is
+    // covered by tiles reaching less far past its edges (on average 1.6 times its area rather than 2.8),
+    // so a first frame has about two fifths less to make and draw.
+    tileGrid: createXYZ({ tileSize: 256, minZoom: STREET_MIN_ZOOM, maxZoom: STREET_MAX_ZOOM }),
     attributions: '© OpenStreetMap contributors (your extract)',
     // Buildings and areas of one class do not overlap: fills of one style are drawn as one path.
     overlaps: false,

@@ -140,6 +140,24 @@ describe.each(BACKENDS)('street basemap tiles from an OSM extract on $name', ({ 
     expect(named(read((await tiles.tile(15, ...tileOf(ring, 15)))!), 'Ringweg')[0]?.get('class')).toBe('path');
   });
 
+  it("makes a view's tiles asked together one at a time, in the order asked, letting other work run between them", async () => {
+    const fresh = createStreetTiles({ store, layers: () => store.list() });
+    const [x, y] = tileOf((townFeature('Rathaus').geometry as Polygon).coordinates[0]![0]!, 16);
+    const asks = Array.from({ length: 12 }, (_, i) => [16, x - 2 + (i % 4), y - 1 + Math.floor(i / 4)] as const);
+    const done: number[] = [];
+    // A timer due now stands for any other request: it runs once the tiles before it are made, not after all.
+    let doneWhenTimerRan = -1;
+    setTimeout(() => (doneWhenTimerRan = done.length), 0);
+    const made = await Promise.all(asks.map(([z, tx, ty], i) => fresh.tile(z, tx, ty).then((d) => (done.push(i), d))));
+    expect(done).toEqual(asks.map((_, i) => i));
+    expect(doneWhenTimerRan).toBeGreaterThanOrEqual(0);
+    expect(doneWhenTimerRan).toBeLessThan(asks.length);
+    expect(made.some((d) => d !== null)).toBe(true);
+    // The same tile asked twice while it is being made is made once.
+    const [a, b] = await Promise.all([fresh.tile(16, x + 3, y), fresh.tile(16, x + 3, y)]);
+    expect(a).toBe(b);
+  });
+
   it('answers null below the street zooms and away from the extract, and keeps made tiles until the layers change', async () => {
     const c = (townFeature('Rathaus').geometry as Polygon).coordinates[0]![0]!;
     expect(await tiles.tile(11, ...tileOf(c, 11))).toBeNull();

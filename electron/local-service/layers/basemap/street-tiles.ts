@@ -51,6 +51,13 @@ export function createStreetTiles(options: StreetTilesOptions): StreetTiles {
   const cap = options.cacheTiles ?? 512;
   const made = new Map<string, Uint8Array | null>();
   let generation = 0;
+  // Tiles are made one at a time, each after a turn of the event loop. An embedded store answers
+  // at once, so tiles asked together would otherwise be made in one run of promise callbacks: no
+  // request (a health check among them) is served until the last is done, and all of a view's
+  // tiles come back together at the end instead of one by one, for the map to draw as they come.
+  let queue: Promise<unknown> = Promise.resolve();
+  const pending = new Map<string, Promise<Uint8Array | null>>();
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
   async function make(z: number, x: number, y: number): Promise<Uint8Array | null> {
     const box = tileBBox(z, x, y);
@@ -89,18 +96,31 @@ export function createStreetTiles(options: StreetTilesOptions): StreetTiles {
         made.set(key, hit);
         return hit;
       }
+      const asked = pending.get(key);
+      if (asked) return asked;
       const gen = generation;
-      const data = await make(z, x, y);
-      // A tile made while the layers changed belongs to the old ones: answered, not kept.
-      if (gen === generation) {
-        made.set(key, data);
-        if (made.size > cap) made.delete(made.keys().next().value!);
+      const run = queue.then(async () => {
+        await turn();
+        const data = await make(z, x, y);
+        // A tile made while the layers changed belongs to the old ones: answered, not kept.
+        if (gen === generation) {
+          made.set(key, data);
+          if (made.size > cap) made.delete(made.keys().next().value!);
+        }
+        return data;
+      });
+      queue = run.catch(() => undefined);
+      pending.set(key, run);
+      try {
+        return await run;
+      } finally {
+        if (pending.get(key) === run) pending.delete(key);
       }
-      return data;
     },
     invalidate() {
       generation++;
       made.clear();
+      pending.clear();
     },
   };
 }

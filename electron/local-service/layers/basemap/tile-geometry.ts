@@ -34,6 +34,7 @@ function rounded(points: XY[]): number[][] {
 
 /** A line cut to the box [lo, hi]² (Liang–Barsky per segment), as the pieces inside it. */
 function clipLine(line: XY[], lo: number, hi: number): XY[][] {
+  if (inside(line, lo, hi)) return [line];
   const pieces: XY[][] = [];
   let cur: XY[] = [];
   for (let i = 1; i < line.length; i++) {
@@ -72,8 +73,15 @@ function clipLine(line: XY[], lo: number, hi: number): XY[][] {
   return pieces;
 }
 
+/** Whether every point is within the box [lo, hi]²: most of a street tile's features are, and need no cutting. */
+function inside(points: XY[], lo: number, hi: number): boolean {
+  for (const [px, py] of points) if (px < lo || px > hi || py < lo || py > hi) return false;
+  return true;
+}
+
 /** A ring cut to the box (Sutherland–Hodgman, one edge at a time), closed; empty when nothing is inside. */
 function clipRing(ring: XY[], lo: number, hi: number): XY[] {
+  if (inside(ring, lo, hi)) return ring;
   let pts = ring;
   const edges: [(p: XY) => boolean, (a: XY, b: XY) => XY][] = [
     [(p) => p[0] >= lo, (a, b) => [lo, a[1] + ((b[1] - a[1]) * (lo - a[0])) / (b[0] - a[0])]],
@@ -137,13 +145,14 @@ export function toTileFeature(g: Geometry, project: (p: Position) => XY, extent:
           // Without the closing position: the clipper works on open rings; closed again below.
           const open = ring.length > 1 && first[0] === last[0] && first[1] === last[1] ? ring.slice(0, -1) : ring;
           const r = rounded(clipRing(open.map(project), lo, hi));
-          if (r.length < 3 || area(r) === 0) {
+          const a = r.length < 3 ? 0 : area(r);
+          if (a === 0) {
             // An outer ring with nothing in the tile takes its holes with it.
             if (k === 0) break;
             continue;
           }
           // geojson-vt's winding, which readers (OpenLayers' MVT among them) tell outer rings from holes by.
-          if (area(r) > 0 === (k === 0)) r.reverse();
+          if (a > 0 === (k === 0)) r.reverse();
           r.push([r[0]![0]!, r[0]![1]!]);
           rings.push(r);
         }

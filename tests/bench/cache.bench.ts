@@ -1,7 +1,8 @@
 /**
  * Cache benchmark: ingest of a 2,000-feature compute response (against a raw better-sqlite3
- * insert of the same rows in the same run; its words, which the cache indexes once writes pause,
- * timed apart), reopen + read, and text / box search over 1M
+ * insert of the same rows in the same run, one statement per row and 64 to a statement; its
+ * words, which the cache indexes once writes pause, timed apart), reopen + read, and text / box
+ * search over 1M
  * cached features, each search's hit count checked against a plain scan. Last line of output:
  * one JSON object with the figures.
  */

@@ -9,8 +9,10 @@ const ITEM_TABLE: Partial<Record<QueryKind, string>> = { stream: 'observations',
 const READ_AS: Record<string, (v: unknown) => string | number | null> = { TEXT: str, REAL: num, INTEGER: bool };
 
 export interface ItemColumns {
-  /** INSERT with the row id first, then every other column of the table. */
-  sql: string;
+  /** `INSERT INTO <table> (id, ..)`: the row id first, then every other column of the table. */
+  head: string;
+  /** Values per row (the id included). */
+  width: number;
   /** The values of that INSERT for one item's fields. */
   values(rowId: number, fields: Record<string, unknown>): (string | number | null)[];
 }
@@ -36,7 +38,8 @@ export function itemColumns(db: Database, kind: QueryKind): ItemColumns | null {
     return (fields: Record<string, unknown>) => read(fields[name]);
   });
   const made: ItemColumns = {
-    sql: `INSERT INTO ${table} (id, ${cols.map((c) => c.name).join(', ')}) VALUES (?${', ?'.repeat(cols.length)})`,
+    head: `INSERT INTO ${table} (id, ${cols.map((c) => c.name).join(', ')})`,
+    width: cols.length + 1,
     values: (rowId, fields) => [rowId, ...readers.map((r) => r(fields))],
   };
   byTable.set(table, made);

@@ -79,28 +79,53 @@ export function geometryBoxes(geometries: readonly unknown[]): Float64Array {
 
 /**
  * Order of items along a Z-order curve of their box centres inside `extent`, so that runs of
- * consecutive items are spatially compact (the R*Tree indexes runs, not single items).
- * Keys and indexes are packed into one float array so the sort is a native numeric sort.
+ * consecutive items are spatially compact (the R*Tree indexes runs, not single items). Equal
+ * keys keep item order; items without geometry come last, in item order.
  */
 export function zOrder(boxes: Float64Array, extent: BBox): Uint32Array {
   const n = boxes.length / 4;
   const w = extent[2] - extent[0] || 1;
   const h = extent[3] - extent[1] || 1;
-  const packed = new Float64Array(n);
-  // key < 2^33 (2^32 for items without geometry), index < 2^20: the product stays below 2^53.
-  const span = 2 ** 20;
+  const out = new Uint32Array(n);
+  let keys = new Uint32Array(n);
+  let order = out;
+  let m = 0;
+  let last = n;
+  // Items without geometry fill the end from the back; reversed below to keep their order.
   for (let i = 0; i < n; i++) {
     const o = i * 4;
-    let key = 2 ** 32;
-    if (boxes[o] === boxes[o]) {
-      const qx = Math.floor((((boxes[o]! + boxes[o + 2]!) / 2 - extent[0]) / w) * 65535);
-      const qy = Math.floor((((boxes[o + 1]! + boxes[o + 3]!) / 2 - extent[1]) / h) * 65535);
-      key = (spread(qx) | (spread(qy) << 1)) >>> 0;
+    if (boxes[o] !== boxes[o]) {
+      out[--last] = i;
+      continue;
     }
-    packed[i] = key * span + i;
+    const qx = Math.floor((((boxes[o]! + boxes[o + 2]!) / 2 - extent[0]) / w) * 65535);
+    const qy = Math.floor((((boxes[o + 1]! + boxes[o + 3]!) / 2 - extent[1]) / h) * 65535);
+    keys[m] = (spread(qx) | (spread(qy) << 1)) >>> 0;
+    order[m++] = i;
   }
-  packed.sort();
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) order[i] = packed[i]! % span;
-  return order;
+  out.subarray(last).reverse();
+  // A stable radix sort of the keys, a byte at a time (a few passes over a small array, where a
+  // comparison sort of 2,000 keys costs several times more).
+  let keys2 = new Uint32Array(m);
+  let order2 = new Uint32Array(m);
+  const count = new Uint32Array(256);
+  for (let shift = 0; shift < 32; shift += 8) {
+    count.fill(0);
+    for (let i = 0; i < m; i++) count[(keys[i]! >>> shift) & 255]!++;
+    let sum = 0;
+    for (let b = 0; b < 256; b++) {
+      const c = count[b]!;
+      count[b] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < m; i++) {
+      const at = count[(keys[i]! >>> shift) & 255]!++;
+      keys2[at] = keys[i]!;
+      order2[at] = order[i]!;
+    }
+    [keys, keys2] = [keys2, keys];
+    [order, order2] = [order2, order];
+  }
+  // Four passes: the sorted order is back in the array it started in.
+  return out;
 }

@@ -68,9 +68,18 @@ describe('OSM node store', () => {
     expect(store.spilledCount).toBe(4001);
     for (const [id, p] of want) expect(store.get(id)).toEqual(p);
     // A way's nodes at once: close ids on disk (one range read), far apart, in memory and missing.
-    const ids = [4500 * 3, 4501 * 3, 4502 * 3, 7, 30, 4, 4999 * 3];
-    expect(store.getMany(ids)).toEqual(ids.map((id) => want.get(id) ?? null));
-    expect(store.getMany([4000 * 3, 4001 * 3])).toEqual([want.get(12000), want.get(12003)]);
+    const located = (ids: number[]) => {
+      const lon = new Int32Array(ids.length);
+      const lat = new Int32Array(ids.length);
+      return store.locate(ids, lon, lat) ? ids.map((_, i) => [lon[i]! / 1e7, lat[i]! / 1e7]) : null;
+    };
+    const ids = [4500 * 3, 4501 * 3, 4502 * 3, 7, 30, 4999 * 3, 3, 6, 9];
+    expect(located(ids)).toEqual(ids.map((id) => want.get(id)));
+    expect(located([4000 * 3, 4001 * 3])).toEqual([want.get(12000), want.get(12003)]);
+    // Far apart on disk (one lookup each), and in memory in reverse order.
+    expect(located([5000 * 3, 1200 * 3, 9, 6, 3])).toEqual([want.get(15000), want.get(3600), want.get(9), want.get(6), want.get(3)]);
+    expect(located([3, 4, 6])).toBeNull();
+    expect(located([4500 * 3, 4500 * 3 + 1])).toBeNull();
     expect(store.get(4)).toBeNull();
     expect(store.get(10 ** 9)).toBeNull();
     (db as Database.Database | null)?.close();

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import type { Geometry, Position } from 'geojson';
 import { applyMigrations } from '../../store';
 import type { LayerFeature } from '../types';
-import { decodeWkb, encodeWkb } from '../../../ground/wkb';
+import { decodeWkb, encodeWkb, WKB_TYPE } from '../../../ground/wkb';
 import { bboxOf, boxesAround, containsPoint, distanceToGeometry, EARTH_RADIUS_M, hilbertKey, type BBox } from './geo';
 import {
   LayerNotFoundError, type EmbeddedLayerStore, type EmbeddedLayerWriter, type LayerInfo, type LayerSummary, type NearFeature, type NewLayer, type QueryOptions,
@@ -42,6 +42,9 @@ const BATCH_ROWS = 20_000;
 export const CELL_FEATURES = 32;
 /** Rows of one INSERT statement while importing. */
 const ROWS_PER_INSERT = 32;
+
+/** GeoJSON type names by WKB type code, for features that come as WKB. */
+const WKB_NAME = Object.fromEntries(Object.entries(WKB_TYPE).map(([name, code]) => [code, name])) as Record<number, Geometry['type']>;
 
 interface Row {
   fid: number;
@@ -245,13 +248,13 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
         featureValues.length = 0;
         boxValues.length = 0;
         for (const f of features) {
-          const b = bboxOf(f.geometry);
+          const b = f.bbox ?? bboxOf(f.geometry);
           if (!b) continue;
           if (b[0] < -180 || b[2] > 180 || b[1] < -90 || b[3] > 90) {
             throw new RangeError(`feature ${f.sourceId} has coordinates outside longitude/latitude (${b.map((x) => x.toFixed(1)).join(', ')}): a projected CRS? Reproject it to WGS84 first`);
           }
           const fid = ++count;
-          featureValues.push(fid, f.sourceId, f.sublayer ?? null, encodeWkb(f.geometry), f.propertiesJson ?? tagsJson(f.properties));
+          featureValues.push(fid, f.sourceId, f.sublayer ?? null, f.wkb ?? encodeWkb(f.geometry), f.propertiesJson ?? tagsJson(f.properties));
           boxValues.push(fid, b[0], b[2], b[1], b[3], hilbertKey((b[0] + b[2]) / 2, (b[1] + b[3]) / 2));
           if (boxValues.length === ROWS_PER_INSERT * 6) {
             insertFeatures.run(featureValues);
@@ -260,7 +263,8 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
             boxValues.length = 0;
           }
           summary.add(f.properties);
-          types[f.geometry.type] = (types[f.geometry.type] ?? 0) + 1;
+          const type = f.wkb ? WKB_NAME[f.wkb[0] === 1 ? f.wkb.readUInt32LE(1) : f.wkb.readUInt32BE(1)]! : f.geometry.type;
+          types[type] = (types[type] ?? 0) + 1;
           if (b[0] < ext[0]) ext[0] = b[0];
           if (b[1] < ext[1]) ext[1] = b[1];
           if (b[2] > ext[2]) ext[2] = b[2];

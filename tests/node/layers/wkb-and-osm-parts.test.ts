@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OsmAssembler } from '../../../electron/local-service/layers/osm/assembler';
 import { NodeStore } from '../../../electron/local-service/layers/osm/node-store';
 import { joinRings } from '../../../electron/local-service/layers/osm/rings';
+import { WayIndex } from '../../../electron/local-service/layers/osm/way-index';
 import { XmlTagScanner } from '../../../electron/local-service/layers/readers/xml-tags';
 import { decodeWkb, encodeWkb } from '../../../electron/ground/wkb';
 
@@ -116,6 +117,26 @@ describe('OSM way geometries for relations', () => {
     expect(ring[0]).toEqual(ring[4]);
     expect(new Set(ring.slice(0, 4).map((p) => p.join()))).toEqual(new Set(['8,47', '8.01,47', '8.01,47.01', '8,47.01']));
     expect(onDisk.geometry).toEqual(inMemory.geometry);
+  });
+});
+
+describe('OSM way index', () => {
+  it('finds ways given in id order, out of order and again, and forgets those kept elsewhere', () => {
+    const index = new WayIndex();
+    const want = new Map<number, number>();
+    for (let id = 1; id <= 3000; id += 2) {
+      index.set(id, id * 10);
+      want.set(id, id * 10);
+    }
+    index.set(4, 40); // out of order
+    want.set(4, 40);
+    index.set(7, 77); // a later copy of way 7
+    want.set(7, 77);
+    index.delete(9); // way 9 again, kept on disk this time
+    want.delete(9);
+    index.delete(4);
+    want.delete(4);
+    for (let id = 0; id <= 3002; id++) expect(index.get(id)).toBe(want.get(id));
   });
 });
 

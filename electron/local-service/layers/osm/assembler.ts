@@ -6,6 +6,7 @@ import { NodeStore } from './node-store';
 import { lineFeature, pointFeature } from './packed-feature';
 import { tagTextOf, type DecodedBlock } from './pbf-workers';
 import { joinRings, nestRings } from './rings';
+import { WayIndex } from './way-index';
 
 export interface OsmNode {
   id: number;
@@ -78,7 +79,7 @@ export class OsmAssembler {
    */
   private readonly wayChunks: Int32Array[] = [];
   private wayUsed = WAY_CHUNK;
-  private readonly wayAt = new Map<number, number>();
+  private readonly wayAt = new WayIndex();
   /** A way's node coordinates (1e-7 degrees), reused from way to way. */
   private lon = new Int32Array(256);
   private lat = new Int32Array(256);

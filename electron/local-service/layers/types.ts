@@ -8,6 +8,9 @@ export interface LayerFeature {
   properties: Record<string, unknown>;
   /** The properties as JSON text (no null values), when the reader has them so: writers store it as is. */
   propertiesJson?: string;
+  /** The geometry as XY WKB and its box [minLon, minLat, maxLon, maxLat], when the reader wrote them so: writers store them as they are. */
+  wkb?: Buffer;
+  bbox?: [number, number, number, number];
   /** The table or sub-layer of a multi-table source (GeoPackage); absent otherwise. */
   sublayer?: string;
 }

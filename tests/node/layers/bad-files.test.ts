@@ -69,6 +69,31 @@ describe('layer files that cannot be imported give a clear error and leave nothi
     await expectRefused(bad('cut-size.osm.pbf'), /truncated OSM PBF: file ends after a block size/);
   });
 
+  it('a PBF whose last data block is damaged inside (uncompressed, so the block decoder reads the bad bytes)', async () => {
+    execFileSync('osmium', ['cat', '--overwrite', '-o', bad('raw.osm.pbf'), '-f', 'pbf,pbf_compression=none', town.osm]);
+    const bytes = readFileSync(bad('raw.osm.pbf'));
+    // Frames: a 4-byte size, a BlobHeader (its datasize is field 3), then the blob.
+    let last = 0;
+    let blobEnd = 0;
+    for (let o = 0; o < bytes.length; ) {
+      const headerLen = bytes.readUInt32BE(o);
+      const header = bytes.subarray(o + 4, o + 4 + headerLen);
+      const at = header.indexOf(0x18);
+      let size = 0;
+      for (let k = at + 1, shift = 0; ; k++, shift += 7) {
+        size += (header[k]! & 0x7f) * 2 ** shift;
+        if (header[k]! < 0x80) break;
+      }
+      last = o + 4 + headerLen;
+      blobEnd = last + size;
+      o = blobEnd;
+    }
+    // Bytes with the continuation bit set: a varint that never ends, or fields that overrun the block.
+    bytes.fill(0xff, last + Math.floor((blobEnd - last) * 0.6), last + Math.floor((blobEnd - last) * 0.6) + 24);
+    writeFileSync(bad('damaged.osm.pbf'), bytes);
+    await expectRefused(bad('damaged.osm.pbf'), /damaged OSM PBF near byte \d+: damaged block/);
+  });
+
   it('a file named .osm.pbf that is not one', async () => {
     writeFileSync(bad('text.osm.pbf'), 'this is not a protocol buffer at all, just words\n'.repeat(20));
     await expectRefused(bad('text.osm.pbf'), /not an OSM PBF file/);

@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as turf from '@turf/turf';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EmbeddedLayerStore, LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
 import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
+import { hilbertKey } from '../../../electron/local-service/layers/store/geo';
 import { SUMMARY_VALUES } from '../../../electron/local-service/layers/store/summary';
 import type { LayerFeature } from '../../../electron/local-service/layers/types';
 
@@ -107,6 +108,40 @@ describe('spatial index of cells', () => {
     expect(db.prepare(`SELECT max(c) FROM (SELECT count(*) AS c FROM lm_${n} GROUP BY cell)`).pluck().get()).toBe(32);
     db.close();
     for (const b of boxes) expect((await store.inBBox(layer.id, b)).map((f) => f.tags['name']).sort()).toEqual(inBox(b));
+  });
+
+  it('cuts cells along the Hilbert curve whether the boxes were sorted in memory or, past its budget, in a temporary table', async () => {
+    // Expected cells: features sorted by the Hilbert key of their point, then by fid, 32 to a cell.
+    const want = features
+      .map((f, i) => {
+        const [x, y] = (f.geometry as { coordinates: number[] }).coordinates as [number, number];
+        return { fid: i + 1, k: hilbertKey(x, y) };
+      })
+      .sort((a, b) => a.k - b.k || a.fid - b.fid)
+      .map((m, r) => [Math.floor(r / 32), m.fid]);
+    const members = (dataDir: string, uid: string) => {
+      const db = new Database(join(dataDir, 'layers.sqlite'), { readonly: true });
+      const n = (db.prepare('SELECT id FROM layers WHERE uid = ?').get(uid) as { id: number }).id;
+      const rows = db.prepare(`SELECT cell, fid FROM lm_${n} ORDER BY cell, fid`).raw(true).all() as number[][];
+      db.close();
+      return rows.sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!);
+    };
+    expect(members(dir, layer.id)).toEqual([...want].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!));
+    const dataDir = join(dir, 'spilled-boxes');
+    const small = openSqliteLayerStore({ dataDir, memoryBoxes: 50 });
+    const exec = vi.spyOn(Database.prototype, 'exec');
+    try {
+      const w = small.create({ name: 'spilled', sourceFile: '/s', format: 'geojson', licence: null, sourceText: 's' });
+      for (let i = 0; i < features.length; i += 37) w.add(features.slice(i, i + 37));
+      const info = w.commit([]);
+      // The boxes went to the temporary table once 50 were held.
+      expect(exec.mock.calls.filter(([sql]) => sql.includes('CREATE TEMP TABLE bb_'))).toHaveLength(1);
+      expect(members(dataDir, info.id)).toEqual(members(dir, layer.id));
+      for (const b of boxes) expect((await small.inBBox(info.id, b)).map((f) => f.tags['name']).sort()).toEqual(inBox(b));
+    } finally {
+      exec.mockRestore();
+      small.close();
+    }
   });
 
   it('reads a layer stored before cells (an R*Tree entry per feature) as it is', async () => {

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OsmAssembler } from '../../../electron/local-service/layers/osm/assembler';
 import { NodeStore } from '../../../electron/local-service/layers/osm/node-store';
 import { joinRings } from '../../../electron/local-service/layers/osm/rings';
+import { WayIndex } from '../../../electron/local-service/layers/osm/way-index';
 import { XmlTagScanner } from '../../../electron/local-service/layers/readers/xml-tags';
 import { decodeWkb, encodeWkb } from '../../../electron/ground/wkb';
 
@@ -68,9 +69,18 @@ describe('OSM node store', () => {
     expect(store.spilledCount).toBe(4001);
     for (const [id, p] of want) expect(store.get(id)).toEqual(p);
     // A way's nodes at once: close ids on disk (one range read), far apart, in memory and missing.
-    const ids = [4500 * 3, 4501 * 3, 4502 * 3, 7, 30, 4, 4999 * 3];
-    expect(store.getMany(ids)).toEqual(ids.map((id) => want.get(id) ?? null));
-    expect(store.getMany([4000 * 3, 4001 * 3])).toEqual([want.get(12000), want.get(12003)]);
+    const located = (ids: number[]) => {
+      const lon = new Int32Array(ids.length);
+      const lat = new Int32Array(ids.length);
+      return store.locate(ids, lon, lat) ? ids.map((_, i) => [lon[i]! / 1e7, lat[i]! / 1e7]) : null;
+    };
+    const ids = [4500 * 3, 4501 * 3, 4502 * 3, 7, 30, 4999 * 3, 3, 6, 9];
+    expect(located(ids)).toEqual(ids.map((id) => want.get(id)));
+    expect(located([4000 * 3, 4001 * 3])).toEqual([want.get(12000), want.get(12003)]);
+    // Far apart on disk (one lookup each), and in memory in reverse order.
+    expect(located([5000 * 3, 1200 * 3, 9, 6, 3])).toEqual([want.get(15000), want.get(3600), want.get(9), want.get(6), want.get(3)]);
+    expect(located([3, 4, 6])).toBeNull();
+    expect(located([4500 * 3, 4500 * 3 + 1])).toBeNull();
     expect(store.get(4)).toBeNull();
     expect(store.get(10 ** 9)).toBeNull();
     (db as Database.Database | null)?.close();
@@ -107,6 +117,26 @@ describe('OSM way geometries for relations', () => {
     expect(ring[0]).toEqual(ring[4]);
     expect(new Set(ring.slice(0, 4).map((p) => p.join()))).toEqual(new Set(['8,47', '8.01,47', '8.01,47.01', '8,47.01']));
     expect(onDisk.geometry).toEqual(inMemory.geometry);
+  });
+});
+
+describe('OSM way index', () => {
+  it('finds ways given in id order, out of order and again, and forgets those kept elsewhere', () => {
+    const index = new WayIndex();
+    const want = new Map<number, number>();
+    for (let id = 1; id <= 3000; id += 2) {
+      index.set(id, id * 10);
+      want.set(id, id * 10);
+    }
+    index.set(4, 40); // out of order
+    want.set(4, 40);
+    index.set(7, 77); // a later copy of way 7
+    want.set(7, 77);
+    index.delete(9); // way 9 again, kept on disk this time
+    want.delete(9);
+    index.delete(4);
+    want.delete(4);
+    for (let id = 0; id <= 3002; id++) expect(index.get(id)).toBe(want.get(id));
   });
 });
 

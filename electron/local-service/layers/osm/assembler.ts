@@ -3,8 +3,10 @@ import type { Geometry, Position } from 'geojson';
 import type { LayerFeature } from '../types';
 import { loadAreaRules, type AreaRules } from './area-tags';
 import { NodeStore } from './node-store';
+import { lineFeature, pointFeature } from './packed-feature';
 import { tagTextOf, type DecodedBlock } from './pbf-workers';
-import { joinRings, nestRings, orient } from './rings';
+import { joinRings, nestRings } from './rings';
+import { WayIndex } from './way-index';
 
 export interface OsmNode {
   id: number;
@@ -77,7 +79,10 @@ export class OsmAssembler {
    */
   private readonly wayChunks: Int32Array[] = [];
   private wayUsed = WAY_CHUNK;
-  private readonly wayAt = new Map<number, number>();
+  private readonly wayAt = new WayIndex();
+  /** A way's node coordinates (1e-7 degrees), reused from way to way. */
+  private lon = new Int32Array(256);
+  private lat = new Int32Array(256);
   readonly skipped = { waysMissingNodes: 0, relationsIncomplete: 0, relationsOther: 0 };
   counts = { nodes: 0, ways: 0, relations: 0 };
 
@@ -107,19 +112,13 @@ export class OsmAssembler {
     for (let k = 0; k < tagged; k++) {
       const i = b.tagged[k]!;
       const json = tagTextOf(b, k);
-      out.push({
-        sourceId: `node/${b.nodeIds[i]!}`,
-        geometry: { type: 'Point', coordinates: [b.nodeLon[i]! / SCALE, b.nodeLat[i]! / SCALE] },
-        properties: JSON.parse(json) as Record<string, string>,
-        propertiesJson: json,
-      });
+      out.push(pointFeature(`node/${b.nodeIds[i]!}`, b.nodeLon[i]!, b.nodeLat[i]!, JSON.parse(json) as Record<string, string>, json));
     }
     let start = 0;
     for (let w = 0; w < b.wayIds.length; w++) {
       const end = b.wayRefEnds[w]!;
       const json = tagTextOf(b, tagged + w);
-      const tags = json ? (JSON.parse(json) as Record<string, string>) : NO_TAGS;
-      const f = this.way({ id: b.wayIds[w]!, tags, refs: b.wayRefs.subarray(start, end), ...(json ? { tagsJson: json } : {}) });
+      const f = this.wayOf(b.wayIds[w]!, b.wayRefs.subarray(start, end), json ? (JSON.parse(json) as Record<string, string>) : NO_TAGS, json || undefined);
       if (f) out.push(f);
       start = end;
     }
@@ -135,29 +134,31 @@ export class OsmAssembler {
   }
 
   way(w: OsmWay): LayerFeature | null {
-    this.counts.ways++;
-    const coords = this.nodes.getMany(w.refs);
-    if (coords.includes(null)) {
-      this.skipped.waysMissingNodes++;
-      return null;
-    }
-    if (coords.length < 2) {
-      this.skipped.waysMissingNodes++;
-      return null;
-    }
-    const line = coords as Position[];
-    this.keepWay(w.id, line);
-    if (!hasTags(w.tags)) return null;
-    const closed = w.refs.length >= 4 && w.refs[0] === w.refs[w.refs.length - 1];
-    const geometry: Geometry =
-      closed && this.area.isArea(w.tags)
-        ? { type: 'Polygon', coordinates: [orient(line, true)] }
-        : { type: 'LineString', coordinates: line };
-    return { sourceId: `way/${w.id}`, geometry, properties: w.tags, ...(w.tagsJson ? { propertiesJson: w.tagsJson } : {}) };
+    return this.wayOf(w.id, w.refs, w.tags, w.tagsJson);
   }
 
-  private keepWay(id: number, coords: Position[]): void {
-    const need = 1 + coords.length * 2;
+  /** A way: its geometry kept for the relations that follow, and a feature when it has tags. */
+  private wayOf(id: number, refs: ArrayLike<number>, tags: Record<string, string>, tagsJson: string | undefined): LayerFeature | null {
+    this.counts.ways++;
+    const n = refs.length;
+    if (this.lon.length < n) {
+      this.lon = new Int32Array(n * 2);
+      this.lat = new Int32Array(n * 2);
+    }
+    if (!this.nodes.locate(refs, this.lon, this.lat) || n < 2) {
+      this.skipped.waysMissingNodes++;
+      return null;
+    }
+    this.keepWay(id, n);
+    if (!hasTags(tags)) return null;
+    const closed = n >= 4 && refs[0] === refs[n - 1];
+    return lineFeature(`way/${id}`, this.lon, this.lat, n, closed && this.area.isArea(tags), tags, tagsJson);
+  }
+
+  /** Keeps the geometry of the way whose `n` nodes are in this.lon and this.lat. */
+  private keepWay(id: number, n: number): void {
+    const need = 1 + n * 2;
+    const { lon, lat } = this;
     // A later copy of a way replaces an earlier one, wherever that one is kept.
     this.wayAt.delete(id);
     if (this.wayUsed + need > WAY_CHUNK && need <= WAY_CHUNK && (this.wayChunks.length + 1) * WAY_CHUNK * 4 <= (this.opts.wayMemoryBytes ?? WAY_MEMORY_BYTES)) {
@@ -167,19 +168,19 @@ export class OsmAssembler {
     if (this.wayUsed + need <= WAY_CHUNK && this.wayChunks.length) {
       const chunk = this.wayChunks[this.wayChunks.length - 1]!;
       const at = this.wayUsed;
-      chunk[at] = coords.length;
-      for (let i = 0; i < coords.length; i++) {
-        chunk[at + 1 + 2 * i] = Math.round(coords[i]![0]! * SCALE);
-        chunk[at + 2 + 2 * i] = Math.round(coords[i]![1]! * SCALE);
+      chunk[at] = n;
+      for (let i = 0; i < n; i++) {
+        chunk[at + 1 + 2 * i] = lon[i]!;
+        chunk[at + 2 + 2 * i] = lat[i]!;
       }
       this.wayAt.set(id, (this.wayChunks.length - 1) * WAY_CHUNK + at);
       this.wayUsed += need;
       return;
     }
-    const packed = new Int32Array(coords.length * 2);
-    for (let i = 0; i < coords.length; i++) {
-      packed[2 * i] = Math.round(coords[i]![0]! * SCALE);
-      packed[2 * i + 1] = Math.round(coords[i]![1]! * SCALE);
+    const packed = new Int32Array(n * 2);
+    for (let i = 0; i < n; i++) {
+      packed[2 * i] = lon[i]!;
+      packed[2 * i + 1] = lat[i]!;
     }
     this.wayBatch.push([id, Buffer.from(packed.buffer)]);
     if (this.wayBatch.length >= 20_000) this.flushWays();

@@ -34,6 +34,8 @@ export class NodeStore {
   private range: Database.Statement | null = null;
   private db: Database.Database | null = null;
   private pending: [number, number, number][] = [];
+  private hint = 0;
+  private found = new Uint8Array(64);
 
   constructor(private readonly opts: NodeStoreOptions) {}
 
@@ -92,65 +94,87 @@ export class NodeStore {
   }
 
   /**
-   * [lon, lat] of each node of a way (null where the file lacks one). Nodes on disk are read
+   * Longitudes and latitudes (1e-7 degrees) of each node of a way, written into `lon` and `lat`
+   * (at least as long as `ids`); false when the file lacks some node. Nodes on disk are read
    * with one range query when the way's ids are close together, as they usually are, instead
    * of one lookup per node.
    */
-  getMany(ids: ArrayLike<number>): ([number, number] | null)[] {
-    const out: ([number, number] | null)[] = new Array(ids.length);
+  locate(ids: ArrayLike<number>, lon: Int32Array, lat: Int32Array): boolean {
     let lo = Infinity;
     let hi = -Infinity;
     let missing = 0;
+    if (this.found.length < ids.length) this.found = new Uint8Array(ids.length * 2);
+    const found = this.found;
     for (let i = 0; i < ids.length; i++) {
-      const p = this.fromMemory(ids[i]!);
-      out[i] = p;
-      if (!p) {
+      const k = this.indexOf(ids[i]!);
+      found[i] = k >= 0 ? 1 : 0;
+      if (k >= 0) {
+        lon[i] = this.lons[k >>> 20]![k & (CHUNK - 1)]!;
+        lat[i] = this.lats[k >>> 20]![k & (CHUNK - 1)]!;
+      } else {
         missing++;
         if (ids[i]! < lo) lo = ids[i]!;
         if (ids[i]! > hi) hi = ids[i]!;
       }
     }
-    if (!missing || !this.spilled) return out;
+    if (!missing) return true;
+    if (!this.spilled) return false;
     this.flush();
     if (hi - lo < 8 * missing + 64) {
-      const found = new Map<number, [number, number]>();
-      for (const [id, lon, lat] of this.range!.all(lo, hi) as [number, number, number][]) found.set(id, [lon / SCALE, lat / SCALE]);
-      for (let i = 0; i < ids.length; i++) if (!out[i]) out[i] = found.get(ids[i]!) ?? null;
+      const rows = new Map<number, [number, number]>();
+      for (const [id, x, y] of this.range!.all(lo, hi) as [number, number, number][]) rows.set(id, [x, y]);
+      for (let i = 0; i < ids.length; i++) {
+        if (found[i]) continue;
+        const r = rows.get(ids[i]!);
+        if (!r) return false;
+        lon[i] = r[0];
+        lat[i] = r[1];
+      }
     } else {
-      for (let i = 0; i < ids.length; i++) if (!out[i]) out[i] = this.fromDisk(ids[i]!);
+      for (let i = 0; i < ids.length; i++) {
+        if (found[i]) continue;
+        const r = this.select!.get(ids[i]!) as [number, number] | undefined;
+        if (!r) return false;
+        lon[i] = r[0];
+        lat[i] = r[1];
+      }
     }
-    return out;
+    return true;
   }
 
   /** [lon, lat] of a node, or null when the file does not hold it. */
   get(id: number): [number, number] | null {
-    const p = this.fromMemory(id);
-    if (p || !this.spilled) return p;
+    const k = this.indexOf(id);
+    if (k >= 0) return [this.lons[k >>> 20]![k & (CHUNK - 1)]! / SCALE, this.lats[k >>> 20]![k & (CHUNK - 1)]! / SCALE];
+    if (!this.spilled) return null;
     this.flush();
-    return this.fromDisk(id);
-  }
-
-  private fromDisk(id: number): [number, number] | null {
     const row = this.select!.get(id) as [number, number] | undefined;
     return row ? [row[0] / SCALE, row[1] / SCALE] : null;
   }
 
-  private fromMemory(id: number): [number, number] | null {
-    if (this.count && id <= this.lastId) {
-      let lo = 0;
-      let hi = this.count - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        const v = this.ids[mid >>> 20]![mid & (CHUNK - 1)]!;
-        if (v === id) {
-          const c = mid >>> 20;
-          const i = mid & (CHUNK - 1);
-          return [this.lons[c]![i]! / SCALE, this.lats[c]![i]! / SCALE];
-        }
-        if (v < id) lo = mid + 1;
-        else hi = mid - 1;
-      }
+  /**
+   * Where a node is in memory, or -1. The slot after the last one found is tried first: a way's
+   * nodes are mostly consecutive in the file, so most lookups need no search.
+   */
+  private indexOf(id: number): number {
+    if (!this.count || id > this.lastId) return -1;
+    const h = this.hint;
+    if (h < this.count && this.ids[h >>> 20]![h & (CHUNK - 1)] === id) {
+      this.hint = h + 1;
+      return h;
     }
-    return null;
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.ids[mid >>> 20]![mid & (CHUNK - 1)]!;
+      if (v === id) {
+        this.hint = mid + 1;
+        return mid;
+      }
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
   }
 }

@@ -10,10 +10,9 @@ import { scratchDatabase } from './scratch';
 
 /**
  * OpenStreetMap PBF, block by block: the file framing (size, BlobHeader, Blob) is read here and
- * each data block inflated and decoded on worker threads (osm/pbf-workers.ts) with
- * osm-pbf-parser's protobuf schemas, several blocks in flight at once and taken back in file
- * order; this thread keeps node locations, assembles ways and relations, and hands features to
- * the writer. Not the package's stream pipeline: its BlobParser throws from inside the stream
+ * each data block inflated and decoded on worker threads (osm/pbf-workers.ts, osm/pbf-decode.ts),
+ * several blocks in flight at once and taken back in file order; this thread keeps node
+ * locations, assembles ways and relations, and hands features to the writer. Not the package's stream pipeline: its BlobParser throws from inside the stream
  * on a damaged file (an uncaught exception, not a stream error), says nothing when a file ends
  * mid-block, and its block parser drops plain (non-dense) nodes. Reading the frames here gives a
  * clear "truncated" error and real backpressure.

@@ -6,12 +6,13 @@ import Database from 'better-sqlite3';
 import type { Geometry, Position } from 'geojson';
 import { applyMigrations } from '../../store';
 import type { LayerFeature } from '../types';
-import { decodeWkb, encodeWkb } from '../../../ground/wkb';
-import { bboxOf, boxesAround, containsPoint, distanceToGeometry, EARTH_RADIUS_M, hilbertKey, type BBox } from './geo';
+import { decodeWkb, encodeWkb, WKB_TYPE } from '../../../ground/wkb';
+import { bboxOf, boxesAround, containsPoint, distanceToGeometry, EARTH_RADIUS_M, type BBox } from './geo';
 import {
   LayerNotFoundError, type EmbeddedLayerStore, type EmbeddedLayerWriter, type LayerInfo, type LayerSummary, type NearFeature, type NewLayer, type QueryOptions,
   type StoredFeature, type TagMatch,
 } from './layer-store';
+import { CellIndexBuilder } from './cell-index';
 import { LAYER_MIGRATIONS } from './migrations';
 import { createSummaryCollector, passes } from './summary';
 
@@ -28,8 +29,8 @@ import { createSummaryCollector, passes } from './summary';
  * touches.
  *
  * The R*Tree holds cells, not features: after the load, features are sorted along a Hilbert
- * curve of their box centres and cut into cells of CELL_FEATURES neighbours; `lm_<n>` lists each
- * cell's features with their boxes (clustered by cell), and `lr_<n>` holds one box per cell.
+ * curve of their box centres and cut into cells of CELL_FEATURES neighbours (cell-index.ts);
+ * `lm_<n>` lists each cell's features with their boxes (clustered by cell), and `lr_<n>` holds one box per cell.
  * Inserting into an R*Tree costs several microseconds an entry whatever the order (it was half
  * of a 300,000-feature OSM import); the member table is a sorted append, and a question reads
  * a few cells' members, box-tested in SQL before any feature row is read. Layers imported
@@ -38,10 +39,11 @@ import { createSummaryCollector, passes } from './summary';
 
 export const LAYERS_DATABASE_FILE = 'layers.sqlite';
 const BATCH_ROWS = 20_000;
-/** Features per cell of the spatial index: a few pages of members, a small R*Tree. */
-export const CELL_FEATURES = 32;
 /** Rows of one INSERT statement while importing. */
 const ROWS_PER_INSERT = 32;
+
+/** GeoJSON type names by WKB type code, for features that come as WKB. */
+const WKB_NAME = Object.fromEntries(Object.entries(WKB_TYPE).map(([name, code]) => [code, name])) as Record<number, Geometry['type']>;
 
 interface Row {
   fid: number;
@@ -102,9 +104,11 @@ function dropLayerTables(db: Database.Database, n: number): void {
 export interface SqliteLayerStoreOptions {
   dataDir: string;
   clock?: () => Date;
+  /** Feature boxes an import sorts in memory before they go to a temporary table (cell-index.ts). */
+  memoryBoxes?: number;
 }
 
-export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: SqliteLayerStoreOptions): EmbeddedLayerStore {
+export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memoryBoxes }: SqliteLayerStoreOptions): EmbeddedLayerStore {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, LAYERS_DATABASE_FILE));
   db.pragma('journal_mode = WAL');
@@ -220,21 +224,15 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
           )
           .run(uid, layer.name, layer.sourceFile, layer.format, layer.licence, layer.sourceText, clock().toISOString()).lastInsertRowid,
       );
-      db.exec(
-        `CREATE TABLE lf_${n} (fid INTEGER PRIMARY KEY, source_id TEXT NOT NULL, sublayer TEXT, geom BLOB NOT NULL, tags TEXT NOT NULL);
-         CREATE TEMP TABLE bb_${n} (fid INTEGER PRIMARY KEY, x0 REAL, x1 REAL, y0 REAL, y1 REAL, k INTEGER);`,
-      );
+      db.exec(`CREATE TABLE lf_${n} (fid INTEGER PRIMARY KEY, source_id TEXT NOT NULL, sublayer TEXT, geom BLOB NOT NULL, tags TEXT NOT NULL)`);
+      const cells = new CellIndexBuilder(db, n, memoryBoxes);
       // Rows go in ROWS_PER_INSERT at a time (one statement run per 32 rows: a quarter less time
       // than a run per row); the rest of a batch one by one.
       const values = (columns: number, rows: number) => Array.from({ length: rows }, () => `(${'?, '.repeat(columns - 1)}?)`).join(', ');
       const featureSql = `INSERT INTO lf_${n} (fid, source_id, sublayer, geom, tags) VALUES `;
-      const boxSql = `INSERT INTO temp.bb_${n} (fid, x0, x1, y0, y1, k) VALUES `;
       const insertFeature = db.prepare(featureSql + values(5, 1));
-      const insertBox = db.prepare(boxSql + values(6, 1));
       const insertFeatures = db.prepare(featureSql + values(5, ROWS_PER_INSERT));
-      const insertBoxes = db.prepare(boxSql + values(6, ROWS_PER_INSERT));
       const featureValues: unknown[] = [];
-      const boxValues: unknown[] = [];
       let count = 0;
       let done = false;
       const summary = createSummaryCollector();
@@ -243,45 +241,33 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date() }: Sqli
       const addBatch = db.transaction((features: readonly LayerFeature[]) => {
         // Nothing of a batch that failed part way is carried into the next.
         featureValues.length = 0;
-        boxValues.length = 0;
         for (const f of features) {
-          const b = bboxOf(f.geometry);
+          const b = f.bbox ?? bboxOf(f.geometry);
           if (!b) continue;
           if (b[0] < -180 || b[2] > 180 || b[1] < -90 || b[3] > 90) {
             throw new RangeError(`feature ${f.sourceId} has coordinates outside longitude/latitude (${b.map((x) => x.toFixed(1)).join(', ')}): a projected CRS? Reproject it to WGS84 first`);
           }
           const fid = ++count;
-          featureValues.push(fid, f.sourceId, f.sublayer ?? null, encodeWkb(f.geometry), f.propertiesJson ?? tagsJson(f.properties));
-          boxValues.push(fid, b[0], b[2], b[1], b[3], hilbertKey((b[0] + b[2]) / 2, (b[1] + b[3]) / 2));
-          if (boxValues.length === ROWS_PER_INSERT * 6) {
+          featureValues.push(fid, f.sourceId, f.sublayer ?? null, f.wkb ?? encodeWkb(f.geometry), f.propertiesJson ?? tagsJson(f.properties));
+          cells.add(fid, b);
+          if (featureValues.length === ROWS_PER_INSERT * 5) {
             insertFeatures.run(featureValues);
-            insertBoxes.run(boxValues);
             featureValues.length = 0;
-            boxValues.length = 0;
           }
           summary.add(f.properties);
-          types[f.geometry.type] = (types[f.geometry.type] ?? 0) + 1;
+          const type = f.wkb ? WKB_NAME[f.wkb[0] === 1 ? f.wkb.readUInt32LE(1) : f.wkb.readUInt32BE(1)]! : f.geometry.type;
+          types[type] = (types[type] ?? 0) + 1;
           if (b[0] < ext[0]) ext[0] = b[0];
           if (b[1] < ext[1]) ext[1] = b[1];
           if (b[2] > ext[2]) ext[2] = b[2];
           if (b[3] > ext[3]) ext[3] = b[3];
         }
         for (let i = 0; i < featureValues.length; i += 5) insertFeature.run(featureValues.slice(i, i + 5));
-        for (let i = 0; i < boxValues.length; i += 6) insertBox.run(boxValues.slice(i, i + 6));
         featureValues.length = 0;
-        boxValues.length = 0;
+        cells.flush();
       });
       const finish = db.transaction((warnings: string[]) => {
-        // Members in Hilbert order, CELL_FEATURES to a cell (one sort, then an append in key
-        // order); then one R*Tree entry per cell.
-        db.exec(
-          `CREATE TABLE lm_${n} (cell INTEGER NOT NULL, fid INTEGER NOT NULL, x0 REAL NOT NULL, x1 REAL NOT NULL, y0 REAL NOT NULL, y1 REAL NOT NULL,
-             PRIMARY KEY (cell, fid)) WITHOUT ROWID;
-           INSERT INTO lm_${n} SELECT (row_number() OVER (ORDER BY k, fid) - 1) / ${CELL_FEATURES}, fid, x0, x1, y0, y1 FROM temp.bb_${n};
-           DROP TABLE temp.bb_${n};
-           CREATE VIRTUAL TABLE lr_${n} USING rtree(cell, x0, x1, y0, y1);
-           INSERT INTO lr_${n} SELECT cell, min(x0), max(x1), min(y0), max(y1) FROM lm_${n} GROUP BY cell;`,
-        );
+        cells.finish();
         const size = db
           .prepare(`SELECT COALESCE(SUM(pgsize), 0) AS s FROM dbstat WHERE name IN (?, ?, ?, ?, ?)`)
           .get(`lf_${n}`, `lm_${n}`, `lr_${n}_node`, `lr_${n}_rowid`, `lr_${n}_parent`) as { s: number };

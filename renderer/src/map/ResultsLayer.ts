@@ -91,6 +91,9 @@ export default class ResultsLayer {
         const side = this.labelSide(f, true);
         return side ? [this.styleOf(f, true)!, labelStyle(f, true, side)] : (this.styleOf(f, true) ?? undefined);
       },
+      // In the labels' decluttering and above the set's own layer: the selected label is placed
+      // first, and another result's label that would run over it gives way.
+      declutter: true,
       zIndex: 1,
     });
     this.group = new LayerGroup({ properties: { name: options.name }, layers: [this.selectionLayer] });

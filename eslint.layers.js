@@ -97,6 +97,23 @@ const kindLiteralRule = {
   },
 };
 
+/** What the whole renderer may not import. */
+const renderer = {
+  paths: [
+    ...builtinPaths('The renderer runs in a browser: no Node built-ins.'),
+    ...names(['electron', ...nodeOnlyPackages], 'The renderer talks to the main process over RPC only.'),
+  ],
+  patterns: [
+    group(nodeBuiltins, 'The renderer runs in a browser: no Node built-ins.'),
+    group(nodeOnlyScoped, 'The renderer talks to the main process over RPC only.'),
+    regex('(^|/)electron/', 'The renderer must not import services or the Electron shell.'),
+  ],
+};
+const rpcClient = regex(
+  '(^|/)(api/rpc|shared/rpc/client)$',
+  'Stores and components do not hold the RPC client: they call renderer/src/services (useServices), one module per domain.',
+);
+
 export const layerRules = [
   {
     files: ['shared/**/*.ts'],
@@ -118,24 +135,11 @@ export const layerRules = [
       ],
     },
   },
+  { files: ['renderer/**/*.ts', 'renderer/**/*.vue'], rules: { 'no-restricted-imports': ['error', renderer] } },
+  // Stores and components reach the Node side through renderer/src/services only (one module per domain).
   {
-    files: ['renderer/**/*.ts', 'renderer/**/*.vue'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            ...builtinPaths('The renderer runs in a browser: no Node built-ins.'),
-            ...names(['electron', ...nodeOnlyPackages], 'The renderer talks to the main process over RPC only.'),
-          ],
-          patterns: [
-            group(nodeBuiltins, 'The renderer runs in a browser: no Node built-ins.'),
-            group(nodeOnlyScoped, 'The renderer talks to the main process over RPC only.'),
-            regex('(^|/)electron/', 'The renderer must not import services or the Electron shell.'),
-          ],
-        },
-      ],
-    },
+    files: ['renderer/src/stores/**/*.ts', 'renderer/src/components/**/*.ts', 'renderer/src/components/**/*.vue'],
+    rules: { 'no-restricted-imports': ['error', { ...renderer, patterns: [...renderer.patterns, rpcClient] }] },
   },
   ...folders.map(electronFolderRule),
   kindLiteralRule,

@@ -50,3 +50,26 @@ export async function colourPixels(page: Page, colour: Rgb, tolerance = 18): Pro
     { colour, tolerance },
   );
 }
+
+/** Pixels of a colour inside a page rectangle, as the screen shows it (canvases and everything over them). */
+export async function screenCountIn(page: Page, rect: { x: number; y: number; width: number; height: number }, colour: Rgb, tolerance = 10): Promise<number> {
+  const png = await page.screenshot({ clip: rect });
+  return page.evaluate(
+    async ({ b64, colour, tolerance }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${b64}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const { data } = ctx.getImageData(0, 0, img.width, img.height);
+      let n = 0;
+      for (let i = 0; i < data.length; i += 4)
+        if (Math.abs(data[i]! - colour.r) <= tolerance && Math.abs(data[i + 1]! - colour.g) <= tolerance && Math.abs(data[i + 2]! - colour.b) <= tolerance) n++;
+      return n;
+    },
+    { b64: png.toString('base64'), colour, tolerance },
+  );
+}

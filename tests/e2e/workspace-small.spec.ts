@@ -21,6 +21,18 @@ test('a row is picked by a click on any of its cells; Enter keeps it picked', as
   await expect(second).toHaveAttribute('aria-selected', 'false');
   await expect(page.getByTestId('map')).toHaveAttribute('data-selected', (await third.getAttribute('data-id'))!);
   await shot(page, 'small-row-click-score');
+
+  // Every column's cell picks its row: each click moves the pick between the two rows.
+  const columns = await second.locator('[role=gridcell]').count();
+  expect(columns).toBeGreaterThanOrEqual(5);
+  for (let c = 0; c < columns; c++) {
+    const [row, other] = c % 2 === 0 ? [second, third] : [third, second];
+    await row.locator('[role=gridcell]').nth(c).click();
+    await expect(row, `column ${c}`).toHaveAttribute('aria-selected', 'true');
+    await expect(other, `column ${c}`).toHaveAttribute('aria-selected', 'false');
+    await expect(page.getByTestId('map')).toHaveAttribute('data-selected', (await row.getAttribute('data-id'))!);
+  }
+  await shot(page, 'small-row-click-every-cell');
 });
 
 test('Ctrl+K with a History entry open goes to the search box, and the typed words land there', async ({ page, host }) => {

@@ -10,12 +10,15 @@ import { openFileBasemap, type FileBasemap } from './fileBasemap';
 import { createOnlineBasemap } from './onlineBasemap';
 import { createPackedTilesLayer, type LoadPackedTile } from './packedTiles';
 import { createStreetBasemapLayer, paintStreetBasemap, type LoadStreetTile } from './streetBasemap';
+import type { PlaceNamed } from './streetStyle';
 
 export interface BasemapsOptions {
   map: Map;
   /** Reports a problem with the online tiles or a basemap file, for the map to show. */
   onProblem: (message: string | null) => void;
   theme?: Theme;
+  /** Whether an overlay already labels a place of this name there: the street basemap then leaves its own label out. */
+  placeNamed?: PlaceNamed;
 }
 
 /**
@@ -48,7 +51,7 @@ export default class Basemaps {
   setTheme(theme: Theme): void {
     this.theme = theme;
     paintBasemapLayers(this.natural, BASEMAP_PALETTES[theme]);
-    if (this.street) paintStreetBasemap(this.street, theme);
+    if (this.street) paintStreetBasemap(this.street, theme, this.options.placeNamed);
   }
 
   /** Above Natural Earth's land and borders (the first two layers) and the street basemap when shown. */
@@ -67,9 +70,14 @@ export default class Basemaps {
       this.street = null;
     }
     if (!street) return;
-    this.street = createStreetBasemapLayer(street.load, this.theme, street.bboxes);
+    this.street = createStreetBasemapLayer(street.load, this.theme, street.bboxes, this.options.placeNamed);
     // Just above Natural Earth, below pack, online and file tiles.
     this.options.map.getLayers().insertAt(2, this.street);
+  }
+
+  /** Places its labels again: what the overlays name has changed. */
+  relabel(): void {
+    this.street?.changed();
   }
 
   get streetShown(): boolean {

@@ -6,7 +6,7 @@ import VectorLayer from 'ol/layer/Vector';
 import VectorSource from 'ol/source/Vector';
 import { Fill, RegularShape, Style } from 'ol/style';
 
-/** Side of the unit square scaled to each control's box. */
+/** Side of the unit square scaled to each control's box (its canvas is a little larger). */
 const UNIT = 10;
 
 /**
@@ -33,18 +33,18 @@ export default class ControlObstacles {
       const at = this.map.getCoordinateFromPixel([(x0! + x1!) / 2, (y0! + y1!) / 2]);
       if (!at) continue;
       const f = new Feature(new Point(at));
-      f.setStyle(
-        new Style({
-          image: new RegularShape({
-            points: 4,
-            radius: UNIT * Math.SQRT1_2,
-            angle: Math.PI / 4,
-            scale: [(x1! - x0!) / UNIT, (y1! - y0!) / UNIT],
-            fill: new Fill({ color: 'rgba(0, 0, 0, 0)' }),
-            declutterMode: 'obstacle',
-          }),
-        }),
-      );
+      const square = new RegularShape({
+        points: 4,
+        radius: UNIT * Math.SQRT1_2,
+        angle: Math.PI / 4,
+        fill: new Fill({ color: 'rgba(0, 0, 0, 0)' }),
+        declutterMode: 'obstacle',
+      });
+      // Declutter takes the shape's whole canvas, which is larger than the square it draws:
+      // scaled by the canvas, the obstacle is the control's box, not a wider band around it.
+      const [w, h] = square.getSize();
+      square.setScale([(x1! - x0!) / w!, (y1! - y0!) / h!]);
+      f.setStyle(new Style({ image: square }));
       features.push(f);
     }
     this.source.clear(true);

@@ -7,6 +7,7 @@ import { Fill, RegularShape, Stroke, Style, Text } from 'ol/style';
 import type { Coordinate } from 'ol/coordinate';
 import { getCenter, type Extent } from 'ol/extent';
 import type { LineString, Point } from 'ol/geom';
+import type OverlayNames from './overlayNames';
 import type { GeoJsonFeatureCollection } from './ResultsLayer';
 
 /** A data layer's colour: apart from the results' orange, the basemap's land and water. */
@@ -15,6 +16,8 @@ export const DATA_LAYER_COLOUR = '#1b7f8c';
 export interface DataLayerOverlayOptions {
   /** Whether a label of this size at this map coordinate is clear of the map's controls (absent: always). */
   labelClear?: (coordinate: Coordinate, box: { width: number; height: number; offsetY: number }) => boolean;
+  /** Where the names this layer labels are told, so the basemap does not name the same place again. */
+  names?: OverlayNames;
 }
 
 /**
@@ -26,7 +29,7 @@ export default class DataLayerOverlay {
   private readonly source = new VectorSource();
   private readonly format = new GeoJSON({ dataProjection: 'EPSG:4326', featureProjection: 'EPSG:3857' });
 
-  constructor(options: DataLayerOverlayOptions = {}) {
+  constructor(private readonly options: DataLayerOverlayOptions = {}) {
     const shape = new Style({
       // Points are always drawn; only labels give way to each other. A diamond, where results
       // are round dots: a layer's point and an answer's are told apart by shape as well as colour.
@@ -72,6 +75,18 @@ export default class DataLayerOverlay {
       // Labels that would overlap are dropped; shapes are always drawn.
       declutter: true,
     });
+    this.layer.on('change:visible', () => this.tellNames());
+  }
+
+  /** Its named features, while it is shown. */
+  private tellNames(): void {
+    const named = this.layer.getVisible()
+      ? this.source.getFeatures().flatMap((f) => {
+          const extent = f.getGeometry()?.getExtent();
+          return f.get('name') && extent ? [{ name: String(f.get('name')), extent }] : [];
+        })
+      : [];
+    this.options.names?.set('data-layer', named);
   }
 
   /** Labels are placed when features are styled: after the view settles, again for where the controls now are. */
@@ -82,6 +97,7 @@ export default class DataLayerOverlay {
   setFeatures(collection: GeoJsonFeatureCollection | null): void {
     this.source.clear(true);
     if (collection) this.source.addFeatures(this.format.readFeatures(collection) as Feature[]);
+    this.tellNames();
   }
 
   get count(): number {
@@ -94,6 +110,7 @@ export default class DataLayerOverlay {
 
   dispose(): void {
     this.source.clear(true);
+    this.options.names?.set('data-layer', []);
     this.layer.dispose();
   }
 }

@@ -8,6 +8,7 @@ import type { Extent } from 'ol/extent';
 import { intersects, isEmpty } from 'ol/extent';
 import Basemaps from './Basemaps';
 import ControlObstacles from './ControlObstacles';
+import OverlayNames from './overlayNames';
 import type { Theme } from '../lib/theme';
 import { coordinateText } from './coordinateText';
 
@@ -32,6 +33,8 @@ export const FIT_MAX_ZOOM = 17;
 const FIT_PADDING = [72, 120, 56, 120];
 /** Pixels kept between a label and a map control. */
 const LABEL_MARGIN = 4;
+/** How near (pixels) the basemap's label of a place may be to an overlay's feature of the same name before it is left out. */
+const SAME_PLACE_PX = 48;
 /** What the person does to move the map; after it, a resize keeps their view. */
 const FORGET_FIT_ON = ['pointerdown', 'wheel', 'keydown'] as const;
 
@@ -51,15 +54,21 @@ export default class FieldMap {
 
   /** The map controls' boxes in map pixels, measured once per frame when a label asks. */
   private controlBoxes: Extent[] | null = null;
+  /** The boxes labels were last placed around, to tell when a control opened, closed or grew. */
+  private placedAround = '';
+  private readonly controlsWatch: { resize: ResizeObserver; mutation: MutationObserver } | null;
+  private readonly controlsListeners = new Set<() => void>();
+  /** What the overlays label, so the basemap names no place twice. */
+  readonly overlayNames = new OverlayNames();
 
   /**
    * Whether a label (its box above a map coordinate) is clear of every control over the map:
    * OpenLayers' own and the app's (marked data-map-control), with a few pixels to spare.
    */
-  readonly labelClear = (coordinate: Coordinate, box: { width: number; height: number; offsetY: number }): boolean => {
+  readonly labelClear = (coordinate: Coordinate, box: { width: number; height: number; offsetY: number; offsetX?: number }): boolean => {
     const p = this.map.getPixelFromCoordinate(coordinate);
     if (!p) return true;
-    const [x, y] = [p[0]!, p[1]! + box.offsetY];
+    const [x, y] = [p[0]! + (box.offsetX ?? 0), p[1]! + box.offsetY];
     const label: Extent = [x - box.width / 2 - LABEL_MARGIN, y - box.height / 2 - LABEL_MARGIN, x + box.width / 2 + LABEL_MARGIN, y + box.height / 2 + LABEL_MARGIN];
     return !this.controls().some((c) => intersects(c, label));
   };
@@ -93,7 +102,13 @@ export default class FieldMap {
       ]),
       view: new View({ center: fromLonLat(options.center ?? [10, 30]), zoom: options.zoom ?? 2, maxZoom: 19 }),
     });
-    this.basemaps = new Basemaps({ map: this.map, onProblem: (m) => options.onBasemapProblem?.(m), ...(options.theme ? { theme: options.theme } : {}) });
+    this.basemaps = new Basemaps({
+      map: this.map,
+      onProblem: (m) => options.onBasemapProblem?.(m),
+      placeNamed: (name, at, resolution) => this.overlayNames.has(name, at, SAME_PLACE_PX * resolution),
+      ...(options.theme ? { theme: options.theme } : {}),
+    });
+    this.overlayNames.onChange(() => this.basemaps.relabel());
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
     this.map.on('precompose', () => (this.controlBoxes = null));
     // Decluttered labels (street basemap, basemap file, data layer) give way to the controls.
@@ -102,11 +117,54 @@ export default class FieldMap {
       return this.controls();
     });
     this.map.addLayer(obstacles.layer);
-    this.map.on('moveend', () => obstacles.update());
+    this.map.on('moveend', () => {
+      obstacles.update();
+      this.placedAround = this.controlsKey();
+    });
+    // A control that opens, closes or grows without the view moving (the Layers panel): labels are
+    // placed again around it at once, and come back where it was once it closes.
+    const controlsChanged = () => {
+      const key = this.controlsKey();
+      if (key === this.placedAround) return;
+      this.placedAround = key;
+      obstacles.update();
+      for (const cb of this.controlsListeners) cb();
+      this.map.render();
+    };
+    const wrap = options.target.parentElement;
+    this.controlsWatch =
+      wrap && typeof ResizeObserver !== 'undefined'
+        ? { resize: new ResizeObserver(controlsChanged), mutation: new MutationObserver(() => this.observeControls(wrap, controlsChanged)) }
+        : null;
+    if (wrap && this.controlsWatch) {
+      this.controlsWatch.mutation.observe(wrap, { childList: true });
+      this.observeControls(wrap, controlsChanged);
+    }
     this.map.on('change:size', () => {
       if (this.lastFit) this.map.getView().fit(this.lastFit.box, { padding: FIT_PADDING, maxZoom: this.lastFit.maxZoom });
     });
     for (const type of FORGET_FIT_ON) this.map.getViewport()?.addEventListener(type, this.forgetFit, { passive: true });
+  }
+
+  /** The controls' boxes as measured now, rounded to the label margin (a moving coordinate readout is no change). */
+  private controlsKey(): string {
+    this.controlBoxes = null;
+    return this.controls()
+      .map((b) => b.map((v) => Math.round(v / (LABEL_MARGIN * 2))).join(','))
+      .join(';');
+  }
+
+  private observeControls(wrap: HTMLElement, changed: () => void): void {
+    const watch = this.controlsWatch;
+    if (!watch) return;
+    watch.resize.disconnect();
+    for (const el of wrap.querySelectorAll('.ol-control, .ol-scale-line, [data-map-control]')) watch.resize.observe(el);
+    changed();
+  }
+
+  /** Calls back when the map's controls change without the view moving: overlays place their labels again. */
+  onControlsChange(cb: () => void): void {
+    this.controlsListeners.add(cb);
   }
 
   /**
@@ -163,6 +221,9 @@ export default class FieldMap {
   }
 
   dispose(): void {
+    this.controlsWatch?.resize.disconnect();
+    this.controlsWatch?.mutation.disconnect();
+    this.controlsListeners.clear();
     for (const type of FORGET_FIT_ON) this.map.getViewport()?.removeEventListener(type, this.forgetFit);
     this.basemaps.dispose();
     this.map.getLayers().forEach((layer) => layer.dispose());

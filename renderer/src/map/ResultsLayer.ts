@@ -19,7 +19,9 @@ import { buildPointBuffer, type PointBuffer } from './pointBuffer';
 import { facingDegrees } from './facing';
 import { pointOf, readResults, type GeoJsonFeatureCollection, type MapFeature } from './readResults';
 import { chooseRenderMode, WEBGL_THRESHOLD, type DisplayChoice, type RenderMode } from './renderMode';
-import { arrowStyle, clusterStyle, dotStyle, labelBox, labelStyle, webglPointStyle, webglStyle } from './resultStyles';
+import type OverlayNames from './overlayNames';
+import type { NamedExtent } from './overlayNames';
+import { arrowStyle, clusterStyle, dotStyle, LABEL_SIDES, labelBox, labelStyle, webglPointStyle, webglStyle, type LabelSide } from './resultStyles';
 
 export type { GeoJsonFeatureCollection } from './readResults';
 
@@ -36,6 +38,8 @@ export interface ResultsLayerOptions {
    * (absent: always). A label that is not is left out, as declutter leaves out overlapping ones.
    */
   labelClear?: (coordinate: Coordinate, box: LabelBox) => boolean;
+  /** Where the names this layer labels are told, so the basemap does not name the same place again. */
+  names?: OverlayNames;
 }
 
 export type LabelBox = ReturnType<typeof labelBox>;
@@ -83,19 +87,43 @@ export default class ResultsLayer {
     this.selectionLayer = new VectorLayer({
       source: this.selection,
       properties: { name: `${options.name}-selection` },
-      style: (f) => (this.labelFits(f, true) ? [this.styleOf(f, true)!, labelStyle(f, true)] : (this.styleOf(f, true) ?? undefined)),
+      style: (f) => {
+        const side = this.labelSide(f, true);
+        return side ? [this.styleOf(f, true)!, labelStyle(f, true, side)] : (this.styleOf(f, true) ?? undefined);
+      },
+      // In the labels' decluttering and above the set's own layer: the selected label is placed
+      // first, and another result's label that would run over it gives way.
+      declutter: true,
       zIndex: 1,
     });
     this.group = new LayerGroup({ properties: { name: options.name }, layers: [this.selectionLayer] });
+    this.group.on('change:visible', () => this.tellNames());
     this.draw();
   }
 
-  /** Whether a feature's label stays clear of the map's controls where it would be drawn. */
-  private labelFits(f: FeatureLike, selected: boolean): boolean {
+  /** The names this layer labels now: every feature of a small set, else the selected one; none while hidden. */
+  private tellNames(): void {
+    const names = this.options.names;
+    if (!names) return;
+    const named: NamedExtent[] = [];
+    if (this.group.getVisible()) {
+      const all = (this.collection?.features.length ?? 0) <= 50 && this.features !== null;
+      const labelled = all ? this.features! : this.selection.getFeatures();
+      for (const f of labelled) {
+        const name = f.get('name');
+        const extent = f.getGeometry()?.getExtent();
+        if (name && extent) named.push({ name: String(name), extent });
+      }
+    }
+    names.set(this.options.name, named);
+  }
+
+  /** The first side of its dot where a feature's label stays clear of the map's controls (null: none does). */
+  private labelSide(f: FeatureLike, selected: boolean): LabelSide | null {
     const clear = this.options.labelClear;
-    if (!clear) return true;
-    const at = pointOf(f as MapFeature);
-    return !at || clear(at, labelBox(f, selected));
+    const at = clear && pointOf(f as MapFeature);
+    if (!at) return 'above';
+    return LABEL_SIDES.find((side) => clear(at, labelBox(f, selected, side))) ?? null;
   }
 
   /**
@@ -189,7 +217,8 @@ export default class ResultsLayer {
           style: (f) => {
             const shape = this.styleOf(f, false);
             if (!shape) return undefined;
-            return labelAll && !this.isSelected(f) && this.labelFits(f, false) ? [shape, labelStyle(f, false)] : shape;
+            const side = labelAll && !this.isSelected(f) ? this.labelSide(f, false) : null;
+            return side ? [shape, labelStyle(f, false, side)] : shape;
           },
           // Labels that would overlap are left out; dots are always drawn.
           declutter: true,
@@ -305,14 +334,14 @@ export default class ResultsLayer {
     // Redrawn so the selected feature's own label gives way to the selection's.
     this.drawing?.changed();
     this.selection.clear(true);
-    if (this.selectedId === undefined || !this.collection) return;
-    const raw = this.collection.features.find((f) => f.id !== undefined && String(f.id) === this.selectedId);
-    if (!raw?.geometry) return;
+    const raw = this.selectedId === undefined ? undefined : this.collection?.features.find((f) => f.id !== undefined && String(f.id) === this.selectedId);
+    if (!raw?.geometry) return this.tellNames();
     const p = (raw.properties ?? {}) as Record<string, unknown>;
     const f = this.format.readFeature({ type: 'Feature', geometry: raw.geometry, properties: null }) as Feature;
     f.setProperties({ name: p['name'] ?? p['address'] ?? p['feature_name'] ?? '', facing: facingDegrees(p) });
     f.setId(this.selectedId);
     this.selection.addFeature(f);
+    this.tellNames();
   }
 
   featureExtent(id: string | number): Extent | undefined {
@@ -344,6 +373,7 @@ export default class ResultsLayer {
   }
 
   dispose(): void {
+    this.options.names?.set(this.options.name, []);
     if (this.drawing instanceof LayerGroup) this.drawing.getLayers().forEach((l) => l.dispose());
     this.group.getLayers().forEach((l) => l.dispose());
     this.group.dispose();

@@ -63,15 +63,26 @@ const labelText = (f: FeatureLike) => {
 };
 // Clear of the dot and its white rim, so the label's halo never covers it.
 const labelOffsetY = (selected: boolean) => (selected ? -21 : -17);
+/** Room between a dot and a label beside it. */
+const SIDE_GAP = 10;
+
+export type LabelSide = 'above' | 'right' | 'left';
+/**
+ * Where a label goes, in order: above its dot, else beside it. A control or a panel over the map
+ * (the Layers panel) covering the place above a dot moves its label aside rather than hiding it.
+ */
+export const LABEL_SIDES: readonly LabelSide[] = ['above', 'right', 'left'];
 
 /** Features are named on the map: the basemap has no place labels to read them by. */
-export function labelStyle(f: FeatureLike, selected: boolean): Style {
+export function labelStyle(f: FeatureLike, selected: boolean, side: LabelSide = 'above'): Style {
   return new Style({
     zIndex: selected ? 11 : 1,
     text: new Text({
       text: labelText(f),
       font: selected ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif',
-      offsetY: labelOffsetY(selected),
+      ...(side === 'above'
+        ? { offsetY: labelOffsetY(selected) }
+        : { offsetX: side === 'right' ? SIDE_GAP : -SIDE_GAP, textAlign: side === 'right' ? ('left' as const) : ('right' as const) }),
       fill: new Fill({ color: selected ? '#1d2733' : '#3d4a58' }),
       stroke: new Stroke({ color: '#ffffff', width: 3 }),
       overflow: true,
@@ -81,10 +92,13 @@ export function labelStyle(f: FeatureLike, selected: boolean): Style {
 
 /**
  * The box a label takes around its feature's pixel, in CSS pixels, halo included: measured by
- * a generous width per character, since the canvas measures only while drawing.
+ * a generous width per character, since the canvas measures only while drawing. `offsetX` and
+ * `offsetY` place the box's centre from the pixel.
  */
-export function labelBox(f: FeatureLike, selected: boolean): { width: number; height: number; offsetY: number } {
-  return { width: labelText(f).length * (selected ? 7.5 : 7) + 6, height: 18, offsetY: labelOffsetY(selected) };
+export function labelBox(f: FeatureLike, selected: boolean, side: LabelSide = 'above'): { width: number; height: number; offsetX: number; offsetY: number } {
+  const width = labelText(f).length * (selected ? 7.5 : 7) + 6;
+  if (side === 'above') return { width, height: 18, offsetX: 0, offsetY: labelOffsetY(selected) };
+  return { width, height: 18, offsetX: (side === 'right' ? 1 : -1) * (SIDE_GAP + width / 2), offsetY: 0 };
 }
 
 /** The GPU style of large sets: the same dot and outline as the canvas style, without labels. */

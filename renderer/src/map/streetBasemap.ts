@@ -8,7 +8,7 @@ import { createXYZ } from 'ol/tilegrid';
 import { STREET_MAX_ZOOM, STREET_MIN_ZOOM } from '../../../shared/basemap/streetClasses';
 import { base64ToBytes } from '../lib/base64';
 import type { Theme } from '../lib/theme';
-import { streetStyle } from './streetStyle';
+import { streetStyle, type PlaceNamed } from './streetStyle';
 import { createTileBatch } from './tileBatch';
 
 /** Reads one street tile (a Mapbox vector tile as base64); null where none is made. */
@@ -21,7 +21,7 @@ const BATCH_WAIT_MS = 400;
  * The street basemap made from the analyst's OSM extracts: vector tiles from the layer store,
  * drawn from zoom STREET_MIN_ZOOM in (Natural Earth alone below), only over the extracts' area.
  */
-export function createStreetBasemapLayer(load: LoadStreetTile, theme: Theme, bboxes: readonly Extent[]): VectorTileLayer {
+export function createStreetBasemapLayer(load: LoadStreetTile, theme: Theme, bboxes: readonly Extent[], placeNamed?: PlaceNamed): VectorTileLayer {
   const format = new MVT();
   const batch = createTileBatch(BATCH_WAIT_MS);
   const extent = bboxes
@@ -59,7 +59,7 @@ export function createStreetBasemapLayer(load: LoadStreetTile, theme: Theme, bbo
   });
   return new VectorTileLayer({
     source,
-    style: streetStyle(theme),
+    style: streetStyle(theme, placeNamed),
     declutter: true,
     // Half a zoom early, so zooming in does not wait on a blank step.
     minZoom: STREET_MIN_ZOOM - 0.5,
@@ -69,4 +69,4 @@ export function createStreetBasemapLayer(load: LoadStreetTile, theme: Theme, bbo
   });
 }
 
-export const paintStreetBasemap = (layer: VectorTileLayer, theme: Theme) => layer.setStyle(streetStyle(theme));
+export const paintStreetBasemap = (layer: VectorTileLayer, theme: Theme, placeNamed?: PlaceNamed) => layer.setStyle(streetStyle(theme, placeNamed));

@@ -1,4 +1,6 @@
 import type { FeatureLike } from 'ol/Feature';
+import type { Coordinate } from 'ol/coordinate';
+import { getCenter } from 'ol/extent';
 import { Fill, Stroke, Style, Text } from 'ol/style';
 import type { StyleFunction } from 'ol/style/Style';
 import type { Theme } from '../lib/theme';
@@ -50,7 +52,10 @@ const ROAD_ORDER = ['path', 'service', 'street', 'secondary', 'primary', 'motorw
  * (shared/basemap/streetClasses). Road casings go under their fills (z-index by class), names
  * follow roads, place labels are bold; labels are decluttered by the layer.
  */
-export function streetStyle(theme: Theme): StyleFunction {
+/** Whether an overlay already labels this place name near this map coordinate (its label is then left out here). */
+export type PlaceNamed = (name: string, at: Coordinate, resolution: number) => boolean;
+
+export function streetStyle(theme: Theme, placeNamed?: PlaceNamed): StyleFunction {
   const p = STREET_PALETTES[theme];
   const fill = (color: string, stroke?: Stroke) => new Style({ fill: new Fill({ color }), ...(stroke ? { stroke } : {}) });
   const areas: Record<string, Style> = {
@@ -110,6 +115,8 @@ export function streetStyle(theme: Theme): StyleFunction {
       return [...line, cached(`t|${name}`, () => new Style({ text: text(name, 11, true), zIndex: 30 })) as Style];
     }
     if (layer === 'places' && name) {
+      const g = f.getGeometry();
+      if (placeNamed && g && placeNamed(name, getCenter(g.getExtent()), resolution)) return undefined;
       return cached(`p|${cls}|${name}`, () => new Style({ text: text(cls === 'town' ? name : name.toUpperCase(), cls === 'town' ? 15 : 11, false, 'bold'), zIndex: 40 }));
     }
     return undefined;

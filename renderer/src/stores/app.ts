@@ -3,7 +3,7 @@ import { computed, readonly, ref } from 'vue';
 import type { AppInfo, ConnectionInfo } from '../../../shared/rpc/methods/app';
 import type { Connectivity } from '../../../shared/rpc/methods/compute';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import { useLink, useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import type { LinkState } from '../api/link';
 import { connectionStateOf } from '../lib/connection';
 
@@ -13,8 +13,8 @@ export const HEALTH_INTERVAL_MS = { idle: 30_000, running: 5_000 } as const;
 export type { ConnectionState } from '../lib/connection';
 
 export const useAppStore = defineStore('app', () => {
-  const rpc = useRpc();
-  const link = useLink();
+  const { connection: service } = useServices();
+  const link = service.link;
   /** The line to the host; its close is what makes the app offline at once. */
   const linkState = ref<LinkState>(link.state());
   /** When the next attempt to reopen it starts (epoch ms). */
@@ -46,8 +46,8 @@ export const useAppStore = defineStore('app', () => {
     try {
       // Each fills in as it answers: the version shows at once even while the bundled service starts.
       await Promise.all([
-        rpc.call('app.info', {}).then((i) => (i.ok ? (info.value = i.value) : (error.value = i.error))),
-        rpc.call('connection.active', {}).then((c) => (c.ok ? (connection.value = c.value) : (error.value = c.error))),
+        service.info().then((i) => (i.ok ? (info.value = i.value) : (error.value = i.error))),
+        service.active().then((c) => (c.ok ? (connection.value = c.value) : (error.value = c.error))),
       ]);
     } finally {
       loading.value = false;
@@ -87,7 +87,7 @@ export const useAppStore = defineStore('app', () => {
     checking.value = true;
     if (onDemand) connectivity.value = null;
     try {
-      const r = await rpc.call('service.health', {});
+      const r = await service.health();
       if (r.ok) connectivity.value = r.value;
     } finally {
       checking.value = false;
@@ -135,12 +135,12 @@ export const useAppStore = defineStore('app', () => {
     }
   });
 
-  rpc.on('connection.changed', (c) => {
+  service.onChanged((c) => {
     connection.value = c;
     connectivity.value = null;
     if (monitoring) void checkHealth();
   });
-  rpc.on('connectivity.changed', (c) => {
+  service.onConnectivity((c) => {
     connectivity.value = c;
   });
 

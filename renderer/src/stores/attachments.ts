@@ -3,7 +3,7 @@ import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { Attachment } from '../../../shared/rpc/methods/compute';
 import type { UploadPreview } from '../../../shared/rpc/methods/uploads';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import { uploadCollection } from '../map/uploadFeatures';
 import { useMapStore } from './map';
 
@@ -30,7 +30,7 @@ export const fieldOf = (contentType: string, name: string): Attachment['field'] 
  * columns and bad lines are known in advance.
  */
 export const useAttachmentsStore = defineStore('attachments', () => {
-  const rpc = useRpc();
+  const { uploads } = useServices();
   const map = useMapStore();
   const items = ref<AttachedFile[]>([]);
 
@@ -50,7 +50,7 @@ export const useAttachmentsStore = defineStore('attachments', () => {
       added
         .filter((a) => a.field === 'files')
         .map(async (a) => {
-          const r = await rpc.call('uploads.preview', { name: a.name, dataBase64: a.dataBase64 });
+          const r = await uploads.preview(a.name, a.dataBase64);
           // The file may have been removed or replaced meanwhile.
           if (!items.value.some((x) => x.field === 'files' && x.name === a.name && x.dataBase64 === a.dataBase64)) return;
           update('files', a.name, r.ok ? { preview: r.value } : { previewError: r.error });

@@ -2,11 +2,11 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { CacheStats } from '../../../shared/rpc/methods/cache';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 
 /** The offline cache's size for Settings, and compacting it. */
 export const useCacheInfoStore = defineStore('cacheInfo', () => {
-  const rpc = useRpc();
+  const { cache } = useServices();
   const stats = ref<CacheStats | null>(null);
   const error = ref<RpcErrorBody | null>(null);
   const compacting = ref(false);
@@ -14,7 +14,7 @@ export const useCacheInfoStore = defineStore('cacheInfo', () => {
   const freed = ref<number | null>(null);
 
   async function load(): Promise<void> {
-    const r = await rpc.call('cache.stats', {});
+    const r = await cache.stats();
     if (r.ok) {
       stats.value = r.value;
       error.value = null;
@@ -25,7 +25,7 @@ export const useCacheInfoStore = defineStore('cacheInfo', () => {
     if (compacting.value) return;
     compacting.value = true;
     try {
-      const r = await rpc.call('cache.vacuum', {});
+      const r = await cache.compact();
       if (!r.ok) {
         error.value = r.error;
         return;

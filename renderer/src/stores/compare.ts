@@ -3,14 +3,14 @@ import { readonly, ref, shallowRef } from 'vue';
 import type { MethodOutput } from '../../../shared/rpc/contract';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { ExportFormat } from '../../../shared/rpc/methods/export';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import { diffItems } from '../lib/diffItems';
 import { useMapStore } from './map';
 import { useUnitsStore } from './units';
 
 /** Two History entries of one question compared: the table, the map, and the export as a layer. */
 export const useCompareStore = defineStore('compare', () => {
-  const rpc = useRpc();
+  const { history, exports } = useServices();
   const map = useMapStore();
   const units = useUnitsStore();
   const result = shallowRef<MethodOutput<'history.compare'> | null>(null);
@@ -19,7 +19,7 @@ export const useCompareStore = defineStore('compare', () => {
 
   async function compare(oldId: number, newId: number, toleranceMetres: number): Promise<void> {
     exported.value = null;
-    const r = await rpc.call('history.compare', { oldId, newId, toleranceMetres });
+    const r = await history.compare(oldId, newId, toleranceMetres);
     if (!r.ok) {
       error.value = r.error;
       result.value = null;
@@ -35,7 +35,7 @@ export const useCompareStore = defineStore('compare', () => {
   async function exportAs(format: ExportFormat): Promise<void> {
     const c = result.value;
     if (!c) return;
-    const r = await rpc.call('export.start', {
+    const r = await exports.start({
       selection: { queryIds: [String(c.oldId), String(c.newId)], compare: { toleranceMetres: c.toleranceMetres } },
       format,
       units: units.units,

@@ -2,12 +2,12 @@ import { defineStore } from 'pinia';
 import { readonly, ref, shallowRef } from 'vue';
 import type { MethodOutput } from '../../../shared/rpc/contract';
 import type { VerifyReport } from '../../../shared/rpc/methods/evidence';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import { useGuardedCall } from './guardedCall';
 
 /** Evidence bundles: making one of a cached result, and checking one. */
 export const useEvidenceStore = defineStore('evidence', () => {
-  const rpc = useRpc();
+  const { evidence } = useServices();
   const made = shallowRef<MethodOutput<'evidence.create'> | null>(null);
   const report = shallowRef<VerifyReport | null>(null);
   const fingerprint = ref<string | null>(null);
@@ -15,14 +15,14 @@ export const useEvidenceStore = defineStore('evidence', () => {
 
   /** Faces in the bundle's images are hidden unless `blurFaces` is false; vehicles too with `blurVehicles`. */
   async function create(queryId: number, blurFaces = true, blurVehicles = false): Promise<void> {
-    made.value = await guarded(() => rpc.call('evidence.create', { queryId, blurFaces, ...(blurFaces && blurVehicles ? { blurVehicles } : {}) }));
+    made.value = await guarded(() => evidence.create(queryId, blurFaces, blurVehicles));
   }
   async function verify(input: { path: string } | { dataBase64: string }): Promise<void> {
     report.value = null;
-    report.value = await guarded(() => rpc.call('evidence.verify', input));
+    report.value = await guarded(() => evidence.verify(input));
   }
   async function loadKey(): Promise<void> {
-    const k = await guarded(() => rpc.call('evidence.key', {}));
+    const k = await guarded(() => evidence.key());
     fingerprint.value = k?.fingerprint ?? null;
   }
 

@@ -3,7 +3,7 @@ import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { ExportEstimate, ExportFormat, ExportLayerStyle, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
 import { NO_VALUE, OTHER_KEY, type classify, type Colouring } from '../../../shared/map/symbology';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import { LAYER_COLOURS } from '../map/layerColours';
 import type { LayerName } from '../map/layers';
 import { useAppStore } from './app';
@@ -80,7 +80,7 @@ export interface ExportOptions {
 }
 
 export const useExportStore = defineStore('exports', () => {
-  const rpc = useRpc();
+  const { exports } = useServices();
   const app = useAppStore();
   const map = useMapStore();
   const units = useUnitsStore();
@@ -129,7 +129,7 @@ export const useExportStore = defineStore('exports', () => {
     const f = opts.format ?? format.value;
     if (!isProjectFormat(f) || !queryIds.length) return;
     const key = estimateKey(queryIds, f, opts);
-    const r = await rpc.call('export.estimate', {
+    const r = await exports.estimate({
       selection: { queryIds: queryIds.map(String) },
       format: f,
       project: projectOptions(queryIds, opts),
@@ -147,7 +147,7 @@ export const useExportStore = defineStore('exports', () => {
     try {
       let destination: string | undefined;
       if (app.info?.shell === 'electron') {
-        const chosen = await rpc.call('export.chooseDestination', { format: fmt, suggestedName: opts.suggestedName ?? 'fieldlens-export' });
+        const chosen = await exports.chooseDestination({ format: fmt, suggestedName: opts.suggestedName ?? 'fieldlens-export' });
         if (!chosen.ok) {
           put(key, { error: chosen.error });
           app.report('Export', chosen.error);
@@ -156,7 +156,7 @@ export const useExportStore = defineStore('exports', () => {
         if (chosen.value.path === null) return; // the user closed the dialog
         destination = chosen.value.path;
       }
-      const r = await rpc.call('export.start', {
+      const r = await exports.start({
         selection: { queryIds: queryIds.map(String) },
         format: fmt,
         units: units.units,
@@ -191,7 +191,7 @@ export const useExportStore = defineStore('exports', () => {
 
   async function cancel(queryIds?: readonly number[]): Promise<void> {
     const job = taskOf(queryIds ? selectionKey(queryIds) : lastKey.value)?.job;
-    if (job?.state === 'running') await rpc.call('export.cancel', { jobId: job.jobId });
+    if (job?.state === 'running') await exports.cancel(job.jobId);
   }
 
   function dismiss(queryIds?: readonly number[]): void {
@@ -201,7 +201,7 @@ export const useExportStore = defineStore('exports', () => {
 
   /** Events of a job whose start has not answered yet (the job may finish first). */
   const pendingProgress = new Map<string, ExportProgressEvent>();
-  rpc.on('export.progress', (p) => {
+  exports.onProgress((p) => {
     const entry = [...tasks.value.entries()].find(([, t]) => t.job?.jobId === p.jobId);
     if (!entry) {
       if (starting.value) pendingProgress.set(p.jobId, p);

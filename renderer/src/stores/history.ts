@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { FeatureDiff, QueryKind, QueryRecord, QuerySummary } from '../../../shared/rpc/methods/history';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import { pruneSet, selectRange, toggleInSet } from '../lib/selection';
 import { historyTree } from '../lib/historyTree';
 import { viewOfRecord, type CachedView } from '../lib/results';
@@ -18,7 +18,7 @@ export interface ThreadEntry {
 
 /** The History tab: every cached query, opened from the cache (works offline). */
 export const useHistoryStore = defineStore('history', () => {
-  const rpc = useRpc();
+  const { history } = useServices();
   const app = useAppStore();
   const map = useMapStore();
 
@@ -59,7 +59,7 @@ export const useHistoryStore = defineStore('history', () => {
   async function load(more = false): Promise<void> {
     loading.value = true;
     try {
-      const r = await rpc.call('history.list', {
+      const r = await history.list({
         ...(text.value.trim() ? { text: text.value.trim() } : {}),
         ...(kind.value ? { kind: kind.value } : {}),
         ...(inExtent.value && map.extent() ? { bbox: map.extent()! } : {}),
@@ -81,7 +81,7 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   async function open(id: number): Promise<void> {
-    const [r, t] = await Promise.all([rpc.call('history.get', { id }), rpc.call('history.thread', { id })]);
+    const [r, t] = await Promise.all([history.get(id), history.thread(id)]);
     if (!r.ok) {
       error.value = r.error;
       app.report('Open history entry', r.error);
@@ -113,7 +113,7 @@ export const useHistoryStore = defineStore('history', () => {
     rerunning.value = true;
     previousTitles.value = new Map((openedView.value?.rows ?? []).map((r) => [r.id, r.title]));
     try {
-      const r = await rpc.call('history.rerun', { id: rec.id });
+      const r = await history.rerun(rec.id);
       app.report('Rerun', r.ok ? null : r.error);
       if (!r.ok) {
         error.value = r.error;
@@ -128,7 +128,7 @@ export const useHistoryStore = defineStore('history', () => {
   }
 
   async function remove(id: number): Promise<void> {
-    const r = await rpc.call('history.delete', { id });
+    const r = await history.remove(id);
     if (!r.ok) {
       error.value = r.error;
       app.report('Delete', r.error);

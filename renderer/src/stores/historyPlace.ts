@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { readonly, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { QuerySummary } from '../../../shared/rpc/methods/history';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 
 export interface PlaceTimeFilter {
   text?: string;
@@ -14,14 +14,14 @@ export interface PlaceTimeFilter {
 
 /** History searched by words, map extent, a drawn area and dates (R*Tree and FTS5 in the cache). */
 export const useHistoryPlaceStore = defineStore('historyPlace', () => {
-  const rpc = useRpc();
+  const { history } = useServices();
   const items = ref<QuerySummary[]>([]);
   const hasMore = ref(false);
   const error = ref<RpcErrorBody | null>(null);
   const searched = ref(false);
 
   async function search(filter: PlaceTimeFilter): Promise<void> {
-    const r = await rpc.call('history.list', { ...filter, limit: 100 });
+    const r = await history.list({ ...filter, limit: 100 });
     searched.value = true;
     if (!r.ok) {
       error.value = r.error;

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import { UPLOAD_CHUNK_BYTES, type LayerFeatures, type LayerImportProgress, type LayerInfo } from '../../../shared/rpc/methods/layers';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import { bytesToBase64 } from '../lib/base64';
 
 /** What the import in progress shows: the file, its phase and how far it got. */
@@ -14,7 +14,7 @@ export type LayerJob = Omit<LayerImportProgress, 'jobId'> & { jobId: string | nu
  * from the browser), cancel, remove, and the layer drawn on the map.
  */
 export const useLayersStore = defineStore('layers', () => {
-  const rpc = useRpc();
+  const { layers: service, connection } = useServices();
   const layers = ref<LayerInfo[]>([]);
   const loaded = ref(false);
   /** Why the list could not be read (a remote connection, the service not running). */
@@ -34,7 +34,7 @@ export const useLayersStore = defineStore('layers', () => {
   const busy = computed(() => job.value !== null);
 
   async function load(): Promise<void> {
-    const r = await rpc.call('layers.list', {});
+    const r = await service.list();
     loaded.value = true;
     if (r.ok) {
       layers.value = r.value.layers;
@@ -54,7 +54,7 @@ export const useLayersStore = defineStore('layers', () => {
   }
 
   /** The import call's answer; progress or its end may already have arrived for this id. */
-  function started(r: Awaited<ReturnType<typeof rpc.call<'layers.import'>>>): void {
+  function started(r: Awaited<ReturnType<typeof service.import>>): void {
     if (!r.ok) {
       error.value = r.error;
       job.value = null;
@@ -65,12 +65,12 @@ export const useLayersStore = defineStore('layers', () => {
   async function addPath(path: string): Promise<void> {
     if (busy.value) return;
     begin(path.split(/[\\/]/).pop() ?? path, 'reading', null);
-    started(await rpc.call('layers.import', { path }));
+    started(await service.import({ path }));
   }
 
   /** The desktop's open dialog, then the import; false where there is no dialog (the browser host). */
   async function pick(): Promise<boolean> {
-    const r = await rpc.call('layers.pick', {});
+    const r = await service.pick();
     if (!r.ok) {
       if (r.error.code !== 'NOT_FOUND') error.value = r.error;
       return false;
@@ -83,7 +83,7 @@ export const useLayersStore = defineStore('layers', () => {
   async function addFile(file: Blob & { name: string }): Promise<void> {
     if (busy.value) return;
     begin(file.name, 'uploading', file.size);
-    const s = await rpc.call('layers.uploadStart', { name: file.name, size: file.size });
+    const s = await service.uploadStart(file.name, file.size);
     if (!s.ok) {
       error.value = s.error;
       job.value = null;
@@ -97,18 +97,18 @@ export const useLayersStore = defineStore('layers', () => {
     };
     for (let offset = 0; offset < file.size && !cancelRequested; offset += UPLOAD_CHUNK_BYTES) {
       const part = new Uint8Array(await file.slice(offset, offset + UPLOAD_CHUNK_BYTES).arrayBuffer());
-      const c = await rpc.call('layers.uploadChunk', { uploadId, offset, dataBase64: bytesToBase64(part) });
+      const c = await service.uploadChunk(uploadId, offset, bytesToBase64(part));
       // A cancel meanwhile dropped the upload on the Node side; its refusal is no error.
       if (cancelRequested) break;
       if (!c.ok) {
         error.value = c.error;
         job.value = null;
-        await rpc.call('layers.cancel', { jobId: uploadId });
+        await service.cancel(uploadId);
         return;
       }
     }
     if (cancelRequested) return stop();
-    const r = await rpc.call('layers.import', { uploadId });
+    const r = await service.import({ uploadId });
     if (!r.ok && cancelRequested) return stop();
     started(r);
   }
@@ -118,12 +118,12 @@ export const useLayersStore = defineStore('layers', () => {
     if (!job.value) return;
     cancelRequested = true;
     // Drops an upload (the sending loop then stops) or cancels the running import; its end comes as layers.done.
-    if (id) await rpc.call('layers.cancel', { jobId: id });
+    if (id) await service.cancel(id);
   }
 
   async function remove(id: string): Promise<boolean> {
     error.value = null;
-    const r = await rpc.call('layers.remove', { id });
+    const r = await service.remove(id);
     if (!r.ok) {
       error.value = r.error;
       return false;
@@ -136,7 +136,7 @@ export const useLayersStore = defineStore('layers', () => {
   /** Draws a layer's features on the map and zooms to them. */
   async function showOnMap(id: string): Promise<void> {
     error.value = null;
-    const r = await rpc.call('layers.features', { id });
+    const r = await service.features(id);
     if (!r.ok) {
       error.value = r.error;
       return;
@@ -154,10 +154,10 @@ export const useLayersStore = defineStore('layers', () => {
     if (shown.value) fitSeq.value++;
   }
 
-  rpc.on('layers.progress', (p) => {
+  service.onProgress((p) => {
     if (job.value && (job.value.jobId === null || job.value.jobId === p.jobId)) job.value = { ...p };
   });
-  rpc.on('layers.done', (d) => {
+  service.onDone((d) => {
     if (!job.value || (job.value.jobId !== null && job.value.jobId !== d.jobId)) return;
     job.value = null;
     if (d.state === 'done' && d.layer) {
@@ -166,13 +166,13 @@ export const useLayersStore = defineStore('layers', () => {
     } else if (d.state === 'cancelled') cancelled.value = d.file;
     else error.value = d.error;
   });
-  rpc.on('layers.changed', (c) => {
+  service.onChanged((c) => {
     layers.value = c.layers;
     listError.value = null;
     if (shown.value && !c.layers.some((l) => l.id === shown.value!.layer.id)) shown.value = null;
   });
   // The list belongs to the active connection: a switch reads it again.
-  rpc.on('connection.changed', () => void load());
+  connection.onChanged(() => void load());
 
   return {
     layers: readonly(layers),

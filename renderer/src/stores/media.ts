@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 
 type MediaState = { state: 'loading' } | { state: 'ready'; src: string; fromCache: boolean } | { state: 'failed'; error: RpcErrorBody };
 
@@ -10,7 +10,7 @@ const MAX_ENTRIES = 200;
 
 /** Images of results as data: URLs, loaded through media.get (cached on first view for offline review). */
 export const useMediaStore = defineStore('media', () => {
-  const rpc = useRpc();
+  const { media } = useServices();
   const entries = ref<Record<string, MediaState>>({});
   const order: string[] = [];
 
@@ -19,7 +19,7 @@ export const useMediaStore = defineStore('media', () => {
     if (current && current.state !== 'failed') return;
     entries.value = { ...entries.value, [url]: { state: 'loading' } };
     order.push(url);
-    const r = await rpc.call('media.get', { url });
+    const r = await media.get(url);
     const next: MediaState = r.ok
       ? { state: 'ready', src: `data:${r.value.contentType};base64,${r.value.dataBase64}`, fromCache: r.value.fromCache }
       : { state: 'failed', error: r.error };

@@ -2,12 +2,12 @@ import { defineStore } from 'pinia';
 import { computed, readonly, shallowRef } from 'vue';
 import type { MethodOutput } from '../../../shared/rpc/contract';
 import type { PackEstimate, PackProgressEvent, PackSelection } from '../../../shared/rpc/methods/pack';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import { useGuardedCall } from './guardedCall';
 
 /** Offline area packs: estimate a selection, write it as a job (progress, cancel), open one. */
 export const usePackStore = defineStore('pack', () => {
-  const rpc = useRpc();
+  const { pack, history } = useServices();
   const estimate = shallowRef<PackEstimate | null>(null);
   /** The selection the estimate is of: a changed selection needs a new estimate. */
   const estimated = shallowRef<PackSelection | null>(null);
@@ -19,13 +19,13 @@ export const usePackStore = defineStore('pack', () => {
   const running = computed(() => job.value?.state === 'running');
 
   async function runEstimate(sel: PackSelection): Promise<void> {
-    estimate.value = await guarded(() => rpc.call('pack.estimate', sel));
+    estimate.value = await guarded(() => pack.estimate(sel));
     estimated.value = estimate.value ? sel : null;
   }
 
   async function create(sel: PackSelection, path?: string): Promise<void> {
     if (running.value) return;
-    const r = await guarded(() => rpc.call('pack.create', { selection: sel, ...(path ? { path } : {}) }));
+    const r = await guarded(() => pack.create({ selection: sel, ...(path ? { path } : {}) }));
     if (r) packed.value = sel;
     // Events may have come first; a job only starts as running when none did.
     if (r && job.value?.jobId !== r.jobId)
@@ -39,7 +39,7 @@ export const usePackStore = defineStore('pack', () => {
   async function entriesOf(sel: PackSelection): Promise<number[] | null> {
     const area = 'bbox' in sel.area ? { bbox: sel.area.bbox } : { polygon: sel.area.polygon };
     const r = await guarded(() =>
-      rpc.call('history.list', {
+      history.list({
         ...area,
         ...(sel.from !== undefined ? { from: sel.from } : {}),
         ...(sel.to !== undefined ? { to: sel.to } : {}),
@@ -51,15 +51,15 @@ export const usePackStore = defineStore('pack', () => {
   }
 
   async function cancel(): Promise<void> {
-    if (job.value?.state === 'running') await rpc.call('pack.cancel', { jobId: job.value.jobId });
+    if (job.value?.state === 'running') await pack.cancel(job.value.jobId);
   }
 
   async function open(path: string): Promise<void> {
     opened.value = null;
-    opened.value = await guarded(() => rpc.call('pack.open', { path }));
+    opened.value = await guarded(() => pack.open(path));
   }
 
-  rpc.on('pack.progress', (p) => {
+  pack.onProgress((p) => {
     if (job.value && job.value.jobId !== p.jobId && job.value.state === 'running') return;
     job.value = p;
     if (p.state === 'failed' && p.error) error.value = p.error;

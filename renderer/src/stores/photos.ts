@@ -2,17 +2,17 @@ import { defineStore } from 'pinia';
 import { readonly, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { PhotoStatus } from '../../../shared/rpc/methods/photos';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 
 /** The bundled imagery catalog's photo folders: what is indexed, what was skipped and why. */
 export const usePhotosStore = defineStore('photos', () => {
-  const rpc = useRpc();
+  const { photos } = useServices();
   const status = ref<PhotoStatus | null>(null);
   const error = ref<RpcErrorBody | null>(null);
   const busy = ref(false);
 
   async function load(): Promise<void> {
-    const r = await rpc.call('photos.status', {});
+    const r = await photos.status();
     if (r.ok) status.value = r.value;
     else error.value = r.error;
   }
@@ -22,7 +22,7 @@ export const usePhotosStore = defineStore('photos', () => {
     busy.value = true;
     error.value = null;
     try {
-      const r = await rpc.call('photos.setFolders', { folders });
+      const r = await photos.setFolders(folders);
       if (!r.ok) {
         error.value = r.error;
         return false;
@@ -39,7 +39,7 @@ export const usePhotosStore = defineStore('photos', () => {
     busy.value = true;
     error.value = null;
     try {
-      const r = await rpc.call('photos.setDetection', { folder, on });
+      const r = await photos.setDetection(folder, on);
       if (r.ok) status.value = r.value;
       else error.value = r.error;
     } finally {
@@ -49,7 +49,7 @@ export const usePhotosStore = defineStore('photos', () => {
 
   /** Stops or resumes looking at the photos (detectors and text reader). */
   async function perception(action: 'cancel' | 'resume'): Promise<void> {
-    const r = await rpc.call('photos.perception', { action });
+    const r = await photos.perception(action);
     if (r.ok) status.value = r.value;
     else error.value = r.error;
   }

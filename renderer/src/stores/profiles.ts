@@ -3,7 +3,7 @@ import { computed, readonly, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { KeyKind, KeyState, KeyTestResult } from '../../../shared/rpc/methods/keys';
 import type { ProfileList, ProfileSaveInput } from '../../../shared/rpc/methods/profiles';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 
 export type { KeyKind };
 
@@ -12,7 +12,7 @@ export type { KeyKind };
  * main process and are never kept here: the store knows only whether a key is set and when.
  */
 export const useProfilesStore = defineStore('profiles', () => {
-  const rpc = useRpc();
+  const { profiles: service, connection } = useServices();
   const list = ref<ProfileList | null>(null);
   const keyStates = ref<Record<string, KeyState[]>>({});
   const testResults = ref<Record<string, KeyTestResult>>({});
@@ -40,25 +40,25 @@ export const useProfilesStore = defineStore('profiles', () => {
   }
 
   async function loadStatus(profileId: string): Promise<void> {
-    const s = await run(rpc.call('keys.status', { profileId }));
+    const s = await run(service.keyStatus(profileId));
     if (s) keyStates.value = { ...keyStates.value, [profileId]: s.keys };
   }
 
   async function load(): Promise<void> {
-    const l = await run(rpc.call('profiles.list', {}));
+    const l = await run(service.list());
     if (!l) return;
     list.value = l;
     await Promise.all(l.profiles.map((p) => loadStatus(p.id)));
   }
 
   async function save(input: ProfileSaveInput): Promise<boolean> {
-    const p = await run(rpc.call('profiles.save', input));
+    const p = await run(service.save(input));
     if (p) await load();
     return p !== null;
   }
 
   async function remove(id: string): Promise<void> {
-    const l = await run(rpc.call('profiles.delete', { id }));
+    const l = await run(service.remove(id));
     if (!l) return;
     list.value = l;
     const { [id]: _gone, ...rest } = keyStates.value;
@@ -67,7 +67,7 @@ export const useProfilesStore = defineStore('profiles', () => {
   }
 
   async function select(id: string): Promise<void> {
-    if (await run(rpc.call('profiles.select', { id }))) await load();
+    if (await run(service.select(id))) await load();
   }
 
   // A test result speaks of the key it tested; it goes when that key changes.
@@ -79,18 +79,18 @@ export const useProfilesStore = defineStore('profiles', () => {
 
   async function setKey(profileId: string, kind: KeyKind, key: string): Promise<boolean> {
     forgetTest(profileId, kind);
-    const s = await run(rpc.call('keys.set', { profileId, kind, key }));
+    const s = await run(service.setKey(profileId, kind, key));
     if (s) await loadStatus(profileId);
     return s !== null;
   }
 
   async function deleteKey(profileId: string, kind: KeyKind): Promise<void> {
     forgetTest(profileId, kind);
-    if (await run(rpc.call('keys.delete', { profileId, kind }))) await loadStatus(profileId);
+    if (await run(service.deleteKey(profileId, kind))) await loadStatus(profileId);
   }
 
   async function testKey(profileId: string, kind: KeyKind): Promise<void> {
-    const t = await run(rpc.call('keys.test', { profileId, kind }));
+    const t = await run(service.testKey(profileId, kind));
     if (t) testResults.value = { ...testResults.value, [testKeyOf(profileId, kind)]: t };
   }
 
@@ -99,7 +99,7 @@ export const useProfilesStore = defineStore('profiles', () => {
   const testResult = (profileId: string, kind: KeyKind): KeyTestResult | null =>
     testResults.value[testKeyOf(profileId, kind)] ?? null;
 
-  rpc.on('connection.changed', () => void load());
+  connection.onChanged(() => void load());
 
   return {
     list: readonly(list),

@@ -4,13 +4,13 @@ import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { Attachment } from '../../../shared/rpc/methods/compute';
 import type { QueuedQuestion } from '../../../shared/rpc/methods/queue';
 import type { ComputeRequestInput } from '../../../shared/service/compute';
-import { useRpc } from '../api/rpc';
+import { useServices } from '../services';
 import { isConnectionError } from '../lib/connection';
 import { useAppStore } from './app';
 
 /** Questions kept while the connection is down, and the notice when one is answered. */
 export const useQuestionQueueStore = defineStore('questionQueue', () => {
-  const rpc = useRpc();
+  const { queue } = useServices();
   const items = ref<QueuedQuestion[]>([]);
   const notice = shallowRef<QueuedQuestion | null>(null);
   const error = ref<RpcErrorBody | null>(null);
@@ -27,13 +27,13 @@ export const useQuestionQueueStore = defineStore('questionQueue', () => {
   );
 
   async function load(): Promise<void> {
-    const r = await rpc.call('queue.list', {});
+    const r = await queue.list();
     if (r.ok) items.value = r.value.items;
     else error.value = r.error;
   }
   /** Listens for answers once per window (the store lives as long as the app). */
   function listen(): void {
-    listening ??= rpc.on('queue.settled', (q) => {
+    listening ??= queue.onSettled((q) => {
       notice.value = q;
       void load();
     });
@@ -49,9 +49,9 @@ export const useQuestionQueueStore = defineStore('questionQueue', () => {
     return r.value;
   }
   const add = (request: ComputeRequestInput, attachments: Attachment[] = []) =>
-    call(rpc.call('queue.add', { request, ...(attachments.length ? { attachments } : {}) }));
-  const edit = (id: number, query: string) => call(rpc.call('queue.edit', { id, query }));
-  const drop = (id: number) => call(rpc.call('queue.drop', { id }));
+    call(queue.add({ request, ...(attachments.length ? { attachments } : {}) }));
+  const edit = (id: number, query: string) => call(queue.edit(id, query));
+  const drop = (id: number) => call(queue.drop(id));
 
   return {
     items: readonly(items),

@@ -21,6 +21,10 @@ describe('layer rules of docs/architecture.md', () => {
     ['renderer/src/bad.ts', "import { ipcRenderer } from 'electron';\nvoid ipcRenderer;\n", /over RPC only/],
     ['renderer/src/bad.ts', "import Database from 'better-sqlite3';\nvoid Database;\n", /over RPC only/],
     ['renderer/src/bad.ts', "import { x } from '../../electron/root/app-services';\nvoid x;\n", /must not import services/],
+    ['renderer/src/stores/bad.ts', "import { useRpc } from '../api/rpc';\nvoid useRpc;\n", /renderer\/src\/services/],
+    ['renderer/src/stores/bad.ts', "import type { RpcClient } from '../../../shared/rpc/client';\nexport type X = RpcClient;\n", /renderer\/src\/services/],
+    ['renderer/src/components/bad.vue', "<script setup lang=\"ts\">\nimport { useRpc } from '../api/rpc';\nvoid useRpc;\n</script>\n", /renderer\/src\/services/],
+    ['renderer/src/stores/bad.ts', "import fs from 'fs';\nvoid fs;\n", /no Node built-ins/],
     ['shared/bad.ts', "import { join } from 'node:path';\nvoid join;\n", /no Node built-ins/],
     ['shared/bad.ts', "import { x } from '../electron/rpc/router';\nvoid x;\n", /other project folders/],
     ['electron/cache/bad.ts', "import { app } from 'electron';\nvoid app;\n", /plain Node/],
@@ -40,6 +44,8 @@ describe('layer rules of docs/architecture.md', () => {
 
   const allowed: Array<[string, string]> = [
     ['renderer/src/ok.ts', "import { methods } from '../../shared/rpc/contract';\nvoid methods;\n"],
+    ['renderer/src/services/ok.ts', "import { useRpc } from '../api/rpc';\nvoid useRpc;\n"],
+    ['renderer/src/stores/ok.ts', "import { useServices } from '../services';\nimport type { LinkState } from '../api/link';\nvoid useServices;\nexport type X = LinkState;\n"],
     ['shared/ok.ts', "import { z } from 'zod';\nimport { x } from './stream';\nvoid z; void x;\n"],
     ['electron/cache/ok.ts', "import { join } from 'node:path';\nimport Database from 'better-sqlite3';\nvoid join; void Database;\n"],
     ['electron/main/ok.ts', "import { app } from 'electron';\nvoid app;\n"],

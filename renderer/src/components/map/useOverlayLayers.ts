@@ -43,10 +43,11 @@ export function useOverlayLayers(fieldMap: ShallowRef<FieldMap | null>) {
 
   /** The data layer goes under everything added later. */
   function attachUnder(m: FieldMap): void {
-    const made = new DataLayerOverlay({ labelClear: m.labelClear });
+    const made = new DataLayerOverlay({ labelClear: m.labelClear, names: m.overlayNames });
     made.layer.setVisible(store.overlays.data);
     m.addLayer(made.layer);
     m.map.on('moveend', () => made.refreshLabels());
+    m.onControlsChange(() => made.refreshLabels());
     overlay.value = made;
   }
 

@@ -52,9 +52,9 @@ export function useResultLayers(fieldMap: ShallowRef<FieldMap | null>, webgl: bo
   /** Adds the uploads layer, then the results over it: a result drawn from a file's row covers that row. */
   function attach(m: FieldMap): void {
     const made = Object.fromEntries(
-      LAYERS.map((name) => [name, new ResultsLayer({ name, color: LAYER_COLOURS[name], selectedColor: SELECTED_COLOUR, webgl, labelClear: m.labelClear })]),
+      LAYERS.map((name) => [name, new ResultsLayer({ name, color: LAYER_COLOURS[name], selectedColor: SELECTED_COLOUR, webgl, labelClear: m.labelClear, names: m.overlayNames })]),
     ) as Record<LayerName, ResultsLayer>;
-    const ups = new ResultsLayer({ name: 'uploads', color: OVERLAY_COLOURS.uploads, webgl, labelClear: m.labelClear });
+    const ups = new ResultsLayer({ name: 'uploads', color: OVERLAY_COLOURS.uploads, webgl, labelClear: m.labelClear, names: m.overlayNames });
     m.addLayer(ups.group);
     for (const name of LAYERS) m.addLayer(made[name].group);
     layers.value = made;
@@ -70,9 +70,11 @@ export function useResultLayers(fieldMap: ShallowRef<FieldMap | null>, webgl: bo
       onCluster: (extent) => m.fit(extent, 19),
     });
     // Labels are placed again where the view settles, clear of the controls there.
-    m.map.on('moveend', () => {
+    const relabel = () => {
       for (const l of [ups, ...Object.values(made)]) l.refreshLabels();
-    });
+    };
+    m.map.on('moveend', relabel);
+    m.onControlsChange(relabel);
     syncCollections();
     syncUploads();
     syncVisibility();

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { at } from '../support/town/town';
+import { writeTownFiles } from '../support/town/files';
+import { expect, test } from './fixtures';
+import { pageMapping, storeCall } from './map-helpers';
+import { hex, screenCountIn } from './map-pixels';
+import { rpcCall } from './rpc';
+import { ask, openApp, shot } from './workspace-helpers';
+
+// Label colours written out here (the e2e project cannot import renderer files): the street
+// basemap's labels in the light theme (renderer/src/map/streetStyle.ts) and the results' labels
+// (renderer/src/map/resultStyles.ts).
+const STREET_LABEL = hex('#2f3338');
+const RESULT_LABEL = hex('#3d4a58');
+
+let dir: string;
+test.beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'fl-e2e-labels-'));
+});
+test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test('a place the data layer names is labelled once: the street basemap leaves its own label of it out', async ({ page, host }) => {
+  test.setTimeout(120_000);
+  const town = writeTownFiles(dir);
+  await openApp(page, host.launchUrl);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  const map = page.getByTestId('map');
+  await rpcCall(page, 'layers.import', { path: town.pbf });
+  await expect.poll(async () => (await rpcCall<{ layers: { name: string }[] }>(page, 'layers.list', {})).layers.map((l) => l.name), { timeout: 30_000 }).toEqual(['town']);
+  const [layer] = (await rpcCall<{ layers: { id: string }[] }>(page, 'layers.list', {})).layers;
+  await storeCall(page, 'layers', 'load');
+  // The town drawn as a data layer over its own street basemap: both would name the quarter Ostviertel.
+  await storeCall(page, 'layers', 'showOnMap', layer!.id);
+  await expect(map).toHaveAttribute('data-overlay-features', /[1-9]/, { timeout: 15_000 });
+  await page.waitForTimeout(800);
+  await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+
+  // Inside the quarter around its middle (metres east/north of the town centre, town.ts), clear
+  // of Nordstraße (y 500) and its name: where the basemap writes the quarter's name.
+  await page.mouse.move(0, 0);
+  const toPage = await pageMapping(page);
+  const [a, b] = [toPage(at(300, 1150)), toPage(at(1200, 650))];
+  const rect = { x: a.x, y: a.y, width: b.x - a.x, height: b.y - a.y };
+  expect(rect.width).toBeGreaterThan(60);
+  await page.mouse.move(0, 0);
+  await shot(page, 'map-place-labelled-once');
+  const withLayer = await screenCountIn(page, rect, STREET_LABEL);
+
+  // Without the data layer the basemap names the quarter itself.
+  await storeCall(page, 'map', 'setOverlay', 'data', false);
+  await page.waitForTimeout(800);
+  await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  await shot(page, 'map-place-basemap-label');
+  const withoutLayer = await screenCountIn(page, rect, STREET_LABEL);
+
+  // The host is shared by the worker's tests: the next ones start with no layer, as they expect.
+  await storeCall(page, 'map', 'setOverlay', 'data', true);
+  await rpcCall(page, 'layers.remove', { id: layer!.id });
+
+  expect(withoutLayer, 'the basemap labels the quarter when no overlay does').toBeGreaterThan(15);
+  expect(withLayer, 'the basemap label is left out while the data layer names the quarter').toBeLessThan(withoutLayer / 5);
+});
+
+test('labels are placed again when the Layers panel closes: none stays hidden where it was', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  const map = page.getByTestId('map');
+  await ask(page, 'airports within 150 km of Lyon');
+  await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  await page.waitForTimeout(800);
+  await page.mouse.move(0, 0);
+
+  const panelButton = page.getByTestId('map-layers');
+  await panelButton.click();
+  const panel = (await page.getByTestId('layer-switcher').boundingBox())!;
+  await panelButton.click();
+  await expect(page.getByTestId('layer-switcher')).toHaveCount(0);
+  await page.waitForTimeout(500);
+  const before = await screenCountIn(page, panel, RESULT_LABEL);
+
+  // With the panel open the view moves and settles (labels under the panel give way to it)...
+  await panelButton.click();
+  await map.focus();
+  for (const key of ['ArrowRight', 'ArrowLeft']) {
+    await page.keyboard.press(key);
+    await page.waitForTimeout(400);
+    await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  }
+  const mapBox = (await map.boundingBox())!;
+  const beside = { x: panel.x + panel.width + 4, y: mapBox.y, width: mapBox.x + mapBox.width - panel.x - panel.width - 4, height: mapBox.height };
+  await shot(page, 'map-labels-layers-panel-open');
+  // ...labels beside it stay drawn...
+  expect(await screenCountIn(page, beside, RESULT_LABEL)).toBeGreaterThan(20);
+
+  // ...and once it closes, those under it come back without the map being moved.
+  await panelButton.click();
+  await expect(page.getByTestId('layer-switcher')).toHaveCount(0);
+  await page.waitForTimeout(500);
+  await page.mouse.move(0, 0);
+  await shot(page, 'map-labels-layers-panel-closed');
+  const after = await screenCountIn(page, panel, RESULT_LABEL);
+  expect(before, 'labels where the panel opens').toBeGreaterThan(50);
+  expect(after).toBeGreaterThan(before * 0.8);
+});

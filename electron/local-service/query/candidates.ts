@@ -81,7 +81,8 @@ export async function candidatesOf<T>(c: CandidateInput<T>): Promise<Candidates<
     return done();
   }
   // "the 3 nearest pharmacies to X", nothing else dropping features: the nearest N hold the answer.
-  const nearestOnly = plan.top !== undefined && (plan.order ?? 'distance') === 'distance' && c.rank && !c.within && !c.narrowed;
+  // Points held in memory are all measured instead, so the answer can say of how many.
+  const nearestOnly = plan.top !== undefined && (plan.order ?? 'distance') === 'distance' && c.rank && !c.within && !c.narrowed && !source.pointLike;
   if (nearestOnly && !c.rank!.geometric && c.rank!.count() <= NEAREST_POINTS) {
     for (const g of c.rank!.parts()) add(await source.nearest((g as { coordinates: Position }).coordinates, plan.top!));
     return done();

@@ -78,11 +78,13 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   };
   const withinRef = await asGeoms(plan.within?.reference);
   const within = plan.within && withinRef ? { ...plan.within, reference: withinRef } : undefined;
-  let reference: Reference | undefined = plan.distanceRef ? await asGeoms(plan.distanceRef) : within?.reference;
+  let reference: Reference | undefined = plan.distanceRef && plan.distanceRef !== plan.within?.reference ? await asGeoms(plan.distanceRef) : within?.reference;
   if (!reference && input.coordinates.length) {
     reference = { type: 'points', points: input.coordinates, label: input.coordinates.map((c) => c.label).join(', ') };
     if (!within) warn({ code: 'reading', message: `distances measured from the request coordinates (${reference.label})` });
   }
+  // The answer names the reference as the question did ("the nearest fountain"), not as it was read.
+  const shown = plan.distanceRef ?? plan.within?.reference ?? reference;
   const relation = async (ref: Reference | undefined) => {
     const g = await geometries(ref);
     if (ref && g && !g.length) warn({ code: 'reading', message: `"${ref.label}" matched no feature, so nothing can be related to it` });
@@ -148,13 +150,13 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   let order = plan.order;
   if (!order && distM) order = 'distance';
   const own = source.compare;
-  const handle = (x: Item) => (x.hit ?? x.i) as never;
+  const handle = subject.of;
   const byOwn = own ? (a: Item, b: Item) => own(handle(a), handle(b)) : null;
   if (order === 'distance' || order === 'distance_desc') {
     sortByDistance(items);
+    if (order === 'distance_desc') items.reverse();
     // Equal distances (0 inside an area) in the source's own order.
     if (byOwn) tieBreak(items, byOwn);
-    if (order === 'distance_desc') items.reverse();
   } else if ((order === 'population_desc' || order === 'population_asc') && source.population) {
     const pop = source.population;
     // Items without a population figure sort last either way.
@@ -186,14 +188,14 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (!plan.byCountry) warn({ code: 'reading', message: `${m} has no single area here; figures given per country` });
     const out = countPerCountry(items.map((x) => source.country(handle(x))), catalog, m ?? 'count');
     measurement = { kind: m ?? 'count', value: out.length, unit: 'countries', scope: 'per country' };
-    return { ...base, subject: countries, items: out, matched: out.length, reference, radiusKm: within?.radiusKm, nearestFirst: false, measurement, aggregated: true };
+    return { ...base, subject: countries, items: out, matched: out.length, reference: shown, radiusKm: within?.radiusKm, nearestFirst: false, measurement, aggregated: true };
   }
   if (m === 'count') measurement = { kind: 'count', value: items.length, unit: label, scope: 'all matches' };
   else if (m) measurement = measure(m, items.length, scopeCountries, within, catalog, (code, message) => warn({ code, message }));
   return {
     ...base,
     items,
-    reference: distM ? reference : undefined,
+    reference: distM ? shown : undefined,
     radiusKm: within?.radiusKm,
     matched,
     nearestFirst: order === 'distance' && !!distM,
@@ -292,7 +294,7 @@ async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items
     items.push(item);
   }
   if (rankIndex) {
-    const handle = (it: Item) => (it.hit ?? it.i) as T;
+    const handle = subject.of;
     const geometryOf = (it: Item) => {
       if (source.pointLike) return null;
       const g = source.geometry(handle(it));

@@ -21,6 +21,8 @@ export interface LayersInput {
 export interface Subject<T> {
   kind: Kind;
   source: Source<T>;
+  /** The source's handle of one of its items. */
+  of(item: Item): T;
   /** The earlier results of this subject the question narrows, as the source's handles. */
   saved?: T[];
   /** Figures of a saved aggregate, kept with their items in follow-ups. */
@@ -59,6 +61,7 @@ export async function subjectOf(input: SubjectInput, warn: (w: Warning) => void)
     return {
       kind: LAYER_ITEM,
       source: source as Source<unknown>,
+      of: (x) => x.hit,
       layers: { selection, label, perPolygon: false },
       uploads: input.uploads.features,
       holds: { subject: label, columns: source.columns() },
@@ -86,6 +89,7 @@ export async function subjectOf(input: SubjectInput, warn: (w: Warning) => void)
   return {
     kind: subject,
     source: source as Source<unknown>,
+    of: (x) => x.i,
     saved: useSaved?.items.filter((x) => x.k === subject).map((x) => x.i),
     savedFigures: useSaved?.items.some((x) => x.a) ? new Map(useSaved.items.map((x) => [x.i, x.a])) : undefined,
     uploads: isUploads ? uploads : input.uploads.features,

@@ -31,6 +31,7 @@ export function uploadSource(features: readonly UploadFeature[], layer: Layer, c
     region: (i) => regionOf.get(features[i]!.country) ?? '',
     attributes: (i) => features[i]!.attributes,
     pointLike,
+    compare: (a, b) => a - b,
     conditionColumns: () => [keys],
   };
 }

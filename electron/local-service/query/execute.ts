@@ -8,6 +8,7 @@ import { inBox } from './bbox';
 import { candidatesOf } from './candidates';
 import { h3Filter } from './h3';
 import type { Execution, Item, SavedSet } from './item';
+import { numericValue } from './source';
 import { conditionTests, unheldConditions } from './layers/conditions';
 import { growBox, piecesOf } from './layers/ref-index';
 import { referenceGeometries, type ResolveContext } from './layers/resolve';
@@ -22,9 +23,7 @@ import { subjectOf, type LayersInput, type Subject } from './subject';
 
 export { sortByDistance } from './sort';
 export { PER_AREA_UNIT_KM2, PER_CAPITA_UNIT, type MeasurementResult } from './measure';
-export { classPredicate } from './modifiers';
 export { LAYER_ITEM, type Execution, type Item, type SavedSet } from './item';
-export { SCAN_LIMIT } from './sources/layer';
 
 export interface ExecuteInput {
   plan: Plan;
@@ -121,6 +120,8 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   unheld.push(...unheldParts(plan, { label, populated: source.populated, countryFigures: true, reference: !!distM }));
   if (within && !withinM && !unheld.length) unheld.push({ words: within.reference.label, why: 'nothing here to measure the distance from', part: plan.within!.reference });
   unheld.push(...unheldConditions(plan.conditions, source.conditionColumns?.() ?? [source.columns()], label));
+  const rankBy = plan.orderBy?.keys.filter((k) => source.numericColumns().includes(k)) ?? [];
+  if (plan.orderBy && !rankBy.length) unheld.push({ words: `by ${plan.orderBy.label}`, why: `${label} have no ${plan.orderBy.keys.join(' or ')} figures to rank by`, part: 'order' });
   if (unheld.length) {
     throw new UnreadQuestion(refusalOfParts(plan, catalog, subject.layers ? undefined : subject.kind, unheld, { holds: subject.holds }));
   }
@@ -157,6 +158,20 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (order === 'distance_desc') items.reverse();
     // Equal distances (0 inside an area) in the source's own order.
     if (byOwn) tieBreak(items, byOwn);
+  } else if ((order === 'population_desc' || order === 'population_asc') && rankBy.length) {
+    // "the 3 largest parkings by capacity": the first of the columns with a number; none sorts last.
+    const valueOf = (x: Item) => {
+      const attrs = source.attributes(handle(x));
+      for (const k of rankBy) {
+        const v = numericValue(attrs[k]);
+        if (!Number.isNaN(v)) return v;
+      }
+      return NaN;
+    };
+    const values = new Map(items.map((x) => [x, valueOf(x)]));
+    const sign = order === 'population_desc' ? -1 : 1;
+    const known = (x: Item) => (Number.isNaN(values.get(x)!) ? 1 : 0);
+    items.sort((a, b) => known(a) - known(b) || sign * (values.get(a)! - values.get(b)!) || (byOwn ? byOwn(a, b) : 0) || a.i - b.i);
   } else if ((order === 'population_desc' || order === 'population_asc') && source.population) {
     const pop = source.population;
     // Items without a population figure sort last either way.
@@ -244,7 +259,7 @@ async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items
 
   // Largest-first candidates with a population floor or "the N largest": the first that fail end the search.
   const popCutoff = pop && byPopulation && plan.popMin !== undefined ? plan.popMin : undefined;
-  const stopAt = pop && byPopulation && plan.top !== undefined && plan.order === 'population_desc' ? plan.top : Infinity;
+  const stopAt = pop && byPopulation && plan.top !== undefined && plan.order === 'population_desc' && !plan.orderBy ? plan.top : Infinity;
   const box = plan.bbox && plan.bbox.west <= plan.bbox.east ? bboxPolygon([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]).geometry : null;
   const shapes = insideGeoms || outsideGeoms || crossGeoms;
   const items: Item[] = [];

@@ -1,11 +1,25 @@
 import { foldLetters } from '../catalog/text';
 import type { UploadFeature } from '../uploads';
+import { numericValue } from './source';
 import { RULE_WORDS, SILENT, UNIT_KM } from './words';
 
 /** A word that is a value of an uploaded column ("open" of status): the column and the value. */
 export interface UploadValue {
   key: string;
   value: string;
+}
+
+/** Uploaded columns of numbers, by their folded one-word name: "by capacity" ranks by them. */
+export function uploadNumericWords(features: readonly UploadFeature[]): ReadonlyMap<string, string[]> {
+  const out = new Map<string, string[]>();
+  const keys = new Set(features.flatMap((f) => Object.keys(f.attributes)));
+  for (const key of keys) {
+    const word = foldLetters(key.trim());
+    if (!/^\p{L}+$/u.test(word) || RULE_WORDS.has(word) || SILENT.has(word)) continue;
+    const values = features.map((f) => f.attributes[key]).filter((v) => v !== undefined && v !== null && v !== '');
+    if (values.length && values.every((v) => Number.isFinite(numericValue(v)))) out.set(word, [...(out.get(word) ?? []), key]);
+  }
+  return out;
 }
 
 /** Columns with more distinct values than this are names or ids, not categories. */

@@ -431,6 +431,15 @@ describe('conditions', () => {
     expect(sorted(names(await ask('parking with capacity of at least 150')))).toEqual(nameList(tagged('amenity', 'parking').filter((f) => Number(f.properties['capacity']) >= 150)));
   });
 
+  it('40b. ordered by a numeric column: the 2 largest parking by capacity, the smallest first', async () => {
+    const byCapacity = tagged('amenity', 'parking').sort((a, b) => Number(b.properties['capacity']) - Number(a.properties['capacity']));
+    const largest = await ask('the 2 largest parking by capacity');
+    expect(names(largest)).toEqual(byCapacity.slice(0, 2).map((f) => f.properties['name']));
+    expect(text(largest)).toContain('largest capacity first');
+    expect(names(await ask('top 2 parking by capacity'))).toEqual(byCapacity.slice(0, 2).map((f) => f.properties['name']));
+    expect(names(await ask('smallest parking by capacity'))).toEqual(byCapacity.reverse().map((f) => f.properties['name']));
+  });
+
   it('41. a condition and a relation together: wheelchair accessible supermarkets in Nordviertel', async () => {
     const nord = geom('Nordviertel');
     const want = tagged('shop', 'supermarket').filter((f) => f.properties['wheelchair'] === 'yes' && inPolygon(pointOf(f), nord));

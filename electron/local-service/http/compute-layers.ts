@@ -9,7 +9,7 @@ import { execute, type Execution, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
 import type { NearPlaces } from '../query/layers/address';
 import type { Plan, RefPoint } from '../query/plan';
-import { holdsOf, refusalOfParts, UnreadQuestion, type Refusal } from '../query/refusal';
+import { holdsOf, refusalOfParts, type Refusal } from '../query/refusal';
 import type { Vocabulary } from '../vocabulary/vocabulary';
 import type { Slicer, UploadFeature } from '../uploads';
 
@@ -66,8 +66,6 @@ export interface PlanAnswer {
   matched: number;
   features: ComputeFeature[];
   warnings: unknown[];
-  /** Warnings of reading the plan's layer references, said before the reading. */
-  first: unknown[];
   write(): string;
   /** The subject the reading line names. */
   subject: Kind | null | undefined;
@@ -94,7 +92,6 @@ export async function answerPlan(input: PlanAnswerInput): Promise<PlanAnswer> {
   return {
     matched: ex.items.length,
     features: ex.items.slice(0, input.limit).map((x) => toFeature(x, ex, catalog, ex.uploads, input.near)),
-    first: [],
     warnings: warningsOf(plan, ex),
     write: () => writeAnswer(ex, catalog, ex.uploads, plan.within?.said),
     // Layer features are no kind items: their question is saved and read again.

@@ -374,7 +374,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             savedSubject,
             work: { slice, indexer: deps.indexer },
           });
-          warnings.push(...run.first, readingWarning, ...run.warnings);
+          warnings.push(readingWarning, ...run.warnings);
 
           const id = randomUUID();
           // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.

@@ -1,4 +1,5 @@
 import { bboxPolygon, booleanIntersects } from '@turf/turf';
+import type { BBox } from '../layers/store/geo';
 import type { Geometry, Position } from 'geojson';
 import { pointLayer, pointLayerOf, type Catalog, type Kind, type Layer, type PointSource } from '../catalog/catalog';
 import type { PointIndexer } from '../catalog/index-worker';
@@ -63,19 +64,22 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   const { source } = subject;
   const unheld: UnreadPart[] = [];
 
-  // References: layer features named by the vocabulary are read into geometries first.
-  const extent = source.extent?.() ?? null;
-  const hint = extent ? growBox(extent, Number.isFinite(plan.within?.radiusKm) ? plan.within!.radiusKm * 1000 : 0) : undefined;
+  // References: layer features named by the vocabulary are read into geometries first. Where the
+  // subject's features lie bounds what a relation or a bounded distance can reach; a distance
+  // without a bound ("nearest", "more than 100 km") may go anywhere.
+  const extent = source.extent?.() ?? undefined;
+  const radiusKm = plan.within?.radiusKm ?? Infinity;
+  const withinNear = extent && Number.isFinite(radiusKm) ? growBox(extent, radiusKm * 1000) : undefined;
   const rctx: ResolveContext = { store: input.layers?.store, catalog, uploads: input.uploads.features, warn };
-  const geometries = async (ref: Reference | undefined): Promise<Geometry[] | null> => (ref ? referenceGeometries(ref, rctx, hint) : null);
-  const asGeoms = async (ref: Reference | undefined): Promise<Reference | undefined> => {
+  const geometries = async (ref: Reference | undefined, near?: BBox): Promise<Geometry[] | null> => (ref ? referenceGeometries(ref, rctx, near) : null);
+  const asGeoms = async (ref: Reference | undefined, near?: BBox): Promise<Reference | undefined> => {
     if (ref?.type !== 'selection') return ref;
-    const geoms = (await geometries(ref)) ?? [];
+    const geoms = (await geometries(ref, near)) ?? [];
     // Nothing to measure from: refused, never every item at a distance of nothing.
     if (!geoms.length) unheld.push({ words: ref.label, why: 'matched no feature of any layer, so there is nothing to measure from' });
     return { type: 'geoms', geoms, label: ref.label };
   };
-  const withinRef = await asGeoms(plan.within?.reference);
+  const withinRef = await asGeoms(plan.within?.reference, withinNear);
   const within = plan.within && withinRef ? { ...plan.within, reference: withinRef } : undefined;
   let reference: Reference | undefined = plan.distanceRef && plan.distanceRef !== plan.within?.reference ? await asGeoms(plan.distanceRef) : within?.reference;
   if (!reference && input.coordinates.length) {
@@ -85,7 +89,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   // The answer names the reference as the question did ("the nearest fountain"), not as it was read.
   const shown = plan.distanceRef ?? plan.within?.reference ?? reference;
   const relation = async (ref: Reference | undefined) => {
-    const g = await geometries(ref);
+    const g = await geometries(ref, extent);
     if (ref && g && !g.length) warn({ code: 'reading', message: `"${ref.label}" matched no feature, so nothing can be related to it` });
     return g;
   };
@@ -100,7 +104,6 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     catalog,
     layerOf: (k) => catalog.kinds.get(k),
     savedLayer,
-    near: hint,
     geometriesOf: (ref) => {
       if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRef.flatMap((f) => piecesOf(f.geometry));
       if (ref.type === 'saved' && saved?.items.some((x) => x.k === UPLOADS.name))
@@ -112,7 +115,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
       return null;
     },
   };
-  const withinM = measurer(within?.reference, rc);
+  const withinM = measurer(within?.reference, { ...rc, near: withinNear });
   const distM = reference === within?.reference ? withinM : measurer(reference, rc);
 
   // What the source cannot answer is refused, never dropped: dropping it would widen the answer.

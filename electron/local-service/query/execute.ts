@@ -123,6 +123,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   unheld.push(...unheldParts(plan, { label, populated: source.populated, countryFigures: true, reference: !!distM }));
   if (within && !withinM && !unheld.length) unheld.push({ words: within.reference.label, why: 'nothing here to measure the distance from', part: plan.within!.reference });
   unheld.push(...unheldConditions(plan.conditions, source.conditionColumns?.() ?? [source.columns()], label));
+  if (plan.perRef && plan.perRef.type !== 'selection') unheld.push({ words: `per ${plan.perRef.label}`, why: 'counts are given per polygon of a layer', part: 'measurement' });
   const rankBy = plan.orderBy?.keys.filter((k) => source.numericColumns().includes(k)) ?? [];
   if (plan.orderBy && !rankBy.length) unheld.push({ words: `by ${plan.orderBy.label}`, why: `${label} have no ${plan.orderBy.keys.join(' or ')} figures to rank by`, part: 'order' });
   if (unheld.length) {
@@ -146,7 +147,6 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     insideGeoms,
     outsideGeoms,
     crossGeoms,
-    warn,
   });
   const items = run.items;
 
@@ -195,7 +195,6 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     const geometryOf = (x: Item) => source.geometry(handle(x));
     return perPolygon(base, await itemCountsPerPolygon(items, geometryOf, perRef, rctx), perRef.label, label);
   }
-  if (perRef) return perPolygon(base, [], perRef.label, label);
 
   // Figures per country: each item's country from its source.
   const m = plan.measurement;
@@ -232,7 +231,6 @@ interface FilterInput {
   insideGeoms: Geometry[] | null;
   outsideGeoms: Geometry[] | null;
   crossGeoms: Geometry[] | null;
-  warn: (w: Warning) => void;
 }
 
 /** The subject's candidates that pass every filter and relation of the plan, with their distances. */

@@ -3,7 +3,9 @@ import { performance } from 'node:perf_hooks';
 import type { Catalog } from '../../electron/local-service/catalog/catalog';
 import { asAsyncLayerStore } from '../../electron/local-service/layers/store/async-layer-store';
 import { openSqliteLayerStore } from '../../electron/local-service/layers/store/sqlite-layer-store';
-import { executeLayers } from '../../electron/local-service/query/layers/execute-layers';
+import { execute } from '../../electron/local-service/query/execute';
+import { pointLayer } from '../../electron/local-service/catalog/catalog';
+import { UPLOADS } from '../../electron/local-service/catalog/kinds/uploads';
 import { parseQuery } from '../../electron/local-service/query/parse';
 import { isGrammarWord } from '../../electron/local-service/query/words';
 import { createVocabularyProvider } from '../../electron/local-service/vocabulary/provider';
@@ -44,6 +46,7 @@ export async function layerParseExecute(catalog: Catalog, dataDir: string, n: nu
   const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
   const [west, south, east, north] = SYNTHETIC_BOX;
   const times: number[] = [];
+  const noUploads = pointLayer(UPLOADS.name, [], [], []);
   let matched = 0;
   let checked = 0;
   try {
@@ -59,7 +62,7 @@ export async function layerParseExecute(catalog: Catalog, dataDir: string, n: nu
       const t = performance.now();
       const plan = parseQuery(text, { vocabulary, catalog, coordinates: [], fileNames: [] });
       if (plan.notRead.length || !plan.layerSubject) throw new Error(`${text}: not read as a layer question (${JSON.stringify(plan.notRead)})`);
-      const ex = await executeLayers({ plan, catalog, store, now: new Date(), coordinates: [], uploads: [], summaries: vocabulary.summaries });
+      const ex = await execute({ plan, catalog, uploads: { features: [], layer: noUploads }, coordinates: [], h3Cells: [], now: new Date(), layers: { store, summaries: vocabulary.summaries } });
       times.push(performance.now() - t);
       matched += ex.items.length;
       if (q % 4 === 0) {

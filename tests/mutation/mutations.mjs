@@ -15,15 +15,6 @@ export const MUTATIONS = [
     tests: ['tests/node/layers/within-boundary.test.ts'],
   },
   {
-    id: 'within-execute-layers',
-    what: 'layer questions keep features strictly inside the radius',
-    file: 'electron/local-service/query/layers/execute-layers.ts',
-    find: 'if (!(d <= radiusM!)) continue;',
-    replace: 'if (!(d < radiusM!)) continue;',
-    count: 1,
-    tests: ['tests/contract/local-service/within-boundary.test.ts'],
-  },
-  {
     id: 'within-ref-index',
     what: 'the reference index answers Infinity at exactly the radius',
     file: 'electron/local-service/query/layers/ref-index.ts',
@@ -33,8 +24,8 @@ export const MUTATIONS = [
     tests: ['tests/contract/local-service/within-boundary.test.ts', 'tests/node/local-service/ref-index.test.ts'],
   },
   {
-    id: 'within-catalog-execute',
-    what: 'catalog and upload questions keep items strictly inside the radius',
+    id: 'within-execute',
+    what: 'questions on any source (kinds, uploads, layers) keep items strictly inside the radius',
     file: 'electron/local-service/query/execute.ts',
     find: 'if (!(km <= within.radiusKm)) continue;',
     replace: 'if (!(km < within.radiusKm)) continue;',

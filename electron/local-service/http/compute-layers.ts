@@ -1,5 +1,3 @@
-import { booleanIntersects } from '@turf/turf';
-import type { Geometry } from 'geojson';
 import type { ComputeFeature } from '../../../shared/service/compute';
 import type { Catalog, Kind } from '../catalog/catalog';
 import type { LayerStore } from '../layers/store/layer-store';
@@ -9,12 +7,9 @@ import type { PointIndexer } from '../catalog/index-worker';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { execute, type Execution, type SavedSet } from '../query/execute';
 import { toFeature } from '../query/features';
-import { h3Filter } from '../query/h3';
-import { executeLayers } from '../query/layers/execute-layers';
 import type { NearPlaces } from '../query/layers/address';
-import { referenceGeometries, type ResolveContext } from '../query/layers/resolve';
-import type { Plan, RefPoint, Reference } from '../query/plan';
-import { holdsOf, refusalOfParts, UnreadQuestion, type Refusal } from '../query/refusal';
+import type { Plan, RefPoint } from '../query/plan';
+import { holdsOf, refusalOfParts, type Refusal } from '../query/refusal';
 import type { Vocabulary } from '../vocabulary/vocabulary';
 import { DETECTION_COLUMNS, detectionSource, seenSelection, type PhotoDetections } from '../query/sources/detections';
 import type { Slicer, UploadFeature } from '../uploads';
@@ -74,42 +69,11 @@ function warningsOf(plan: Plan, ex: Execution): unknown[] {
   return warnings;
 }
 
-/**
- * Layer references of a plan about a kind or uploads ("my sites within 1 km of a substation"),
- * read into geometries the kinds' executor measures to; relations to polygons and lines ("in
- * Nordviertel", "outside", "crossing") become one test per item position. A distance reference
- * that matched no feature is added to `plan.notRead`: the caller refuses the question.
- */
-export async function resolveLayerReferences(plan: Plan, ctx: ResolveContext): Promise<((lon: number, lat: number) => boolean) | undefined> {
-  const noFeature = (label: string) =>
-    plan.warnings.push({ code: 'reading', message: `"${label}" matched no feature of any layer, so nothing can be related to it` });
-  const toGeoms = async (ref: Reference | undefined): Promise<Reference | undefined> => {
-    if (ref?.type !== 'selection') return ref;
-    const geoms = (await referenceGeometries(ref, ctx)) ?? [];
-    // Nothing to measure from: refused, never every item at a distance of nothing.
-    if (!geoms.length) plan.notRead.push({ words: ref.label, why: 'matched no feature of any layer, so there is nothing to measure from' });
-    return { type: 'geoms', geoms, label: ref.label };
-  };
-  if (plan.within) plan.within = { ...plan.within, reference: (await toGeoms(plan.within.reference))! };
-  plan.distanceRef = await toGeoms(plan.distanceRef);
-  const tests: ((p: Geometry) => boolean)[] = [];
-  for (const [ref, inside] of [[plan.inside, true], [plan.intersecting, true], [plan.outside, false]] as const) {
-    if (!ref) continue;
-    const geoms = (await referenceGeometries(ref, ctx)) ?? [];
-    if (!geoms.length && ref.type === 'selection') noFeature(ref.label);
-    tests.push((p) => geoms.some((g) => booleanIntersects(g, p)) === inside);
-  }
-  if (!tests.length) return undefined;
-  return (lon, lat) => tests.every((t) => t({ type: 'Point', coordinates: [lon, lat] }));
-}
-
 /** What a plan answers, whatever its source: results, warnings, the written answer and what is saved. */
 export interface PlanAnswer {
   matched: number;
   features: ComputeFeature[];
   warnings: unknown[];
-  /** Warnings of reading the plan's layer references, said before the reading. */
-  first: unknown[];
   write(): string;
   /** The subject the reading line names. */
   subject: Kind | null | undefined;
@@ -120,36 +84,32 @@ export interface PlanAnswer {
 /** Runs a plan over its source (layer features, a kind, or the uploaded files) and presents the answer. */
 export async function answerPlan(input: PlanAnswerInput): Promise<PlanAnswer> {
   const { plan, catalog, layers, uploads } = input;
-  const first: unknown[] = [];
-  const onLayers = !!(layers && (plan.layerSubject || plan.seen));
-  let ex: Execution;
-  if (layers && plan.seen?.label && input.photos) {
-    const subject = { selection: seenSelection({ ...plan.seen, label: plan.seen.label }), source: detectionSource(await input.photos.showing(plan.seen.label), catalog) };
-    ex = await executeLayers({ ...input, store: layers.store(), h3: h3Filter(input.cells), subject });
+  const seen = layers && plan.seen?.label && input.photos ? plan.seen : undefined;
+  const onLayers = !!(layers && (plan.layerSubject || seen));
+  const ex = await execute({
+    plan,
+    catalog,
+    uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, input.work) },
+    coordinates: input.coordinates,
+    h3Cells: input.cells,
+    areaCountry: input.areaCountry,
+    saved: onLayers ? undefined : input.saved,
+    now: input.now,
+    layers: layers && { store: layers.store(), summaries: layers.vocabulary?.summaries },
+    // Photos by what the detector saw in them: a source like a layer's features.
+    seen:
+      seen && input.photos
+        ? { selection: seenSelection({ ...seen, label: seen.label! }), source: detectionSource(await input.photos.showing(seen.label!), catalog) }
+        : undefined,
+    work: input.work,
+  });
+  if (seen && input.photos) {
     const waiting = input.photos.waiting();
     if (waiting) ex.warnings.push({ code: 'photos_pending', message: `${waiting} photos are still to be looked at by the detector; they are in no answer until then`, photos: waiting });
-  } else if (layers && plan.layerSubject) {
-    ex = await executeLayers({ ...input, store: layers.store(), summaries: layers.vocabulary?.summaries, h3: h3Filter(input.cells) });
-  } else {
-    const keep = layers ? await resolveLayerReferences(plan, { store: layers.store(), catalog, uploads, warn: (w) => first.push(w) }) : undefined;
-    if (plan.notRead.length) throw new UnreadQuestion(refusalOf(plan, catalog, layers?.vocabulary, uploads, input.savedSubject));
-    ex = await execute({
-      keep,
-      plan,
-      catalog,
-      uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, input.work) },
-      coordinates: input.coordinates,
-      h3Cells: input.cells,
-      areaCountry: input.areaCountry,
-      saved: input.saved,
-      now: input.now,
-      work: input.work,
-    });
   }
   return {
     matched: ex.items.length,
     features: ex.items.slice(0, input.limit).map((x) => toFeature(x, ex, catalog, ex.uploads, input.near)),
-    first,
     warnings: warningsOf(plan, ex),
     write: () => writeAnswer(ex, catalog, ex.uploads, plan.within?.said),
     // Layer features are no kind items: their question is saved and read again.

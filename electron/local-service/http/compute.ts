@@ -13,7 +13,7 @@ import type { PointIndexer } from '../catalog/index-worker';
 import type { SavedSet } from '../query/item';
 import { parseQuery } from '../query/parse';
 import { createTypoReader } from '../query/typos';
-import { uploadValueWords } from '../query/upload-words';
+import { uploadNumericWords, uploadValueWords } from '../query/upload-words';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
 import { readingOf } from '../query/reading';
 import { refusalProblem, refusalText, UnreadQuestion } from '../query/refusal';
@@ -312,13 +312,14 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           const photos = deps.photos?.() ?? undefined;
           const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
           const uploadValues = await uploadValueWords(uploads, slice);
+          const uploadNumeric = await uploadNumericWords(uploads, slice);
           // A follow-up on layer features ("only those open now") is read together with the question
           // it continues: their saved set holds no kind items, their question holds what they were.
           // The earlier question is read up to twice below: once is enough.
           const readings = new Map<string, ReturnType<typeof parseQuery>>();
           const readAlone = (q: string) => {
             let plan = readings.get(q);
-            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames, typos, uploadValues, detections: photos?.classes })));
+            if (!plan) readings.set(q, (plan = parseQuery(q, { vocabulary, catalog, coordinates: req.coordinates ?? [], fileNames, typos, uploadValues, uploadNumeric, detections: photos?.classes })));
             return plan;
           };
           let asked = req.query;
@@ -337,6 +338,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             detections: photos?.classes,
             typos,
             uploadValues,
+            uploadNumeric,
             catalog,
             coordinates: req.coordinates ?? [],
             fileNames,
@@ -380,7 +382,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             photos,
             work: { slice, indexer: deps.indexer },
           });
-          warnings.push(...run.first, readingWarning, ...run.warnings);
+          warnings.push(readingWarning, ...run.warnings);
 
           const id = randomUUID();
           // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.

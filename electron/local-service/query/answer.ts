@@ -46,11 +46,11 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeat
       parts.push(`Then ${next.join('; ')}${n > 3 ? `; ${fmt(n)} listed` : ''}.`);
     }
   } else {
-    // A layer question counts its matches before the top N; a kind's the items listed.
-    const count = ex.layers ? ex.matched : n;
+    // Every match is counted, the top N cut aside; the first are named.
+    const count = ex.matched;
     parts.push(`${fmt(count)} ${plural(count)} matched${where}.`);
     if (n) {
-      const names = ex.items.slice(0, 3).map((x) => `${name(x)}${dist(x) && !ex.layers ? ` (${dist(x)})` : ''}`);
+      const names = ex.items.slice(0, 3).map((x) => `${name(x)}${dist(x) ? ` (${dist(x)})` : ''}`);
       parts.push(`${n > 3 ? 'First' : 'They are'}: ${names.join('; ')}.`);
     }
   }
@@ -59,9 +59,7 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeat
   const sources = [...new Set(ex.items.flatMap((x) => (x.hit ? [x.hit.layer.licence ? `${x.hit.layer.name} (${x.hit.layer.licence})` : x.hit.layer.name] : [])))];
   if (sources.length) parts.push(`Source: ${sources.join(', ')}.`);
   const m = ex.measurement;
-  if (m && ex.layers) {
-    if (m.kind === 'count') parts.push(`Count: ${fmt(m.value ?? 0)}.`);
-  } else if (m) {
+  if (m) {
     if (m.value === null) parts.push(`${m.kind.replace('_', ' ')} could not be computed.`);
     else if (m.kind === 'count') parts.push(`Count: ${fmt(m.value)}.`);
     else parts.push(`${m.kind === 'per_capita' ? 'Per capita' : 'Per area'}: ${fmt(m.value)} ${m.unit}${m.scope ? ` (${m.scope})` : ''}.`);

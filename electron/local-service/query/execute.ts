@@ -1,29 +1,29 @@
-import { around, distance } from 'geokdbush';
+import { bboxPolygon, booleanIntersects } from '@turf/turf';
+import type { BBox } from '../layers/store/geo';
+import type { Geometry, Position } from 'geojson';
 import { pointLayer, pointLayerOf, type Catalog, type Kind, type Layer, type PointSource } from '../catalog/catalog';
 import type { PointIndexer } from '../catalog/index-worker';
-import type { KindLayer } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
-import type { Geometry } from 'geojson';
 import type { Slicer, UploadFeature } from '../uploads';
 import { inBox } from './bbox';
-import { conditionKeys, conditionTests } from './layers/conditions';
-import { piecesOf, referenceIndex } from './layers/ref-index';
+import { candidatesOf } from './candidates';
 import { h3Filter } from './h3';
-import { aggregateByCountry, measure, type MeasurementResult } from './measure';
-import { modifierTest } from './modifiers';
-import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
-import { measureNearest } from './nearest';
-import type { Source } from './source';
-import { catalogSource } from './sources/catalog';
-import { reach } from './sources/points';
-import { uploadSource } from './sources/upload';
-import { holdsOf, refusalOfParts, unheldParts, UnreadQuestion } from './refusal';
-import { defaultOrder, sortByDistance } from './sort';
 import type { Execution, Item, SavedSet } from './item';
+import { numericValue } from './source';
+import { conditionTests, unheldConditions } from './layers/conditions';
+import { growBox, piecesOf } from './layers/ref-index';
+import { referenceGeometries, type ResolveContext } from './layers/resolve';
+import { countPerCountry, measure, type MeasurementResult } from './measure';
+import { measureNearest } from './nearest';
+import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './layers/per-polygon';
+import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
+import { measurer, type ReferenceContext } from './references';
+import { refusalOfParts, unheldParts, UnreadQuestion, type UnreadPart } from './refusal';
+import { sortByDistance } from './sort';
+import { subjectOf, type LayersInput, type SeenInput, type Subject } from './subject';
 
 export { sortByDistance } from './sort';
 export { PER_AREA_UNIT_KM2, PER_CAPITA_UNIT, type MeasurementResult } from './measure';
-
 export { LAYER_ITEM, type Execution, type Item, type SavedSet } from './item';
 
 export interface ExecuteInput {
@@ -35,10 +35,12 @@ export interface ExecuteInput {
   h3Cells: string[];
   areaCountry?: string;
   saved?: SavedSet;
-  /** The service clock: conditions on opening hours of uploaded features are read at this time. */
+  /** The service clock: conditions on opening hours are read at this time. */
   now?: Date;
-  /** Relations to layer features the plan asks for ("in Nordviertel"), as one test per item position. */
-  keep?: (lon: number, lat: number) => boolean;
+  /** The data layers: a subject of layer features is read from them, and so are relations to their features. */
+  layers?: LayersInput;
+  /** A subject read from another source than the layers' features: photos by what is seen in them. */
+  seen?: SeenInput;
   /**
    * Where long work goes: loops over many candidates pause between slices, large layers are
    * indexed by the worker. Without it everything runs at once (small sets, tests).
@@ -46,298 +48,318 @@ export interface ExecuteInput {
   work?: { slice: Slicer; indexer: PointIndexer };
 }
 
-
 /** Candidates filtered between two looks at the slicer's clock. */
 const SLICE_STEP = 1024;
 
-
+/**
+ * Runs a plan on its subject's source, whichever it is (a kind, the uploads, features of data
+ * layers): candidates from the source's narrowest index question, then every filter and relation
+ * of the plan as a test on each candidate, then order, top N, and the figures asked for.
+ */
 export async function execute(input: ExecuteInput): Promise<Execution> {
   const { plan, catalog, saved, work } = input;
+  const warnings: Warning[] = [];
+  const warn = (w: Warning) => warnings.push(w);
   const layerFrom = (kind: Kind, points: readonly PointSource[]): Promise<Layer> | Layer =>
     work ? pointLayerOf(kind, points, work) : pointLayer(kind, points.map((p) => p.lon), points.map((p) => p.lat), points.map((p) => p.country));
-  const warnings: Warning[] = [];
-  const warn = (code: string, message: string) => warnings.push({ code, message });
-  const { kinds } = catalog;
+  const subject = await subjectOf({ ...input, layerFrom }, warn);
+  const { source } = subject;
+  const unheld: UnreadPart[] = [];
 
-  let subject: Kind | null = plan.subject;
-  if (saved && (subject === null || subject === saved.subject)) subject = saved.subject;
-  else if (saved && subject !== saved.subject)
-    warn('context', `the earlier results are ${kinds.label(saved.subject).many}; this question asks for ${kinds.label(subject!).many}, so it searched anew`);
-  const useSaved = saved && subject === saved.subject ? saved : undefined;
-  if (subject === null) {
-    subject = input.uploads.features.length ? UPLOADS.name : kinds.fallback;
-    warn('reading', `no subject named; searched ${subject === UPLOADS.name ? 'the uploaded features' : kinds.label(subject).many}`);
-  }
-  const isUploads = subject === UPLOADS.name;
-  if (isUploads && !useSaved && !input.uploads.features.length)
-    warn('no_uploads', 'the question is about uploaded features but no files were sent');
-
-  // Uploads are their own source; any other name must be a kind of the catalog (else an error).
-  const layerOf = (k: Kind): Layer => (k === UPLOADS.name ? uploadsLayer : kinds.get(k));
-  const savedUploads = useSaved?.uploads ?? [];
-  const uploadFeatures = useSaved ? savedUploads : input.uploads.features;
-  // Saved uploads are read back without a layer: theirs is built here.
-  const uploadsLayer = useSaved && savedUploads.length ? await layerFrom(UPLOADS.name, savedUploads) : input.uploads.layer;
-  const L = layerOf(subject);
-  const K: KindLayer | null = isUploads ? null : kinds.get(subject);
-
-  // Reference points for distances.
-  let reference: Reference | undefined = plan.within?.reference ?? plan.distanceRef;
-  if (plan.distanceRef) reference = plan.distanceRef;
+  // References: layer features named by the vocabulary are read into geometries first. Where the
+  // subject's features lie bounds what a relation or a bounded distance can reach; a distance
+  // without a bound ("nearest", "more than 100 km") may go anywhere.
+  const extent = source.extent?.() ?? undefined;
+  const radiusKm = plan.within?.radiusKm ?? Infinity;
+  const withinNear = extent && Number.isFinite(radiusKm) ? growBox(extent, radiusKm * 1000) : undefined;
+  const rctx: ResolveContext = { store: input.layers?.store, catalog, uploads: input.uploads.features, warn };
+  const geometries = async (ref: Reference | undefined, near?: BBox): Promise<Geometry[] | null> => (ref ? referenceGeometries(ref, rctx, near) : null);
+  const asGeoms = async (ref: Reference | undefined, near?: BBox): Promise<Reference | undefined> => {
+    if (ref?.type !== 'selection') return ref;
+    const geoms = (await geometries(ref, near)) ?? [];
+    // Nothing to measure from: refused, never every item at a distance of nothing.
+    if (!geoms.length) unheld.push({ words: ref.label, why: 'matched no feature of any layer, so there is nothing to measure from' });
+    return { type: 'geoms', geoms, label: ref.label };
+  };
+  const withinRef = await asGeoms(plan.within?.reference, withinNear);
+  const within = plan.within && withinRef ? { ...plan.within, reference: withinRef } : undefined;
+  let reference: Reference | undefined = plan.distanceRef && plan.distanceRef !== plan.within?.reference ? await asGeoms(plan.distanceRef) : within?.reference;
   if (!reference && input.coordinates.length) {
     reference = { type: 'points', points: input.coordinates, label: input.coordinates.map((c) => c.label).join(', ') };
-    if (!plan.within) warn('reading', `distances measured from the request coordinates (${reference.label})`);
+    if (!within) warn({ code: 'reading', message: `distances measured from the request coordinates (${reference.label})` });
   }
-  // "near those": the saved items as one layer, built before any distance is asked of it.
-  const savedRefLayer =
-    saved && [plan.within?.reference, reference].some((r) => r?.type === 'saved')
-      ? await savedAsLayer(saved, layerOf, layerFrom)
-      : null;
-  // Uploaded lines and polygons are measured as geometries: to the nearest point of a route, 0 inside an area.
-  const uploadsRefFeatures = useSaved && savedUploads.length ? savedUploads : input.uploads.features;
-  const geomsOf = (ref: Reference): Geometry[] | null => {
-    if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRefFeatures.flatMap((f) => piecesOf(f.geometry));
-    if (ref.type === 'saved' && saved?.items.some((x) => x.k === UPLOADS.name))
-      return saved.items.flatMap((x): Geometry[] => {
-        if (x.k === UPLOADS.name) return piecesOf(saved.uploads[x.i]!.geometry);
-        const RL = layerOf(x.k);
-        return [{ type: 'Point', coordinates: [RL.lon[x.i]!, RL.lat[x.i]!] }];
-      });
-    return null;
+  // The answer names the reference as the question did ("the nearest fountain"), not as it was read.
+  const shown = plan.distanceRef ?? plan.within?.reference ?? reference;
+  const relation = async (ref: Reference | undefined) => {
+    const g = await geometries(ref, extent);
+    if (ref && g && !g.length) warn({ code: 'reading', message: `"${ref.label}" matched no feature, so nothing can be related to it` });
+    return g;
   };
-  const indexes = new Map<Reference, ReturnType<typeof referenceIndex> | null>();
-  const indexOf = (ref: Reference) => {
-    if (!indexes.has(ref)) {
-      const geoms = ref.type === 'geoms' ? ref.geoms : geomsOf(ref);
-      indexes.set(ref, geoms ? referenceIndex(geoms) : null);
-    }
-    return indexes.get(ref)!;
-  };
-  const distTo = (ref: Reference | undefined): ((lon: number, lat: number, maxKm: number) => number) | null => {
-    if (!ref) return null;
-    const index = indexOf(ref);
-    if (index) {
-      return (lon, lat, maxKm) => {
-        const p = { type: 'Point' as const, coordinates: [lon, lat] };
-        return (Number.isFinite(maxKm) && maxKm < 20_000 ? index.within(p, maxKm * 1000) : index.nearest(p)) / 1000;
-      };
-    }
-    if (ref.type === 'points')
-      return (lon, lat) => {
-        let best = Infinity;
-        for (const p of ref.points) best = Math.min(best, distance(lon, lat, p.lon, p.lat));
-        return best;
-      };
-    if (ref.type === 'selection' || ref.type === 'geoms') return null;
-    const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
-    if (!RL) return null;
-    const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
-    return (lon, lat, maxKm) => {
-      const hit = around(RL.index, lon, lat, 1, reach(maxKm), pred);
-      return hit.length ? distance(lon, lat, RL.lon[hit[0]!]!, RL.lat[hit[0]!]!) : Infinity;
-    };
-  };
+  const insideGeoms = await relation(plan.inside);
+  const outsideGeoms = await relation(plan.outside);
+  const crossGeoms = await relation(plan.intersecting);
 
-  // The subject's source: a kind of the catalog, or the uploaded files as a layer of the question.
-  const source: Source<number> = K ? catalogSource(K, catalog) : uploadSource(uploadFeatures, L, catalog);
-  // Candidates: the saved set, or the cheapest question of the source for the constraints.
-  let ids: number[];
-  // Whether ids come largest population first, which lets population filters stop early.
-  let popSorted = false;
-  if (useSaved) ids = useSaved.items.filter((x) => x.k === subject).map((x) => x.i);
-  else if (isUploads) ids = await source.all();
-  else if (plan.countries.length || input.areaCountry) {
-    const codes = input.areaCountry ? [input.areaCountry] : plan.countries;
-    ids = codes.length === 1 ? await source.inCountry(codes[0]!) : (await Promise.all(codes.map((c) => source.inCountry(c)))).flat();
-    popSorted = codes.length === 1;
-  } else if (plan.within?.reference.type === 'points' && Number.isFinite(plan.within.radiusKm)) {
-    const set = new Set<number>();
-    for (const p of plan.within.reference.points) for (const id of await source.within([p.lon, p.lat], plan.within.radiusKm)) set.add(id);
-    ids = [...set];
-  } else if (plan.bbox && plan.bbox.west <= plan.bbox.east) {
-    ids = await source.inBox([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]);
-  } else {
-    ids = await source.all();
-    popSorted = true;
+  // "near those": the saved items as one layer; uploaded routes and areas are measured as geometries.
+  const savedLayer = saved && [within?.reference, reference].some((r) => r?.type === 'saved') ? await savedAsLayer(saved, catalog, layerFrom) : null;
+  const uploadsRef = saved?.uploads.length && subject.uploads === saved.uploads ? saved.uploads : input.uploads.features;
+  const rc: ReferenceContext = {
+    catalog,
+    layerOf: (k) => catalog.kinds.get(k),
+    savedLayer,
+    geometriesOf: (ref) => {
+      if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRef.flatMap((f) => piecesOf(f.geometry));
+      if (ref.type === 'saved' && saved?.items.some((x) => x.k === UPLOADS.name))
+        return saved.items.flatMap((x): Geometry[] => {
+          if (x.k === UPLOADS.name) return piecesOf(saved.uploads[x.i]!.geometry);
+          const RL = catalog.kinds.get(x.k);
+          return [{ type: 'Point', coordinates: [RL.lon[x.i]!, RL.lat[x.i]!] }];
+        });
+      return null;
+    },
+  };
+  const withinM = measurer(within?.reference, { ...rc, near: withinNear });
+  const distM = reference === within?.reference ? withinM : measurer(reference, rc);
+
+  // What the source cannot answer is refused, never dropped: dropping it would widen the answer.
+  const label = source.label;
+  unheld.push(...unheldParts(plan, { label, populated: source.populated, countryFigures: true, reference: !!distM }));
+  if (within && !withinM && !unheld.length) unheld.push({ words: within.reference.label, why: 'nothing here to measure the distance from', part: plan.within!.reference });
+  if (plan.conditions.length) unheld.push(...unheldConditions(plan.conditions, source.conditionColumns?.() ?? [source.columns()], label));
+  if (plan.perRef && plan.perRef.type !== 'selection') unheld.push({ words: `per ${plan.perRef.label}`, why: 'counts are given per polygon of a layer', part: 'measurement' });
+  const rankBy = plan.orderBy?.keys.filter((k) => source.numericColumns().includes(k)) ?? [];
+  if (plan.orderBy && !rankBy.length) unheld.push({ words: `by ${plan.orderBy.label}`, why: `${label} have no ${plan.orderBy.keys.join(' or ')} figures to rank by`, part: 'order' });
+  if (unheld.length) {
+    throw new UnreadQuestion(refusalOfParts(plan, catalog, subject.layers ? undefined : subject.kind, unheld, { holds: subject.holds }));
   }
 
-  // Filters, each applied to every candidate whatever index produced it.
-  const within = plan.within;
-  const withinFn = within ? distTo(within.reference) : null;
-  // "cities within 10 km of an airport": with fewer reference items than candidates, search
-  // around each reference item once instead of around every candidate.
-  let nearMap: Map<number, number> | null = null;
-  if (within && Number.isFinite(within.radiusKm) && (within.reference.type === 'class' || within.reference.type === 'saved') && !geomsOf(within.reference)) {
-    const ref = within.reference;
-    const RL = ref.type === 'saved' ? savedRefLayer : layerOf(ref.kind);
-    const pred = ref.type === 'class' ? classPredicate(ref, catalog) : undefined;
-    let refCount = 0;
-    if (RL) for (let r = 0; r < RL.size; r++) if (!pred || pred(r)) refCount++;
-    if (RL && refCount < ids.length) {
-      nearMap = new Map();
-      for (let r = 0; r < RL.size; r++) {
-        if (pred && !pred(r)) continue;
-        const rl = RL.lon[r]!;
-        const rt = RL.lat[r]!;
-        for (const id of around(L.index, rl, rt, Infinity, reach(within.radiusKm))) {
-          const km = distance(L.lon[id]!, L.lat[id]!, rl, rt);
-          const prev = nearMap.get(id);
-          if (prev === undefined || km < prev) nearMap.set(id, km);
-        }
+  const perRef = plan.perRef;
+  // Counts per polygon are said as layer answers are, whatever the subject.
+  const layers = subject.layers ?? (perRef?.type === 'selection' ? { selection: perRef.selection, label, perPolygon: false } : undefined);
+  const base = { subject: subject.kind, layers, uploads: subject.uploads, warnings };
+  if (perRef?.type === 'selection' && subject.layers && !input.seen && rctx.store && countsWholeSubject(plan, { coordinates: input.coordinates, h3: input.h3Cells.length ? true : undefined, areaCountry: input.areaCountry })) {
+    return perPolygon(base, await storeCountsPerPolygon(subject.layers.selection, perRef, rctx), perRef.label, label);
+  }
+
+  const run = await filtered(subject, {
+    input,
+    within,
+    withinM,
+    distM,
+    rank: reference && reference !== within?.reference && plan.top !== undefined && (plan.order ?? 'distance') === 'distance' ? distM : null,
+    insideGeoms,
+    outsideGeoms,
+    crossGeoms,
+  });
+  const items = run.items;
+
+  // Order: what was asked; with something to measure from and nothing asked, nearest first; else the source's own.
+  let order = plan.order;
+  if (!order && distM) order = 'distance';
+  const own = source.compare;
+  const handle = subject.of;
+  const byOwn = own ? (a: Item, b: Item) => own(handle(a), handle(b)) : null;
+  if (order === 'distance' || order === 'distance_desc') {
+    sortByDistance(items);
+    if (order === 'distance_desc') items.reverse();
+    // Equal distances (0 inside an area) in the source's own order.
+    if (byOwn) tieBreak(items, byOwn);
+  } else if ((order === 'population_desc' || order === 'population_asc') && rankBy.length) {
+    // "the 3 largest parkings by capacity": the first of the columns with a number; none sorts last.
+    const valueOf = (x: Item) => {
+      const attrs = source.attributes(handle(x));
+      for (const k of rankBy) {
+        const v = numericValue(attrs[k]);
+        if (!Number.isNaN(v)) return v;
       }
-    }
+      return NaN;
+    };
+    const values = new Map(items.map((x) => [x, valueOf(x)]));
+    const sign = order === 'population_desc' ? -1 : 1;
+    const known = (x: Item) => (Number.isNaN(values.get(x)!) ? 1 : 0);
+    items.sort((a, b) => known(a) - known(b) || sign * (values.get(a)! - values.get(b)!) || (byOwn ? byOwn(a, b) : 0) || a.i - b.i);
+  } else if ((order === 'population_desc' || order === 'population_asc') && source.population) {
+    const pop = source.population;
+    // Items without a population figure sort last either way.
+    const popOf = (x: Item, unknown: number) => {
+      const p = pop(handle(x));
+      return Number.isNaN(p) ? unknown : p;
+    };
+    if (order === 'population_desc') items.sort((a, b) => popOf(b, -1) - popOf(a, -1) || a.i - b.i);
+    else items.sort((a, b) => popOf(a, Infinity) - popOf(b, Infinity) || a.i - b.i);
+  } else if (byOwn && !subject.saved) {
+    items.sort(byOwn);
   }
-  const distFn = distTo(reference);
-  // "the 5 nearest airports to my route": distances to a line or polygon are dear, so only the
-  // items that can be among the first N are measured (see nearestOf); the rest keep no distance.
-  const rankIndex =
-    reference && reference !== within?.reference && plan.top !== undefined && (plan.order ?? 'distance') === 'distance' ? indexOf(reference) : null;
+  warnings.push(...run.warnings);
+  const matched = items.length;
+  if (plan.top !== undefined && items.length > plan.top) items.length = plan.top;
+
+  if (perRef?.type === 'selection') {
+    const geometryOf = (x: Item) => source.geometry(handle(x));
+    return perPolygon(base, await itemCountsPerPolygon(items, geometryOf, perRef, rctx), perRef.label, label);
+  }
+
+  // Figures per country: each item's country from its source.
+  const m = plan.measurement;
+  const scopeCountries = input.areaCountry ? [input.areaCountry] : plan.countries;
+  const countries = catalog.countries.kind;
+  let measurement: MeasurementResult | undefined;
+  if (subject.kind !== countries && (plan.byCountry || ((m === 'per_capita' || m === 'per_area') && !scopeCountries.length && !within))) {
+    if (!plan.byCountry) warn({ code: 'reading', message: `${m} has no single area here; figures given per country` });
+    const out = countPerCountry(items.map((x) => source.country(handle(x))), catalog, m ?? 'count');
+    measurement = { kind: m ?? 'count', value: out.length, unit: 'countries', scope: 'per country' };
+    return { ...base, subject: countries, items: out, matched: out.length, reference: shown, radiusKm: within?.radiusKm, nearestFirst: false, measurement, aggregated: true };
+  }
+  if (m === 'count') measurement = { kind: 'count', value: items.length, unit: label, scope: 'all matches' };
+  else if (m) measurement = measure(m, items.length, scopeCountries, within, catalog, (code, message) => warn({ code, message }));
+  return {
+    ...base,
+    items,
+    reference: distM ? shown : undefined,
+    radiusKm: within?.radiusKm,
+    matched,
+    nearestFirst: order === 'distance' && !!distM,
+    measurement,
+    aggregated: false,
+  };
+}
+
+interface FilterInput {
+  input: ExecuteInput;
+  within: Plan['within'];
+  withinM: ReturnType<typeof measurer>;
+  distM: ReturnType<typeof measurer>;
+  /** The reference of "the N nearest" when only those that can be among the first N are measured. */
+  rank: ReturnType<typeof measurer>;
+  insideGeoms: Geometry[] | null;
+  outsideGeoms: Geometry[] | null;
+  crossGeoms: Geometry[] | null;
+}
+
+/** The subject's candidates that pass every filter and relation of the plan, with their distances. */
+async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items: Item[]; warnings: Warning[] }> {
+  const { input, within, withinM, distM, insideGeoms, outsideGeoms, crossGeoms } = f;
+  const { plan, work } = input;
+  const { source } = subject;
   const h3 = h3Filter(input.h3Cells);
-  const cc = (i: number) => source.country(i);
-  const popFilter = source.populated;
-  // What the subject's source cannot answer is refused, never dropped: dropping it would widen the answer.
-  const unheld = unheldParts(plan, { label: kinds.label(subject).many, populated: popFilter, countryFigures: true, reference: !!distFn });
-  // Conditions on columns ("open now", "operated by X") are tested on the columns the source holds.
-  // Only when a question needs them: an upload's columns are a scan of every row.
-  let held: string[] | undefined;
-  const columns = () => (held ??= isUploads ? source.columns() : Object.keys(source.attributes(0)).filter((c) => c !== 'id'));
-  for (const c of plan.conditions) {
-    const keys = conditionKeys(c);
-    if (!keys.some((k) => columns().includes(k)))
-      unheld.push({ words: c.label, why: `${kinds.label(subject).many} have no ${keys.join(' or ')} column`, part: c });
-  }
-  if (unheld.length) throw new UnreadQuestion(refusalOfParts(plan, catalog, subject, unheld, { holds: holdsOf(subject, catalog, columns()) }));
-  const cond = plan.conditions.length ? conditionTests(plan.conditions, input.now ?? new Date()) : null;
-  // The subject's modifiers the question chose ("large", "capital"), as one test per item.
-  const keep = K ? modifierTest(K, plan) : undefined;
+  const keep = source.modifiers?.(plan);
+  const countries = input.areaCountry ? [input.areaCountry] : plan.countries;
+  const cond = conditionTests(plan.conditions, input.now ?? new Date());
+  const pop = source.populated ? source.population : undefined;
+  const toItem = source.item ?? ((x: T): Item => ({ k: subject.kind, i: x as number }));
+  const key = source.item
+    ? (x: T) => {
+        const it = toItem(x);
+        return `${it.hit?.layer.id}/${it.i}`;
+      }
+    : (x: T) => x as number;
+  // "the 5 nearest airports to my route": distances to a line or polygon are dear, so only the
+  // items that can be among the first N are measured (see measureNearest); the rest keep no distance.
+  const rankIndex = f.rank?.geometric ? f.rank.index() : null;
+  const narrowed = !!(plan.conditions.length || keep || h3 || outsideGeoms || plan.popMin !== undefined || plan.popMax !== undefined);
+  const { list, byPopulation } = subject.saved
+    ? { list: subject.saved, byPopulation: false }
+    : await candidatesOf({ plan, source, countries, within: withinM && within ? withinM : null, rank: f.rank, inside: insideGeoms, crossing: crossGeoms, narrowed, key });
+
+  // Largest-first candidates with a population floor or "the N largest": the first that fail end the search.
+  const popCutoff = pop && byPopulation && plan.popMin !== undefined ? plan.popMin : undefined;
+  const stopAt = pop && byPopulation && plan.top !== undefined && plan.order === 'population_desc' && !plan.orderBy ? plan.top : Infinity;
+  const box = plan.bbox && plan.bbox.west <= plan.bbox.east ? bboxPolygon([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]).geometry : null;
+  const shapes = insideGeoms || outsideGeoms || crossGeoms;
   const items: Item[] = [];
-  // Figures of a saved aggregate (per-country counts) stay with their items in follow-ups.
-  const savedFigures = useSaved?.items.some((x) => x.a) ? new Map(useSaved.items.map((x) => [x.i, x.a])) : null;
-  const popCutoff = popFilter && popSorted && plan.popMin !== undefined ? plan.popMin : undefined;
-  // Largest-first ranking with a top N and nothing else reordering: the first N matches are the answer.
-  const stopAt =
-    popFilter && popSorted && plan.top !== undefined && plan.order === 'population_desc' ? plan.top : Infinity;
   let seen = 0;
-  for (const i of ids) {
+  for (const x of list) {
     if (work && ++seen % SLICE_STEP === 0 && work.slice.due()) await work.slice.pause();
-    if (popCutoff !== undefined && !(L.pop[i]! >= popCutoff)) break;
+    if (popCutoff !== undefined && !(pop!(x) >= popCutoff)) break;
     if (items.length >= stopAt) break;
-    const lon = L.lon[i]!;
-    const lat = L.lat[i]!;
-    if (plan.countries.length && !plan.countries.includes(cc(i))) continue;
-    if (input.areaCountry && cc(i) !== input.areaCountry) continue;
-    if (keep && !keep(i)) continue;
-    if (popFilter) {
-      const pop = L.pop[i]!;
-      if (plan.popMin !== undefined && !(pop >= plan.popMin)) continue;
-      if (plan.popMax !== undefined && !(pop <= plan.popMax)) continue;
+    if (countries.length && !countries.includes(source.country(x))) continue;
+    if (keep && !keep(x)) continue;
+    if (pop && (plan.popMin !== undefined || plan.popMax !== undefined)) {
+      const p = pop(x);
+      if (plan.popMin !== undefined && !(p >= plan.popMin)) continue;
+      if (plan.popMax !== undefined && !(p <= plan.popMax)) continue;
     }
-    if (h3 && !h3.has(lon, lat)) continue;
-    if (plan.bbox && !inBox(plan.bbox, lon, lat)) continue;
-    if (input.keep && !input.keep(lon, lat)) continue;
-    if (cond && !cond.pass(source.attributes(i))) continue;
+    // A point is its position; anything else is tested and measured as its geometry.
+    let g: Geometry | null = source.pointLike ? null : source.geometry(x);
+    if (g?.type === 'Point') g = null;
+    let at: Position | undefined;
+    const pos = () => (at ??= source.position(x));
+    if (h3 && !h3.has(pos()[0]!, pos()[1]!)) continue;
+    if (plan.bbox) {
+      if (g && box ? !booleanIntersects(box, g) : !inBox(plan.bbox, pos()[0]!, pos()[1]!)) continue;
+    }
+    if (shapes) {
+      const me: Geometry = g ?? { type: 'Point', coordinates: pos() };
+      if (insideGeoms && !insideGeoms.some((p) => booleanIntersects(p, me))) continue;
+      if (crossGeoms && !crossGeoms.some((p) => booleanIntersects(p, me))) continue;
+      if (outsideGeoms && outsideGeoms.some((p) => booleanIntersects(p, me))) continue;
+    }
+    if (plan.conditions.length && !cond.pass(source.attributes(x))) continue;
     let d: number | undefined;
-    if (withinFn && within) {
-      const km = nearMap ? (nearMap.get(i) ?? Infinity) : withinFn(lon, lat, within.radiusKm);
+    if (withinM && within) {
+      const km = withinM.distance(pos(), g, within.radiusKm);
       if (!(km <= within.radiusKm)) continue;
       if (!pastMin(within, km)) continue;
-      if (within.reference === reference) d = km * 1000;
+      if (withinM === distM) d = km * 1000;
     }
-    if (d === undefined && distFn && !rankIndex) {
-      const km = distFn(lon, lat, 20_000);
-      d = Number.isFinite(km) ? km * 1000 : undefined;
+    if (d === undefined && distM && !rankIndex) {
+      const km = distM.distance(pos(), g, Infinity);
+      if (Number.isFinite(km)) d = km * 1000;
     }
-    const item: Item = { k: subject, i };
+    const item = toItem(x);
     if (d !== undefined) item.d = d;
-    const a = savedFigures?.get(i);
+    const a = subject.savedFigures?.get(item.i);
     if (a) item.a = a;
     items.push(item);
   }
-
-  if (rankIndex) await measureNearest(items, plan.top!, rankIndex, L, work?.slice);
-
-  // Order.
-  let order = plan.order;
-  // With something to measure from and no other order asked for, nearest first.
-  if (!order && distFn) order = 'distance';
-  // Items without a population figure sort last either way.
-  const popOf = (x: Item, unknown: number) => {
-    const p = L.pop[x.i]!;
-    return Number.isNaN(p) ? unknown : p;
-  };
-  if (order === 'distance') sortByDistance(items);
-  else if (order === 'distance_desc') {
-    sortByDistance(items);
-    items.reverse();
-  } else if (order === 'population_desc' || order === 'population_asc') {
-    if (order === 'population_desc') items.sort((a, b) => popOf(b, -1) - popOf(a, -1) || a.i - b.i);
-    else items.sort((a, b) => popOf(a, Infinity) - popOf(b, Infinity) || a.i - b.i);
-  } else if (K?.entry.order && !useSaved) {
-    items.sort(defaultOrder(K));
+  if (rankIndex) {
+    const handle = subject.of;
+    const geometryOf = (it: Item) => {
+      if (source.pointLike) return null;
+      const g = source.geometry(handle(it));
+      return g.type === 'Point' ? null : g;
+    };
+    await measureNearest(items, plan.top!, rankIndex, (it) => source.position(handle(it)), geometryOf, work?.slice);
   }
-  if (cond) warnings.push(...cond.warnings());
-  const matched = items.length;
-  const top = plan.top;
-  if (top !== undefined && items.length > top) items.length = top;
-
-  // Measurement.
-  let measurement: MeasurementResult | undefined;
-  let aggregated = false;
-  let out = items;
-  const m = plan.measurement;
-  const scopeCountries = input.areaCountry ? [input.areaCountry] : plan.countries;
-  const wantsAggregate =
-    plan.byCountry || ((m === 'per_capita' || m === 'per_area') && scopeCountries.length === 0 && subject !== catalog.countries.kind && !within);
-  if (wantsAggregate && subject !== catalog.countries.kind) {
-    if (!plan.byCountry) warn('reading', `${m} has no single area here; figures given per country`);
-    out = aggregateByCountry(items, L, catalog, m ?? 'count');
-    aggregated = true;
-    measurement = { kind: m ?? 'count', value: out.length, unit: 'countries', scope: 'per country' };
-  } else if (m) {
-    measurement = measure(m, items.length, scopeCountries, within, catalog, warn);
-  }
-
-  return {
-    subject: aggregated ? catalog.countries.kind : subject,
-    items: out,
-    reference,
-    radiusKm: within?.radiusKm,
-    matched: aggregated ? out.length : matched,
-    nearestFirst: order === 'distance' && !aggregated,
-    measurement,
-    aggregated,
-    uploads: isUploads ? uploadFeatures : input.uploads.features,
-    warnings,
-  };
+  return { items, warnings: plan.conditions.length ? cond.warnings() : [] };
 }
 
-/** Which items of a reference class count: its modifiers ("a large airport") and its own population filter. */
-export function classPredicate(ref: Extract<Reference, { type: 'class' }>, catalog: Catalog): ((i: number) => boolean) | undefined {
-  if (ref.kind === UPLOADS.name) return undefined;
-  const K = catalog.kinds.get(ref.kind);
-  const byModifiers = modifierTest(K, ref);
-  if (!K.entry.columns.population || (ref.popMin === undefined && ref.popMax === undefined)) return byModifiers;
-  const pop = K.pop;
-  const lo = ref.popMin ?? -Infinity;
-  const hi = ref.popMax ?? Infinity;
-  const byPop = (i: number) => pop[i]! >= lo && pop[i]! <= hi;
-  return byModifiers ? (i) => byModifiers(i) && byPop(i) : byPop;
+/** Runs of equal distance put in the source's own order. */
+function tieBreak(items: Item[], compare: (a: Item, b: Item) => number): void {
+  for (let i = 0; i < items.length; ) {
+    let j = i + 1;
+    while (j < items.length && items[j]!.d === items[i]!.d) j++;
+    if (j - i > 1) {
+      const run = items.slice(i, j).sort(compare);
+      for (let k = 0; k < run.length; k++) items[i + k] = run[k]!;
+    }
+    i = j;
+  }
+}
+
+/** "X per district": the polygons with their counts, most first, and the total as the measurement. */
+function perPolygon(base: Omit<Execution, 'items' | 'matched' | 'nearestFirst' | 'aggregated'>, per: Item[], perLabel: string, label: string): Execution {
+  per.sort((a, b) => b.count! - a.count! || String(a.hit!.f.tags['name'] ?? '').localeCompare(String(b.hit!.f.tags['name'] ?? '')));
+  const total = per.reduce((n, p) => n + p.count!, 0);
+  return {
+    ...base,
+    layers: { ...base.layers!, perPolygon: true },
+    items: per,
+    matched: per.length,
+    nearestFirst: false,
+    aggregated: false,
+    measurement: { kind: 'count', value: total, unit: label, scope: `per ${perLabel}` },
+  };
 }
 
 /** The saved items as one point layer, for "near those" (uploads from their kept positions). */
-async function savedAsLayer(
-  saved: SavedSet,
-  layerOf: (k: Kind) => Layer,
-  layerFrom: (kind: Kind, points: readonly PointSource[]) => Promise<Layer> | Layer,
-): Promise<Layer> {
+async function savedAsLayer(saved: SavedSet, catalog: Catalog, layerFrom: (kind: Kind, points: readonly PointSource[]) => Promise<Layer> | Layer): Promise<Layer> {
   const points = saved.items.map((x): PointSource => {
     if (x.k === UPLOADS.name) {
       const f = saved.uploads[x.i]!;
       return { lon: f.lon, lat: f.lat, country: f.country };
     }
-    const L = layerOf(x.k);
+    const L = catalog.kinds.get(x.k);
     return { lon: L.lon[x.i]!, lat: L.lat[x.i]!, country: L.country[x.i] ?? '' };
   });
   return layerFrom(saved.subject, points);
 }
-

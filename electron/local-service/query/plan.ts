@@ -108,6 +108,8 @@ export interface Plan extends ModifierValues {
   popMin?: number;
   popMax?: number;
   order?: 'population_desc' | 'population_asc' | 'distance' | 'distance_desc';
+  /** "by capacity": the numeric column "largest" and "smallest" rank by (population when absent). */
+  orderBy?: { keys: string[]; label: string };
   top?: number;
   measurement?: Measurement;
   byCountry?: boolean;

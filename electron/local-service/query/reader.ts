@@ -29,6 +29,8 @@ export interface ParseContext {
   vocabulary?: Vocabulary;
   /** One-word values of uploaded columns ("open"), by folded spelling. */
   uploadValues?: ReadonlyMap<string, UploadValue>;
+  /** Uploaded columns of numbers ("capacity"), by folded name: what "by capacity" ranks by. */
+  uploadNumeric?: ReadonlyMap<string, string[]>;
   /** Close readings of misspelt words (absent: a misspelt word is not read). */
   typos?: TypoReader;
   /** The photo detector's classes (absent: no photos are looked at here). */

@@ -104,7 +104,11 @@ export function readingSteps(plan: Plan, catalog: Catalog, subject?: string | nu
   if (plan.intersecting) relate(plan.intersecting, { relation: 'intersecting', reference: plan.intersecting.label });
   if (plan.distanceRef && plan.distanceRef !== plan.within?.reference)
     relate(plan.distanceRef, { relation: 'distance to', reference: plan.distanceRef.label });
-  const order = plan.order ? ORDER_TEXT[plan.order] : undefined;
+  const order = !plan.order
+    ? undefined
+    : plan.orderBy && (plan.order === 'population_desc' || plan.order === 'population_asc')
+      ? `${plan.order === 'population_desc' ? 'largest' : 'smallest'} ${plan.orderBy.label} first`
+      : ORDER_TEXT[plan.order];
   const measurement = plan.byCountry ? `${plan.measurement ?? 'count'} per country` : plan.perRef ? `count per ${plan.perRef.label}` : plan.measurement;
   if (order) steps.set('order', 'order');
   if (measurement) {

@@ -134,7 +134,7 @@ export function unheldParts(plan: Plan, s: SourceAbilities): UnreadPart[] {
   const out: UnreadPart[] = [];
   if ((plan.popMin !== undefined || plan.popMax !== undefined) && !s.populated)
     out.push({ words: 'population filter', why: `${s.label} have no population data`, part: 'population' });
-  if ((plan.order === 'population_desc' || plan.order === 'population_asc') && !s.populated)
+  if ((plan.order === 'population_desc' || plan.order === 'population_asc') && !s.populated && !plan.orderBy)
     out.push({ words: plan.order === 'population_desc' ? 'largest' : 'smallest', why: `${s.label} have no population data to rank by`, part: 'order' });
   if ((plan.order === 'distance' || plan.order === 'distance_desc') && !s.reference)
     out.push({ words: plan.order === 'distance' ? 'nearest' : 'farthest', why: 'needs a place or position to measure from', part: 'order' });

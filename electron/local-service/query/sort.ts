@@ -48,16 +48,16 @@ export function sortByDistance(items: Item[]): void {
 }
 
 /** A kind's own order of results when none was asked for (its entry's `order` columns). */
-export function defaultOrder(K: KindLayer): (a: Item, b: Item) => number {
+export function defaultOrder(K: KindLayer): (a: number, b: number) => number {
   const keys = (K.entry.order ?? []).map((o) => ({ col: K.cols[o.column]!, sign: o.desc ? -1 : 1 }));
   return (a, b) => {
     for (const { col, sign } of keys) {
-      const x = col[a.i];
-      const y = col[b.i];
+      const x = col[a];
+      const y = col[b];
       if (x === y) continue;
       const c = typeof x === 'number' && typeof y === 'number' ? x - y : String(x) < String(y) ? -1 : 1;
       return c * sign;
     }
-    return a.i - b.i;
+    return a - b;
   };
 }

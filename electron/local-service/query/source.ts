@@ -1,5 +1,7 @@
 import type { Geometry, Position } from 'geojson';
 import type { BBox } from '../layers/store/geo';
+import type { Item } from './item';
+import type { ModifierValues } from './plan';
 
 /**
  * What every source of features answers the executor: the built-in kinds (sources/catalog.ts),
@@ -18,8 +20,8 @@ export interface Source<T> {
   /** Columns with numbers it can be ordered by ("population", "elevation"). */
   numericColumns(): string[];
 
-  /** Candidates whose geometry meets a box [west, south, east, north]. */
-  inBox(box: BBox): Promise<T[]>;
+  /** Candidates whose geometry meets a box [west, south, east, north]; `note` says what they are if a bound is reached. */
+  inBox(box: BBox, note?: string): Promise<T[]>;
   /** Candidates within `km` of a point. */
   within(point: Position, km: number): Promise<T[]>;
   /** The k features nearest a point, nearest first, none nearer than `minKm` (a lower bound of the search). */
@@ -39,6 +41,24 @@ export interface Source<T> {
   region(x: T): string;
   /** Its values by column, for attribute predicates ("open now", "status is open") and ordering. */
   attributes(x: T): Record<string, unknown>;
+
+  // What only some sources have; the executor does without where one is missing.
+  /** Every feature is a point at its position: relations and distances need no geometry. */
+  readonly pointLike?: boolean;
+  /** Its population (NaN when unknown), where the source is `populated`. */
+  population?(x: T): number;
+  /** The source's own order of results when none was asked for. */
+  compare?(a: T, b: T): number;
+  /** One test for the source's modifiers a reading chose ("large", "capital"), undefined when none was. */
+  modifiers?(chosen: ModifierValues): ((x: T) => boolean) | undefined;
+  /** Candidates that intersect a geometry (touching counts); without it, those in its box. `note` says what they are if a bound is reached. */
+  intersecting?(g: Geometry, note: string): Promise<T[]>;
+  /** Columns conditions can test, one list per part (a layer each), null where a part's are not all known; without it, `columns()`. */
+  conditionColumns?(): (string[] | null)[];
+  /** The box its features lie in, when known: references of other sources are read only near it. */
+  extent?(): BBox | null;
+  /** What a result of this source is in the answer. */
+  item?(x: T): Item;
 }
 
 /** A number for ordering by a column: numbers as they are, numeric text read, anything else NaN. */

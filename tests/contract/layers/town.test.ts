@@ -342,6 +342,21 @@ describe('uploads and built-in kinds mixed with layers', () => {
     expect(sorted(names(await ask('pharmacies within 14.5 km of a large airport')))).toEqual(nameList(large));
   });
 
+  it('35c. polygons ranked by distance to a class of points far outside the layer: the nearest airport wherever it lies', async () => {
+    const large = airports.filter(isLarge);
+    const want = districtFeatures
+      .map((f) => {
+        const g = (f as unknown as { geometry: Parameters<typeof distanceTo>[1] }).geometry;
+        return { name: String(f.properties['name']), d: Math.min(...large.map((a) => distanceTo([apLon(a), apLat(a)], g))) };
+      })
+      .sort((a, b) => a.d - b.d);
+    // The nearest large airport lies kilometres beyond every district: a search kept to the layer's box would find none.
+    expect(want[0]!.d).toBeGreaterThan(5000);
+    const r = await ask('districts sorted by distance to a large airport');
+    expect(names(r)).toEqual(want.map((w) => w.name));
+    for (const [k, f] of r.results.features.entries()) expect(f.properties.distance_meters / want[k]!.d).toBeCloseTo(1, 4);
+  });
+
   it('35. pharmacies in Lyon: the layer holds none there, and nothing else is answered', async () => {
     const r = await ask('pharmacies in Lyon');
     expect(r.results.numberMatched).toBe(0);
@@ -429,6 +444,15 @@ describe('conditions', () => {
     const r = await ask('parking with capacity over 100');
     expect(sorted(names(r))).toEqual(nameList(tagged('amenity', 'parking').filter((f) => Number(f.properties['capacity']) > 100)));
     expect(sorted(names(await ask('parking with capacity of at least 150')))).toEqual(nameList(tagged('amenity', 'parking').filter((f) => Number(f.properties['capacity']) >= 150)));
+  });
+
+  it('40b. ordered by a numeric column: the 2 largest parking by capacity, the smallest first', async () => {
+    const byCapacity = tagged('amenity', 'parking').sort((a, b) => Number(b.properties['capacity']) - Number(a.properties['capacity']));
+    const largest = await ask('the 2 largest parking by capacity');
+    expect(names(largest)).toEqual(byCapacity.slice(0, 2).map((f) => f.properties['name']));
+    expect(text(largest)).toContain('largest capacity first');
+    expect(names(await ask('top 2 parking by capacity'))).toEqual(byCapacity.slice(0, 2).map((f) => f.properties['name']));
+    expect(names(await ask('smallest parking by capacity'))).toEqual(byCapacity.reverse().map((f) => f.properties['name']));
   });
 
   it('41. a condition and a relation together: wheelchair accessible supermarkets in Nordviertel', async () => {

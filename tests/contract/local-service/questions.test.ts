@@ -270,6 +270,19 @@ describe('conditions on uploaded columns', () => {
     expect(await ask('my open sites within 300 km of Lyon')).toEqual(['Old mill']);
   });
 
+  it('"top 3 by capacity", "smallest by capacity": a numeric column of the file orders the sites', async () => {
+    const rows = [
+      ['Depot A', 1200], ['Depot B', 80], ['Depot C', 450], ['Depot D', 3000], ['Depot E', 15],
+    ] as const;
+    const csv = 'name,latitude,longitude,capacity\n' + rows.map(([n, c], k) => `${n},${45 + k / 10},${5 + k / 10},${c}`).join('\n') + '\n';
+    const ask = async (query: string) =>
+      (await computeForm(r, fileForm({ query, limit: '10' }, [{ name: 'depots.csv', text: csv }]))).results.features.map((f) => f.properties.name);
+    const desc = [...rows].sort((a, b) => b[1] - a[1]).map(([n]) => n);
+    expect(await ask('top 3 of my sites by capacity')).toEqual(desc.slice(0, 3));
+    expect(await ask('the 2 largest of my sites by capacity')).toEqual(desc.slice(0, 2));
+    expect(await ask('smallest of my sites by capacity')).toEqual([...desc].reverse());
+  });
+
   it('a condition on a column the file does not have is refused, never every site', async () => {
     const p = await refused(r, fileForm({ query: 'my sites open now' }, [{ name: 'sites.csv', text: sitesCsv }]));
     // The refusal names the step that holds the condition: the reading's only filter.

@@ -5,6 +5,8 @@ import { defaultCatalogDir, loadCatalog, pointLayer } from '../../../electron/lo
 import { UPLOADS } from '../../../electron/local-service/catalog/kinds/uploads';
 import { startLayerImport } from '../../../electron/local-service/layers/import-job';
 import type { LayerInfo, LayerStore } from '../../../electron/local-service/layers/store/layer-store';
+import { execute } from '../../../electron/local-service/query/execute';
+import type { Plan } from '../../../electron/local-service/query/plan';
 import { catalogSource } from '../../../electron/local-service/query/sources/catalog';
 import { detectionSource, type SeenPhoto } from '../../../electron/local-service/query/sources/detections';
 import { layerSource } from '../../../electron/local-service/query/sources/layer';
@@ -166,6 +168,32 @@ describe.each(backends)('layer source on $name', ({ name, open }) => {
     const want = pharmacies.filter((p) => d(p) >= 15).sort((a, b) => d(a) - d(b)).slice(0, 4).map((p) => p.name);
     const got = (await sourceOf().nearest(PARIS, 4, 15)).map((h) => h.f.tags['name']);
     expect(got).toEqual(want);
+  });
+
+  it('one executor: a plan over the pharmacies as a layer and as an upload answers alike, as the brute force', async () => {
+    const selection = { label: 'pharmacies', said: 'pharmacies', reading: 'amenity=pharmacy', plural: true, sources: [{ layer, match: [[{ key: 'amenity', values: ['pharmacy'] }]] }] };
+    const uploads: UploadFeature[] = pharmacies.map((p, i) => ({
+      id: String(i + 1), file: 'p.csv', name: p.name, address: '', geometry: { type: 'Point', coordinates: [p.lon, p.lat] }, lon: p.lon, lat: p.lat, country: 'FR', attributes: { name: p.name },
+    }));
+    const uploadLayer = pointLayer(UPLOADS.name, uploads.map((u) => u.lon), uploads.map((u) => u.lat), uploads.map((u) => u.country));
+    const paris = { type: 'points' as const, points: [{ lon: PARIS[0]!, lat: PARIS[1]!, label: 'Paris' }], label: 'Paris' };
+    const base = (extra: Partial<Plan>): Plan => ({ subject: null, conditions: [], countries: [], unread: [], notRead: [], ignored: [], warnings: [], ...extra });
+    const run = async (extra: Partial<Plan>, on: 'layer' | 'upload') => {
+      const plan = on === 'layer' ? base({ ...extra, layerSubject: selection }) : base({ ...extra, subject: UPLOADS.name });
+      const ex = await execute({ plan, catalog, uploads: { features: uploads, layer: uploadLayer }, coordinates: [], h3Cells: [], layers: { store } });
+      return ex.items.map((x) => ({ name: x.hit ? String(x.hit.f.tags['name']) : uploads[x.i]!.name, km: x.d! / 1000 }));
+    };
+    const byD = [...pharmacies].sort((a, b) => d(a) - d(b));
+    // None lies within a hair of 20 km, where two spheres could disagree.
+    for (const p of pharmacies) expect(Math.abs(d(p) - 20)).toBeGreaterThan(BAND_KM);
+    for (const extra of [{ within: { reference: paris, radiusKm: 20 } }, { distanceRef: paris, order: 'distance' as const, top: 5 }]) {
+      const layerAnswer = await run(extra, 'layer');
+      const uploadAnswer = await run(extra, 'upload');
+      expect(layerAnswer).toEqual(uploadAnswer);
+      const want = 'within' in extra ? byD.filter((p) => d(p) <= 20) : byD.slice(0, 5);
+      expect(layerAnswer.map((x) => x.name)).toEqual(want.map((p) => p.name));
+      expect(layerAnswer.map((x) => x.km)).toEqual(want.map((p) => expect.closeTo(d(p), 3)));
+    }
   });
 
   it('each feature\'s country and the columns the layer holds', async () => {

@@ -1,4 +1,5 @@
 import { booleanIntersects } from '@turf/turf';
+import type { Geometry } from 'geojson';
 import type { Plan, Reference } from '../plan';
 import { LAYER_ITEM, type Item } from '../item';
 import { selectionFeatures, type LayerHit, type ResolveContext } from './resolve';
@@ -23,6 +24,7 @@ export function countsWholeSubject(plan: Plan, input: { coordinates: readonly un
 /** The polygons of `perRef`, each with how many subject features the store counted in it. */
 export async function storeCountsPerPolygon(subject: SelectionRef['selection'], perRef: SelectionRef, ctx: ResolveContext): Promise<Item[]> {
   const counts = new Map<string, number>();
+  if (!ctx.store) return [];
   for (const p of perRef.selection.sources) {
     for (const s of subject.sources) {
       for (const c of await ctx.store.countPerPolygon({ layerId: p.layer.id, match: p.match }, { layerId: s.layer.id, match: s.match })) {
@@ -35,8 +37,9 @@ export async function storeCountsPerPolygon(subject: SelectionRef['selection'], 
 }
 
 /** The polygons of `perRef`, each with how many of the items (already read and tested) it intersects. */
-export async function itemCountsPerPolygon(items: readonly Item[], perRef: SelectionRef, ctx: ResolveContext): Promise<Item[]> {
+export async function itemCountsPerPolygon(items: readonly Item[], geometryOf: (x: Item) => Geometry, perRef: SelectionRef, ctx: ResolveContext): Promise<Item[]> {
+  const geoms = items.map(geometryOf);
   return (await selectionFeatures(perRef, ctx))
     .filter(isPolygon)
-    .map((p) => ({ k: LAYER_ITEM, i: p.f.fid, hit: p, count: items.filter((x) => booleanIntersects(p.f.geometry, x.hit!.f.geometry)).length }));
+    .map((p) => ({ k: LAYER_ITEM, i: p.f.fid, hit: p, count: geoms.filter((g) => booleanIntersects(p.f.geometry, g)).length }));
 }

@@ -4,7 +4,7 @@ import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { BBox } from '../../layers/store/geo';
 import type { LayerInfo, LayerStore, ScanOptions, StoredFeature } from '../../layers/store/layer-store';
 import type { UploadFeature } from '../../uploads';
-import { classPredicate } from '../execute';
+import { classPredicate } from '../modifiers';
 import type { Reference, Warning } from '../plan';
 import { piecesOf } from './ref-index';
 
@@ -18,7 +18,8 @@ export interface LayerHit {
 export const REFERENCE_LIMIT = 100_000;
 
 export interface ResolveContext {
-  store: LayerStore;
+  /** Absent without data layers: a selection then stands for nothing. */
+  store?: LayerStore;
   catalog: Catalog;
   uploads: readonly UploadFeature[];
   warn: (w: Warning) => void;
@@ -37,6 +38,7 @@ export async function firstOf(store: LayerStore, layerId: string, opts: ScanOpti
 /** The features of a selection, every layer that holds them. */
 export async function selectionFeatures(ref: Extract<Reference, { type: 'selection' }>, ctx: ResolveContext): Promise<LayerHit[]> {
   const out: LayerHit[] = [];
+  if (!ctx.store) return out;
   for (const s of ref.selection.sources) {
     const fs = await firstOf(ctx.store, s.layer.id, { match: s.match }, REFERENCE_LIMIT + 1);
     if (fs.length > REFERENCE_LIMIT) {

@@ -13,6 +13,13 @@ export function byOrder(r: Reader, i: number): number {
   const { w, plan } = r;
   if (w(i) !== 'by') return 0;
   if (w(i + 1) === 'population' || w(i + 1) === 'size') return (plan.order = 'population_desc'), 2;
+  // "by capacity": a column of numbers of a layer or an upload, largest first unless "smallest" was said.
+  const keys = r.ctx.vocabulary?.numeric.get(w(i + 1)) ?? r.ctx.uploadNumeric?.get(w(i + 1));
+  if (keys) {
+    if (plan.order !== 'population_asc') plan.order = 'population_desc';
+    plan.orderBy = { keys, label: r.t[i + 1]!.raw };
+    return 2;
+  }
   if (w(i + 1) !== 'distance' && w(i + 1) !== 'proximity') return 0;
   let j = i + 2;
   if (['to', 'from'].includes(w(j))) j++;

@@ -1,7 +1,9 @@
 import type { Geometry } from 'geojson';
 import type { Catalog } from '../../catalog/catalog';
 import type { KindLayer } from '../../catalog/kinds/registry';
+import { modifierTest } from '../modifiers';
 import { kindHolds } from '../refusal';
+import { defaultOrder } from '../sort';
 import type { Source } from '../source';
 import { pointCandidates } from './points';
 
@@ -12,6 +14,8 @@ export function catalogSource(K: KindLayer, catalog: Catalog): Source<number> {
   const numeric = Object.keys(cols).filter((c) => c !== 'id' && typeof cols[c]![0] === 'number');
   if (K.entry.columns.population && !numeric.includes('population')) numeric.push('population');
   const points = pointCandidates(K);
+  const own = K.entry.order?.length ? defaultOrder(K) : undefined;
+  const raw = [...new Set([...Object.keys(cols).filter((c) => c !== 'id'), ...(K.entry.columns.population ? ['population'] : [])])];
   return {
     label: K.entry.label.many,
     populated: !!K.entry.columns.population,
@@ -26,5 +30,11 @@ export function catalogSource(K: KindLayer, catalog: Catalog): Source<number> {
       if (K.entry.columns.population) out['population'] = K.pop[i];
       return out;
     },
+    pointLike: true,
+    population: (i) => K.pop[i]!,
+    ...(own && { compare: own }),
+    modifiers: (chosen) => modifierTest(K, chosen),
+    // Conditions read the kind's own columns, as they are stored.
+    conditionColumns: () => [raw],
   };
 }

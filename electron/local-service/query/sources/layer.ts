@@ -7,6 +7,7 @@ import type { Selection } from '../../vocabulary/vocabulary';
 import { representativePoint } from '../layers/geometry';
 import { firstOf, type LayerHit } from '../layers/resolve';
 import type { Warning } from '../plan';
+import { LAYER_ITEM } from '../item';
 import type { Source } from '../source';
 
 /** Features read for one index question of a layer; more are not read (a warning says so). */
@@ -60,16 +61,17 @@ export function layerSource({ selection, store, catalog, summaries, warn }: Laye
     `more than ${SCAN_LIMIT.toLocaleString('en')} "${label}" features of "${layer}" are ${which}; the first ${SCAN_LIMIT.toLocaleString('en')} were searched — a smaller area or distance narrows the question`;
   const some = (s: Selection['sources'][number]) => ({ match: s.match, limit: SCAN_LIMIT + 1 });
   const summaryOf = (id: string) => summaries?.get(id)?.columns ?? [];
+  const layerColumns = () =>
+    selection.sources.map((s) => {
+      const cols = summaries?.get(s.layer.id)?.columns;
+      return cols && cols.length < MAX_COLUMNS ? cols.map((c) => c.key) : null;
+    });
   return {
     label,
     populated: false,
     columns: () => [...new Set(selection.sources.flatMap((s) => summaryOf(s.layer.id).map((c) => c.key)))],
     numericColumns: () => [...new Set(selection.sources.flatMap((s) => summaryOf(s.layer.id).filter((c) => c.numeric).map((c) => c.key)))],
-    layerColumns: () =>
-      selection.sources.map((s) => {
-        const cols = summaries?.get(s.layer.id)?.columns;
-        return cols && cols.length < MAX_COLUMNS ? cols.map((c) => c.key) : null;
-      }),
+    layerColumns,
     inBox: (box: BBox, note = 'in the box') => each((s) => store.inBBox(s.layer.id, box, some(s)), bounded(note)),
     // The store's distances (PostGIS on the sphere) and the executor's test (turf) may part by a
     // hair at the edge: ask a little wider and let the one test decide.
@@ -105,5 +107,15 @@ export function layerSource({ selection, store, catalog, summaries, warn }: Laye
     country: countryOf,
     region: (x) => regionOf.get(countryOf(x)) ?? '',
     attributes: (x) => x.f.tags,
+    // Named features first by name, then by layer and feature number: the same order on either backend.
+    compare: (a, b) => String(a.f.tags['name'] ?? '').localeCompare(String(b.f.tags['name'] ?? '')) || a.layer.id.localeCompare(b.layer.id) || a.f.fid - b.f.fid,
+    conditionColumns: layerColumns,
+    extent: () =>
+      selection.sources.reduce<BBox | null>((b, s) => {
+        const x = s.layer.bbox;
+        if (!x) return b;
+        return b ? [Math.min(b[0], x[0]), Math.min(b[1], x[1]), Math.max(b[2], x[2]), Math.max(b[3], x[3])] : [...x];
+      }, null),
+    item: (x) => ({ k: LAYER_ITEM, i: x.f.fid, hit: x }),
   };
 }

@@ -22,6 +22,8 @@ export function uploadSource(features: readonly UploadFeature[], layer: Layer, c
   };
   let numeric: string[] | undefined;
   const points = pointCandidates(layer);
+  const pointLike = features.every((f) => f.geometry.type === 'Point');
+  const every = async () => features.map((_, i) => i);
   return {
     label: UPLOADS.label.many,
     populated: false,
@@ -29,11 +31,16 @@ export function uploadSource(features: readonly UploadFeature[], layer: Layer, c
     numericColumns: () =>
       (numeric ??= columns().filter((k) => features.some((f) => f.attributes[k] !== undefined) && features.every((f) => f.attributes[k] === undefined || f.attributes[k] === '' || Number.isFinite(numericValue(f.attributes[k]))))),
     ...points,
+    // A route or an area is indexed by one point of it: the candidates are then every feature, and the exact tests decide.
+    ...(!pointLike && { inBox: every, within: every, nearest: every }),
     // Uploads come in file order, which is their own order.
-    all: async () => features.map((_, i) => i),
+    all: every,
     inCountry: async (cca2) => features.flatMap((f, i) => (f.country === cca2 ? [i] : [])),
     geometry: (i) => features[i]!.geometry,
     region: (i) => regionOf.get(features[i]!.country) ?? '',
     attributes: (i) => features[i]!.attributes,
+    pointLike,
+    compare: (a, b) => a - b,
+    conditionColumns: () => [columns()],
   };
 }

@@ -4,6 +4,7 @@ import { pointLayer, type Catalog } from '../../catalog/catalog';
 import { bboxOf, type BBox } from '../../layers/store/geo';
 import type { LayerInfo } from '../../layers/store/layer-store';
 import type { Selection } from '../../vocabulary/vocabulary';
+import { LAYER_ITEM } from '../item';
 import type { LayerHit } from '../layers/resolve';
 import type { SeenSubject } from '../plan';
 import type { LayerSource } from './layer';
@@ -120,6 +121,8 @@ export function detectionSource(photos: readonly SeenPhoto[], catalog: Catalog):
     },
   }));
   const at = new Map(photos.map((p, i) => [p.key, i]));
+  const newestFirst = (a: LayerHit, b: LayerHit) =>
+    String(b.f.tags['captured_at'] ?? '').localeCompare(String(a.f.tags['captured_at'] ?? '')) || (b.f.tags['score'] as number) - (a.f.tags['score'] as number);
   const of = async (ids: Promise<number[]>) => (await ids).map((i) => hits[i]!);
   const inBox = (box: BBox) => of(points.inBox(box));
   return {
@@ -137,12 +140,21 @@ export function detectionSource(photos: readonly SeenPhoto[], catalog: Catalog):
     within: (point, km) => of(points.within(point, km)),
     nearest: (point, k, minKm) => of(points.nearest(point, k, minKm)),
     // Newest first, then the best seen.
-    all: async () => [...hits].sort((a, b) => String(b.f.tags['captured_at'] ?? '').localeCompare(String(a.f.tags['captured_at'] ?? '')) || (b.f.tags['score'] as number) - (a.f.tags['score'] as number)),
+    all: async () => [...hits].sort(newestFirst),
     inCountry: async (cca2) => hits.filter((_, i) => countryAt(i) === cca2),
     position: (x) => x.f.geometry.type === 'Point' ? x.f.geometry.coordinates : [0, 0],
     geometry: (x) => x.f.geometry,
     country: (x) => countryAt(at.get(x.f.fid)!),
     region: (x) => regionOf.get(countryAt(at.get(x.f.fid)!)) ?? '',
     attributes: (x) => x.f.tags,
+    pointLike: true,
+    // Newest first, then the best seen: the order `all` lists them in.
+    compare: newestFirst,
+    conditionColumns: () => [[...DETECTION_COLUMNS]],
+    extent: () =>
+      photos.length
+        ? photos.reduce<BBox>((b, p) => [Math.min(b[0], p.lon), Math.min(b[1], p.lat), Math.max(b[2], p.lon), Math.max(b[3], p.lat)], [Infinity, Infinity, -Infinity, -Infinity])
+        : null,
+    item: (x) => ({ k: LAYER_ITEM, i: x.f.fid, hit: x }),
   };
 }

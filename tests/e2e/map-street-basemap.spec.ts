@@ -5,7 +5,7 @@ import type { Page } from '@playwright/test';
 import type { LineString, Polygon, Position } from 'geojson';
 import { writeTownFiles, type TownFiles } from '../support/town/files';
 import { expect, test } from './fixtures';
-import { hex, type Rgb } from './map-pixels';
+import { hex, screenCountIn, type Rgb } from './map-pixels';
 import { readoutAt, showPoints, storeCall } from './map-helpers';
 import { rpcCall } from './rpc';
 import { openApp, shot } from './workspace-helpers';
@@ -67,25 +67,7 @@ async function coloursAt(page: Page, at: { x: number; y: number }[], colour: Rgb
 async function countIn(page: Page, rect: { x0: number; y0: number; x1: number; y1: number }, colour: Rgb, tolerance = 10): Promise<number> {
   const box = (await page.getByTestId('map').boundingBox())!;
   const clip = { x: Math.max(box.x, rect.x0), y: Math.max(box.y, rect.y0), width: rect.x1 - rect.x0, height: rect.y1 - rect.y0 };
-  const png = await page.screenshot({ clip });
-  return page.evaluate(
-    async ({ b64, colour, tolerance }) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${b64}`;
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.width;
-      canvas.height = img.height;
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(img, 0, 0);
-      const { data } = ctx.getImageData(0, 0, img.width, img.height);
-      let n = 0;
-      for (let i = 0; i < data.length; i += 4)
-        if (Math.abs(data[i]! - colour.r) <= tolerance && Math.abs(data[i + 1]! - colour.g) <= tolerance && Math.abs(data[i + 2]! - colour.b) <= tolerance) n++;
-      return n;
-    },
-    { b64: png.toString('base64'), colour, tolerance },
-  );
+  return screenCountIn(page, clip, colour, tolerance);
 }
 
 test('a loaded town extract is the basemap at zoom 16 offline, in light and dark: roads and buildings drawn where the layer has them', async ({ page, host, context }) => {

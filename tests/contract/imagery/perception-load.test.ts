@@ -5,7 +5,7 @@ import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tagJpeg } from '../../../electron/local-service/imagery/photo-writer';
 import { JIMP_IMAGES } from '../../support/labelled-photos';
-import { runqueueWaitMs } from '../../support/runqueue';
+import { probe as probeHealth } from '../../support/health-probes';
 import { BACKEND, startHarness, type Harness } from './harness';
 
 /** A car park, two figurines and a 3.3 MP photo of hands, geotagged: the detectors and the text reader run on each. */
@@ -46,24 +46,8 @@ describe(`the service while its photos are looked at (${BACKEND})`, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  // Each probe's time less the time this thread spent ready but waiting for a core (the
-  // machine's doing, not the detectors'); the probes as measured are printed too.
-  const probe = async (until: () => boolean) => {
-    const held: number[] = [];
-    const raw: number[] = [];
-    while (!until()) {
-      const w = runqueueWaitMs();
-      const t = performance.now();
-      const res = await fetch(`${url}/health`);
-      await res.arrayBuffer();
-      expect(res.status).toBe(200);
-      const ms = performance.now() - t;
-      raw.push(ms);
-      held.push(ms - (runqueueWaitMs() - w));
-      await new Promise((ok) => setTimeout(ok, 20));
-    }
-    return { held: held.sort((a, b) => a - b), raw: raw.sort((a, b) => a - b) };
-  };
+  // Each probe's time less this thread's waits for a core (the machine's doing); both are printed.
+  const probe = (until: () => boolean) => probeHealth(`${url}/health`, until);
   const at = (l: number[], q: number) => l[Math.floor((l.length - 1) * q)]!;
   const stats = ({ held: l, raw }: { held: number[]; raw: number[] }) => ({
     n: l.length,

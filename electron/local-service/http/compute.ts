@@ -13,7 +13,7 @@ import type { PointIndexer } from '../catalog/index-worker';
 import type { SavedSet } from '../query/item';
 import { parseQuery } from '../query/parse';
 import { createTypoReader } from '../query/typos';
-import { uploadNumericWords, uploadValueWords } from '../query/upload-words';
+import { uploadWords } from '../query/upload-words';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
 import { readingOf } from '../query/reading';
 import { refusalProblem, refusalText, UnreadQuestion } from '../query/refusal';
@@ -306,13 +306,14 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       // A layer removed (here, or by another process before its notice arrived) while the question
       // read it: the question is read again over the layers as they are now, once.
       const asIs = warnings.length;
+      // What the reader learns from the uploads' columns: the same on every attempt.
+      const words = await uploadWords(uploads, slice);
       for (let attempt = 0; ; attempt++) {
         try {
           const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
           const photos = deps.photos?.() ?? undefined;
           const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
-          const uploadValues = await uploadValueWords(uploads, slice);
-          const uploadNumeric = await uploadNumericWords(uploads, slice);
+          const { values: uploadValues, numeric: uploadNumeric } = words;
           // A follow-up on layer features ("only those open now") is read together with the question
           // it continues: their saved set holds no kind items, their question holds what they were.
           // The earlier question is read up to twice below: once is enough.

@@ -58,7 +58,7 @@ async function robustness() {
     });
     rmSync(join(dir, 'corpus'), { recursive: true, force: true });
 
-    const l = await mixedLoad(svc, LOAD_SECONDS, 64, 5);
+    const l = await mixedLoad(svc, LOAD_SECONDS, 64);
     Object.assign(figures, {
       load_seconds: l.seconds,
       load_requests: l.requests,

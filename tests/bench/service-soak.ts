@@ -6,12 +6,12 @@
  * SOAK_SECONDS changes the length; SERVICE_NODE_FLAGS passes more V8 flags to the service process.
  */
 import { spawnService } from './service-harness';
-import { mixedLoad } from './service-load';
+import { LOAD_SERVICE_ARGS, mixedLoad } from './service-load';
 
 const SECONDS = Number(process.env['SOAK_SECONDS'] ?? 60);
-const svc = await spawnService({ nodeFlags: ['--expose-gc'] });
+const svc = await spawnService({ nodeFlags: ['--expose-gc'], args: LOAD_SERVICE_ARGS });
 try {
-  const f = await mixedLoad(svc, SECONDS, 64, 5);
+  const f = await mixedLoad(svc, SECONDS, 64);
   process.stdout.write(
     JSON.stringify({
       soak_seconds: f.seconds,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mixedLoad } from '../../bench/service-load';
+import { LOAD_SERVICE_ARGS, mixedLoad } from '../../bench/service-load';
 import { spawnService, type ServiceProcess } from '../../bench/service-harness';
 
 // 10 s here; `npm run soak:service` (and `npm run bench:hardening`) run the full 60 s.
@@ -8,7 +8,7 @@ const SECONDS = Number(process.env['LOAD_SECONDS'] ?? 10);
 describe('local service under a mixed load', () => {
   let svc: ServiceProcess;
   beforeAll(async () => {
-    svc = await spawnService({ nodeFlags: ['--expose-gc'] });
+    svc = await spawnService({ nodeFlags: ['--expose-gc'], args: LOAD_SERVICE_ARGS });
   });
   afterAll(async () => {
     await svc?.stop();

@@ -127,7 +127,7 @@ describe('404, 413, 415', () => {
     expect(json.info.serverMessage).toMatch(/\S/);
     expect(problemOf(json.info.body).title).toBe('Payload Too Large');
 
-    const { UPLOAD_LIMITS } = await import('../../../electron/local-service/http/compute');
+    const { UPLOAD_LIMITS } = await import('../../../electron/local-service/http/compute-body');
     const big = new Uint8Array(UPLOAD_LIMITS.fileSize + 1024).fill(0x31);
     const upload = await failure(client.compute({ query: 'these' }, { attachments: [{ field: 'files', name: 'big.csv', content: big }] }));
     expect([upload.code, upload.status]).toEqual(['HTTP', 413]);

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_UPLOAD_REQUEST_BYTES } from '../../../electron/local-service/http/compute';
+import { MAX_UPLOAD_REQUEST_BYTES } from '../../../electron/local-service/http/compute-body';
 import { PROBLEM_CONTENT_TYPE } from '../../../shared/service/problem';
 import { multipartBody, rawRequest } from '../../support/raw-http';
 import { KEYS, postForm, startService, stopService, type Running } from './harness';

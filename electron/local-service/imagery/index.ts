@@ -1,36 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream, statSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { z } from 'zod';
-import {
-  IMAGERY_LIMIT,
-  ImageryRequest,
-  captureDateText,
-  compassText,
-  type ImageryRecord,
-  type ImageryResponseSuccess,
-} from '../../../shared/service/imagery';
-import { StreamRequest, type Observation, type StreamResponseSuccess } from '../../../shared/service/stream';
+import type { FastifyReply } from 'fastify';
+import { IMAGERY_LIMIT, ImageryRequest, type ImageryResponseSuccess } from '../../../shared/service/imagery';
+import { StreamRequest, type StreamResponseSuccess } from '../../../shared/service/stream';
 import { fieldErrors, sendProblem } from '../http/problem';
 import { ImageryCatalog } from './catalog';
 import type { Snapshot } from './snapshot';
 import { createCatalogGeocoder, createDefaultGeocoder, foldText, RegionTable, type Geocoder, type Region } from './geocoder';
-import { MediaSigner, thumbnail, type MediaVariant } from './media';
+import { MediaSigner } from './media';
 import type { LocalServicePlugin, ServiceContext } from './plugin-types';
 import { openPgImageryStorage } from './pg-store';
-import { parseQuery, searchPhotos, streamPhotos, type StreamHit } from './query';
+import { parseQuery, searchPhotos, streamPhotos } from './query';
 import { embeddedImageryStorage, type ImageryStorage } from './storage';
-import type { PhotoRow } from './store';
 import type { PerceptionProgress } from './perception/indexer';
 import { openSeeing, registerPerceptionRoutes, type Seeing } from './perception/seeing';
 import { defaultModelsDir, readModels } from './perception/models';
 import { ClassVocabulary } from './perception/vocabulary';
 import { photoDetections } from './seen-photos';
+import { byteRange, MEDIA_PATH, registerMedia, type MediaState } from './media-routes';
+import { observation, record, regionItem } from './present';
 import type { PhotoDetections } from '../query/sources/detections';
 import { normalizeName } from '../catalog/text';
 
 export type { Geocoder, Place } from './geocoder';
+export { byteRange, MEDIA_PATH };
 
 export interface ImageryPluginOptions {
   /** Folders of geotagged photos, scanned recursively. */
@@ -73,54 +66,11 @@ export interface ImageryPlugin extends LocalServicePlugin {
 /** Folders as path prefixes: `/a/b` must not take in `/a/bc`. */
 const folderPrefixes = (dirs: readonly string[] | undefined): string[] => (dirs ?? []).map((d) => (resolve(d) + sep).replace(/\/\/$/, '/'));
 
-/** Media paths: the base host under /v1, the search host without a version, like the APIs there. */
-export const MEDIA_PATH = { base: '/v1/imagery/media', search: '/imagery/media' } as const;
-
-const MediaParams = z.object({ id: z.guid() });
-
-interface State {
-  ctx: ServiceContext;
-  store: ImageryStorage;
-  catalog: ImageryCatalog;
+interface State extends MediaState {
   regions: RegionTable;
-  signer: MediaSigner;
-  thumbDir: string;
   seeing: Seeing | null;
   /** The photos by what was seen in them, for questions; null when the detector's classes cannot be read. */
   detections: PhotoDetections | null;
-}
-
-/** One byte range of a Range header (video players seek with them); multiple ranges get the whole file. */
-export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'invalid' | null {
-  const m = header ? /^bytes=(\d*)-(\d*)$/.exec(header.trim()) : null;
-  if (!m || (!m[1] && !m[2])) return null;
-  let start: number;
-  let end: number;
-  if (!m[1]) {
-    start = Math.max(0, size - Number(m[2]));
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] ? Math.min(Number(m[2]), size - 1) : size - 1;
-  }
-  return start > end || start >= size ? 'invalid' : { start, end };
-}
-
-function monthText(m: number | null): string | null {
-  return m ? String(m).padStart(2, '0') : null;
-}
-
-function keywordsOf(row: PhotoRow): string[] {
-  try {
-    const k = JSON.parse(row.keywords) as unknown;
-    return Array.isArray(k) ? k.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-function regionItem(r: Region, count?: number) {
-  return { region_id: r.id, name: r.name, code: r.code, type: 'country', ...(count === undefined ? {} : { count }) };
 }
 
 /**
@@ -181,9 +131,6 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
   };
   const init = (ctx: ServiceContext): Promise<State> => (opening ??= open(ctx));
 
-  const mediaUrl = (s: State, base: string, path: string, id: string, variant: MediaVariant) =>
-    `${base.replace(/\/+$/, '')}${path}/${id}${variant === 'thumb' ? '/thumb' : ''}?sig=${s.signer.sign(id, variant)}`;
-
   /**
    * Waits for the first scan and returns the current snapshot (another process's scan included);
    * answers 503 with isSuccess false if the catalog could not be built.
@@ -202,119 +149,6 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       return null;
     }
   };
-
-  const registerMedia = (app: FastifyInstance, s: State, path: string) => {
-    // Signed capability URLs instead of the host's key check: see MediaSigner.
-    app.get(`${path}/:id`, { config: { auth: false } }, (req, reply) =>
-      serveMedia(s, req.params, req.query, reply, 'image', req.headers.range),
-    );
-    app.get(`${path}/:id/thumb`, { config: { auth: false } }, (req, reply) =>
-      serveMedia(s, req.params, req.query, reply, 'thumb', undefined),
-    );
-  };
-
-  const serveMedia = async (
-    s: State,
-    params: unknown,
-    query: unknown,
-    reply: FastifyReply,
-    variant: MediaVariant,
-    rangeHeader: string | undefined,
-  ) => {
-    const p = MediaParams.safeParse(params);
-    const sig = (query as { sig?: unknown } | undefined)?.sig;
-    if (!p.success || !s.signer.verify(p.data.id, variant, sig))
-      return sendProblem(reply, 404, 'Not Found', 'No such media, or the link is not valid.');
-    const row = await s.store.byId(p.data.id);
-    let size: number | null = null;
-    try {
-      if (row) size = statSync(row.path).size;
-    } catch {
-      // Gone from disk since the last scan: the next scan drops it from the catalog.
-      void s.catalog.scan().catch(() => undefined);
-    }
-    if (!row || size === null) return sendProblem(reply, 404, 'Not Found', 'The photo is no longer in the catalog.');
-    if (variant === 'thumb' && row.is_video) return sendProblem(reply, 404, 'Not Found', 'Videos have no thumbnail.');
-    reply.header('cache-control', 'private, max-age=86400').header('accept-ranges', 'bytes');
-    if (variant === 'thumb') {
-      try {
-        const thumb = await thumbnail(row, s.thumbDir);
-        if (thumb) return reply.type('image/jpeg').send(thumb);
-      } catch (err) {
-        s.ctx.logger.warn('imagery: thumbnail failed; serving the original', { id: row.id, error: (err as Error).message });
-      }
-    }
-    const range = byteRange(rangeHeader, size);
-    if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${size}`).send();
-    if (range) {
-      return reply
-        .code(206)
-        .type(row.mime)
-        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-        .header('content-length', range.end - range.start + 1)
-        .send(createReadStream(row.path, range));
-    }
-    return reply.type(row.mime).header('content-length', size).send(createReadStream(row.path));
-  };
-
-  const observation = (s: State, base: string, hit: StreamHit): Observation => {
-    const r = hit.row;
-    const video = r.is_video === 1;
-    const fileUrl = mediaUrl(s, base, MEDIA_PATH.base, r.id, 'image');
-    return {
-      type: 'Feature',
-      id: r.id,
-      geometry: { type: 'Point', coordinates: [r.lon, r.lat] },
-      properties: {
-        id: r.id,
-        address: r.address,
-        date: r.taken_at,
-        year: r.year ? String(r.year) : null,
-        month: monthText(r.month),
-        source: r.make,
-        owner: r.artist ?? r.make,
-        feature_name: hit.featureName,
-        // Not in the spec: how the capture matched, and what the detector saw of the asked classes.
-        match: hit.match,
-        ...(hit.match === 'seen' ? { score: hit.seen[0]!.score, detections: hit.seen } : {}),
-        // No frame is extracted from videos, so they have no still image.
-        image_url: video ? null : fileUrl,
-        is_video: video,
-        video_id: video ? r.id : null,
-        video_url: video ? fileUrl : null,
-        duration: video ? r.duration : null,
-        interactive: r.interactive === 1,
-        // Not in the observation table of the spec; extra detail the app can show.
-        thumbnail_url: video ? null : mediaUrl(s, base, MEDIA_PATH.base, r.id, 'thumb'),
-        heading: r.direction,
-        compass: r.direction === null ? null : compassText(r.direction),
-        description: r.description,
-        keywords: keywordsOf(r),
-        region_id: r.region_id,
-        country: r.country,
-        distance_meters: hit.distanceMeters,
-      },
-    };
-  };
-
-  const record = (s: State, base: string, r: PhotoRow, distanceMeters?: number, textSeen?: string[]): ImageryRecord => ({
-    id: r.id,
-    address: r.address,
-    // Without a recorded capture date the file's modification date stands in.
-    date: captureDateText(r.taken_at ? new Date(`${r.taken_at.slice(0, 10)}T00:00:00Z`) : new Date(r.mtime_ms)),
-    // Without a recorded direction the text says North and `heading` is null.
-    compass: compassText(r.direction ?? 0),
-    interactive: r.interactive === 1,
-    geometry: { type: 'Point', coordinates: [r.lon, r.lat] },
-    image: mediaUrl(s, base, MEDIA_PATH.search, r.id, 'image'),
-    thumbnail: mediaUrl(s, base, MEDIA_PATH.search, r.id, 'thumb'),
-    heading: r.direction,
-    capture_date_known: r.taken_at !== null,
-    description: r.description,
-    ...(distanceMeters !== undefined ? { distance_meters: distanceMeters } : {}),
-    // Not in the spec: lines of text read in the photo that hold a word of the query.
-    ...(textSeen?.length ? { text_seen: textSeen } : {}),
-  });
 
   return {
     name: 'imagery',
@@ -369,7 +203,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
           classes: s.seeing?.classes,
           isPlace: (w) => s.regions.byName.has(w) || !!ctx.catalog?.cityByName.has(normalizeName(w)),
         });
-        const features = hits.map((h) => observation(s, ctx.baseUrl(), h));
+        const features = hits.map((h) => observation(s.signer, ctx.baseUrl(), h));
         let regions: object[];
         if (region) regions = [regionItem(region)];
         else {
@@ -430,7 +264,7 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
           page,
           // An empty result is one empty page: page 1 of 1, never page 1 of 0.
           pageTotal: Math.max(1, Math.ceil(found.total / limit)),
-          data: found.rows.map((r) => record(s, ctx.searchBaseUrl(), r, found.distances.get(r.id), textSeen(r.rowid))),
+          data: found.rows.map((r) => record(s.signer, ctx.searchBaseUrl(), r, found.distances.get(r.id), textSeen(r.rowid))),
           result_id: randomUUID(),
           region: found.region?.name ?? 'Global',
           region_id: found.region?.id ?? null,

@@ -1,5 +1,6 @@
 import type { Database } from './plugin-types';
-import { ImageryStore, migrateImagery, type NewPhoto, type PhotoRow, type SeenPhotoRow, type Sighting, type SkippedRow, type Summary } from './store';
+import { migrateImagery } from './store-migrations';
+import { ImageryStore, type NewPhoto, type PhotoRow, type SeenPhotoRow, type Sighting, type SkippedRow, type Summary } from './store';
 
 export interface KnownFile {
   mtime_ms: number;

@@ -5,7 +5,7 @@ import { ImageryRecordExact, ImageryResponseSuccess, ImageryResponse } from '../
 import { Problem } from '../../../shared/service/problem';
 import { StreamResponse } from '../../../shared/service/stream';
 import { migratePgImagery } from '../../../electron/local-service/imagery/pg-store';
-import { migrateImagery } from '../../../electron/local-service/imagery/store';
+import { migrateImagery } from '../../../electron/local-service/imagery/store-migrations';
 import { KNOWN, writeKnownFolder, writeSurveyFolder } from './fixtures';
 import { KEY, SEARCH_URL, startHarness, type Harness } from './harness';
 

@@ -8,7 +8,8 @@ import { ImageryCatalog } from '../../../electron/local-service/imagery/catalog'
 import { RegionTable, type Geocoder } from '../../../electron/local-service/imagery/geocoder';
 import { writeGeotaggedJpeg } from '../../../electron/local-service/imagery/photo-writer';
 import { embeddedImageryStorage, embeddedStorageOf, type ImageryStorage } from '../../../electron/local-service/imagery/storage';
-import { ImageryStore, migrateImagery } from '../../../electron/local-service/imagery/store';
+import { ImageryStore } from '../../../electron/local-service/imagery/store';
+import { migrateImagery } from '../../../electron/local-service/imagery/store-migrations';
 
 // An injected geocoder (the service passes its own catalog's lookup the same way).
 const geocode: Geocoder = (lon) => (lon < 0 ? { city: 'Westville', countryCode: 'PT' } : { city: 'Eastville', regionId: '40' });

@@ -112,8 +112,9 @@ export async function answerPlan(input: PlanAnswerInput): Promise<PlanAnswer> {
     features: ex.items.slice(0, input.limit).map((x) => toFeature(x, ex, catalog, ex.uploads, input.near)),
     warnings: warningsOf(plan, ex),
     write: () => writeAnswer(ex, catalog, ex.uploads, plan.within?.said),
-    // Layer features are no kind items: their question is saved and read again.
+    // Layer features are no kind items: their question is saved and read again. So are the polygons
+    // of "per district" whatever was counted, with the uploads counted kept for the follow-up.
     subject: onLayers ? plan.subject : ex.subject,
-    set: onLayers ? null : { subject: ex.subject, items: ex.items, uploads: ex.uploads },
+    set: onLayers ? null : ex.layers?.perPolygon ? { subject: ex.subject, items: [], uploads: ex.uploads } : { subject: ex.subject, items: ex.items, uploads: ex.uploads },
   };
 }

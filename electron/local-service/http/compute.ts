@@ -173,8 +173,9 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             return plan;
           };
           let asked = req.query;
-          // Photos by what is seen in them are continued the same way.
-          const itemsOf = (p: ReturnType<typeof parseQuery>) => p.layerSubject?.said ?? p.seen?.said;
+          // Photos by what is seen in them are continued the same way, and so are counts per polygon
+          // of a layer (the answer is the polygons, whatever was counted).
+          const itemsOf = (p: ReturnType<typeof parseQuery>) => p.layerSubject?.said ?? p.seen?.said ?? (p.perRef?.type === 'selection' ? `${p.subject ?? ''} per ${p.perRef.label}` : undefined);
           if (parent && vocabulary && !body.files.length && itemsOf(readAlone(parent.query))) {
             const alone = readAlone(req.query);
             if (!itemsOf(alone) && alone.subject === null && !alone.ignored.length) {

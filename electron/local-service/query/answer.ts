@@ -29,7 +29,8 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeat
   }
   if (ex.layers?.perPolygon) {
     const top = ex.items.slice(0, 5).map((x) => `${name(x)} ${fmt(x.count ?? 0)}`);
-    return `${ex.measurement?.value ?? 0} "${ex.layers.label}" features in ${n} ${ex.measurement?.scope.replace(/^per /, '') ?? 'areas'}: ${top.join(', ')}${n > 5 ? ', …' : ''}.`;
+    // "per district" as the question said it; the polygons counted are numbered, not pluralised.
+    return `${fmt(ex.measurement?.value ?? 0)} "${ex.layers.label}" features counted ${ex.measurement?.scope ?? 'per area'} (${fmt(n)} ${n === 1 ? 'polygon' : 'polygons'}): ${top.join(', ')}${n > 5 ? ', …' : ''}.`;
   }
   const dist = (x: Item) => (x.d !== undefined ? itemDistanceText(x.d / 1000, said) : null);
   // Layer features are said in the question's words ("pharmacies"); a kind by its label.

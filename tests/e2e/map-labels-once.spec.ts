@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { at } from '../support/town/town';
 import { writeTownFiles } from '../support/town/files';
 import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
 import { pageMapping, storeCall } from './map-helpers';
 import { hex, screenCountIn } from './map-pixels';
 import { rpcCall } from './rpc';
@@ -14,6 +15,16 @@ import { ask, openApp, shot } from './workspace-helpers';
 // (renderer/src/map/resultStyles.ts).
 const STREET_LABEL = hex('#2f3338');
 const RESULT_LABEL = hex('#3d4a58');
+
+/** The quarters of the town (tests/support/town/town.ts), each a place the basemap names. */
+const QUARTERS = ['Nordviertel', 'Ostviertel', 'Südviertel'];
+
+/** How many labels of the last complete frame name each quarter (OpenLayers' placed labels, any layer). */
+async function quarterLabels(page: Page): Promise<Record<string, number>> {
+  const names = (await storeCall(page, 'map', 'labelledNames')) as string[];
+  return Object.fromEntries(QUARTERS.map((q) => [q, names.filter((n) => n.toLocaleLowerCase() === q.toLocaleLowerCase()).length]));
+}
+const once = Object.fromEntries(QUARTERS.map((q) => [q, 1]));
 
 let dir: string;
 test.beforeAll(() => {
@@ -47,6 +58,8 @@ test('a place the data layer names is labelled once: the street basemap leaves i
   await page.mouse.move(0, 0);
   await shot(page, 'map-place-labelled-once');
   const withLayer = await screenCountIn(page, rect, STREET_LABEL);
+  // Every quarter is named, once: by the data layer, or by the basemap where the layer's label gave way.
+  const namedWithLayer = await quarterLabels(page);
 
   // Without the data layer the basemap names the quarter itself.
   await storeCall(page, 'map', 'setOverlay', 'data', false);
@@ -54,13 +67,55 @@ test('a place the data layer names is labelled once: the street basemap leaves i
   await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
   await shot(page, 'map-place-basemap-label');
   const withoutLayer = await screenCountIn(page, rect, STREET_LABEL);
+  const namedWithoutLayer = await quarterLabels(page);
 
   // The host is shared by the worker's tests: the next ones start with no layer, as they expect.
   await storeCall(page, 'map', 'setOverlay', 'data', true);
   await rpcCall(page, 'layers.remove', { id: layer!.id });
 
+  expect(namedWithLayer, 'each quarter named once with the data layer shown').toEqual(once);
+  expect(namedWithoutLayer, 'each quarter named once by the basemap alone').toEqual(once);
   expect(withoutLayer, 'the basemap labels the quarter when no overlay does').toBeGreaterThan(15);
   expect(withLayer, 'the basemap label is left out while the data layer names the quarter').toBeLessThan(withoutLayer / 5);
+});
+
+test('a place an answer names without a label on the map (a heatmap) is named by the basemap instead', async ({ page, host }) => {
+  test.setTimeout(120_000);
+  const town = writeTownFiles(dir);
+  await openApp(page, host.launchUrl);
+  const map = page.getByTestId('map');
+  await rpcCall(page, 'layers.import', { path: town.pbf });
+  await expect.poll(async () => (await rpcCall<{ layers: { name: string }[] }>(page, 'layers.list', {})).layers.map((l) => l.name), { timeout: 30_000 }).toEqual(['town']);
+  const [layer] = (await rpcCall<{ layers: { id: string }[] }>(page, 'layers.list', {})).layers;
+  await storeCall(page, 'layers', 'load');
+
+  // An answer of one point in the middle of the southern quarter, named as the quarter.
+  const [lon, lat] = at(0, -825);
+  await storeCall(page, 'map', 'show', 'ask', {
+    type: 'FeatureCollection',
+    features: [{ type: 'Feature', id: 'q', geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { name: 'Südviertel' } }],
+  });
+  const settle = async () => {
+    await page.waitForTimeout(800);
+    await expect(map).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  };
+  await settle();
+  await page.mouse.move(0, 0);
+  await shot(page, 'map-place-named-by-answer');
+  const byAnswer = await quarterLabels(page);
+
+  // As a heatmap the answer draws no labels: the basemap's own label names the quarter.
+  await storeCall(page, 'map', 'setDisplay', 'heatmap');
+  await settle();
+  await shot(page, 'map-place-named-by-basemap-under-heatmap');
+  const underHeatmap = await quarterLabels(page);
+
+  await storeCall(page, 'map', 'setDisplay', 'features');
+  await storeCall(page, 'map', 'show', 'ask', null, false);
+  await rpcCall(page, 'layers.remove', { id: layer!.id });
+
+  expect(byAnswer['Südviertel'], 'named by the answer, not again by the basemap').toBe(1);
+  expect(underHeatmap['Südviertel'], 'named by the basemap while the answer shows no label').toBe(1);
 });
 
 test('labels are placed again when the Layers panel closes: none stays hidden where it was', async ({ page, host }) => {

@@ -75,9 +75,10 @@ export default class Basemaps {
     this.options.map.getLayers().insertAt(2, this.street);
   }
 
-  /** Places its labels again: what the overlays name has changed. */
-  relabel(): void {
+  /** Places its labels again (what the overlays name has changed); false when no basemap shown draws labels. */
+  relabel(): boolean {
     this.street?.changed();
+    return this.street !== null;
   }
 
   get streetShown(): boolean {

@@ -1,0 +1,30 @@
+import Feature from 'ol/Feature';
+import type { FrameState } from 'ol/Map';
+import Point from 'ol/geom/Point';
+import RBush from 'rbush';
+import { describe, expect, it } from 'vitest';
+import { placedLabels } from '../../../../renderer/src/map/placedLabels';
+
+describe('placedLabels: the named labels a frame placed', () => {
+  it('lists each named feature of the declutter trees once, whatever number of boxes its label took', () => {
+    const road = new Feature({ geometry: new Point([10, 20]), name: 'Nordstraße' });
+    const quarter = new Feature({ geometry: new Point([30, 40]), name: 'Ostviertel' });
+    const unnamed = new Feature({ geometry: new Point([50, 60]) });
+    const tree = new RBush<{ minX: number; minY: number; maxX: number; maxY: number; value: Feature }>();
+    // A label along a line takes one box per run of characters.
+    tree.load([
+      { minX: 0, minY: 0, maxX: 5, maxY: 5, value: road },
+      { minX: 6, minY: 0, maxX: 11, maxY: 5, value: road },
+      { minX: 20, minY: 0, maxX: 25, maxY: 5, value: unnamed },
+    ]);
+    const other = new RBush<{ minX: number; minY: number; maxX: number; maxY: number; value: Feature }>();
+    other.insert({ minX: 40, minY: 0, maxX: 45, maxY: 5, value: quarter });
+    const frame = { declutter: { true: tree, group: other } } as unknown as FrameState;
+    expect(placedLabels(frame).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'Nordstraße', extent: [10, 20, 10, 20] },
+      { name: 'Ostviertel', extent: [30, 40, 30, 40] },
+    ]);
+    expect(placedLabels({ declutter: null } as unknown as FrameState)).toEqual([]);
+    expect(placedLabels(null)).toEqual([]);
+  });
+});

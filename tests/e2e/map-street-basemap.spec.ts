@@ -70,7 +70,7 @@ async function countIn(page: Page, rect: { x0: number; y0: number; x1: number; y
   return screenCountIn(page, clip, colour, tolerance);
 }
 
-test('a loaded town extract is the basemap at zoom 16 offline, in light and dark: roads and buildings drawn where the layer has them', async ({ page, host, context }) => {
+test('a loaded town extract is the basemap at zoom 16 offline, in light and dark: roads and buildings drawn where the layer has them, road names about once per screen span', async ({ page, host, context }) => {
   test.setTimeout(120_000);
   // Offline as a laptop in the field is: nothing beyond this machine answers. (The browser's own
   // offline switch would also cut the page's socket to the app on 127.0.0.1.)
@@ -139,6 +139,14 @@ test('a loaded town extract is the basemap at zoom 16 offline, in light and dark
     // The street's fill on (nearly) every point along it; a name drawn over it hides a few.
     const onStreet = await coloursAt(page, north, want.street);
     expect(onStreet.filter(Boolean).length / onStreet.length, `${theme}: Nordstraße`).toBeGreaterThan(0.8);
+    // Nordstraße crosses the view through several 256 px tiles: its name is drawn about once per
+    // screen span (at most one more than the spans its drawn length makes), not once per tile.
+    const road = (byName('Nordstraße').geometry as LineString).coordinates.map(onPage);
+    const shown = Math.min(box.x + box.width, Math.max(...road.map((p) => p.x))) - Math.max(box.x, Math.min(...road.map((p) => p.x)));
+    const roadNames = ((await storeCall(page, 'map', 'labelledNames')) as string[]).filter((n) => n === 'Nordstraße').length;
+    expect(Math.ceil(shown / 256), 'tiles the road crosses').toBeGreaterThanOrEqual(3);
+    expect(roadNames, `${theme}: Nordstraße named`).toBeGreaterThanOrEqual(1);
+    expect(roadNames, `${theme}: Nordstraße named about once per screen span`).toBeLessThanOrEqual(Math.ceil(shown / box.width) + 1);
     const onBridge = await coloursAt(page, bridge, want.secondary);
     expect(onBridge.filter(Boolean).length / onBridge.length, `${theme}: the bridge`).toBeGreaterThan(0.8);
     // The town hall: its rectangle filled in the building colour (the outline takes a pixel a side).

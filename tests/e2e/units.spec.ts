@@ -25,7 +25,17 @@ test('miles chosen in Settings: the table, the answer and the scale bar all spea
   await expect(answer).toContainText(' mi');
   await expect(answer).not.toContainText(/\d km\b/);
   await expect(page.locator('.ol-scale-line-inner')).toHaveText(/\d+ (mi|ft)$/);
+  // The "Read as" chip keeps the figure asked and says it in miles too.
+  const relation = page.locator('[data-testid="reading-chip"][data-part="relation"]');
+  await expect(relation.getByTestId('reading-figure')).toHaveValue('100');
+  await expect(relation.getByTestId('reading-units')).toHaveText(`(${Math.round((100_000 / MI) * 10) / 10} mi)`);
+  await expect(relation).toHaveText(/^within\s*km \([\d.]+ mi\) of Genève/);
   await shot(page, 'units-miles');
+  // What the chip asks again is the question in its own units, without the note.
+  await relation.getByTestId('reading-figure').fill('120');
+  await relation.getByTestId('reading-figure').press('Enter');
+  await expect(page.getByTestId('ask-query')).toHaveValue('airports within 120 km of Genève, Switzerland');
+  await expect(relation.getByTestId('reading-units')).toHaveText(`(${Math.round((120_000 / MI) * 10) / 10} mi)`);
 
   // Remembered after a reload.
   await page.reload();

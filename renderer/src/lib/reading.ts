@@ -1,4 +1,5 @@
-import type { QuestionReading, UnreadRefusal } from '../../../shared/service/reading';
+import type { QuestionReading, ReadingRelation, UnreadRefusal } from '../../../shared/service/reading';
+import { formatLength, METRES_PER, type Units } from '../../../shared/units';
 
 /**
  * A reading as chips, and questions written back from chips.
@@ -19,11 +20,16 @@ export interface Figure {
   value: number;
 }
 
+/** A length as the chosen units say it, after the figure the question said ("(62.1 mi)"): shown, never asked. */
+export interface Note {
+  note: string;
+}
+
 export interface ReadingChip {
   key: string;
   part: ChipPart;
-  /** The chip's words, with its figures in place. */
-  pieces: (string | Figure)[];
+  /** The chip's words, with its figures in place (and notes of lengths in the chosen units). */
+  pieces: (string | Figure | Note)[];
   /** Every part but the subject can be taken out of the question. */
   removable: boolean;
 }
@@ -33,8 +39,15 @@ const number = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
 /** A figure as a person writes it, and as the service reads it: "1,000,000", "2.5". */
 export const figureText = (f: Figure): string => number.format(f.value);
 
-/** A chip's words as shown, figures included. */
-export const chipText = (c: ReadingChip): string => c.pieces.map((p) => (typeof p === 'string' ? p : figureText(p))).join('');
+const isNote = (p: string | Figure | Note): p is Note => typeof p !== 'string' && 'note' in p;
+
+/** A chip's words as asked, figures included (its notes are not part of the question). */
+export const chipText = (c: ReadingChip): string =>
+  c.pieces.map((p) => (typeof p === 'string' ? p : isNote(p) ? '' : figureText(p))).join('');
+
+/** A chip's words as shown, notes included. */
+export const chipLabel = (c: ReadingChip): string =>
+  c.pieces.map((p) => (typeof p === 'string' ? p : isNote(p) ? p.note : figureText(p))).join('');
 
 /** Orders that measure from a reference: without a distance relation the service cannot read them. */
 const DISTANCE_ORDERS = new Set(['nearest first', 'farthest first']);
@@ -74,8 +87,12 @@ function withFigures(text: string): (string | Figure)[] {
 const relationStep = (relation: string, reference: string) =>
   `${relation}${/^(within|between|more|at least)/.test(relation) ? ' of' : ''} ${reference}`;
 
-/** The chips of a reading: one per step, figures editable where changing them keeps the step. */
-export function chipsOf(r: QuestionReading): ReadingChip[] {
+/**
+ * The chips of a reading: one per step, figures editable where changing them keeps the step.
+ * Given the units lengths are shown in, a distance said in other units keeps its figure and is
+ * followed by the length in the chosen ones ("within 100 km (62.1 mi)").
+ */
+export function chipsOf(r: QuestionReading, units?: Units): ReadingChip[] {
   const chips: ReadingChip[] = [{ key: 'subject', part: 'subject', pieces: [r.subject], removable: false }];
   r.filters.forEach((f, i) => {
     const area = /^in /.test(f);
@@ -86,7 +103,7 @@ export function chipsOf(r: QuestionReading): ReadingChip[] {
   r.relations.forEach((x, i) => {
     const area = /^(inside|outside|intersecting)$/.test(x.relation);
     const pieces = area ? [relationStep(x.relation, x.reference)] : joinRelation(x.relation, x.reference);
-    chips.push({ key: `relation:${i}`, part: area ? 'area' : 'relation', pieces, removable: true });
+    chips.push({ key: `relation:${i}`, part: area ? 'area' : 'relation', pieces: units && !area ? lengthsIn(pieces, x, units) : pieces, removable: true });
   });
   if (r.order) chips.push({ key: 'order', part: 'order', pieces: [r.order], removable: true });
   if (r.top !== undefined) chips.push({ key: 'limit', part: 'limit', pieces: ['first ', { value: r.top }], removable: true });
@@ -103,6 +120,38 @@ function joinRelation(relation: string, reference: string): (string | Figure)[] 
   if (typeof tail === 'string') pieces[pieces.length - 1] = tail + rest;
   else pieces.push(rest);
   return pieces;
+}
+
+/** A unit word after a figure, and the service's km figure after a unit that is not metric ("miles (483 km)"). */
+const UNIT_AFTER = /^(\s+[^\s(]+)(\s*\(\d[\d,.]* (?:km|m)\))?/;
+
+/**
+ * A distance relation's pieces with each length followed by a note of it in the chosen units,
+ * unless it was said in one of them. Its lengths in km are the relation's (`min_km`, `max_km`, in
+ * the order the words give them); the unit a figure was said in is told by metres per unit, so no
+ * list of unit words is kept here.
+ */
+function lengthsIn(pieces: (string | Figure)[], relation: ReadingRelation, units: Units): (string | Figure | Note)[] {
+  const figures = pieces.filter((p): p is Figure => typeof p !== 'string');
+  const kms = figures.length === 2 ? [relation.min_km, relation.max_km] : [relation.max_km ?? relation.min_km];
+  const out: (string | Figure | Note)[] = [];
+  let n = -1;
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
+    out.push(p);
+    if (typeof p === 'string') continue;
+    const km = kms[++n];
+    const next = pieces[i + 1];
+    const m = typeof next === 'string' ? UNIT_AFTER.exec(next) : null;
+    if (km === undefined || !m || !(p.value > 0)) continue;
+    const perUnit = (km * 1000) / p.value;
+    const chosen = [METRES_PER[units.distance], METRES_PER[units.short]].some((u) => Math.abs(perUnit / u - 1) < 0.01);
+    out.push(m[1]!);
+    if (!chosen) out.push({ note: ` (${formatLength(km * 1000, units)})` });
+    out.push((next as string).slice(m[0].length));
+    i++;
+  }
+  return out;
 }
 
 /**
@@ -143,12 +192,12 @@ export function withFigure(chips: readonly ReadingChip[], key: string, index: nu
   return chips.map((c) => {
     if (c.key !== key) return c;
     let n = -1;
-    return { ...c, pieces: c.pieces.map((p) => (typeof p === 'string' || ++n !== index ? p : { value })) };
+    return { ...c, pieces: c.pieces.map((p) => (typeof p === 'string' || isNote(p) || ++n !== index ? p : { value })) };
   });
 }
 
 /** The figures of a chip, in order. */
-export const figuresOf = (c: ReadingChip): Figure[] => c.pieces.filter((p): p is Figure => typeof p !== 'string');
+export const figuresOf = (c: ReadingChip): Figure[] => c.pieces.filter((p): p is Figure => typeof p !== 'string' && !isNote(p));
 
 /**
  * The question a refusal's reading asks without the steps that hold what was not read (the service

@@ -17,7 +17,7 @@ export interface BasemapsOptions {
   /** Reports a problem with the online tiles or a basemap file, for the map to show. */
   onProblem: (message: string | null) => void;
   theme?: Theme;
-  /** Whether an overlay already labels a place of this name there: the street basemap then leaves its own label out. */
+  /** Whether an overlay already labels a place of this name there: the street basemap and a PMTiles file then leave their own label out. */
   placeNamed?: PlaceNamed;
 }
 
@@ -75,9 +75,12 @@ export default class Basemaps {
     this.options.map.getLayers().insertAt(2, this.street);
   }
 
-  /** Places its labels again: what the overlays name has changed. */
-  relabel(): void {
+  /** Places its labels again (what the overlays name has changed); false when no basemap shown draws labels. */
+  relabel(): boolean {
     this.street?.changed();
+    const file = this.file?.kind === 'vector' ? this.file.layer : null;
+    file?.changed();
+    return this.street !== null || file !== null;
   }
 
   get streetShown(): boolean {
@@ -124,7 +127,7 @@ export default class Basemaps {
     }
     if (!file) return null;
     try {
-      const opened = await openFileBasemap(file);
+      const opened = await openFileBasemap(file, this.options.placeNamed);
       if (seq !== this.fileSeq) {
         opened.layer.dispose();
         return null;

@@ -13,6 +13,8 @@ import type { GeoJsonFeatureCollection } from './ResultsLayer';
 /** A data layer's colour: apart from the results' orange, the basemap's land and water. */
 export const DATA_LAYER_COLOUR = '#1b7f8c';
 
+const AREAS = new Set(['Polygon', 'MultiPolygon']);
+
 export interface DataLayerOverlayOptions {
   /** Whether a label of this size at this map coordinate is clear of the map's controls (absent: always). */
   labelClear?: (coordinate: Coordinate, box: { width: number; height: number; offsetY: number }) => boolean;
@@ -59,6 +61,9 @@ export default class DataLayerOverlay {
     };
     const label = (f: FeatureLike) =>
       new Style({
+        // An area's name (a quarter, a park) is placed before the names of the points and lines in
+        // it, as on a printed map: the place is named, and a shop's label gives way if they meet.
+        zIndex: AREAS.has(f.getGeometry()?.getType() ?? '') ? 1 : 0,
         text: new Text({
           text: String(f.get('name') ?? ''),
           font: '11px system-ui, sans-serif',

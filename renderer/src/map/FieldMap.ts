@@ -8,7 +8,8 @@ import type { Extent } from 'ol/extent';
 import { intersects, isEmpty } from 'ol/extent';
 import Basemaps from './Basemaps';
 import ControlObstacles from './ControlObstacles';
-import OverlayNames from './overlayNames';
+import OverlayNames, { type NamedExtent } from './overlayNames';
+import { placedLabels } from './placedLabels';
 import type { Theme } from '../lib/theme';
 import { coordinateText } from './coordinateText';
 
@@ -60,6 +61,10 @@ export default class FieldMap {
   private readonly controlsListeners = new Set<() => void>();
   /** What the overlays label, so the basemap names no place twice. */
   readonly overlayNames = new OverlayNames();
+  /** The named labels of the last complete frame. */
+  private placed: NamedExtent[] = [];
+  /** The basemap places its labels again after the last complete frame: the map is not settled until it has. */
+  private relabelPending = false;
 
   /**
    * Whether a label (its box above a map coordinate) is clear of every control over the map:
@@ -108,7 +113,16 @@ export default class FieldMap {
       placeNamed: (name, at, resolution) => this.overlayNames.has(name, at, SAME_PLACE_PX * resolution),
       ...(options.theme ? { theme: options.theme } : {}),
     });
-    this.overlayNames.onChange(() => this.basemaps.relabel());
+    this.overlayNames.onChange(() => {
+      if (this.basemaps.relabel()) this.relabelPending = true;
+    });
+    // What each complete frame placed decides whose label names a place next: an overlay's, or
+    // where that gave way to another label, the basemap's.
+    this.map.on('rendercomplete', (e) => {
+      this.relabelPending = false;
+      this.placed = placedLabels(e.frameState);
+      this.overlayNames.settle(this.placed);
+    });
     this.firstRender = new Promise((resolve) => this.map.once('rendercomplete', () => resolve()));
     this.map.on('precompose', () => (this.controlBoxes = null));
     // Decluttered labels (street basemap, basemap file, data layer) give way to the controls.
@@ -173,7 +187,12 @@ export default class FieldMap {
    */
   onSettledChange(cb: (settled: boolean) => void): void {
     this.map.on('movestart', () => cb(false));
-    this.map.on('rendercomplete', () => cb(true));
+    this.map.on('rendercomplete', () => cb(!this.relabelPending));
+  }
+
+  /** The names the last complete frame labelled, one per label placed (a place named twice is listed twice). */
+  labelledNames(): string[] {
+    return this.placed.map((p) => p.name);
   }
 
   /** The scale bar in the units lengths are shown in. */

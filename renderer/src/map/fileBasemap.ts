@@ -6,6 +6,7 @@ import type { Extent } from 'ol/extent';
 import { PMTilesRasterSource, PMTilesVectorSource } from 'ol-pmtiles';
 import { FileSource, PMTiles, TileType } from 'pmtiles';
 import { pmtilesStyle } from './pmtilesStyle';
+import type { PlaceNamed } from './streetStyle';
 
 export interface FileBasemap {
   layer: BaseLayer;
@@ -21,9 +22,10 @@ const RASTER = new Set<TileType>([TileType.Png, TileType.Jpeg, TileType.Webp, Ti
 /**
  * A PMTiles archive the user picked, read straight from the File (no server, no upload):
  * raster tiles (PNG, JPEG, WebP, AVIF) or Mapbox vector tiles. Anything else is refused with
- * the reason, before a layer exists.
+ * the reason, before a layer exists. A vector file's place names leave out those an overlay
+ * names there (`placeNamed`).
  */
-export async function openFileBasemap(file: File): Promise<FileBasemap> {
+export async function openFileBasemap(file: File, placeNamed?: PlaceNamed): Promise<FileBasemap> {
   const archive = new FileSource(file);
   let header;
   try {
@@ -41,7 +43,7 @@ export async function openFileBasemap(file: File): Promise<FileBasemap> {
     // Its options type intersects VectorTile's `url: string`; a Source is what it reads at run time.
     const source = new PMTilesVectorSource({ url: archive as unknown as string, attributions: [file.name] });
     return {
-      layer: new VectorTileLayer({ source, style: pmtilesStyle, declutter: true, ...common }),
+      layer: new VectorTileLayer({ source, style: pmtilesStyle(placeNamed), declutter: true, ...common }),
       kind: 'vector',
       extent,
       minZoom: header.minZoom,

@@ -1,6 +1,8 @@
 import type { FeatureLike } from 'ol/Feature';
 import type { Coordinate } from 'ol/coordinate';
 import { getCenter } from 'ol/extent';
+import { lineStringLength } from 'ol/geom/flat/length';
+import RenderFeature from 'ol/render/Feature';
 import { Fill, Stroke, Style, Text } from 'ol/style';
 import type { StyleFunction } from 'ol/style/Style';
 import type { Theme } from '../lib/theme';
@@ -46,6 +48,13 @@ export const STREET_PALETTES: Record<Theme, StreetPalette> = {
 /** Road width in pixels at zoom 16 per class; it doubles with each zoom in, halves out. */
 const ROAD_WIDTH: Record<string, number> = { motorway: 9, primary: 8, secondary: 7, street: 6, service: 3.5, path: 1.5 };
 const ROAD_ORDER = ['path', 'service', 'street', 'secondary', 'primary', 'motorway'];
+/**
+ * Pixels along a road between two labels of its name, about half a screen or more: a road is named
+ * once or twice across a view, as on a printed map, not once in each tile it crosses.
+ */
+export const ROAD_NAME_SPACING_PX = 600;
+/** A road name's width in pixels per character, a little over the 11 px font's average. */
+const ROAD_NAME_PX_PER_CHAR = 6.5;
 
 /**
  * The street basemap's style for one theme, by the tiles' layer and class names
@@ -89,6 +98,37 @@ export function streetStyle(theme: Theme, placeNamed?: PlaceNamed): StyleFunctio
     return st;
   };
 
+  /**
+   * Where each road name has a label, per name and tile resolution, as flat x, y in map units.
+   * Tiles are styled one at a time, each holding its own piece of a road; a piece is named unless
+   * another piece of that name already is within ROAD_NAME_SPACING_PX. A piece styled again
+   * (the tile drawn anew) finds its own place and keeps its name.
+   */
+  const roadNames = new Map<string, number[]>();
+  const namesRoad = (f: FeatureLike, name: string, resolution: number): boolean => {
+    if (!(f instanceof RenderFeature)) return true;
+    const flat = f.getFlatCoordinates();
+    const stride = f.getStride();
+    const end = f.getEnds()?.[0] ?? flat.length;
+    // Too short for the name: OpenLayers would not place it, so it holds no place either.
+    if (lineStringLength(flat, 0, end, stride) / resolution < name.length * ROAD_NAME_PX_PER_CHAR + 8) return false;
+    const [x, y] = f.getType() === 'LineString' ? f.getFlatMidpoint() : f.getFlatMidpoints();
+    const key = `${name}|${resolution}`;
+    let placed = roadNames.get(key);
+    if (!placed) {
+      if (roadNames.size > 4000) roadNames.clear();
+      roadNames.set(key, (placed = []));
+    }
+    const reach = (ROAD_NAME_SPACING_PX * resolution) ** 2;
+    for (let i = 0; i < placed.length; i += 2) {
+      const d = (placed[i]! - x!) ** 2 + (placed[i + 1]! - y!) ** 2;
+      if (d === 0) return true;
+      if (d < reach) return false;
+    }
+    placed.push(x!, y!);
+    return true;
+  };
+
   return (f: FeatureLike, resolution: number): Style | Style[] | undefined => {
     const layer = f.get('layer') as string;
     const cls = f.get('class') as string;
@@ -111,7 +151,7 @@ export function streetStyle(theme: Theme, placeNamed?: PlaceNamed): StyleFunctio
         if (cls !== 'path') out.unshift(new Style({ stroke: new Stroke({ color: p.casing, width: w + 2, lineCap: 'round', lineJoin: 'round' }), zIndex: 10 }));
         return out;
       }) as Style[];
-      if (!name || w < 5) return line;
+      if (!name || w < 5 || !namesRoad(f, name, resolution)) return line;
       return [...line, cached(`t|${name}`, () => new Style({ text: text(name, 11, true), zIndex: 30 })) as Style];
     }
     if (layer === 'places' && name) {

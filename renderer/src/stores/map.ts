@@ -38,6 +38,7 @@ export const useMapStore = defineStore('map', () => {
   const fitRequest = ref<{ layer: LayerName; seq: number } | null>(null);
   let centreProvider: (() => [number, number]) | null = null;
   let extentProvider: (() => [number, number, number, number] | null) | null = null;
+  let labelsProvider: (() => string[]) | null = null;
 
   /** Uploaded files as drawn on their own layer, one collection per file name. */
   const uploads = shallowRef<Record<string, FeatureCollectionLike>>({});
@@ -150,6 +151,11 @@ export const useMapStore = defineStore('map', () => {
     extentProvider = fn;
   }
   const extent = (): [number, number, number, number] | null => extentProvider?.() ?? null;
+  /** The map view registers how to read the names its last complete frame labelled (what a reader of the map sees named). */
+  function provideLabels(fn: (() => string[]) | null): void {
+    labelsProvider = fn;
+  }
+  const labelledNames = (): string[] => labelsProvider?.() ?? [];
 
   /** A panel asked for an area drawn on the map (an area pack): the map draws one polygon, then stops. */
   const areaDrawing = ref(false);
@@ -211,6 +217,8 @@ export const useMapStore = defineStore('map', () => {
     zoomToResults,
     provideExtent,
     extent,
+    provideLabels,
+    labelledNames,
     areaDrawing: readonly(areaDrawing),
     drawnArea: computed(() => drawnArea.value),
     drawArea,

@@ -51,6 +51,7 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
       const clamp = (v: number, lim: number) => Math.min(lim, Math.max(-lim, v));
       return [clamp(w!, 180), clamp(s!, 90), clamp(e!, 180), clamp(n!, 90)];
     });
+    store.provideLabels(() => m.labelledNames());
     m.basemaps.setOnline(tilesShown.value);
     showPacked();
     showStreet();
@@ -89,6 +90,7 @@ export function useFieldMap(target: Ref<HTMLElement | null>, coordsEl: Ref<HTMLE
     window.removeEventListener('offline', onOnline);
     store.provideCentre(null);
     store.provideExtent(null);
+    store.provideLabels(null);
     fieldMap.value?.dispose();
     fieldMap.value = null;
   }

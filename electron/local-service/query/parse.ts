@@ -8,7 +8,7 @@ import {
 import { numberCondition, openCondition, operatorCondition, uploadValue, wheelchairCondition } from './rules/conditions';
 import { along, insideFeature, insideUploads, intersecting, layerSubject, outside, perFeature } from './rules/layers';
 import type { Rule } from './rules/rule';
-import { modifierWord, subjectNoun, uploadsOrSaved } from './rules/subject';
+import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { seenSubject } from './rules/seen';
 import {
   barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
@@ -21,12 +21,12 @@ export type { ParseContext } from './reader';
 
 /** The reading rules, tried in this order at each word; the first that reads something wins. */
 export const RULES: readonly Rule[] = [
-  howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
+  possessedNoun, howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
   uploadValue, openCondition, wheelchairCondition, operatorCondition, numberCondition,
   withinRadius, underRadius, beyondRadius, betweenRadius, near, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
-  seenSubject, demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved,
+  seenSubject, demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved, possessiveBeforeOrder,
 ];
 
 /**

@@ -97,6 +97,8 @@ export function createReader(query: string, ctx: ParseContext) {
     subjectWordAt: -1,
     /** Modifier adjective read before any subject ("large ... airports"), waiting for its noun. */
     pending: undefined as AdjectiveReading[] | undefined,
+    /** Token index of the upload noun a possessive before order words is waiting for ("my 2 largest sites"). */
+    possessedAt: -1,
     /**
      * Figures read without a unit (a population, a column's value), from the first token of their
      * phrase to the token after the number, with how to take the reading back: a word no rule reads

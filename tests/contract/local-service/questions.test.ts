@@ -270,7 +270,7 @@ describe('conditions on uploaded columns', () => {
     expect(await ask('my open sites within 300 km of Lyon')).toEqual(['Old mill']);
   });
 
-  it('"top 3 by capacity", "smallest by capacity": a numeric column of the file orders the sites', async () => {
+  it('"top 3 by capacity", "smallest by capacity", "my 2 largest sites": a numeric column of the file orders the sites', async () => {
     const rows = [
       ['Depot A', 1200], ['Depot B', 80], ['Depot C', 450], ['Depot D', 3000], ['Depot E', 15],
     ] as const;
@@ -280,6 +280,9 @@ describe('conditions on uploaded columns', () => {
     const desc = [...rows].sort((a, b) => b[1] - a[1]).map(([n]) => n);
     expect(await ask('top 3 of my sites by capacity')).toEqual(desc.slice(0, 3));
     expect(await ask('the 2 largest of my sites by capacity')).toEqual(desc.slice(0, 2));
+    // The possessive before the order words: read as the same question.
+    expect(await ask('my 2 largest sites by capacity')).toEqual(desc.slice(0, 2));
+    expect(await ask('my top 3 sites by capacity')).toEqual(desc.slice(0, 3));
     expect(await ask('smallest of my sites by capacity')).toEqual([...desc].reverse());
   });
 

@@ -78,13 +78,16 @@ export function sizeOrder(r: Reader, i: number): number {
   return 0;
 }
 
+/** Words that order the subject and may stand between "my" and its noun ("my 3 nearest sites"). */
+export const ORDER_WORDS = new Set(['top', 'largest', 'biggest', 'smallest', 'nearest', 'closest', 'farthest', 'furthest']);
+
 /** "5 largest", "3 nearest": how many, before the order word that follows. */
 export function countBeforeOrder(r: Reader, i: number): number {
   const num = r.countAt(i);
   if (!num) return 0;
   const next = r.w(i + num[1]);
   const distant = next === 'most' && ['distant', 'remote'].includes(r.w(i + num[1] + 1));
-  if (!distant && !['largest', 'biggest', 'smallest', 'nearest', 'closest', 'farthest', 'furthest'].includes(next)) return 0;
+  if (!distant && (next === 'top' || !ORDER_WORDS.has(next))) return 0;
   r.plan.top = num[0];
   return num[1];
 }

@@ -1,5 +1,7 @@
 import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { Reader } from '../reader';
+import { UPLOAD_NOUNS } from '../words';
+import { ORDER_WORDS } from './order';
 
 /** A kind's modifier adjective ("large", "major", "regional"), before or after its subject. */
 export function modifierWord(r: Reader, i: number): number {
@@ -40,4 +42,31 @@ export function uploadsOrSaved(r: Reader, i: number): number {
   if (cls[0].type !== 'class' || cls[0].kind !== UPLOADS.name) return 0;
   r.setSubject(UPLOADS.name);
   return cls[1];
+}
+
+/**
+ * "my 2 largest sites", "our nearest 3 depots": a possessive with order words between it and the
+ * upload noun. The possessive is read here and the noun where it stands (`possessedNoun`); the
+ * words between are read by their own rules.
+ */
+export function possessiveBeforeOrder(r: Reader, i: number): number {
+  if (r.w(i) !== 'my' && r.w(i) !== 'our') return 0;
+  let j = i + 1;
+  for (;;) {
+    const num = r.countAt(j);
+    if (num) j += num[1];
+    else if (ORDER_WORDS.has(r.w(j))) j++;
+    else break;
+  }
+  if (j === i + 1 || !UPLOAD_NOUNS.has(r.w(j))) return 0;
+  r.possessedAt = j;
+  return 1;
+}
+
+/** The upload noun a possessive before order words waits for. */
+export function possessedNoun(r: Reader, i: number): number {
+  if (r.possessedAt !== i) return 0;
+  r.possessedAt = -1;
+  r.setSubject(UPLOADS.name);
+  return 1;
 }

@@ -41,7 +41,9 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeat
   if (ex.nearestFirst && first && dist(first) !== null) {
     // Say what was found: the nearest, its distance, and of how many.
     const from = ex.reference && !where ? ` to ${ex.reference.label}` : '';
-    parts.push(`The nearest of ${fmt(ex.matched)} ${plural(ex.matched)}${where}${from} is ${name(first)}, ${dist(first)}.`);
+    // Only the nearest were read from an index: how many match in all is not known, so not said.
+    const of = ex.matchedUnknown ? `the ${plural(2)}` : `${fmt(ex.matched)} ${plural(ex.matched)}`;
+    parts.push(`The nearest of ${of}${where}${from} is ${name(first)}, ${dist(first)}.`);
     if (n > 1) {
       const next = ex.items.slice(1, 3).map((x) => `${name(x)} (${dist(x)})`);
       parts.push(`Then ${next.join('; ')}${n > 3 ? `; ${fmt(n)} listed` : ''}.`);

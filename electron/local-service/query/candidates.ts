@@ -32,6 +32,8 @@ export interface Candidates<T> {
   list: T[];
   /** Whether they come largest population first (population filters and "largest" may stop early). */
   byPopulation: boolean;
+  /** Only the nearest N were read ("the 3 nearest …"): how many match in all is not known. */
+  nearestOnly?: boolean;
 }
 
 /**
@@ -85,13 +87,13 @@ export async function candidatesOf<T>(c: CandidateInput<T>): Promise<Candidates<
   const nearestOnly = plan.top !== undefined && (plan.order ?? 'distance') === 'distance' && c.rank && !c.within && !c.narrowed && !source.pointLike;
   if (nearestOnly && !c.rank!.geometric && c.rank!.count() <= NEAREST_POINTS) {
     for (const g of c.rank!.parts()) add(await source.nearest((g as { coordinates: Position }).coordinates, plan.top!));
-    return done();
+    return { ...done(), nearestOnly: true };
   }
   if (nearestOnly && c.rank!.geometric) {
     const near = await nearToGeometries(source, c.rank!, plan.top!, c.key);
     if (near) {
       add(near);
-      return done();
+      return { ...done(), nearestOnly: true };
     }
   }
   return { list: await source.all(), byPopulation: source.populated };

@@ -217,6 +217,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     reference: distM ? shown : undefined,
     radiusKm: within?.radiusKm,
     matched,
+    ...(run.nearestOnly ? { matchedUnknown: true } : {}),
     nearestFirst: order === 'distance' && !!distM,
     measurement,
     aggregated: false,
@@ -236,7 +237,7 @@ interface FilterInput {
 }
 
 /** The subject's candidates that pass every filter and relation of the plan, with their distances. */
-async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items: Item[]; warnings: Warning[] }> {
+async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items: Item[]; warnings: Warning[]; nearestOnly: boolean }> {
   const { input, within, withinM, distM, insideGeoms, outsideGeoms, crossGeoms } = f;
   const { plan, work } = input;
   const { source } = subject;
@@ -256,8 +257,8 @@ async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items
   // items that can be among the first N are measured (see measureNearest); the rest keep no distance.
   const rankIndex = f.rank?.geometric ? f.rank.index() : null;
   const narrowed = !!(plan.conditions.length || keep || h3 || outsideGeoms || plan.popMin !== undefined || plan.popMax !== undefined);
-  const { list, byPopulation } = subject.saved
-    ? { list: subject.saved, byPopulation: false }
+  const { list, byPopulation, nearestOnly } = subject.saved
+    ? { list: subject.saved, byPopulation: false, nearestOnly: false }
     : await candidatesOf({ plan, source, countries, within: withinM && within ? withinM : null, rank: f.rank, inside: insideGeoms, crossing: crossGeoms, narrowed, key });
 
   // Largest-first candidates with a population floor or "the N largest": the first that fail end the search.
@@ -320,7 +321,7 @@ async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items
     };
     await measureNearest(items, plan.top!, rankIndex, (it) => source.position(handle(it)), geometryOf, work?.slice);
   }
-  return { items, warnings: plan.conditions.length ? cond.warnings() : [] };
+  return { items, warnings: plan.conditions.length ? cond.warnings() : [], nearestOnly: !!nearestOnly };
 }
 
 /** Runs of equal distance put in the source's own order. */

@@ -52,6 +52,8 @@ export interface Execution {
   nearestFirst: boolean;
   /** Matches before a top N cut them ("the nearest of 5,210 airports"). */
   matched: number;
+  /** Only the nearest N were read from the source's index: `matched` counts those, not every match. */
+  matchedUnknown?: boolean;
   measurement?: MeasurementResult;
   aggregated: boolean;
   /** The uploaded features that upload items index into. */

@@ -15,11 +15,11 @@ import { createTileBatch } from './tileBatch';
 export type LoadStreetTile = (z: number, x: number, y: number) => Promise<string | null>;
 
 /**
- * Longest a made tile waits for the others of its view before it is drawn. A view's tiles are
- * usually all made within it: a frame drawn before then lays out every label again at the next,
- * and competes with the tiles still being made for the machine's cores.
+ * Longest a made tile waits for the others of its view before it is drawn: a view's tiles come
+ * in two or three frames rather than one per tile (each frame lays out every label shown again),
+ * and the page draws the first of them while the service is still making the rest.
  */
-const BATCH_WAIT_MS = 1000;
+const BATCH_WAIT_MS = 250;
 
 /**
  * The street basemap made from the analyst's OSM extracts: vector tiles from the layer store,

@@ -22,6 +22,8 @@ const STEP_LIMIT_MS = 120_000;
 /** Set sizes; smaller ones for a quick check on a busy machine (the figures' names stay). */
 const SMALL = Number(process.env['BENCH_MAP_SMALL'] ?? 100_000);
 const LARGE = Number(process.env['BENCH_MAP_LARGE'] ?? 1_000_000);
+/** BENCH_MAP_BASEMAP_ONLY=1: the street basemap's figures alone (the point sets are skipped). */
+const BASEMAP_ONLY = process.env['BENCH_MAP_BASEMAP_ONLY'] === '1';
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json' };
 
@@ -88,6 +90,10 @@ async function main(): Promise<void> {
           throw new Error(`${message}${problems.length ? `\npage errors: ${problems.join('; ')}` : ''}`, { cause: e });
         });
     console.log(`load average ${loadavg().map((v) => v.toFixed(2)).join(' ')}`);
+    if (BASEMAP_ONLY) {
+      printFigures(await basemapFigures(page, STEP_LIMIT_MS));
+      return;
+    }
     // One small run first so code and shaders are compiled before anything is timed.
     await bench(10_000, true);
     const w100k = await bench(SMALL, true);

@@ -95,6 +95,9 @@ export default class FieldMap {
   constructor(options: FieldMapOptions) {
     this.map = new Map({
       target: options.target,
+      // A street-zoom view in 256 px tiles asks for 24 to 40 tiles at once; with OpenLayers' 16 the
+      // rest were asked only after the first ones had been drawn, making and drawing in turn.
+      maxTilesLoading: 64,
       controls: defaultControls({ attributionOptions: { collapsible: false } }).extend([
         this.scaleLine,
         new MousePosition({

@@ -172,3 +172,33 @@ describe('spatial index of cells', () => {
     }
   });
 });
+
+describe('features read through the cells', () => {
+  it('come back whole: source id, sublayer (or none), geometry of every type and size, and tags, cell after cell', async () => {
+    // Mixed geometries of varying length, so the geometries a cell joins end to end differ in size.
+    const mixed: LayerFeature[] = Array.from({ length: 150 }, (_, i) => {
+      const x = 5 + (i % 15) * 0.01;
+      const y = 45 + Math.floor(i / 15) * 0.01;
+      const geometry: LayerFeature['geometry'] =
+        i % 3 === 0
+          ? { type: 'Point', coordinates: [x, y] }
+          : i % 3 === 1
+            ? { type: 'LineString', coordinates: Array.from({ length: 2 + (i % 7) }, (_, k) => [x + k * 0.001, y + (k % 2) * 0.001]) }
+            : { type: 'Polygon', coordinates: [[[x, y], [x + 0.004, y], [x + 0.004, y + 0.004], [x, y + 0.004], [x, y]], [[x + 0.001, y + 0.001], [x + 0.002, y + 0.001], [x + 0.002, y + 0.002], [x + 0.001, y + 0.001]]] };
+      return { sourceId: `way/${i}`, ...(i % 4 ? { sublayer: `part ${i % 4}` } : {}), geometry, properties: { name: `N, "${i}" [é]`, level: i } };
+    });
+    const dataDir = join(dir, 'whole');
+    const s = openSqliteLayerStore({ dataDir });
+    try {
+      const w = s.create({ name: 'mixed', sourceFile: '/m', format: 'geojson', licence: null, sourceText: 'm' });
+      w.add(mixed);
+      const info = w.commit([]);
+      const got = await s.inBBox(info.id, [4, 44, 6, 46]);
+      expect(got.map((f) => [f.fid, f.sourceId, f.sublayer, f.geometry, f.tags])).toEqual(
+        mixed.map((f, i) => [i + 1, f.sourceId, f.sublayer ?? null, f.geometry, f.properties]),
+      );
+    } finally {
+      s.close();
+    }
+  });
+});

@@ -1,7 +1,7 @@
 import type { Geometry } from 'geojson';
 import GeoJSONVT from 'geojson-vt';
 import { describe, expect, it } from 'vitest';
-import { tileProjector, toTileFeature } from '../../../electron/local-service/layers/basemap/tile-geometry';
+import { simplifiedLine, tileProjector, toTileFeature } from '../../../electron/local-service/layers/basemap/tile-geometry';
 
 // geojson-vt, a separate tiler, cuts the same geometries at tile 2/1/1 (tolerance 0, same extent
 // and buffer): our cut must hold the same vertices, wound the same way.
@@ -52,5 +52,27 @@ describe('street tiles: geometries projected and cut to one tile', () => {
     expect(ours({ type: 'MultiPoint', coordinates: [[-45, 30], [45, 30]] })!.geometry).toEqual(reference({ type: 'Point', coordinates: [-45, 30] })!.geometry);
     expect(ours({ type: 'Point', coordinates: [45, 30] })).toBeNull();
     expect(ours({ type: 'Polygon', coordinates: [[[40, 20], [50, 20], [50, 30], [40, 20]]] })).toBeNull();
+  });
+});
+
+describe('street tiles: lines simplified to the tile', () => {
+  // Expected lines written out by hand: which vertices are within a unit of the line through their neighbours.
+  it('drops vertices on or within a unit of the straight line between the kept ones, and keeps bends and ends', () => {
+    expect(simplifiedLine([[0, 0], [100, 0], [200, 0], [300, 1], [400, 0]])).toEqual([[0, 0], [400, 0]]);
+    expect(simplifiedLine([[0, 0], [100, 0], [200, 3], [300, 0]])).toEqual([[0, 0], [100, 0], [200, 3], [300, 0]]);
+    expect(simplifiedLine([[0, 0], [100, 0], [200, 2], [300, 0]])).toEqual([[0, 0], [200, 2], [300, 0]]);
+    expect(simplifiedLine([[0, 0], [100, 0], [100, 100], [200, 100]])).toEqual([[0, 0], [100, 0], [100, 100], [200, 100]]);
+    expect(simplifiedLine([[0, 0], [50, 0], [100, 0], [100, 50], [100, 100]])).toEqual([[0, 0], [100, 0], [100, 100]]);
+    // A line that doubles back keeps its turning point, though that lies on the line between its ends.
+    expect(simplifiedLine([[0, 0], [300, 0], [100, 0]])).toEqual([[0, 0], [300, 0], [100, 0]]);
+    expect(simplifiedLine([[5, 5], [9, 9]])).toEqual([[5, 5], [9, 9]]);
+  });
+
+  it('draws a straight street mapped one way per block as one segment in the tile', () => {
+    // Twenty blocks along latitude 30 in tile 2/1/1, each its own way end to end, joined.
+    const coordinates = Array.from({ length: 21 }, (_, i) => [-80 + i * 3, 30]);
+    const cut = ours({ type: 'LineString', coordinates })!.geometry as number[][][];
+    expect(cut).toHaveLength(1);
+    expect(cut[0]).toHaveLength(2);
   });
 });

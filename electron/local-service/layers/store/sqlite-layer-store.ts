@@ -53,6 +53,16 @@ interface Row {
   tags: string;
 }
 
+/** A spatial-index cell's features that meet a box, their columns joined in SQL (see statementsFor). */
+interface CellRow {
+  fids: string;
+  ids: string;
+  subs: string;
+  tags: string;
+  geoms: Buffer;
+  sizes: string;
+}
+
 interface LayerRow {
   id: number;
   uid: string;
@@ -143,10 +153,14 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
       q = {
         cells,
         // The box (x0, x1, y0, y1) tests the cells, then their members.
+        // One row per cell with its members' columns joined (JSON arrays, geometries end to end):
+        // a row and a Buffer per feature cost better-sqlite3 three times the read itself.
         candidates: db.prepare(
           cells
-            ? `SELECT f.fid, f.source_id, f.sublayer, f.geom, f.tags FROM lr_${n} r JOIN lm_${n} m ON m.cell = r.cell JOIN lf_${n} f ON f.fid = m.fid
-               WHERE r.x1 >= ? AND r.x0 <= ? AND r.y1 >= ? AND r.y0 <= ? AND m.x1 >= ? AND m.x0 <= ? AND m.y1 >= ? AND m.y0 <= ?`
+            ? `SELECT json_group_array(f.fid) AS fids, json_group_array(f.source_id) AS ids, json_group_array(f.sublayer) AS subs,
+                 '[' || group_concat(f.tags, ',') || ']' AS tags, CAST(group_concat(f.geom, '') AS BLOB) AS geoms, json_group_array(length(f.geom)) AS sizes
+               FROM lr_${n} r JOIN lm_${n} m ON m.cell = r.cell JOIN lf_${n} f ON f.fid = m.fid
+               WHERE r.x1 >= ? AND r.x0 <= ? AND r.y1 >= ? AND r.y0 <= ? AND m.x1 >= ? AND m.x0 <= ? AND m.y1 >= ? AND m.y0 <= ? GROUP BY r.cell`
             : `SELECT f.fid, f.source_id, f.sublayer, f.geom, f.tags FROM lr_${n} r JOIN lf_${n} f ON f.fid = r.fid
                WHERE r.x1 >= ? AND r.x0 <= ? AND r.y1 >= ? AND r.y0 <= ?`,
         ),
@@ -157,45 +171,45 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
     return q;
   };
 
-  type Candidate = { row: Row; geometry: Geometry; tags: Record<string, unknown> | undefined };
-  /**
-   * Rows whose boxes meet any of the boxes and whose tags pass, each with its decoded geometry;
-   * the tags too when a test read them (so they are parsed once), otherwise later, for rows kept.
-   */
+  type Candidate = { fid: number; sourceId: string; sublayer: string | null; geometry: Geometry; tags: Record<string, unknown> };
+  /** Rows whose boxes meet any of the boxes and whose tags pass, each with its decoded geometry and tags. */
   const candidates = (n: number, boxes: BBox[], match?: TagMatch[]): Candidate[] => {
     const { candidates: stmt, cells } = statementsFor(n);
     const seen = new Set<number>();
     const out: Candidate[] = [];
+    const take = (fid: number, sourceId: string, sublayer: string | null, tags: Record<string, unknown>, geom: Uint8Array, start: number) => {
+      if (seen.has(fid)) return;
+      seen.add(fid);
+      if (match && !passes(tags, match)) return;
+      out.push({ fid, sourceId, sublayer, geometry: decodeWkb(geom, start), tags });
+    };
     for (const [x0, y0, x1, y1] of boxes) {
-      const rows = (cells ? stmt.all(x0, x1, y0, y1, x0, x1, y0, y1) : stmt.all(x0, x1, y0, y1)) as Row[];
-      for (const row of rows) {
-        if (seen.has(row.fid)) continue;
-        seen.add(row.fid);
-        const tags = match ? (JSON.parse(row.tags) as Record<string, unknown>) : undefined;
-        if (match && !passes(tags!, match)) continue;
-        out.push({ row, geometry: decodeWkb(row.geom), tags });
+      if (!cells) {
+        for (const row of stmt.all(x0, x1, y0, y1) as Row[]) take(row.fid, row.source_id, row.sublayer, JSON.parse(row.tags) as Record<string, unknown>, row.geom, 0);
+        continue;
+      }
+      for (const cell of stmt.all(x0, x1, y0, y1, x0, x1, y0, y1) as CellRow[]) {
+        const fids = JSON.parse(cell.fids) as number[];
+        const ids = JSON.parse(cell.ids) as string[];
+        const subs = JSON.parse(cell.subs) as (string | null)[];
+        const tags = JSON.parse(cell.tags) as Record<string, unknown>[];
+        const sizes = JSON.parse(cell.sizes) as number[];
+        for (let i = 0, at = 0; i < fids.length; at += sizes[i]!, i++) take(fids[i]!, ids[i]!, subs[i]!, tags[i]!, cell.geoms, at);
       }
     }
     return out;
   };
 
-  const stored = (uid: string, row: Row, geometry: Geometry, tags?: Record<string, unknown>): StoredFeature => ({
-    layerId: uid,
-    fid: row.fid,
-    sourceId: row.source_id,
-    sublayer: row.sublayer,
-    geometry,
-    tags: tags ?? (JSON.parse(row.tags) as Record<string, unknown>),
-  });
+  const stored = (uid: string, c: Candidate): StoredFeature => ({ layerId: uid, fid: c.fid, sourceId: c.sourceId, sublayer: c.sublayer, geometry: c.geometry, tags: c.tags });
 
   const withinRaw = (n: number, p: Position, metres: number, match?: TagMatch[]) =>
     candidates(n, boxesAround(p, metres), match)
       .map((c) => ({ ...c, d: distanceToGeometry(p, c.geometry) }))
       .filter((c) => c.d <= metres)
-      .sort((a, b) => a.d - b.d || a.row.fid - b.row.fid);
+      .sort((a, b) => a.d - b.d || a.fid - b.fid);
 
   const near = (uid: string, list: (Candidate & { d: number })[], limit: number): NearFeature[] =>
-    list.slice(0, limit).map((c) => ({ ...stored(uid, c.row, c.geometry, c.tags), distanceMeters: c.d }));
+    list.slice(0, limit).map((c) => ({ ...stored(uid, c), distanceMeters: c.d }));
 
   // Read in pages by fid rather than through one open statement: a reader paused between pages
   // (an asynchronous caller) must not hold the connection busy, which would refuse an import's writes.
@@ -328,7 +342,9 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
 
     async feature(uid, fid) {
       const row = statementsFor(layerNumber(uid)).one.get(fid) as Row | undefined;
-      return row ? stored(uid, row, decodeWkb(row.geom)) : null;
+      return row
+        ? { layerId: uid, fid: row.fid, sourceId: row.source_id, sublayer: row.sublayer, geometry: decodeWkb(row.geom), tags: JSON.parse(row.tags) as Record<string, unknown> }
+        : null;
     },
 
     async inBBox(uid, bbox, opts = {}) {
@@ -336,9 +352,9 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
       const box = bboxPolygon(bbox).geometry;
       return candidates(n, [bbox], opts.match)
         .filter((c) => opts.boxOnly || booleanIntersects(box, c.geometry))
-        .sort((a, b) => a.row.fid - b.row.fid)
+        .sort((a, b) => a.fid - b.fid)
         .slice(0, opts.limit ?? Infinity)
-        .map((c) => stored(uid, c.row, c.geometry, c.tags));
+        .map((c) => stored(uid, c));
     },
 
     async within(uid, point, metres, opts = {}) {
@@ -368,9 +384,9 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
       const [x, y] = point as [number, number];
       return candidates(layerNumber(uid), [[x, y, x, y]], opts.match)
         .filter((c) => containsPoint(c.geometry, point))
-        .sort((a, b) => a.row.fid - b.row.fid)
+        .sort((a, b) => a.fid - b.fid)
         .slice(0, opts.limit ?? Infinity)
-        .map((c) => stored(uid, c.row, c.geometry, c.tags));
+        .map((c) => stored(uid, c));
     },
 
     async intersecting(uid, geometry, opts = {}) {
@@ -378,9 +394,9 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
       if (!b) return [];
       return candidates(layerNumber(uid), [b], opts.match)
         .filter((c) => booleanIntersects(geometry, c.geometry))
-        .sort((a, b2) => a.row.fid - b2.row.fid)
+        .sort((a, b2) => a.fid - b2.fid)
         .slice(0, opts.limit ?? Infinity)
-        .map((c) => stored(uid, c.row, c.geometry, c.tags));
+        .map((c) => stored(uid, c));
     },
 
     async scan(uid, opts: QueryOptions = {}) {

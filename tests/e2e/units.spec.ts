@@ -24,6 +24,10 @@ test('miles chosen in Settings: the table, the answer and the scale bar all spea
   const answer = page.getByTestId('ask-answer-text');
   await expect(answer).toContainText(' mi');
   await expect(answer).not.toContainText(/\d km\b/);
+  // The notes under the answer ("read as: … within 100 km …") speak miles too.
+  const notes = page.getByTestId('warning-text');
+  await expect(notes.filter({ hasText: /^read as:/ })).toContainText(`within ${Math.round((100_000 / MI) * 10) / 10} mi of Genève`);
+  for (const text of await notes.allTextContents()) expect(text).not.toMatch(/\d km\b/);
   await expect(page.locator('.ol-scale-line-inner')).toHaveText(/\d+ (mi|ft)$/);
   // The "Read as" chip keeps the figure asked and says it in miles too.
   const relation = page.locator('[data-testid="reading-chip"][data-part="relation"]');

@@ -19,7 +19,10 @@ export class WayFile {
   private firsts = new Float64Array(256);
   private pages = 0;
   private tail = new Int32Array(PAGE_INTS);
-  private used = 0;  private readonly cache = new Map<number, Int32Array>();
+  private used = 0;
+  /** Id of the first way in the page being filled. */
+  private firstOfTail = 0;
+  private readonly cache = new Map<number, Int32Array>();
   lastId = -Infinity;
 
   constructor(private readonly path: () => string) {}

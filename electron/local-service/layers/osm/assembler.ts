@@ -38,7 +38,7 @@ export interface AssemblerOptions {
   scratch: () => Database.Database;
   /** Path of a scratch file of this import by name (spilled node locations and way geometries; removed with the scratch database). */
   scratchFile: (name: string) => string;
-  /** Bytes of way geometry kept in memory before the rest go to the scratch file (default 24 MB). */
+  /** Bytes of way geometry kept in memory before the rest go to the scratch file (default 16 MB). */
   wayMemoryBytes?: number;
 }
 
@@ -54,7 +54,7 @@ export const OSM_MEMORY_NODES = 2_000_000;
  * Way geometries kept in memory for the relations that follow before the rest go to the scratch
  * file: a town's ways never touch the disk, a country's stay within the same memory.
  */
-const WAY_MEMORY_BYTES = 24 * 1024 * 1024;
+const WAY_MEMORY_BYTES = 16 * 1024 * 1024;
 /** Int32 slots of a chunk of way geometries (8 MB): memory grows with the ways kept. */
 const WAY_CHUNK = 1 << 21;
 const NO_TAGS: Record<string, string> = Object.freeze({}) as Record<string, string>;

@@ -11,8 +11,8 @@ import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 
 const PAGE = 1024;
 const PAGE_BYTES = PAGE * 16;
-/** Pages kept in memory after reading (16 KB each: 8 MB). */
-const CACHED_PAGES = 512;
+/** Pages kept in memory after reading (16 KB each: 4 MB). */
+const CACHED_PAGES = 256;
 
 interface Page {
   bytes: Uint8Array;

@@ -5,10 +5,10 @@ import { hilbertKey, type BBox } from './geo';
 /** Features per cell of the spatial index: a few pages of members, a small R*Tree. */
 export const CELL_FEATURES = 32;
 /**
- * Boxes kept in memory (48 bytes each: 24 MB, 36 while the array grows) before a sorted run of
+ * Boxes kept in memory (48 bytes each: 19 MB, 29 while the array grows) before a sorted run of
  * them goes to a scratch file: a town's never touch the disk, a country's stay within the same memory.
  */
-export const MEMORY_BOXES = 500_000;
+export const MEMORY_BOXES = 400_000;
 const SLOTS = 6;
 /** Boxes read at a time from each run while merging (192 KB a run). */
 const MERGE_BUFFER = 4096;

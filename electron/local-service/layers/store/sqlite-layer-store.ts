@@ -106,7 +106,7 @@ function dropLayerTables(db: Database.Database, n: number): void {
 export interface SqliteLayerStoreOptions {
   dataDir: string;
   clock?: () => Date;
-  /** Feature boxes an import sorts in memory before they go to a temporary table (cell-index.ts). */
+  /** Feature boxes an import sorts in memory before sorted runs of them go to a scratch file (cell-index.ts). */
   memoryBoxes?: number;
 }
 

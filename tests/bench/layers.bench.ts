@@ -1,6 +1,6 @@
 /**
  * Data-layer benchmark: import of a generated OSM PBF of 2,000,000 nodes and 200,000 ways
- * (the grid town of tests/support/town/grid.ts, converted with `osmium cat`), in a
+ * (the grid town of tests/support/town/grid.ts, its XML piped through `osmium cat`), in a
  * child process so its peak RSS is its own; import of the same data as a GeoPackage written by
  * GDAL; and nearest-10 / within-500 m questions over a layer of 1,000,000 features, asked through
  * HTTP compute of the local service (vocabulary, engine and store). In the same run, when the
@@ -26,7 +26,7 @@ import { createMemoryLogger } from '../../electron/ground/logger';
 import { createLocalService } from '../../electron/local-service/server';
 import { startPgCluster } from '../support/pg-cluster';
 import { writeSyntheticLayer } from '../support/synthetic-layer';
-import { osmiumCat, writeGridTownXml } from '../support/town/grid';
+import { writeGridTownPbf } from '../support/town/grid';
 
 const BENCH_KEYS = { bearer: 'bench-bearer-key', search: 'bench-search-key' };
 
@@ -89,12 +89,9 @@ function ogrFeatureCount(file: string): number {
 async function main(nodes: number, queryFeatures: number) {
   const dir = mkdtempSync(join(tmpdir(), 'fieldlens-bench-layers-'));
   try {
-    const xml = join(dir, 'grid.osm');
     const pbf = join(dir, 'grid.osm.pbf');
     const t0 = performance.now();
-    const grid = writeGridTownXml(xml, nodes);
-    osmiumCat(xml, pbf);
-    rmSync(xml);
+    const grid = await writeGridTownPbf(pbf, nodes);
     process.stdout.write(`generated ${grid.nodes} nodes, ${grid.ways} ways: ${(statSync(pbf).size / 1e6).toFixed(1)} MB PBF in ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
 
     const p = importInChild(pbf, join(dir, 'pbf-data'));

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as turf from '@turf/turf';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddedLayerStore, LayerInfo } from '../../../electron/local-service/layers/store/layer-store';
 import { openSqliteLayerStore } from '../../../electron/local-service/layers/store/sqlite-layer-store';
 import { hilbertKey } from '../../../electron/local-service/layers/store/geo';
@@ -110,7 +110,7 @@ describe('spatial index of cells', () => {
     for (const b of boxes) expect((await store.inBBox(layer.id, b)).map((f) => f.tags['name']).sort()).toEqual(inBox(b));
   });
 
-  it('cuts cells along the Hilbert curve whether the boxes were sorted in memory or, past its budget, in a temporary table', async () => {
+  it('cuts cells along the Hilbert curve whether the boxes were sorted in memory or, past its budget, in sorted runs merged from a scratch file', async () => {
     // Expected cells: features sorted by the Hilbert key of their point, then by fid, 32 to a cell.
     const want = features
       .map((f, i) => {
@@ -129,17 +129,23 @@ describe('spatial index of cells', () => {
     expect(members(dir, layer.id)).toEqual([...want].sort((a, b) => a[0]! - b[0]! || a[1]! - b[1]!));
     const dataDir = join(dir, 'spilled-boxes');
     const small = openSqliteLayerStore({ dataDir, memoryBoxes: 50 });
-    const exec = vi.spyOn(Database.prototype, 'exec');
+    const runFiles = () => readdirSync(dataDir).filter((f) => f.startsWith('layer-cells-'));
     try {
       const w = small.create({ name: 'spilled', sourceFile: '/s', format: 'geojson', licence: null, sourceText: 's' });
       for (let i = 0; i < features.length; i += 37) w.add(features.slice(i, i + 37));
+      // Past 50 boxes, sorted runs of them went to a scratch file, merged and removed at the commit.
+      expect(runFiles()).toHaveLength(1);
       const info = w.commit([]);
-      // The boxes went to the temporary table once 50 were held.
-      expect(exec.mock.calls.filter(([sql]) => sql.includes('CREATE TEMP TABLE bb_'))).toHaveLength(1);
+      expect(runFiles()).toEqual([]);
       expect(members(dataDir, info.id)).toEqual(members(dir, layer.id));
       for (const b of boxes) expect((await small.inBBox(info.id, b)).map((f) => f.tags['name']).sort()).toEqual(inBox(b));
+      // An import stopped part way leaves no runs either.
+      const stopped = small.create({ name: 'stopped', sourceFile: '/s', format: 'geojson', licence: null, sourceText: 's' });
+      stopped.add(features);
+      expect(runFiles()).toHaveLength(1);
+      stopped.abort();
+      expect(runFiles()).toEqual([]);
     } finally {
-      exec.mockRestore();
       small.close();
     }
   });

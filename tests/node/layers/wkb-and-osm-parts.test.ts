@@ -5,7 +5,9 @@ import Database from 'better-sqlite3';
 import type { Geometry } from 'geojson';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OsmAssembler } from '../../../electron/local-service/layers/osm/assembler';
+import { NodeFile } from '../../../electron/local-service/layers/osm/node-file';
 import { NodeStore } from '../../../electron/local-service/layers/osm/node-store';
+import { WayFile } from '../../../electron/local-service/layers/osm/way-file';
 import { joinRings } from '../../../electron/local-service/layers/osm/rings';
 import { WayIndex } from '../../../electron/local-service/layers/osm/way-index';
 import { XmlTagScanner } from '../../../electron/local-service/layers/readers/xml-tags';
@@ -56,7 +58,7 @@ describe('WKB', () => {
 describe('OSM node store', () => {
   it('finds every node, in memory and past the memory budget, in and out of order', () => {
     let db: Database.Database | null = null;
-    const store = new NodeStore({ memoryNodes: 1000, scratch: () => (db ??= new Database(join(dir, 'nodes.sqlite'))) });
+    const store = new NodeStore({ memoryNodes: 1000, scratch: () => (db ??= new Database(join(dir, 'nodes.sqlite'))), scratchFile: () => join(dir, 'nodes.bin') });
     const want = new Map<number, [number, number]>();
     for (let id = 1; id <= 5000; id++) {
       const p: [number, number] = [Math.round((-180 + (id % 360)) * 1e7) / 1e7, Math.round((id % 170) * 0.5e7 - 42.5e7) / 1e7];
@@ -83,40 +85,103 @@ describe('OSM node store', () => {
     expect(located([4500 * 3, 4500 * 3 + 1])).toBeNull();
     expect(store.get(4)).toBeNull();
     expect(store.get(10 ** 9)).toBeNull();
+    store.close();
     (db as Database.Database | null)?.close();
   });
 });
 
 describe('OSM way geometries for relations', () => {
-  it('builds a multipolygon from its ways whether they were kept in memory or in the scratch file', () => {
-    const build = (wayMemoryBytes: number, file: string) => {
+  it('builds a multipolygon from its ways whether they were kept in memory, in the scratch file or, out of order, in the scratch table', () => {
+    const build = (wayMemoryBytes: number, file: string, wayOrder: number[]) => {
       let db: Database.Database | null = null;
-      const osm = new OsmAssembler({ memoryNodes: 1000, wayMemoryBytes, scratch: () => (db ??= new Database(join(dir, file))) });
+      const osm = new OsmAssembler({ memoryNodes: 1000, wayMemoryBytes, scratch: () => (db ??= new Database(join(dir, file))), scratchFile: (name) => join(dir, `${file}.${name}`) });
       // A square of four corners, its outer ring in two ways (the second drawn backwards).
       const corners: [number, number][] = [[8, 47], [8.01, 47], [8.01, 47.01], [8, 47.01]];
       corners.forEach(([lon, lat], i) => osm.node({ id: i + 1, lon, lat, tags: {} }));
-      osm.way({ id: 10, tags: {}, refs: [1, 2, 3] });
-      osm.way({ id: 11, tags: {}, refs: [1, 4, 3] });
+      const refs: Record<number, number[]> = { 10: [1, 2, 3], 11: [1, 4, 3] };
+      for (const id of wayOrder) osm.way({ id, tags: {}, refs: refs[id]! });
       const f = osm.relation({
         id: 100,
         tags: { type: 'multipolygon', landuse: 'meadow' },
         members: [{ type: 'way', id: 10, role: 'outer' }, { type: 'way', id: 11, role: 'outer' }],
       });
-      const usedDisk = db !== null;
+      const usedTable = db !== null;
+      osm.close();
       (db as Database.Database | null)?.close();
-      return { geometry: f?.geometry, usedDisk };
+      return { geometry: f?.geometry, usedTable };
     };
-    const inMemory = build(64 * 1024 * 1024, 'ways-memory.sqlite');
-    const onDisk = build(0, 'ways-disk.sqlite');
-    expect(inMemory.usedDisk).toBe(false);
-    expect(onDisk.usedDisk).toBe(true);
+    const inMemory = build(64 * 1024 * 1024, 'ways-memory.sqlite', [10, 11]);
+    const inFile = build(0, 'ways-file.sqlite', [10, 11]);
+    const inTable = build(0, 'ways-table.sqlite', [11, 10]);
+    expect(inMemory.usedTable).toBe(false);
+    expect(inFile.usedTable).toBe(false);
+    expect(inTable.usedTable).toBe(true);
     expect(inMemory.geometry?.type).toBe('Polygon');
     const ring = (inMemory.geometry as { coordinates: number[][][] }).coordinates[0]!;
     // The ring's corners are the square's, each once, closed.
     expect(ring).toHaveLength(5);
     expect(ring[0]).toEqual(ring[4]);
     expect(new Set(ring.slice(0, 4).map((p) => p.join()))).toEqual(new Set(['8,47', '8.01,47', '8.01,47.01', '8,47.01']));
-    expect(onDisk.geometry).toEqual(inMemory.geometry);
+    expect(inFile.geometry).toEqual(inMemory.geometry);
+    expect(inTable.geometry).toEqual(inMemory.geometry);
+  });
+});
+
+describe('OSM scratch files', () => {
+  it('give back every node of a million and more, across pages read again after leaving the cache', () => {
+    const file = new NodeFile(() => join(dir, 'node-file.bin'));
+    const N = 1_500_000;
+    // Ids with gaps of 2 to 4; coordinates from the index, so the expected answer needs no copy.
+    const idAt = (i: number) => i * 3 + (i % 2) + 5;
+    for (let i = 0; i < N; i++) file.append(idAt(i), i % 3_600_000_000, -i);
+    const lon = new Int32Array(1);
+    const lat = new Int32Array(1);
+    let s = 11;
+    const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+    let wrong = 0;
+    for (let k = 0; k < 20_000; k++) {
+      const i = Math.floor(rand() * N);
+      if (!file.find(idAt(i), lon, lat, 0) || lon[0] !== i || lat[0] !== -i) wrong++;
+    }
+    // In order from the start, as a way's nodes are read: after random reads that filled the cache.
+    for (let i = 0; i < N; i += 997) if (!file.find(idAt(i), lon, lat, 0) || lon[0] !== i) wrong++;
+    expect(wrong).toBe(0);
+    // Ids between two nodes, before the first and after the last are not there.
+    expect(file.find(idAt(1000) + 1, lon, lat, 0)).toBe(false);
+    expect(file.find(1, lon, lat, 0)).toBe(false);
+    expect(file.find(idAt(N - 1) + 1, lon, lat, 0)).toBe(false);
+    file.close();
+  });
+
+  it('give back every way kept, of any length up to a page, across pages', () => {
+    const file = new WayFile(() => join(dir, 'way-file.bin'));
+    const want = new Map<number, number[]>();
+    let id = 2 ** 33; // ids past 32 bits are kept whole
+    let s = 3;
+    const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+    let refused = 0;
+    for (let w = 0; w < 20_000; w++) {
+      id += 1 + Math.floor(rand() * 5);
+      const n = w === 777 ? 8000 : 2 + Math.floor(rand() * 40);
+      const lon = Int32Array.from({ length: n }, (_, i) => w * 100 + i);
+      const lat = Int32Array.from({ length: n }, (_, i) => -w - i);
+      if (!file.fits(id, n)) refused++;
+      file.append(id, lon, lat, n);
+      want.set(id, Array.from({ length: n }, (_, i) => [w * 100 + i, -w - i]).flat());
+    }
+    expect(refused).toBe(0);
+    expect(file.fits(id, 2)).toBe(false); // not after the last id
+    expect(file.fits(id + 1, 9000)).toBe(false); // longer than a page
+    let wrong = 0;
+    for (const [k, coords] of want) {
+      const got = file.get(k);
+      if (!got || got.length !== coords.length || got.some((v, i) => v !== coords[i])) wrong++;
+      if (!want.has(k - 1) && file.get(k - 1) !== null) wrong++;
+    }
+    expect(wrong).toBe(0);
+    expect(file.get(2 ** 33)).toBeNull();
+    expect(file.get(id + 1)).toBeNull();
+    file.close();
   });
 });
 

@@ -6,6 +6,7 @@ import { NodeStore } from './node-store';
 import { lineFeature, pointFeature } from './packed-feature';
 import { tagTextOf, type DecodedBlock } from './pbf-workers';
 import { joinRings, nestRings } from './rings';
+import { WayFile } from './way-file';
 import { WayIndex } from './way-index';
 
 export interface OsmNode {
@@ -35,22 +36,25 @@ export interface OsmRelation {
 export interface AssemblerOptions {
   memoryNodes: number;
   scratch: () => Database.Database;
-  /** Bytes of way geometry kept in memory before the rest go to the scratch file (default 24 MB). */
+  /** Path of a scratch file of this import by name (spilled node locations and way geometries; removed with the scratch database). */
+  scratchFile: (name: string) => string;
+  /** Bytes of way geometry kept in memory before the rest go to the scratch file (default 16 MB). */
   wayMemoryBytes?: number;
 }
 
 const SCALE = 1e7;
 
 /**
- * Node locations kept in memory (16 bytes each: 64 MB) before the rest go to the scratch file.
- * Sized so a whole import, SQLite caches and the V8 heap included, stays under 500 MB.
+ * Node locations kept in memory (16 bytes each: 32 MB) before the rest go to the scratch file,
+ * whose pages read almost as fast when a way's nodes are close in the file. Sized so a whole
+ * import, SQLite caches and the V8 heap included, stays under 500 MB.
  */
-export const OSM_MEMORY_NODES = 4_000_000;
+export const OSM_MEMORY_NODES = 2_000_000;
 /**
  * Way geometries kept in memory for the relations that follow before the rest go to the scratch
  * file: a town's ways never touch the disk, a country's stay within the same memory.
  */
-const WAY_MEMORY_BYTES = 24 * 1024 * 1024;
+const WAY_MEMORY_BYTES = 16 * 1024 * 1024;
 /** Int32 slots of a chunk of way geometries (8 MB): memory grows with the ways kept. */
 const WAY_CHUNK = 1 << 21;
 const NO_TAGS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -62,8 +66,8 @@ const hasTags = (t: Record<string, string>) => {
 /**
  * Turns OSM objects, in file order (nodes, then ways, then relations), into features: tagged
  * nodes as points, tagged ways as lines or (closed, with area tags) polygons, and multipolygon
- * and boundary relations as polygons. Every way's geometry is kept in the scratch database for
- * the relations that follow, so memory stays bounded whatever the extract's size.
+ * and boundary relations as polygons. Every way's geometry is kept (in memory, then in scratch
+ * files) for the relations that follow, so memory stays bounded whatever the extract's size.
  * Objects that cannot be built are counted and reported by `summary()`, never dropped silently.
  */
 export class OsmAssembler {
@@ -73,6 +77,9 @@ export class OsmAssembler {
   private putWay: Database.Statement | null = null;
   private getWay: Database.Statement | null = null;
   private wayBatch: [number, Buffer][] = [];
+  /** Ways written to the scratch table (those that came out of id order). */
+  private waysInTable = 0;
+  private readonly wayFile: WayFile;
   /**
    * Way geometries kept in memory, up to WAY_MEMORY_BYTES: packed one after another in chunks
    * (a count, then lon, lat pairs in 1e-7 degrees), found by way id; the rest go to the scratch file.
@@ -87,7 +94,14 @@ export class OsmAssembler {
   counts = { nodes: 0, ways: 0, relations: 0 };
 
   constructor(private readonly opts: AssemblerOptions) {
-    this.nodes = new NodeStore({ memoryNodes: opts.memoryNodes, scratch: () => this.scratch() });
+    this.nodes = new NodeStore({ memoryNodes: opts.memoryNodes, scratch: () => this.scratch(), scratchFile: () => opts.scratchFile('nodes') });
+    this.wayFile = new WayFile(() => opts.scratchFile('ways'));
+  }
+
+  /** Closes the scratch files (the caller removes them). */
+  close(): void {
+    this.nodes.close();
+    this.wayFile.close();
   }
 
   private scratch(): Database.Database {
@@ -177,12 +191,17 @@ export class OsmAssembler {
       this.wayUsed += need;
       return;
     }
+    if (this.wayFile.fits(id, n)) {
+      this.wayFile.append(id, lon, lat, n);
+      return;
+    }
     const packed = new Int32Array(n * 2);
     for (let i = 0; i < n; i++) {
       packed[2 * i] = lon[i]!;
       packed[2 * i + 1] = lat[i]!;
     }
     this.wayBatch.push([id, Buffer.from(packed.buffer)]);
+    this.waysInTable++;
     if (this.wayBatch.length >= 20_000) this.flushWays();
   }
 
@@ -196,6 +215,11 @@ export class OsmAssembler {
     })();
   }
 
+  private tableWay(id: number): Buffer | undefined {
+    this.flushWays();
+    return this.getWay!.get(id) as Buffer | undefined;
+  }
+
   private wayCoords(id: number): Position[] | null {
     let a: Int32Array;
     const at = this.wayAt.get(id);
@@ -204,11 +228,11 @@ export class OsmAssembler {
       const o = at % WAY_CHUNK;
       a = chunk.subarray(o + 1, o + 1 + 2 * chunk[o]!);
     } else {
-      if (!this.db && !this.wayBatch.length) return null;
-      this.flushWays();
-      const blob = this.getWay!.get(id) as Buffer | undefined;
-      if (!blob) return null;
-      a = new Int32Array(new Uint8Array(blob).buffer);
+      // A later copy of a way, out of id order, is in the table; the file may hold an earlier one.
+      const blob = this.waysInTable ? this.tableWay(id) : undefined;
+      const found = blob ? new Int32Array(new Uint8Array(blob).buffer) : this.wayFile.get(id);
+      if (!found) return null;
+      a = found;
     }
     const out: Position[] = new Array(a.length / 2);
     for (let i = 0; i < out.length; i++) out[i] = [a[2 * i]! / SCALE, a[2 * i + 1]! / SCALE];

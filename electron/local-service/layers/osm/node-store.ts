@@ -1,4 +1,5 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { NodeFile } from './node-file';
 
 /**
  * Node locations for way assembly, bounded in memory.
@@ -6,9 +7,9 @@ import Database from 'better-sqlite3';
  * Nodes arrive sorted by id in PBF files (and in what osmium writes), so the first
  * `memoryNodes` of them go into fixed-size chunks of typed arrays (f64 id, i32 lon and lat in
  * 1e-7 degrees: 16 bytes a node, no per-node objects) searched by binary search. Past that
- * budget, and for any node that arrives out of order, locations go to a table in the scratch
- * SQLite file of the import (rowid = node id, so inserts in id order append and lookups are one
- * B-tree probe). A direct-indexed array by id would need 12 billion slots for planet ids; a
+ * budget, nodes in order go to a paged scratch file (node-file.ts); the few that arrive out of
+ * order go to a table in the scratch SQLite file of the import (rowid = node id, one B-tree
+ * probe). A direct-indexed array by id would need 12 billion slots for planet ids; a
  * JS Map costs ~80 bytes a node; both break the memory bound on a 1 GB extract (~100M nodes).
  */
 
@@ -18,8 +19,10 @@ const SCALE = 1e7;
 export interface NodeStoreOptions {
   /** How many node locations stay in memory before the rest go to disk (16 bytes each). */
   memoryNodes: number;
-  /** Opens (once, lazily) the scratch database the spilled nodes go to. */
+  /** Opens (once, lazily) the scratch database the nodes out of order go to. */
   scratch: () => Database.Database;
+  /** Path of the scratch file the nodes past the memory budget go to (asked once, on first use). */
+  scratchFile: () => string;
 }
 
 export class NodeStore {
@@ -36,15 +39,23 @@ export class NodeStore {
   private pending: [number, number, number][] = [];
   private hint = 0;
   private found = new Uint8Array(64);
+  private readonly file: NodeFile;
 
-  constructor(private readonly opts: NodeStoreOptions) {}
-
-  get size(): number {
-    return this.count + this.spilled;
+  constructor(private readonly opts: NodeStoreOptions) {
+    this.file = new NodeFile(opts.scratchFile);
   }
 
+  get size(): number {
+    return this.count + this.file.count + this.spilled;
+  }
+
+  /** Nodes past the memory budget, in the scratch file or table. */
   get spilledCount(): number {
-    return this.spilled;
+    return this.file.count + this.spilled;
+  }
+
+  close(): void {
+    this.file.close();
   }
 
   add(id: number, lon: number, lat: number): void {
@@ -66,6 +77,10 @@ export class NodeStore {
       this.lats[c]![i] = lat;
       this.count++;
       this.lastId = id;
+      return;
+    }
+    if (id > this.lastId && id > this.file.lastId) {
+      this.file.append(id, lon, lat);
       return;
     }
     this.pending.push([id, lon, lat]);
@@ -111,7 +126,8 @@ export class NodeStore {
       if (k >= 0) {
         lon[i] = this.lons[k >>> 20]![k & (CHUNK - 1)]!;
         lat[i] = this.lats[k >>> 20]![k & (CHUNK - 1)]!;
-      } else {
+      } else if (this.file.find(ids[i]!, lon, lat, i)) found[i] = 1;
+      else {
         missing++;
         if (ids[i]! < lo) lo = ids[i]!;
         if (ids[i]! > hi) hi = ids[i]!;
@@ -146,6 +162,8 @@ export class NodeStore {
   get(id: number): [number, number] | null {
     const k = this.indexOf(id);
     if (k >= 0) return [this.lons[k >>> 20]![k & (CHUNK - 1)]! / SCALE, this.lats[k >>> 20]![k & (CHUNK - 1)]! / SCALE];
+    const one = new Int32Array(2);
+    if (this.file.find(id, one.subarray(0, 1), one.subarray(1, 2), 0)) return [one[0]! / SCALE, one[1]! / SCALE];
     if (!this.spilled) return null;
     this.flush();
     const row = this.select!.get(id) as [number, number] | undefined;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { bboxPolygon, booleanIntersects } from '@turf/turf';
 import Database from 'better-sqlite3';
@@ -38,6 +38,8 @@ import { createSummaryCollector, passes } from './summary';
  */
 
 export const LAYERS_DATABASE_FILE = 'layers.sqlite';
+/** Scratch files of an import's cells index (cell-index.ts), beside the database. */
+const CELL_RUNS_PREFIX = 'layer-cells-';
 const BATCH_ROWS = 20_000;
 /** Rows of one INSERT statement while importing. */
 const ROWS_PER_INSERT = 32;
@@ -108,13 +110,13 @@ export function tagsJson(props: Record<string, unknown>): string {
 }
 
 function dropLayerTables(db: Database.Database, n: number): void {
-  db.exec(`DROP TABLE IF EXISTS lr_${n}; DROP TABLE IF EXISTS lm_${n}; DROP TABLE IF EXISTS lf_${n}; DROP TABLE IF EXISTS temp.bb_${n};`);
+  db.exec(`DROP TABLE IF EXISTS lr_${n}; DROP TABLE IF EXISTS lm_${n}; DROP TABLE IF EXISTS lf_${n};`);
 }
 
 export interface SqliteLayerStoreOptions {
   dataDir: string;
   clock?: () => Date;
-  /** Feature boxes an import sorts in memory before they go to a temporary table (cell-index.ts). */
+  /** Feature boxes an import sorts in memory before sorted runs of them go to a scratch file (cell-index.ts). */
   memoryBoxes?: number;
 }
 
@@ -131,7 +133,9 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
   db.pragma('wal_autocheckpoint = 16384');
   applyMigrations(db, 'layers', LAYER_MIGRATIONS);
 
-  // An import cut short by a crash left its tables and an 'importing' row: nothing of it is kept.
+  // An import cut short by a crash left its tables, an 'importing' row and maybe sorted runs of
+  // its cells index: nothing of it is kept.
+  for (const name of readdirSync(dataDir)) if (name.startsWith(CELL_RUNS_PREFIX)) rmSync(join(dataDir, name), { force: true });
   for (const { id } of db.prepare("SELECT id FROM layers WHERE state = 'importing'").all() as { id: number }[]) {
     dropLayerTables(db, id);
     db.prepare('DELETE FROM layers WHERE id = ?').run(id);
@@ -239,7 +243,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
           .run(uid, layer.name, layer.sourceFile, layer.format, layer.licence, layer.sourceText, clock().toISOString()).lastInsertRowid,
       );
       db.exec(`CREATE TABLE lf_${n} (fid INTEGER PRIMARY KEY, source_id TEXT NOT NULL, sublayer TEXT, geom BLOB NOT NULL, tags TEXT NOT NULL)`);
-      const cells = new CellIndexBuilder(db, n, memoryBoxes);
+      const cells = new CellIndexBuilder(db, n, join(dataDir, `${CELL_RUNS_PREFIX}${n}-${randomUUID()}.tmp`), memoryBoxes);
       // Rows go in ROWS_PER_INSERT at a time (one statement run per 32 rows: a quarter less time
       // than a run per row); the rest of a batch one by one.
       const values = (columns: number, rows: number) => Array.from({ length: rows }, () => `(${'?, '.repeat(columns - 1)}?)`).join(', ');
@@ -278,7 +282,6 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
         }
         for (let i = 0; i < featureValues.length; i += 5) insertFeature.run(featureValues.slice(i, i + 5));
         featureValues.length = 0;
-        cells.flush();
       });
       const finish = db.transaction((warnings: string[]) => {
         cells.finish();
@@ -312,6 +315,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
         abort() {
           if (done) return;
           done = true;
+          cells.dispose();
           db.transaction(() => {
             dropLayerTables(db, n);
             db.prepare('DELETE FROM layers WHERE id = ?').run(n);

@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { lastAtMost } from './sorted-ids';
 
 /**
  * Node locations past the memory budget, in a scratch file: nodes come in id order, so they are
@@ -112,17 +113,7 @@ export class NodeFile {
 
   /** The last page whose first id is at most `id`, or -1. */
   private pageOf(id: number): number {
-    let lo = 0;
-    let hi = this.pages - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.firsts[mid]! <= id) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
+    return lastAtMost(this.firsts, this.pages, id);
   }
 
   private read(pi: number): Page {

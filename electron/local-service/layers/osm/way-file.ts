@@ -1,4 +1,5 @@
 import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { lastAtMost } from './sorted-ids';
 
 /**
  * Way geometries past the memory budget, in a scratch file, for the relations that follow: ways
@@ -69,16 +70,7 @@ export class WayFile {
     let page: Int32Array;
     if (this.used && id >= this.firstOfTail) page = this.tail;
     else {
-      let lo = 0;
-      let hi = this.pages - 1;
-      let pi = -1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        if (this.firsts[mid]! <= id) {
-          pi = mid;
-          lo = mid + 1;
-        } else hi = mid - 1;
-      }
+      const pi = lastAtMost(this.firsts, this.pages, id);
       if (pi < 0) return null;
       page = this.read(pi);
     }

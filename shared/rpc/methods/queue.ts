@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ComputeRequest } from '../../service/compute';
+import { ComputeRequest, QueryText } from '../../service/compute';
 import { Attachment } from './compute';
 
 export const QueuedQuestion = z.object({
@@ -27,7 +27,7 @@ export const queueMethods = {
     output: QueuedQuestion,
   },
   /** A new question text for a question still waiting. */
-  'queue.edit': { input: Id.extend({ query: z.string().trim().min(1).max(2000) }).strict(), output: QueuedQuestion },
+  'queue.edit': { input: Id.extend({ query: QueryText }).strict(), output: QueuedQuestion },
   'queue.drop': { input: Id, output: z.object({ dropped: z.boolean() }) },
 } as const;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ComputeRequest, QueryText } from '../../service/compute';
-import { Attachment } from './compute';
+import { Attachments } from './compute';
 
 export const QueuedQuestion = z.object({
   id: z.number().int(),
@@ -23,7 +23,7 @@ export const queueMethods = {
   'queue.list': { input: z.object({}).strict(), output: z.object({ items: z.array(QueuedQuestion) }) },
   /** Keeps a compute question to run when the connection returns (at once when it is up). */
   'queue.add': {
-    input: z.object({ request: ComputeRequest, attachments: z.array(Attachment).max(20).optional() }).strict(),
+    input: z.object({ request: ComputeRequest, attachments: Attachments.optional() }).strict(),
     output: QueuedQuestion,
   },
   /** A new question text for a question still waiting. */

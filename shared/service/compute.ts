@@ -4,6 +4,14 @@ import { Geometry, Latitude, Longitude } from './geojson';
 /** Spec 2.1/8: compute limit bounds and default. */
 export const COMPUTE_LIMIT = { min: 1, max: 2000, default: 100 } as const;
 
+/**
+ * The longest question text a request may carry, in characters. The spec states none; the app
+ * refuses a longer one before sending (so it is never stored) and the bundled service answers
+ * 400. Compute, stream and imagery search share it.
+ */
+export const QUERY_MAX_CHARS = 2000;
+export const QueryText = z.string().trim().min(1).max(QUERY_MAX_CHARS);
+
 // UUID-shaped ids (8-4-4-4-12 hex) without RFC version checks: remote ids we echo back must pass.
 export const Uuid = z.guid();
 
@@ -16,7 +24,7 @@ export type NamedCoordinate = z.infer<typeof NamedCoordinate>;
 
 /** Spec 2.1, JSON body. Files and images travel only in multipart requests (see ComputeFormFields). */
 export const ComputeRequest = z.object({
-  query: z.string().trim().min(1),
+  query: QueryText,
   limit: z.number().int().min(COMPUTE_LIMIT.min).max(COMPUTE_LIMIT.max).default(COMPUTE_LIMIT.default),
   answer: z.boolean().default(true),
   user_id: z.string().optional(),

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryLogger } from '../../electron/ground/logger';
 import { defaultCatalogDir, loadCatalog } from '../../electron/local-service/catalog/catalog';
+import { normalizeName } from '../../electron/local-service/catalog/text';
 import { createLocalService } from '../../electron/local-service/server';
 import { packScenes } from '../support/overpassnl/batches';
 import { readSplit, type NlRequest } from '../support/overpassnl/dataset';
@@ -50,8 +51,21 @@ function centerOf(p: Program, r: NlRequest): [number, number] {
   const box = Array.isArray(p.globalBox) ? p.globalBox : queriesOf(p.stmts).flatMap((q) => q.filters).find((f) => f.kind === 'bbox' && f.box !== 'view');
   const b = Array.isArray(box) ? box : box && box.kind === 'bbox' && Array.isArray(box.box) ? box.box : null;
   if (b) return [(b[1] + b[3]) / 2, (b[0] + b[2]) / 2];
+  if (r.view && usesView(p)) return [(r.view[1] + r.view[3]) / 2, (r.view[0] + r.view[2]) / 2];
+  // A named area where the gazetteer has it, so the request's other place words ("…, Belgium") hold there too.
+  for (const st of p.stmts) {
+    const names = st.kind === 'geocodeArea' ? st.names : st.kind === 'areaQuery' ? st.filters.flatMap((f) => (f.kind === 'tag' && f.op === '=' && f.key === 'name' ? [f.value] : [])) : [];
+    for (const name of names) {
+      const key = normalizeName(name);
+      const city = catalog.cityByName.get(key)?.[0];
+      if (city !== undefined) return [catalog.cities.lon[city]!, catalog.cities.lat[city]!];
+      const country = catalog.countryByName.get(key);
+      const capital = country === undefined ? undefined : catalog.capitalOf.get(catalog.countries.rows[country]!.cca2);
+      if (capital !== undefined && capital >= 0) return [catalog.cities.lon[capital]!, catalog.cities.lat[capital]!];
+    }
+  }
   if (r.view) return [(r.view[1] + r.view[3]) / 2, (r.view[0] + r.view[2]) / 2];
-  const c = catalog.kinds.get('city');
+  const c = catalog.cities;
   const idx = c.byPopulation[Math.floor(rand() * Math.min(5000, c.byPopulation.length))]!;
   return [c.lon[idx]!, c.lat[idx]!];
 }
@@ -119,6 +133,7 @@ try {
         const json = (await res.json()) as Record<string, unknown>;
         const tag = mainTag(it.program);
         let verdict: string;
+        let diff = '';
         if (res.status === 422) {
           tally.refused++;
           verdict = 'refused';
@@ -128,6 +143,7 @@ try {
           const feats = ((json['results'] as { features?: { properties: { source_id?: unknown } }[] } | undefined)?.features ?? []);
           const answer = new Set(feats.map((f) => String(f.properties.source_id)));
           verdict = judge(answer, gold);
+          diff = `missing ${[...gold].filter((k) => !answer.has(k)).join(' ')}; extra ${[...answer].filter((k) => !gold.has(k)).slice(0, 8).join(' ')}`;
           tally[verdict as 'correct' | 'broader' | 'wrong']++;
           if (namesTag(JSON.stringify(json['warnings'] ?? []), tag)) tally.namesTag++;
         } else {
@@ -136,7 +152,7 @@ try {
         }
         tally.judged++;
         if (verdict !== 'correct' && process.env['OVERPASSNL_VERBOSE'])
-          process.stdout.write(`  ${verdict} line ${it.req.line}: ${it.req.nl}\n    gold ${it.req.query.slice(0, 160)}\n    ${JSON.stringify(json['unread'] ?? (json['warnings'] as unknown[] | undefined)?.slice(0, 3) ?? json).slice(0, 300)}\n`);
+          process.stdout.write(`  ${verdict} line ${it.req.line}: ${it.req.nl}\n    gold ${it.req.query.slice(0, 160)}\n    ${diff}\n    ${JSON.stringify(json['unread'] ?? (json['warnings'] as unknown[] | undefined)?.slice(0, 3) ?? json).slice(0, 300)}\n`);
       }
     } finally {
       await service.layers.remove(layer.id);

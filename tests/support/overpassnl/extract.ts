@@ -229,6 +229,7 @@ export function buildScene(input: SceneInput): Scene {
       case 'areaQuery': {
         const tf = st.filters.filter((f): f is TagFilter => f.kind === 'tag');
         if (tf.length !== st.filters.length) throw new LeftOut('area query with a place condition');
+        if (!tf.some((f) => f.key === 'name' && f.op === '=')) throw new LeftOut('area by code or tags, not by name');
         const extra: Record<string, string> = {};
         for (const key of new Set(tf.map((f) => f.key))) {
           const v = valueFor(key, tf);

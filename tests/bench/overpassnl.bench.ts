@@ -84,7 +84,8 @@ const taken = requests.slice(0, limit);
 for (const req of taken) {
   try {
     const program = parseQl(req.query);
-    const scene = buildScene({ program, center: centerOf(program, req), view: req.view, ids, rand });
+    const countries = program.stmts.flatMap((st) => (st.kind === 'geocodeArea' ? st.names : [])).filter((n) => catalog.countryByName.has(normalizeName(n)));
+    const scene = buildScene({ program, center: centerOf(program, req), view: req.view, ids, rand, countries });
     items.push({ req, program, scene, gold: scene.gold });
   } catch (e) {
     if (!(e instanceof LeftOut)) throw e;

@@ -31,6 +31,8 @@ export interface SceneInput {
   /** Allocates element ids, unique across scenes that share a layer. */
   ids: { next: number };
   rand: () => number;
+  /** Area names that are countries: a reader may take their real borders, so nothing is put outside them. */
+  countries?: readonly string[];
 }
 
 /** Half the side of a named area (degrees of latitude; about 2 km). */
@@ -50,10 +52,10 @@ const inBox = (p: LonLat, b: Box) => p[1] >= b[0] && p[1] <= b[2] && p[0] >= b[1
 /** A spatial condition of a statement, with how to place inside or outside it. */
 type Where =
   | { kind: 'box'; box: Box }
-  | { kind: 'area'; rings: LonLat[][] }
+  | { kind: 'area'; rings: LonLat[][]; country: boolean }
   | { kind: 'around'; anchors: LonLat[]; r: number };
 
-function whereOf(f: Filter, sets: Map<string, Element[]>, program: Program, view: Box): Where | null {
+function whereOf(f: Filter, sets: Map<string, Element[]>, program: Program, view: Box, countryNames: ReadonlySet<string>): Where | null {
   switch (f.kind) {
     case 'tag':
       return null;
@@ -62,7 +64,7 @@ function whereOf(f: Filter, sets: Map<string, Element[]>, program: Program, view
     case 'area': {
       const rings = (sets.get(f.set) ?? []).filter((e) => e.type !== 'node').map((e) => e.coords);
       if (!rings.length) throw new LeftOut('area filter on a set without areas (in a union, after another statement)');
-      return { kind: 'area', rings };
+      return { kind: 'area', rings, country: (sets.get(f.set) ?? []).some((e) => countryNames.has(e.tags['name']?.toLowerCase() ?? '')) };
     }
     case 'around':
       return { kind: 'around', anchors: [[f.lon, f.lat]], r: f.r };
@@ -98,8 +100,17 @@ function sample(w: Where, outside: boolean, rand: () => number): LonLat {
       const t = rand() * 2 * Math.PI;
       return offset(a, d * Math.cos(t), d * Math.sin(t));
     }
-    case 'box':
-    case 'area': {
+    case 'area':
+      if (outside) {
+        // Beyond the 20 km a reader may take for "in CITY" around its centre.
+        const r = pick(w.rings);
+        const c: LonLat = [(r[0]![0] + r[2]![0]) / 2, (r[0]![1] + r[2]![1]) / 2];
+        const d = 25_000 + rand() * 15_000;
+        const t = rand() * 2 * Math.PI;
+        return offset(c, d * Math.cos(t), d * Math.sin(t));
+      }
+    // falls through
+    case 'box': {
       const [s, wst, n, e] =
         w.kind === 'box' ? w.box : (() => {
           const r = pick(w.rings);
@@ -135,6 +146,7 @@ export function buildScene(input: SceneInput): Scene {
   const decoys = new Set<string>();
   const areas = new Map<string, Element>();
   const areaNames: string[] = [];
+  const countryNames = new Set((input.countries ?? []).map((n) => n.toLowerCase()));
 
   const area = (name: string, level: number, half: number, extra: Record<string, string> = {}): Element => {
     const known = areas.get(name.toLowerCase());
@@ -166,7 +178,7 @@ export function buildScene(input: SceneInput): Scene {
   const query = (st: Extract<Stmt, { kind: 'query' }>): Element[] => {
     const filters = program.globalBox ? [...st.filters, { kind: 'bbox' as const, box: program.globalBox }] : st.filters;
     const tagFilters = filters.filter((f): f is TagFilter => f.kind === 'tag');
-    const where = filters.map((f) => whereOf(f, sets, program, view)).filter((w): w is Where => w !== null);
+    const where = filters.map((f) => whereOf(f, sets, program, view, countryNames)).filter((w): w is Where => w !== null);
     const tags: Record<string, string> = {};
     for (const key of new Set(tagFilters.map((f) => f.key))) {
       const v = valueFor(key, tagFilters);
@@ -189,8 +201,10 @@ export function buildScene(input: SceneInput): Scene {
       matches.push(e);
     }
     const near: Element[] = [];
-    // The same tags just outside each place condition.
+    // The same tags just outside each place condition; not outside a country, whose real border the
+    // synthetic area does not follow.
     for (const w of where) {
+      if (w.kind === 'area' && w.country) continue;
       const e = place(st.types, near.length, tags, where, w, size);
       if (e) near.push({ ...e, tags: withType(e.type, tags) });
     }

@@ -55,7 +55,7 @@ type Where =
   | { kind: 'area'; rings: LonLat[][]; country: boolean }
   | { kind: 'around'; anchors: LonLat[]; r: number };
 
-function whereOf(f: Filter, sets: Map<string, Element[]>, program: Program, view: Box, countryNames: ReadonlySet<string>): Where | null {
+function whereOf(f: Filter, sets: Map<string, Element[]>, view: Box, countryNames: ReadonlySet<string>): Where | null {
   switch (f.kind) {
     case 'tag':
       return null;
@@ -71,7 +71,6 @@ function whereOf(f: Filter, sets: Map<string, Element[]>, program: Program, view
     case 'aroundSet': {
       const anchors = (sets.get(f.set) ?? []).flatMap((e) => e.coords);
       if (!anchors.length) throw new LeftOut('around a set that holds nothing');
-      void program;
       return { kind: 'around', anchors, r: f.r };
     }
   }
@@ -161,8 +160,8 @@ export function buildScene(input: SceneInput): Scene {
     return e;
   };
 
-  const place = (types: ElType[], k: number, tags: Record<string, string>, where: Where[], breaking: Where | null, size: number): Element | null => {
-    const type = types[k % types.length]!;
+  /** An element of `type` placed inside every condition but `breaking`, and well outside that one. */
+  const place = (type: ElType, tags: Record<string, string>, where: Where[], breaking: Where | null, size: number): Element | null => {
     const free: Where = { kind: 'box', box: [center[1] - 0.01, center[0] - 0.015, center[1] + 0.01, center[0] + 0.015] };
     const from = breaking ?? [...where].sort((a, b) => sizeOf(a) - sizeOf(b))[0] ?? free;
     for (let t = 0; t < 300; t++) {
@@ -178,7 +177,7 @@ export function buildScene(input: SceneInput): Scene {
   const query = (st: Extract<Stmt, { kind: 'query' }>): Element[] => {
     const filters = program.globalBox ? [...st.filters, { kind: 'bbox' as const, box: program.globalBox }] : st.filters;
     const tagFilters = filters.filter((f): f is TagFilter => f.kind === 'tag');
-    const where = filters.map((f) => whereOf(f, sets, program, view, countryNames)).filter((w): w is Where => w !== null);
+    const where = filters.map((f) => whereOf(f, sets, view, countryNames)).filter((w): w is Where => w !== null);
     const tags: Record<string, string> = {};
     for (const key of new Set(tagFilters.map((f) => f.key))) {
       const v = valueFor(key, tagFilters);
@@ -196,7 +195,7 @@ export function buildScene(input: SceneInput): Scene {
     const matches: Element[] = [];
     for (let k = 0; k < 2; k++) {
       const type = st.types[k % st.types.length]!;
-      const e = place([type], 0, withType(type, tags), where, null, size);
+      const e = place(type, withType(type, tags), where, null, size);
       if (!e) throw new LeftOut('extract: no place satisfies the query (radius 0, areas apart)');
       matches.push(e);
     }
@@ -205,7 +204,7 @@ export function buildScene(input: SceneInput): Scene {
     // synthetic area does not follow.
     for (const w of where) {
       if (w.kind === 'area' && w.country) continue;
-      const e = place(st.types, near.length, tags, where, w, size);
+      const e = place(st.types[near.length % st.types.length]!, tags, where, w, size);
       if (e) near.push({ ...e, tags: withType(e.type, tags) });
     }
     // Inside, one tag test broken: the main tags first, then the negated ones present.
@@ -222,7 +221,7 @@ export function buildScene(input: SceneInput): Scene {
       if (!tagFilters.every((g) => tagTest(g, t))) broken.push(t);
     }
     for (const t of broken.slice(0, 3)) {
-      const e = place(st.types, near.length, {}, where, null, size);
+      const e = place(st.types[near.length % st.types.length]!, {}, where, null, size);
       if (e) near.push({ ...e, tags: withType(e.type, t) });
     }
     elements.push(...matches, ...near);

@@ -105,7 +105,7 @@ export function parseQl(text: string): Program {
       return out;
     }
     if (s.startsWith('{{', i)) throw new LeftOut('template inside a value');
-    const m = /^[A-Za-z0-9_:.\-]+/.exec(s.slice(i));
+    const m = /^[A-Za-z0-9_:.-]+/.exec(s.slice(i));
     if (!m) throw new LeftOut('syntax (expected a key or value)');
     i += m[0].length;
     return m[0];

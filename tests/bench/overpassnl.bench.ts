@@ -108,6 +108,8 @@ process.stdout.write(`the compute request ${takesView ? 'takes' : 'does not take
 
 const tally = { correct: 0, refused: 0, wrong: 0, broader: 0, needsView: 0, errors: 0, namesTag: 0, judged: 0 };
 const refusals = new Map<string, number>();
+/** The same causes without the words they name. */
+const refusalReasons = new Map<string, number>();
 const t0 = Date.now();
 try {
   const batches = packScenes(items, BATCH);
@@ -138,7 +140,11 @@ try {
         if (res.status === 422) {
           tally.refused++;
           verdict = 'refused';
-          for (const c of refusalCauses(json)) refusals.set(c, (refusals.get(c) ?? 0) + 1);
+          for (const c of refusalCauses(json)) {
+            refusals.set(c, (refusals.get(c) ?? 0) + 1);
+            const reason = c.split(' · ')[0]!;
+            refusalReasons.set(reason, (refusalReasons.get(reason) ?? 0) + 1);
+          }
           if (namesTag(JSON.stringify(json), tag)) tally.namesTag++;
         } else if (res.status === 200) {
           const feats = ((json['results'] as { features?: { properties: { source_id?: unknown } }[] } | undefined)?.features ?? []);
@@ -179,5 +185,6 @@ const out = {
   overpassnl_correct_pct: tally.judged ? Math.round((tally.correct / tally.judged) * 1000) / 10 : 0,
   overpassnl_names_gold_tag: tally.namesTag,
   overpassnl_top_refusals: top(refusals, 10),
+  overpassnl_refusal_reasons: top(refusalReasons, 10),
 };
 process.stdout.write(JSON.stringify(out) + '\n');

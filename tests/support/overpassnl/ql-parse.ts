@@ -183,7 +183,7 @@ export function parseQl(text: string): Program {
       else f = { kind: 'tag', key, op: 'exists' };
       if (eat(',')) {
         if (ident() !== 'i') throw new LeftOut('syntax (tag filter flag)');
-        if (f.op === 'exists' || f.op === 'absent') throw new LeftOut('syntax (flag on a key)');
+        if (!('value' in f)) throw new LeftOut('syntax (flag on a key)');
         f.ci = true;
       }
       expect(']');

@@ -184,6 +184,10 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             } else warnings.push({ code: 'context', message: `the earlier results are "${itemsOf(readAlone(parent.query))}"; this question names its own subject, so it searched anew` });
           }
           const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && itemsOf(readAlone(parent.query)) !== undefined);
+          // What the earlier question measured from: a follow-up's bare distance is measured from it.
+          const earlier = parent && !continuesLayers ? readAlone(parent.query) : undefined;
+          const earlierRef = earlier?.within?.reference ?? earlier?.distanceRef;
+          const savedReference = earlierRef && earlierRef.type !== 'saved' ? earlierRef : undefined;
           const plan = parseQuery(asked, {
             vocabulary,
             detections: photos?.classes,
@@ -194,6 +198,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             coordinates: req.coordinates ?? [],
             fileNames,
             savedSubject: parent && !continuesLayers ? parent.set.subject : undefined,
+            savedReference,
           });
           if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
           if (req.measurement) plan.measurement = req.measurement as Measurement;

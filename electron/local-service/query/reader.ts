@@ -25,6 +25,11 @@ export interface ParseContext {
   fileNames: string[];
   /** Subject of the saved query when continuing one. */
   savedSubject?: Kind | null;
+  /**
+   * What the continued question measured from ("airports within 100 km of Paris"): a distance
+   * with no reference of its own in the follow-up ("only the ones within 30 km") is measured from it.
+   */
+  savedReference?: Reference;
   /** Words of the data layers, presets and brands (absent: kinds only). */
   vocabulary?: Vocabulary;
   /** One-word values of uploaded columns ("open"), by folded spelling. */
@@ -329,7 +334,12 @@ export function createReader(query: string, ctx: ParseContext) {
       if (['of', 'from', 'around', 'to', 'near', 'away'].includes(w(j))) j++;
       if (w(j - 1) === 'away' && w(j) === 'from') j++;
       const words = said(i, j);
-      const ref = r.referenceAt(j, `within ${words}`);
+      let ref = r.referenceAt(j, `within ${words}`);
+      // Nothing after the distance in a follow-up: the earlier question's reference, said so.
+      if (!ref && ctx.savedReference && t.slice(j).every((x) => SILENT.has(x.w) || /^\p{P}$/u.test(x.w))) {
+        ref = [ctx.savedReference, 0];
+        warn('context', `measured from ${ctx.savedReference.label}, as in the earlier question`);
+      }
       if (!ref) {
         warn('unknown_place', `no place or class found after "${words}"; nothing was searched`);
         plan.unread.push(words);

@@ -113,6 +113,23 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     expect(p.holds!.subject).toBe('airports');
   });
 
+  it('a follow-up distance with no place of its own narrows the earlier answer, measured from its place', async () => {
+    const [lon, lat] = city('Paris', 'FR').loc.coordinates;
+    const first = await compute(r, { query: 'airports within 100 km of Paris', limit: 1 });
+    expect(first.results.numberMatched).toBe(airports.filter((a) => from(lon, lat)(a) <= 100).length);
+    for (const [query, limitKm] of [
+      ['only the ones within 30 km', 30],
+      ['only those within 30 km', 30],
+      ['only the ones within 30 mi', 30 * MI],
+    ] as const) {
+      const res = await compute(r, { query, search_id: first.id, limit: MAX });
+      const want = airports.filter((a) => from(lon, lat)(a) <= limitKm).map((a) => a.id);
+      expect(want.length, query).toBeGreaterThan(0);
+      expect(sorted(ids(res)), query).toEqual(sorted(want));
+      expect(res.warnings.map((w) => (w as { message: string }).message).join('\n'), query).toMatch(/measured from Paris/);
+    }
+  });
+
   it('the client takes the detail as the server\'s message, a validation error the user reads', async () => {
     const res = await postJson(r, { query: 'airports with runways in Greece' });
     const seen = describeErrorBody(JSON.stringify(res.body), res.contentType);

@@ -22,6 +22,7 @@ import { loadNameHeaders } from '../vocabulary/header-words';
 import { answerPlan, refusalOf } from './compute-layers';
 import { Invalid, readBody, validate } from './compute-body';
 import { NearPlaces } from '../query/layers/address';
+import { unusedFilesWarning } from '../query/unused-files';
 import type { PhotoDetections } from '../query/sources/detections';
 
 /** Header that makes answer generation fail for this request (the documented fault switch). */
@@ -239,6 +240,8 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             work: { slice, indexer: deps.indexer },
           });
           warnings.push(readingWarning, ...run.warnings);
+          const unused = continuesLayers ? null : unusedFilesWarning(plan, uploads, body.files.map((f) => f.name));
+          if (unused) warnings.push(unused);
 
           const id = randomUUID();
           // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.

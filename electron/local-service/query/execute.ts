@@ -17,7 +17,7 @@ import { referenceGeometries, type ResolveContext } from './layers/resolve';
 import { countPerCountry, measure, type MeasurementResult } from './measure';
 import { measureNearest } from './nearest';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './layers/per-polygon';
-import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
+import { pastMin, shapeOf, type Plan, type RefPoint, type Reference, type Warning } from './plan';
 import { measurer, type ReferenceContext } from './references';
 import { refusalOfParts, unheldParts, UnreadQuestion, type UnreadPart } from './refusal';
 import { sortByDistance } from './sort';
@@ -112,7 +112,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     layerOf: (k) => catalog.kinds.get(k),
     savedLayer,
     geometriesOf: (ref) => {
-      if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRef.flatMap((f) => piecesOf(f.geometry));
+      if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRef.flatMap((f) => (!ref.shape || shapeOf(f.geometry) === ref.shape ? piecesOf(f.geometry) : []));
       if (ref.type === 'saved' && saved?.items.some((x) => x.k === UPLOADS.name))
         return saved.items.flatMap((x): Geometry[] => {
           if (x.k === UPLOADS.name) return piecesOf(saved.uploads[x.i]!.geometry);

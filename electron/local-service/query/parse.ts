@@ -14,7 +14,8 @@ import {
   barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
 } from './rules/where';
 import { foldLetters } from '../catalog/text';
-import { SILENT, UNIT_NAMES } from './words';
+import { UPLOADS } from '../catalog/kinds/uploads';
+import { POPULATION_WORDS, SILENT, UNIT_NAMES } from './words';
 
 export { NEAR_KM, IN_CITY_KM, tokenize } from './words';
 export type { ParseContext } from './reader';
@@ -120,6 +121,17 @@ function readOnce(query: string, ctx: ParseContext): Plan {
   }
   if (plan.layerSubject && !plan.layerSubject.sources.length)
     r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`, 'subject');
+  // "my sites over 10,000 population": the uploads' own population column, if they have one.
+  const popKeys = POPULATION_WORDS.flatMap((x) => ctx.uploadNumeric?.get(x) ?? []);
+  if (plan.subject === UPLOADS.name && (plan.popMin !== undefined || plan.popMax !== undefined) && popKeys.length) {
+    const bounds = [plan.popMin !== undefined ? `≥ ${plan.popMin}` : '', plan.popMax !== undefined ? `≤ ${plan.popMax}` : ''].filter(Boolean).join(' and ');
+    plan.conditions.push({ type: 'number', keys: popKeys, min: plan.popMin, max: plan.popMax, label: `${popKeys.join(' or ')} ${bounds} (the uploaded column)` });
+    delete plan.popMin;
+    delete plan.popMax;
+  }
+  // "which of my sites lie inside my polygon": the polygons are the reference, the other files the subject.
+  const shaped = [plan.inside, plan.outside, plan.intersecting, plan.within?.reference, plan.distanceRef].find((x) => x?.type === 'class' && x.kind === plan.subject && x.shape);
+  if (shaped?.type === 'class' && plan.subject === UPLOADS.name) plan.uploadsExcept = shaped.shape;
   if (plan.ignored.length) r.warn('ignored_words', `words not used: ${plan.ignored.join(', ')}`, { words: plan.ignored });
   return plan;
 }

@@ -214,7 +214,8 @@ export function createReader(query: string, ctx: ParseContext) {
       if (w(j) === 'my' || w(j) === 'our' || w(j) === 'uploaded') {
         if (UPLOAD_NOUNS.has(w(j + 1))) return [{ ...UPLOAD_CLASS }, j - i + 2];
         // "inside my area", "within our polygons": the uploaded geometries as an area.
-        if ((UPLOAD_AREAS.has(w(j + 1)) || UPLOAD_LINES.has(w(j + 1))) && ctx.fileNames.length) return [{ ...UPLOAD_CLASS, label: `the uploaded ${w(j + 1)}` }, j - i + 2];
+        if ((UPLOAD_AREAS.has(w(j + 1)) || UPLOAD_LINES.has(w(j + 1))) && ctx.fileNames.length)
+          return [{ ...UPLOAD_CLASS, label: `the uploaded ${w(j + 1)}`, shape: UPLOAD_AREAS.has(w(j + 1)) ? 'area' : 'line' }, j - i + 2];
       }
       for (const key of fileKeys) if (matchWords(j, key)) return [{ ...UPLOAD_CLASS }, j - i + key.length];
       if (ctx.savedSubject !== undefined && ['those', 'them', 'these', 'previous', 'earlier'].includes(w(j)))

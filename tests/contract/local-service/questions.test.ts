@@ -1,3 +1,4 @@
+import * as turf from '@turf/turf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromMgrs, fromUtm, toMgrs } from '../../../shared/coords';
 import type { ComputeResponse } from '../../../shared/service/compute';
@@ -128,6 +129,35 @@ describe('the unanswerable set: refused, naming what was not read; never answere
       expect(sorted(ids(res)), query).toEqual(sorted(want));
       expect(res.warnings.map((w) => (w as { message: string }).message).join('\n'), query).toMatch(/measured from Paris/);
     }
+  });
+
+  it('"my sites" inside "my polygon" with both uploaded: the points inside it, not every row and the polygon', async () => {
+    const area = turf.bboxPolygon([1, 44, 6, 49]);
+    const zones = JSON.stringify({ type: 'FeatureCollection', features: [{ ...area, properties: { name: 'Zone' } }] });
+    const rows = sitesCsv.trim().split('\n').slice(1).map((l) => l.split(','));
+    const want = rows.filter((c) => turf.booleanPointInPolygon([Number(c[3]), Number(c[2])], area)).map((c) => c[1]).sort();
+    expect(want.length).toBeGreaterThan(0);
+    expect(want.length).toBeLessThan(rows.length);
+    for (const query of ['which of my sites lie inside my polygon', 'my sites in my area']) {
+      const res = await computeForm(r, fileForm({ query, limit: String(MAX) }, [{ name: 'sites.csv', text: sitesCsv }, { name: 'zones.geojson', text: zones }]));
+      expect(res.results.features.map((f) => f.properties.name).sort(), query).toEqual(want);
+      expect(res.warnings.map((w) => (w as { code: string }).code), query).not.toContain('unused_files');
+    }
+  });
+
+  it('a file sent but not used by the question is named in a warning', async () => {
+    const res = await computeForm(r, fileForm({ query: 'airports in Malta', limit: String(MAX) }, [{ name: 'sites.csv', text: sitesCsv }]));
+    expect(sorted(ids(res))).toEqual(sorted(airports.filter((a) => a.iso_country === 'MT').map((a) => a.id)));
+    const unused = res.warnings.find((w) => (w as { code: string }).code === 'unused_files') as { files: string[] } | undefined;
+    expect(unused?.files).toEqual(['sites.csv']);
+  });
+
+  it('a population filter on uploads reads their own numeric population column', async () => {
+    const csv = 'name,latitude,longitude,population\nA,48.8,2.3,500\nB,45.7,4.8,2500\nC,43.3,5.4,12000\nD,44.8,-0.6,\n';
+    const rows = csv.trim().split('\n').slice(1).map((l) => l.split(','));
+    const want = rows.filter((c) => c[3] !== '' && Number(c[3]) >= 1000).map((c) => c[0]).sort();
+    const res = await computeForm(r, fileForm({ query: 'my sites with population over 1000', limit: String(MAX) }, [{ name: 'towns.csv', text: csv }]));
+    expect(res.results.features.map((f) => f.properties.name).sort()).toEqual(want);
   });
 
   it('the client takes the detail as the server\'s message, a validation error the user reads', async () => {

@@ -50,6 +50,8 @@ export interface ComputeDeps {
  * usage.meters: 1 per request, plus 1 per 1,000 matched features, plus 0.1 per uploaded file or
  * image, plus 0.5 when a written answer was generated; rounded to 3 decimals.
  */
+const viewOf = (b: readonly [number, number, number, number] | undefined) => (b ? { west: b[0], south: b[1], east: b[2], north: b[3] } : undefined);
+
 export function meters(matched: number, uploads: number, answered: boolean): number {
   return Math.round((1 + matched / 1000 + uploads * 0.1 + (answered ? 0.5 : 0)) * 1000) / 1000;
 }
@@ -200,6 +202,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             fileNames,
             savedSubject: parent && !continuesLayers ? parent.set.subject : undefined,
             savedReference,
+            view: viewOf(req.view_bbox),
           });
           if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
           if (req.measurement) plan.measurement = req.measurement as Measurement;

@@ -10,6 +10,7 @@ import { along, insideFeature, insideUploads, intersecting, layerSubject, outsid
 import type { Rule } from './rules/rule';
 import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { seenSubject } from './rules/seen';
+import { mapView } from './rules/view';
 import {
   barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
 } from './rules/where';
@@ -24,7 +25,7 @@ export type { ParseContext } from './reader';
 export const RULES: readonly Rule[] = [
   possessedNoun, howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
   uploadValue, openCondition, wheelchairCondition, operatorCondition, numberCondition,
-  withinRadius, underRadius, beyondRadius, betweenRadius, near, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
+  withinRadius, underRadius, beyondRadius, betweenRadius, near, mapView, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
   seenSubject, demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved, possessiveBeforeOrder,
@@ -37,10 +38,10 @@ export const RULES: readonly Rule[] = [
  */
 export function parseQuery(query: string, ctx: ParseContext): Plan {
   const plan = readOnce(query, ctx);
-  if (!plan.notRead.length || !ctx.typos) return plan;
+  if (!plan.notRead.some((u) => !u.understood) || !ctx.typos) return plan;
   const fixes: { from: string; to: string }[] = [];
   let text = query;
-  const words = new Set(plan.notRead.flatMap((u) => u.words.split(/[^\p{L}]+/u).filter(Boolean)));
+  const words = new Set(plan.notRead.filter((u) => !u.understood).flatMap((u) => u.words.split(/[^\p{L}]+/u).filter(Boolean)));
   for (const word of words) {
     const to = ctx.typos.correct(foldLetters(word));
     if (!to) continue;

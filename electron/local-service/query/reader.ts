@@ -4,6 +4,7 @@ import type { AdjectiveReading } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { normalizeName } from '../catalog/text';
 import type { Vocabulary } from '../vocabulary/vocabulary';
+import type { BBox } from './bbox';
 import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
 import type { Plan, RefPoint, Reference, Warning } from './plan';
@@ -38,6 +39,8 @@ export interface ParseContext {
   uploadNumeric?: ReadonlyMap<string, string[]>;
   /** Close readings of misspelt words (absent: a misspelt word is not read). */
   typos?: TypoReader;
+  /** The map view the question was asked from (`view_bbox`): "in the current view", "here". */
+  view?: BBox;
   /** The photo detector's classes (absent: no photos are looked at here). */
   detections?: DetectorClasses;
 }

@@ -160,6 +160,22 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     expect(res.results.features.map((f) => f.properties.name).sort()).toEqual(want);
   });
 
+  it('"in the current view", "here": the map view the request sent, refused by name without one', async () => {
+    const view = [-4, 40, 3.5, 44];
+    const want = sorted(airports.filter((a) => a.iso_country === 'ES' && apLon(a) >= view[0]! && apLon(a) <= view[2]! && apLat(a) >= view[1]! && apLat(a) <= view[3]!).map((a) => a.id));
+    expect(want.length).toBeGreaterThan(0);
+    for (const query of ['airports in Spain in the current view', 'airports in Spain in the selected window', 'airports in Spain in this area', 'airports in Spain here', 'airports in Spain in the map view']) {
+      expect(sorted(ids(await compute(r, { query, view_bbox: view, limit: MAX }))), query).toEqual(want);
+      const p = await refused(r, { query });
+      expect(p.unread.map((u) => u.words).join(' '), query).toMatch(/view|window|area|here/);
+    }
+    // In a form, as "west,south,east,north" text.
+    const res = await computeForm(r, fileForm({ query: 'airports in Spain in the current view', view_bbox: view.join(','), limit: String(MAX) }, []));
+    expect(sorted(ids(res))).toEqual(want);
+    const bad = await postJson(r, { query: 'airports in the current view', view_bbox: [3, 44, -4, 40] });
+    expect(bad.status).toBe(400);
+  });
+
   it('the client takes the detail as the server\'s message, a validation error the user reads', async () => {
     const res = await postJson(r, { query: 'airports with runways in Greece' });
     const seen = describeErrorBody(JSON.stringify(res.body), res.contentType);

@@ -145,7 +145,8 @@ export function createReader(query: string, ctx: ParseContext) {
       let latSign = 1;
       if (w(j) === 'n' || w(j) === 's') latSign = w(j++) === 's' ? -1 : 1;
       const hemispheres = j > i + 1;
-      if (w(j) === ',') j++;
+      const comma = w(j) === ',';
+      if (comma) j++;
       const lon = signedAt(t, j);
       if (lon === null) return null;
       j++;
@@ -153,10 +154,14 @@ export function createReader(query: string, ctx: ParseContext) {
       if (hemispheres) {
         if (w(j) !== 'e' && w(j) !== 'w') return null;
         lonSign = w(j++) === 'w' ? -1 : 1;
-      } else if (!/[.]/.test(w(i)) || !/[.]/.test(w(i + (w(i + 1) === ',' ? 2 : 1)))) return null;
+        // Without hemispheres, two figures are a position when written with decimals or with a comma
+        // between them ("45, 5" after "of"); "to 1 2" is none.
+      } else if (!comma && (!/[.]/.test(w(i)) || !/[.]/.test(w(i + 1)))) return null;
       const y = lat * latSign;
       const x = lon * lonSign;
       if (Math.abs(y) > 90 || Math.abs(x) > 180) return null;
+      if (!hemispheres && !/[.]/.test(w(i)) && !/[.]/.test(w(j - 1)))
+        warn('reading', `read "${t[i]!.raw}, ${t[j - 1]!.raw}" as the position latitude ${y}, longitude ${x}`);
       // The position as typed, to 6 decimals (about 0.1 m): a reading written back measures from the same point.
       return [{ lon: x, lat: y, label: `${POSITION.format(y)}, ${POSITION.format(x)}` }, j - i];
     },

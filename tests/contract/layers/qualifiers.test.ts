@@ -48,6 +48,7 @@ afterAll(() => stopService(r));
 const names = (res: ComputeResponse) => res.results.features.map((f) => f.properties.name).sort();
 const text = (res: ComputeResponse) => res.warnings.map((w) => (w as { message: string }).message).join('\n');
 const where = (test: (t: Record<string, string>) => boolean) => features.filter((f) => test(f.properties)).map((f) => f.properties['name']!).sort();
+const isSchool = (t: Record<string, string>) => t['amenity'] === 'school' || t['education'] === 'school';
 const ask = (query: string) => compute(r, { query, limit: 500 });
 
 describe('a phrase before a layer noun narrows it, never is dropped', () => {
@@ -66,14 +67,14 @@ describe('a phrase before a layer noun narrows it, never is dropped', () => {
   it('a qualifier that contradicts the noun is refused by name; one no feature also has leaves nothing', async () => {
     const p = await refused(r, { query: 'bakery supermarkets' });
     expect(p.unread.map((u) => u.words)).toEqual(['bakery']);
-    const want = where((t) => t['amenity'] === 'pharmacy' && (t['amenity'] === 'school' || t['education'] === 'school'));
+    const want = where((t) => t['amenity'] === 'pharmacy' && isSchool(t));
     expect(names(await ask('pharmacy schools'))).toEqual(want);
   });
 });
 
 describe('presets sharing a noun', () => {
   it('"schools" are the School preset (amenity=school, education=school), not school buildings', async () => {
-    const want = where((t) => t['amenity'] === 'school' || t['education'] === 'school');
+    const want = where(isSchool);
     expect(names(await ask('schools'))).toEqual(want);
     expect(want).not.toContain('Old school building');
   });

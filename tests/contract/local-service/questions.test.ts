@@ -176,6 +176,18 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     expect(bad.status).toBe(400);
   });
 
+  it('a position in whole numbers with a comma, and a count before the noun with an order after it', async () => {
+    const near = airports.filter((a) => from(5, 45)(a) <= 40).map((a) => a.id);
+    expect(near.length).toBeGreaterThan(0);
+    expect(sorted(ids(await compute(r, { query: 'airports within 40 km of 45, 5', limit: MAX })))).toEqual(sorted(near));
+    const [plon, plat] = city('Paris', 'FR').loc.coordinates;
+    const far = [...airports].sort((a, b) => from(plon, plat)(b) - from(plon, plat)(a)).slice(0, 5).map((a) => a.id);
+    expect(ids(await compute(r, { query: 'the 5 airports farthest from Paris', limit: MAX }))).toEqual(far);
+    const [llon, llat] = city('Lyon', 'FR').loc.coordinates;
+    const close = [...airports].sort((a, b) => from(llon, llat)(a) - from(llon, llat)(b)).slice(0, 2).map((a) => a.id);
+    expect(ids(await compute(r, { query: 'which 2 airports are closest to Lyon', limit: MAX }))).toEqual(close);
+  });
+
   it('the client takes the detail as the server\'s message, a validation error the user reads', async () => {
     const res = await postJson(r, { query: 'airports with runways in Greece' });
     const seen = describeErrorBody(JSON.stringify(res.body), res.contentType);

@@ -3,8 +3,11 @@ import type { Reader } from '../reader';
 
 /** Nouns for what the map shows: "in the current view", "in the selected window". */
 const VIEW_NOUNS = new Set(['view', 'window', 'extent', 'screen', 'viewport', 'area', 'region', 'frame']);
-/** Words before them; "area" and "region" need one that points at the map ("in this area", not "in the area of X"). */
-const VIEW_WORDS = new Set(['current', 'visible', 'selected', 'displayed', 'shown', 'this', 'map', 'present', 'my']);
+/**
+ * Words before them; "area" and "region" need one that points at the map ("in this area", not
+ * "in the area of X"). "my area" is an upload's polygon, not the view.
+ */
+const VIEW_WORDS = new Set(['current', 'visible', 'selected', 'displayed', 'shown', 'this', 'map', 'present']);
 const PRECISE_NOUNS = new Set(['view', 'window', 'extent', 'screen', 'viewport', 'frame']);
 
 /**

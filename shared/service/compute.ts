@@ -22,6 +22,15 @@ export const NamedCoordinate = z.object({
 });
 export type NamedCoordinate = z.infer<typeof NamedCoordinate>;
 
+/**
+ * The map view the question was asked from, [west, south, east, north] in degrees (an extension
+ * of the interface): "in the current view", "here". West may exceed east across the antimeridian.
+ */
+export const ViewBbox = z
+  .tuple([Longitude, Latitude, Longitude, Latitude])
+  .refine(([, s, , n]) => s <= n, { message: 'view_bbox south must not exceed north' });
+export type ViewBbox = z.infer<typeof ViewBbox>;
+
 /** Spec 2.1, JSON body. Files and images travel only in multipart requests (see ComputeFormFields). */
 export const ComputeRequest = z.object({
   query: QueryText,
@@ -36,6 +45,7 @@ export const ComputeRequest = z.object({
   mode: z.string().min(1).optional(),
   model: z.string().min(1).default('compute'),
   search_id: Uuid.optional(),
+  view_bbox: ViewBbox.optional(),
 });
 export type ComputeRequest = z.infer<typeof ComputeRequest>;
 export type ComputeRequestInput = z.input<typeof ComputeRequest>;
@@ -76,6 +86,11 @@ export const ComputeFormFields = z
     mode: z.string().optional(),
     model: z.string().optional(),
     search_id: z.string().optional(),
+    // "west,south,east,north", or the same as JSON text.
+    view_bbox: z
+      .string()
+      .transform((s) => s.trim().replace(/^\[|\]$/g, '').split(',').map((x) => (x.trim() === '' ? NaN : Number(x))))
+      .optional(),
   })
   .pipe(ComputeRequest);
 

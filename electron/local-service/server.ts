@@ -22,6 +22,7 @@ import { asAsyncLayerStore } from './layers/store/async-layer-store';
 import type { LayerStore } from './layers/store/layer-store';
 import { LAYERS_CHANNEL } from './layers/store/postgis-migrations';
 import { openPostgisLayerStore } from './layers/store/postgis-layer-store';
+import { reclaimScratchFiles } from './layers/readers/scratch';
 import { openSqliteLayerStore } from './layers/store/sqlite-layer-store';
 import type { PhotoDetections } from './query/sources/detections';
 import { isGrammarWord } from './query/words';
@@ -137,6 +138,9 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       if (base) throw new Error('local service already started');
       traffic.draining = false;
       const catalog = opts.catalog ?? loadCatalog(opts.catalogDir ?? defaultCatalogDir());
+      // Scratch files of OSM imports a killed process left (never a live import's: readers/scratch.ts).
+      const reclaimed = reclaimScratchFiles(join(opts.dataDir, 'tmp'));
+      if (reclaimed.files) opts.logger.info('local service: removed scratch files of imports that did not finish', reclaimed);
       // Plugins get the data folder's SQLite database (ctx.db) on either backend, and the pool on PostgreSQL.
       const db = openDatabase(opts.dataDir);
       const onSaveError = (e: unknown) => opts.logger.error('local service: saving results failed', e);

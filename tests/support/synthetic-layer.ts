@@ -1,3 +1,4 @@
+import { closeSync, openSync, writeSync } from 'node:fs';
 import type { LayerFeature } from '../../electron/local-service/layers/types';
 import type { EmbeddedLayerStore, LayerInfo } from '../../electron/local-service/layers/store/layer-store';
 
@@ -30,4 +31,24 @@ export function writeSyntheticLayer(store: EmbeddedLayerStore, n: number, name =
   }
   writer.add(batch);
   return writer.commit([]);
+}
+
+/** The same n features as a GeoJSON FeatureCollection file (each feature's `id` its sourceId), written in chunks. */
+export function writeSyntheticGeoJson(file: string, n: number): void {
+  const fd = openSync(file, 'w');
+  try {
+    let buf = '{"type":"FeatureCollection","features":[\n';
+    let first = true;
+    for (const f of syntheticFeatures(n)) {
+      buf += (first ? '' : ',\n') + JSON.stringify({ type: 'Feature', id: f.sourceId, geometry: f.geometry, properties: f.properties });
+      first = false;
+      if (buf.length >= 1 << 20) {
+        writeSync(fd, buf);
+        buf = '';
+      }
+    }
+    writeSync(fd, buf + ']}\n');
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -5,6 +5,7 @@ import { asAsyncLayerStore } from './store/async-layer-store';
 import type { LayerInfo, LayerStore } from './store/layer-store';
 import { openPostgisLayerStore } from './store/postgis-layer-store';
 import { openSqliteLayerStore } from './store/sqlite-layer-store';
+import { reclaimScratchFiles } from './readers/scratch';
 
 export interface CliImportOptions {
   /** The service's data folder: layers go to its layers.sqlite, scratch files to its tmp/. */
@@ -41,9 +42,13 @@ export async function importLayerFiles(opts: CliImportOptions): Promise<CliImpor
     done = () => pool.end();
   } else store = asAsyncLayerStore(openSqliteLayerStore({ dataDir: opts.dataDir }));
   const result: CliImportResult = { imported: [], failed: [] };
+  const tempDir = join(opts.dataDir, 'tmp');
+  // What a killed import left goes before this one adds its own (never a live import's: readers/scratch.ts).
+  const reclaimed = reclaimScratchFiles(tempDir);
+  if (reclaimed.files) opts.log(`removed ${reclaimed.files} scratch files of imports that did not finish (${size(reclaimed.bytes)})`);
   try {
     for (const file of opts.files) {
-      const job = startLayerImport({ store, file, tempDir: join(opts.dataDir, 'tmp'), signal: opts.signal });
+      const job = startLayerImport({ store, file, tempDir, signal: opts.signal });
       let shownTenth = -1;
       job.events.on('progress', (p) => {
         const tenth = p.total ? Math.floor((10 * p.done) / p.total) : -1;

@@ -49,6 +49,8 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Features per store batch. */
   batchSize?: number;
+  /** OSM node locations kept in memory before the rest go to a scratch file (the readers' default unless given). */
+  osmMemoryNodes?: number;
 }
 
 let jobCounter = 0;
@@ -97,6 +99,7 @@ export function startLayerImport(opts: ImportOptions): ImportJob {
       const features = reader.read(file, {
         signal: controller.signal,
         tempDir: opts.tempDir,
+        osmMemoryNodes: opts.osmMemoryNodes,
         onProgress: (p) => {
           last = p;
           emit('reading');

@@ -28,6 +28,8 @@ export interface ReadOptions {
   warn?: (message: string) => void;
   /** A folder for scratch files (OSM node and way stores past their memory budget). */
   tempDir: string;
+  /** OSM node locations kept in memory before the rest go to a scratch file (default OSM_MEMORY_NODES). */
+  osmMemoryNodes?: number;
 }
 
 export type LayerFormat = 'osm-pbf' | 'osm-xml' | 'gpkg' | 'shapefile' | 'kml' | 'gpx' | 'flatgeobuf' | 'geojson';

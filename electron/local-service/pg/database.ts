@@ -3,18 +3,33 @@ import pg from 'pg';
 /** The environment variable that selects the PostgreSQL backend (same as `--database URL`). */
 export const DATABASE_URL_ENV = 'FIELDLENS_DATABASE_URL';
 
+/** Connections in a service's pool: a request holds one only for its queries. */
+export const DEFAULT_POOL_SIZE = 16;
+
 export interface PgOptions {
   url: string;
-  /** Connections in the pool (default 16: a request holds one only for its queries). */
+  /** Connections in the pool (DEFAULT_POOL_SIZE unless given). */
   max?: number;
   onError?: (e: unknown) => void;
 }
 
 export function openPgPool(opts: PgOptions): pg.Pool {
-  const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? 16, application_name: 'fieldlens-service' });
+  const pool = new pg.Pool({ connectionString: opts.url, max: opts.max ?? DEFAULT_POOL_SIZE, application_name: 'fieldlens-service' });
   // An idle client losing its connection (server restart) must not take the process down.
   pool.on('error', (e) => opts.onError?.(e));
   return pool;
+}
+
+/**
+ * A connection the pool can hand over at once (an idle one, or room for a new one, and nobody
+ * queued before), else null. For work that already holds a connection of the same pool and would
+ * like a second: waiting for it could wait for ever once every connection is held that way.
+ * pg-pool takes the decision in this same tick, so two callers cannot both count on one slot.
+ */
+export function connectNow(pool: pg.Pool): Promise<pg.PoolClient> | null {
+  const max = pool.options.max ?? 10;
+  if (pool.waitingCount > 0 || (pool.idleCount === 0 && pool.totalCount >= max)) return null;
+  return pool.connect();
 }
 
 /** The URL with any password blanked, for logs and messages. */

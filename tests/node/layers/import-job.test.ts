@@ -8,7 +8,7 @@ import { ImportCancelledError } from '../../../electron/local-service/layers/typ
 import { osmiumCat, writeGridTownXml, type GridTown } from '../../support/town/grid';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
 
-/** What the imports left in their scratch folder (never made when nothing spilled to disk). */
+/** What the imports left in their scratch folder (made by the first OSM import). */
 const scratchFiles = () => (existsSync(tempDir()) ? readdirSync(tempDir()) : []);
 
 let dir: string;

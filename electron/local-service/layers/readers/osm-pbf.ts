@@ -56,7 +56,7 @@ export const osmPbfReader: LayerReader = {
     const total = (await stat(file)).size;
     const bytes = await FileBytes.open(file);
     const scratch = scratchDatabase(opts.tempDir);
-    const osm = new OsmAssembler({ memoryNodes: OSM_MEMORY_NODES, scratch: scratch.get, scratchFile: scratch.file });
+    const osm = new OsmAssembler({ memoryNodes: opts.osmMemoryNodes ?? OSM_MEMORY_NODES, scratch: scratch.get, scratchFile: scratch.file });
     const decoders = startPbfDecoders();
     // Blocks being decoded, in file order: enough to keep every worker busy, few enough that
     // memory holds a handful of blocks.

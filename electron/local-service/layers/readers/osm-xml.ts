@@ -12,7 +12,7 @@ export const osmXmlReader: LayerReader = {
   async *read(file: string, opts: ReadOptions): AsyncGenerator<LayerFeature> {
     const total = (await stat(file)).size;
     const scratch = scratchDatabase(opts.tempDir);
-    const osm = new OsmAssembler({ memoryNodes: OSM_MEMORY_NODES, scratch: scratch.get, scratchFile: scratch.file });
+    const osm = new OsmAssembler({ memoryNodes: opts.osmMemoryNodes ?? OSM_MEMORY_NODES, scratch: scratch.get, scratchFile: scratch.file });
     const scanner = new XmlTagScanner();
     let done = 0;
     let root = false;

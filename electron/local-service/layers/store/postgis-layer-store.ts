@@ -177,8 +177,8 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date(), re
   };
 
   // NUL is not storable in JSONB; the feature rows drop it too.
-  const storeSummary = (n: number, summary: LayerSummary) =>
-    pool.query('INSERT INTO layer_summaries (layer_id, summary) VALUES ($1, $2) ON CONFLICT (layer_id) DO UPDATE SET summary = excluded.summary', [
+  const storeSummary = (q: pg.Pool | pg.PoolClient, n: number, summary: LayerSummary) =>
+    q.query('INSERT INTO layer_summaries (layer_id, summary) VALUES ($1, $2) ON CONFLICT (layer_id) DO UPDATE SET summary = excluded.summary', [
       n,
       JSON.stringify(summary, (_k, v: unknown) => (typeof v === 'string' ? v.replaceAll('\0', '') : v)),
     ]);
@@ -261,11 +261,14 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date(), re
         // Loaded unlogged (no WAL for rows written twice), kept in the logged table (postgis-layer-writer.ts).
         await client.query(`CREATE UNLOGGED TABLE ${loadTable(n)} (${FEATURE_COLUMNS})`);
         await client.query(`CREATE TABLE ${featureTable(n)} (${FEATURE_COLUMNS})`);
+        const summary = createSummaryCollector();
         const writer = createPgLayerWriter({
           client,
           pool,
           n,
           uid,
+          // In the transaction that makes the layer ready, so no question finds it without its words.
+          beforeReady: async (c) => void (await storeSummary(c, n, summary.result())),
           info: async () => toInfo((await layerRow(uid))!),
           discard: async () => {
             try {
@@ -276,7 +279,6 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date(), re
             }
           },
         });
-        const summary = createSummaryCollector();
         return {
           id: writer.id,
           get count() {
@@ -286,11 +288,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date(), re
             await writer.add(fs);
             for (const f of fs) summary.add(f.properties);
           },
-          async commit(warnings) {
-            // Written before the layer turns visible, so no question finds it without its words.
-            await storeSummary(n, summary.result());
-            return writer.commit(warnings);
-          },
+          commit: (warnings) => writer.commit(warnings),
           abort: () => writer.abort(),
         };
       } catch (e) {
@@ -403,7 +401,7 @@ export async function openPostgisLayerStore({ pool, clock = () => new Date(), re
       const c = createSummaryCollector();
       for await (const page of cursor(uid, `SELECT ${COLUMNS} FROM ${featureTable(n)}`, [])) for (const f of page) c.add(f.tags);
       const summary = c.result();
-      await storeSummary(n, summary);
+      await storeSummary(pool, n, summary);
       return summary;
     },
 

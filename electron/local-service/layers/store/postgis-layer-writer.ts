@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
+import { connectNow } from '../../pg/database';
 import { bboxOf, type BBox } from './geo';
 import type { LayerInfo, LayerWriter } from './layer-store';
 import { COPY_BINARY_HEADER, COPY_BINARY_TRAILER, CopyRowBuffer } from './pg-copy-binary';
@@ -12,7 +13,11 @@ const COPY_ROWS = 10_000;
 const SRID = 4326;
 /**
  * COPY streams loading side by side, each on its own connection: the server parses rows on one
- * core per stream, so two keep a two-core database busy while Node encodes the next chunk.
+ * core per stream, so two keep a two-core database busy while Node encodes the next chunk. The
+ * second connection is taken only when the pool has one free at once: an import already holds
+ * its own, and waiting for another while holding it waits for ever once every connection of the
+ * pool is held that way (two imports on a pool of four, or one on the CLI's pool of two with a
+ * query of its own). Without one the load, the sort and the index builds run on one connection.
  */
 const STREAMS = 2;
 
@@ -26,11 +31,16 @@ export const FEATURE_COLUMNS = 'fid BIGINT NOT NULL, source_id TEXT NOT NULL, su
 export interface PgWriterDeps {
   /** The import's own connection (it holds the layer's advisory lock). */
   client: pg.PoolClient;
-  /** For the other COPY stream and the index built beside the key. */
+  /** For the other COPY stream and the index built beside the key, when it has a connection free. */
   pool: pg.Pool;
   n: number;
   uid: string;
-  /** Reads the finished layer's row. */
+  /**
+   * Writes what goes with the layer (its summary) on the import's connection, in the
+   * transaction that makes it ready: never through the pool, whose connections may all be busy.
+   */
+  beforeReady?(c: pg.PoolClient): Promise<void>;
+  /** Reads the finished layer's row (once the import's connection is back in the pool). */
   info(): Promise<LayerInfo>;
   /** Drops the table and the row; releases the client. */
   discard(): Promise<void>;
@@ -101,8 +111,15 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
   let done = false;
   const types: Record<string, number> = {};
   const ext: BBox = [Infinity, Infinity, -Infinity, -Infinity];
-  /** Connections besides the import's own, taken from the pool on the first features. */
+  /** Connections besides the import's own, taken from the pool on the first features if it has them free. */
   const extra: pg.PoolClient[] = [];
+  const takeExtra = async () => {
+    while (extra.length < STREAMS - 1) {
+      const c = connectNow(d.pool);
+      if (!c) return;
+      extra.push(await c);
+    }
+  };
   let streams: CopyStream[] | null = null;
   let next = 0;
   const rows = new CopyRowBuffer();
@@ -114,7 +131,7 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
     // the COPY and then hold up the index builds, whose locks it must first give way to.
     await client.query(`ALTER TABLE ${load} SET (autovacuum_enabled = false)`);
     await client.query(`ALTER TABLE ${table} SET (autovacuum_enabled = false)`);
-    for (let i = 1; i < STREAMS; i++) extra.push(await d.pool.connect());
+    await takeExtra();
     streams = [client, ...extra].map((c) => openCopy(c, load));
     return streams;
   };
@@ -168,17 +185,19 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
       try {
         await send();
         await endStreams();
-        if (!extra.length) extra.push(await d.pool.connect());
-        const side = extra[0]!;
+        await takeExtra();
+        const side = extra[0];
+        const conns = side ? [client, side] : [client];
         // Two halves (by fid) sorted and written at once, one per connection and core (a third
         // less time than one sort on 10M points): each connection fills pages of its own, and
         // both move along the same curve, so a page still holds features near each other. Each
         // sorts in memory up to work_mem, on the database server; both settle before either
         // connection is used again.
         const written = await Promise.allSettled(
-          [client, side].map(async (c, half) => {
+          conns.map(async (c, half) => {
             await c.query("SET work_mem = '256MB'");
-            await c.query(`INSERT INTO ${table} SELECT * FROM ${load} WHERE fid % 2 = ${half} ORDER BY geom`);
+            const part = conns.length > 1 ? `WHERE fid % ${conns.length} = ${half}` : '';
+            await c.query(`INSERT INTO ${table} SELECT * FROM ${load} ${part} ORDER BY geom`);
             await c.query('RESET work_mem');
             // The inserts reach the statistics now (PostgreSQL 15+), not up to 10 s later: a count
             // arriving after the VACUUM below would send autovacuum over the table again.
@@ -189,22 +208,26 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
         await client.query(`DROP TABLE ${load}`);
         // Index builds sort in memory up to this much, on the database server.
         const mem = "SET maintenance_work_mem = '512MB'";
-        // Both settle before either connection is used again or released.
-        const built = await Promise.allSettled([
-          (async () => {
-            await side.query(mem);
-            await side.query(`CREATE INDEX ${table}_geom ON ${table} USING gist (geom)`);
-            await side.query('RESET maintenance_work_mem');
-          })(),
-          (async () => {
-            await client.query(mem);
-            // The key's index built as an index (a SHARE lock, which the GiST build's does not
-            // block), then made the key: ADD PRIMARY KEY (fid) would wait for the GiST build.
-            await client.query(`CREATE UNIQUE INDEX ${table}_pkey ON ${table} (fid)`);
-            await client.query('RESET maintenance_work_mem');
-          })(),
-        ]);
-        for (const b of built) if (b.status === 'rejected') throw b.reason;
+        const gist = async (c: pg.PoolClient) => {
+          await c.query(mem);
+          await c.query(`CREATE INDEX ${table}_geom ON ${table} USING gist (geom)`);
+          await c.query('RESET maintenance_work_mem');
+        };
+        const key = async () => {
+          await client.query(mem);
+          // The key's index built as an index (a SHARE lock, which the GiST build's does not
+          // block), then made the key: ADD PRIMARY KEY (fid) would wait for the GiST build.
+          await client.query(`CREATE UNIQUE INDEX ${table}_pkey ON ${table} (fid)`);
+          await client.query('RESET maintenance_work_mem');
+        };
+        if (side) {
+          // Both settle before either connection is used again or released.
+          const built = await Promise.allSettled([gist(side), key()]);
+          for (const b of built) if (b.status === 'rejected') throw b.reason;
+        } else {
+          await gist(client);
+          await key();
+        }
         await client.query(`ALTER TABLE ${table} ADD CONSTRAINT ${table}_pkey PRIMARY KEY USING INDEX ${table}_pkey`);
         await release();
         // Vacuumed here, before the layer is listed, not by autovacuum once it serves: an
@@ -214,6 +237,7 @@ export function createPgLayerWriter(d: PgWriterDeps): LayerWriter {
         await client.query(`VACUUM (ANALYZE, INDEX_CLEANUP OFF) ${table}`);
         await client.query('BEGIN');
         await client.query(`ALTER TABLE ${table} RESET (autovacuum_enabled)`);
+        await d.beforeReady?.(client);
         await client.query(
           `UPDATE layers SET state = 'ready', feature_count = $1, geometry_types = $2, min_lon = $3, min_lat = $4, max_lon = $5, max_lat = $6,
              size_bytes = pg_total_relation_size('${table}'), warnings = $7 WHERE id = $8`,

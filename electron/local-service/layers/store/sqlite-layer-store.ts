@@ -13,6 +13,7 @@ import {
   type StoredFeature, type TagMatch,
 } from './layer-store';
 import { CellIndexBuilder } from './cell-index';
+import { reclaimFreePages } from './free-pages';
 import { LAYER_MIGRATIONS } from './migrations';
 import { createSummaryCollector, passes } from './summary';
 import { boxStatements, readBoxes, type BoxStatements, type Candidate, type Row } from './sqlite-box-read';
@@ -106,6 +107,8 @@ export interface SqliteLayerStoreOptions {
 export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memoryBoxes }: SqliteLayerStoreOptions): EmbeddedLayerStore {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, LAYERS_DATABASE_FILE));
+  // Free pages go back to the file system (free-pages.ts): settable only before a new file's first table.
+  db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 2000');
@@ -123,6 +126,7 @@ export function openSqliteLayerStore({ dataDir, clock = () => new Date(), memory
     dropLayerTables(db, id);
     db.prepare('DELETE FROM layers WHERE id = ?').run(id);
   }
+  reclaimFreePages(db);
 
   const byUid = db.prepare("SELECT * FROM layers WHERE uid = ? AND state = 'ready'");
   const queries = new Map<number, BoxStatements>();

@@ -130,6 +130,59 @@ describe('Ask store', () => {
     await ask.run();
     expect(ask.error).toEqual({ code: 'OFFLINE', message: 'Service unreachable' });
     expect(ask.rows.map((r) => r.title)).toEqual(['A']);
+    expect(ask.stale).toEqual({ answered: 'q', asked: 'q', outcome: 'failed' });
+  });
+
+  it('greys the shown answer when a later question is refused or fails, and goes back to it', async () => {
+    const refusal = { code: 'unread_question', unread: [{ words: 'purple', why: 'no rule reads these words' }], reading: 'airports', plan: { subject: 'airports', source: 'x', filters: [], relations: [], text: 'airports' } };
+    const outcomes: Array<Result<unknown> | 'answer'> = [
+      'answer',
+      { ok: false, error: { code: 'VALIDATION', message: 'not read', details: { status: 422, refusal } } },
+      { ok: false, error: { code: 'HTTP', message: 'Service error', details: { status: 500 } } },
+      { ok: false, error: { code: 'CANCELLED', message: 'Cancelled' } },
+      'answer',
+    ];
+    let n = 0;
+    const { client } = scriptedClient(async (method) => {
+      if (method !== 'compute.run') return { ok: true, value: {} };
+      const o = outcomes[n++]!;
+      return o === 'answer' ? { ok: true, value: response(uuid(n), n === 1 ? ['A', 'B'] : ['C']) } : o;
+    });
+    const { ask, map } = withStores(client, () => ({ ask: useAskStore(), map: useMapStore() }));
+    ask.query = 'airports near Lyon';
+    await ask.run();
+    expect(ask.stale).toBeNull();
+    expect(map.collections.ask?.features).toHaveLength(2);
+
+    ask.query = 'purple airports near Lyon';
+    await ask.run();
+    expect(ask.stale).toEqual({ answered: 'airports near Lyon', asked: 'purple airports near Lyon', outcome: 'refused' });
+    // The rows stay to read (greyed), the map no longer shows them as the answer.
+    expect(ask.rows.map((r) => r.title)).toEqual(['A', 'B']);
+    expect(map.collections.ask ?? null).toBeNull();
+
+    ask.restore();
+    expect(ask.stale).toBeNull();
+    expect(ask.error).toBeNull();
+    expect(map.collections.ask?.features).toHaveLength(2);
+
+    ask.query = 'airports near Lyon, broken';
+    await ask.run();
+    expect(ask.stale).toEqual({ answered: 'airports near Lyon', asked: 'airports near Lyon, broken', outcome: 'failed' });
+    expect(map.collections.ask ?? null).toBeNull();
+
+    // A cancelled question says nothing about the shown answer.
+    ask.restore();
+    ask.query = 'slow question';
+    await ask.run();
+    expect(ask.error?.code).toBe('CANCELLED');
+    expect(ask.stale).toBeNull();
+    expect(map.collections.ask?.features).toHaveLength(2);
+
+    ask.query = 'cafes';
+    await ask.run();
+    expect(ask.stale).toBeNull();
+    expect(ask.rows.map((r) => r.title)).toEqual(['C']);
   });
 });
 

@@ -125,7 +125,9 @@ export const useAskStore = defineStore('ask', () => {
     if (measurement.value.trim()) request.measurement = measurement.value.trim();
     const continuing = (followUp || followingUp.value) && !!response.value;
     if (continuing) request.search_id = response.value!.id;
-    const ok = await send(request, attachments.forRequest(), continuing, false);
+    const files = attachments.forRequest();
+    const ok = await send(request, files, continuing, false);
+    if (ok && files.length) attachments.answered(text);
     if (ok) followingUp.value = false;
     if (ok && continuing) query.value = '';
   }

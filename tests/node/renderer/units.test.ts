@@ -37,7 +37,7 @@ describe('the scale bar in the chosen units', () => {
   // imperial ft below 1,609.344 m, else mi; nautical always nmi (its source, control/ScaleLine.js).
   const written = (system: string, n: number) =>
     system === 'nautical' ? 'nmi' : system === 'imperial' ? (n < 1609.344 ? 'ft' : 'mi') : n < 1000 ? 'm' : 'km';
-  const all = ['km', 'mi', 'nmi'].flatMap((distance) => ['m', 'ft'].map((short) => ({ distance, short }) as const));
+  const all = (['km', 'mi', 'nmi'] as const).flatMap((distance) => (['m', 'ft'] as const).map((short) => ({ distance, short })));
   it('writes only the chosen units, from street level to a continent', () => {
     for (const u of all) {
       const seen = new Set<string>();

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ComputeResponse } from '../../shared/service/compute';
+import { QUERY_MAX_CHARS, type ComputeResponse } from '../../shared/service/compute';
 import type { ImageryResponse } from '../../shared/service/imagery';
 import { responseItems } from '../../shared/service/items';
 import type { StreamResponse } from '../../shared/service/stream';
@@ -127,6 +127,11 @@ function store(c: CacheDb,
   items: Record<string, unknown>[],
 ): number {
   if (items.length >= FEATURE_ID_SPAN) throw new Error(`Response has too many items (${items.length})`);
+  // A request with a longer text is refused before it is sent, so none is a stored request; a
+  // text taken from an answer (a request without one) is cut to the same length.
+  const asked = str(meta.request['query']);
+  if (asked && asked.length > QUERY_MAX_CHARS)
+    throw new RangeError(`A query text of ${asked.length} characters is past the limit (${QUERY_MAX_CHARS}) and is not stored`);
   const row: QueryInsert = {
     kind,
     profile_id: meta.profileId,
@@ -160,6 +165,7 @@ function store(c: CacheDb,
     maxx: null,
     maxy: null,
     ...fields,
+    query_text: fields.query_text.slice(0, QUERY_MAX_CHARS),
   };
   const read = items.length ? readItems(kind, items) : null;
   const hasExtent = read !== null && read.extent[0] !== Infinity;

@@ -52,7 +52,8 @@ const decode = (list: RpcAttachment[] | undefined): Attachment[] =>
 
 /**
  * RPC handlers for running queries and reviewing them offline. Every run goes through the
- * service client and lands in the cache (answers and errors alike); reads use the cache only.
+ * service client and lands in the cache (answers, and errors the service did not refuse the
+ * request with); reads use the cache only.
  */
 export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, QueryMethods> {
   const { client, cache } = deps;
@@ -96,7 +97,9 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
 
   /**
    * Sends one request and stores what came back: the answer, or the error when the request
-   * reached (or may have reached) the service. Service errors leave as RpcError.
+   * reached (or may have reached) the service and was not refused by it. A request refused
+   * (checked before sending, or a 4xx) is not kept: its text may be anything, of any size.
+   * Service errors leave as RpcError.
    */
   async function perform<T>(
     r: Run,
@@ -118,7 +121,8 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
       return { queryId: store(meta(ex), ex), response: ex.body };
     } catch (e) {
       if (!(e instanceof ServiceError)) throw e;
-      if (e.info.sent !== false && e.code !== 'CANCELLED') {
+      const refused = e.status !== undefined && e.status >= 400 && e.status < 500;
+      if (e.info.sent !== false && e.code !== 'CANCELLED' && !refused) {
         const stored = { code: e.code, message: e.message, ...(e.status !== undefined ? { status: e.status } : {}) };
         cache.storeError(r.kind, meta(), stored, e.info.body ?? null);
       }

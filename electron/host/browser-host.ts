@@ -6,6 +6,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { err } from '../../shared/rpc/errors';
+import { WS_MAX_FRAME_BYTES } from '../../shared/rpc/limits';
 import { isWsRequest, type WsEvent, type WsReply } from '../../shared/rpc/ws-protocol';
 import type { Logger } from '../ground/logger';
 import type { EventBus } from '../rpc/events';
@@ -90,7 +91,8 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
   const allowedOrigins = () => allowedHosts().map((h) => `http://${h}`);
 
   await app.register(fastifyCookie);
-  await app.register(fastifyWebsocket, { options: { maxPayload: 64 * 1024 * 1024 } });
+  // A frame past the limit closes its socket (1009) before it is buffered whole; others go on.
+  await app.register(fastifyWebsocket, { options: { maxPayload: WS_MAX_FRAME_BYTES } });
 
   app.addHook('onRequest', async (req: FastifyRequest, reply) => {
     const host = req.headers.host;

@@ -30,7 +30,8 @@ a key file (--key-file). Keys on the command line are visible to every user of t
   --answer-fault      make every answer generation fail (status "failed", results intact)
   --retention-days N  delete saved searches older than N days (default 30; 0: no age limit)
   --retention-mb N    delete the oldest saved searches once they and their stored files pass
-                      N MiB (default 512; 0: no size limit). Either way a search a kept one
+                      N MiB (default 512; 0: no size limit); without --database, until the
+                      database file with its WAL is N MiB or less. Either way a search a kept one
                       continues (its thread) stays; retention runs at start, then every 10 min
   --upload-budget-mb N  upload bytes all requests in flight may declare together (default 256);
                       past it, 503 with Retry-After. Each request: 10 files of 20 MiB at most

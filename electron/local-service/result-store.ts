@@ -1,4 +1,6 @@
+import { statSync } from 'node:fs';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { Database } from 'better-sqlite3';
 import type { RetentionRow, RetentionStore } from './retention';
 import type { PackedItems, SavedSearch, SearchStore } from './store';
 
@@ -52,6 +54,7 @@ export function sqliteResultStore(s: SearchStore): ResultStore {
   });
   return {
     retentionRows: async () => rows.all() as RetentionRow[],
+    reclaim: async () => reclaim(s.db),
     async deleteSearches(ids) {
       let n = 0;
       for (let at = 0; at < ids.length; at += DELETE_BATCH) {
@@ -69,4 +72,29 @@ export function sqliteResultStore(s: SearchStore): ResultStore {
     count: async () => (countSaved.get() as { n: number }).n,
     close: async () => s.close(),
   };
+}
+
+/** PRAGMA auto_vacuum's value for INCREMENTAL. */
+const INCREMENTAL = 2;
+
+/**
+ * Gives free pages back to the file system and returns the file's bytes on disk with its WAL.
+ * A file from before migration 4 of the compute scope is switched to incremental vacuum by one
+ * VACUUM (it rewrites the file, so it runs once, at the first prune).
+ */
+function reclaim(db: Database): number {
+  if (db.pragma('auto_vacuum', { simple: true }) !== INCREMENTAL) {
+    db.pragma('auto_vacuum = INCREMENTAL');
+    db.exec('VACUUM');
+  } else db.pragma('incremental_vacuum');
+  // The freed pages leave the file when the WAL is copied back; TRUNCATE then empties the WAL.
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  const size = (f: string) => {
+    try {
+      return statSync(f).size;
+    } catch {
+      return 0;
+    }
+  };
+  return size(db.name) + size(db.name + '-wal');
 }

@@ -30,7 +30,16 @@ export interface RetentionStore {
   retentionRows(): Promise<RetentionRow[]>;
   /** Deletes saved searches, their links, and files no saved search links any more; returns how many searches went. */
   deleteSearches(ids: string[]): Promise<number>;
+  /**
+   * Gives the space deleted searches held back to the file system and returns the bytes the
+   * database takes on disk now (its file and WAL). Absent where the store cannot (PostgreSQL's
+   * VACUUM keeps the space for reuse; see the service README, "Retention").
+   */
+  reclaim?(): Promise<number>;
 }
+
+/** Rounds of deleting by the size on disk after the first (each one measured, see applyRetention). */
+const DISK_ROUNDS = 6;
 
 const DAY_MS = 86_400_000;
 
@@ -62,14 +71,41 @@ export function expiredSearches(
   return rows.filter((r) => !kept.has(r.id)).map((r) => r.id);
 }
 
-/** One retention run over a store; returns how many saved searches went and how many stay. */
-export async function applyRetention(store: RetentionStore, opts: RetentionOptions, now: Date): Promise<{ deleted: number; kept: number }> {
+/**
+ * One retention run over a store; returns how many saved searches went, how many stay and, where
+ * the store can tell, the database's bytes on disk after it.
+ */
+export async function applyRetention(
+  store: RetentionStore,
+  opts: RetentionOptions,
+  now: Date,
+): Promise<{ deleted: number; kept: number; diskBytes?: number }> {
   if (opts.maxAgeDays <= 0 && opts.maxBytes <= 0) return { deleted: 0, kept: -1 };
   const pinned = new Set([...((await opts.pinned?.()) ?? [])].map((id) => id.toLowerCase()));
-  const rows = await store.retentionRows();
-  const gone = expiredSearches(rows, { now, maxAgeDays: opts.maxAgeDays, maxBytes: opts.maxBytes, pinned });
-  const deleted = gone.length ? await store.deleteSearches(gone) : 0;
-  return { deleted, kept: rows.length - deleted };
+  const bounds = { now, maxAgeDays: opts.maxAgeDays, pinned };
+  let rows = await store.retentionRows();
+  const total = rows.length;
+  const drop = async (ids: string[]) => (ids.length ? store.deleteSearches(ids) : 0);
+  let deleted = await drop(expiredSearches(rows, { ...bounds, maxBytes: opts.maxBytes }));
+  if (!store.reclaim) return { deleted, kept: total - deleted };
+  let disk = await store.reclaim();
+  // Row bytes leave out what pages, indexes and the rest of the file add: the size on disk
+  // decides. Each round deletes the row bytes that should free the excess, at the disk bytes per
+  // row byte the last round freed (at first, the file's bytes per row byte).
+  let last: { disk: number; rowBytes: number } | null = null;
+  for (let round = 0; opts.maxBytes > 0 && disk > opts.maxBytes && round < DISK_ROUNDS; round++) {
+    rows = await store.retentionRows();
+    const rowBytes = rows.reduce((n, r) => n + r.bytes, 0);
+    const perByte = last && last.rowBytes > rowBytes && last.disk > disk ? (last.disk - disk) / (last.rowBytes - rowBytes) : disk / Math.max(1, rowBytes);
+    last = { disk, rowBytes };
+    // 1, not 0: a bound of 0 would mean none.
+    const budget = Math.max(1, rowBytes - (disk - opts.maxBytes) / perByte);
+    const gone = expiredSearches(rows, { ...bounds, maxBytes: budget });
+    if (!gone.length) break;
+    deleted += await drop(gone);
+    disk = await store.reclaim();
+  }
+  return { deleted, kept: total - deleted, diskBytes: disk };
 }
 
 /** Runs retention at once and then every `everyMs`; stop() ends it (waiting for a run under way). */
@@ -80,6 +116,9 @@ export function scheduleRetention(store: RetentionStore, opts: RetentionOptions,
       try {
         const r = await applyRetention(store, opts, clock());
         if (r.deleted) logger.info('local service: retention deleted saved searches', r);
+        // Pinned searches, their threads, or other data in the file (the photo catalog) can hold it over.
+        if (opts.maxBytes > 0 && r.diskBytes !== undefined && r.diskBytes > opts.maxBytes)
+          logger.warn('local service: the results database is still over --retention-mb after retention', r);
       } catch (e) {
         logger.error('local service: retention failed', e);
       }

@@ -6,12 +6,12 @@ import { Worker } from 'node:worker_threads';
 import { gunzip, gzip } from 'node:zlib';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import Database from 'better-sqlite3';
-import { applyMigrations } from '../ground/migrations';
+import { applyMigrations, type MigrationStep } from '../ground/migrations';
 import { BUILTIN_CODES, type KindCodes } from './catalog/kinds/registry';
 import type { Item, SavedSet } from './query/item';
 
 /** Numbered migrations of the compute routes, applied in order inside one transaction at open. */
-const MIGRATIONS: string[] = [
+const MIGRATIONS: MigrationStep[] = [
   `CREATE TABLE searches (
      id TEXT PRIMARY KEY,
      created_at TEXT NOT NULL,
@@ -58,6 +58,10 @@ const MIGRATIONS: string[] = [
    BEGIN DELETE FROM uploads WHERE hash = old.hash; END;
    CREATE TRIGGER uploads_gone AFTER DELETE ON uploads
    BEGIN DELETE FROM upload_chunks WHERE hash = old.hash; END;`,
+  // Pages freed by retention go back to the file system (`PRAGMA incremental_vacuum` after each
+  // prune), so --retention-mb bounds the file. A file made before this takes one VACUUM to switch,
+  // run by the first prune (sqliteResultStore's reclaim); a new file is made so (openDatabase).
+  (db) => void db.pragma('auto_vacuum = INCREMENTAL'),
 ];
 
 /** A result set packed for the `searches` row (see packItems). */
@@ -205,6 +209,8 @@ export const DATABASE_FILE = 'local-service.sqlite';
 export function openDatabase(dataDir: string): Database.Database {
   mkdirSync(dataDir, { recursive: true });
   const db = new Database(join(dataDir, DATABASE_FILE));
+  // Before the first page is written the mode is set with no VACUUM (migration 4 says why).
+  if (db.pragma('page_count', { simple: true }) === 0) db.pragma('auto_vacuum = INCREMENTAL');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 2000');

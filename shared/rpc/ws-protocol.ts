@@ -1,5 +1,6 @@
 import type { Result } from './errors';
 import type { RpcTransport } from './client';
+import { WS_MAX_FRAME_BYTES } from './limits';
 
 /** Frames of the browser host's WebSocket: requests, replies, and pushed events. */
 export type WsRequest = { id: number; method: string; input: unknown };
@@ -52,9 +53,13 @@ export function createWsTransport(socket: WebSocketLike): RpcTransport & { ready
       // send() on a closed socket drops the frame silently: the call would wait forever.
       if (socket.readyState !== 1) return { ok: false, error: { code: 'NETWORK', message: 'Connection to the app host closed' } };
       const id = nextId++;
+      const frame = JSON.stringify({ id, method, input } satisfies WsRequest);
+      // The host closes the socket on a frame past its limit: such a call fails here, unsent.
+      if (frame.length * 3 > WS_MAX_FRAME_BYTES && new TextEncoder().encode(frame).length > WS_MAX_FRAME_BYTES)
+        return { ok: false, error: { code: 'VALIDATION', message: `The call is larger than the app host takes (${WS_MAX_FRAME_BYTES / 1048576} MiB)` } };
       return new Promise((resolve) => {
         pending.set(id, resolve);
-        socket.send(JSON.stringify({ id, method, input } satisfies WsRequest));
+        socket.send(frame);
       });
     },
     on(event, cb) {

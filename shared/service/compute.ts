@@ -4,6 +4,14 @@ import { Geometry, Latitude, Longitude } from './geojson';
 /** Spec 2.1/8: compute limit bounds and default. */
 export const COMPUTE_LIMIT = { min: 1, max: 2000, default: 100 } as const;
 
+/**
+ * The longest question text a request may carry, in characters. The spec states none; the app
+ * refuses a longer one before sending (so it is never stored) and the bundled service answers
+ * 400. Compute, stream and imagery search share it.
+ */
+export const QUERY_MAX_CHARS = 2000;
+export const QueryText = z.string().trim().min(1).max(QUERY_MAX_CHARS);
+
 // UUID-shaped ids (8-4-4-4-12 hex) without RFC version checks: remote ids we echo back must pass.
 export const Uuid = z.guid();
 
@@ -14,9 +22,18 @@ export const NamedCoordinate = z.object({
 });
 export type NamedCoordinate = z.infer<typeof NamedCoordinate>;
 
+/**
+ * The map view the question was asked from, [west, south, east, north] in degrees (an extension
+ * of the interface): "in the current view", "here". West may exceed east across the antimeridian.
+ */
+export const ViewBbox = z
+  .tuple([Longitude, Latitude, Longitude, Latitude])
+  .refine(([, s, , n]) => s <= n, { message: 'view_bbox south must not exceed north' });
+export type ViewBbox = z.infer<typeof ViewBbox>;
+
 /** Spec 2.1, JSON body. Files and images travel only in multipart requests (see ComputeFormFields). */
 export const ComputeRequest = z.object({
-  query: z.string().trim().min(1),
+  query: QueryText,
   limit: z.number().int().min(COMPUTE_LIMIT.min).max(COMPUTE_LIMIT.max).default(COMPUTE_LIMIT.default),
   answer: z.boolean().default(true),
   user_id: z.string().optional(),
@@ -28,6 +45,7 @@ export const ComputeRequest = z.object({
   mode: z.string().min(1).optional(),
   model: z.string().min(1).default('compute'),
   search_id: Uuid.optional(),
+  view_bbox: ViewBbox.optional(),
 });
 export type ComputeRequest = z.infer<typeof ComputeRequest>;
 export type ComputeRequestInput = z.input<typeof ComputeRequest>;
@@ -68,6 +86,11 @@ export const ComputeFormFields = z
     mode: z.string().optional(),
     model: z.string().optional(),
     search_id: z.string().optional(),
+    // "west,south,east,north", or the same as JSON text.
+    view_bbox: z
+      .string()
+      .transform((s) => s.trim().replace(/^\[|\]$/g, '').split(',').map((x) => (x.trim() === '' ? NaN : Number(x))))
+      .optional(),
   })
   .pipe(ComputeRequest);
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PointGeometry } from './geojson';
-import { Uuid } from './compute';
+import { QueryText, Uuid } from './compute';
 
 /**
  * Spec 2.5 leaves limit bounds and paging unshown. The bundled service documents these:
@@ -9,7 +9,7 @@ import { Uuid } from './compute';
 export const IMAGERY_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
 export const ImageryRequest = z.object({
-  query: z.string().trim().min(1),
+  query: QueryText,
   limit: z.number().int().min(IMAGERY_LIMIT.min).max(IMAGERY_LIMIT.max).optional(),
   page: z.number().int().min(1).optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QueryText } from './compute';
 import { Latitude, Longitude, PointGeometry, Geometry } from './geojson';
 
 /** Spec 2.3/8: stream limit default and maximum. */
@@ -8,7 +9,7 @@ export const StreamPoint = z.object({ latitude: Latitude, longitude: Longitude }
 
 /** Spec 2.3. */
 export const StreamRequest = z.object({
-  query: z.string().trim().min(1),
+  query: QueryText,
   region_id: z.string().regex(/^\d+$/, 'region_id is numeric').optional(),
   position: z.object({ points: z.array(StreamPoint).min(1) }).optional(),
   year: z.number().int().min(1800).max(2200).optional(),

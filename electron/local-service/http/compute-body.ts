@@ -23,7 +23,7 @@ export const MAX_UPLOAD_REQUEST_BYTES =
 /** Fields of spec 2.1 (anything else is reported in warnings and ignored). */
 const KNOWN_FIELDS = new Set([
   'query', 'limit', 'answer', 'user_id', 'area_id', 'coordinates', 'h3_ids', 'include_stats', 'measurement', 'mode',
-  'model', 'search_id', 'files', 'images',
+  'model', 'search_id', 'view_bbox', 'files', 'images',
 ]);
 
 export class Invalid extends Error {

@@ -22,6 +22,7 @@ import { loadNameHeaders } from '../vocabulary/header-words';
 import { answerPlan, refusalOf } from './compute-layers';
 import { Invalid, readBody, validate } from './compute-body';
 import { NearPlaces } from '../query/layers/address';
+import { unusedFilesWarning } from '../query/unused-files';
 import type { PhotoDetections } from '../query/sources/detections';
 
 /** Header that makes answer generation fail for this request (the documented fault switch). */
@@ -49,6 +50,8 @@ export interface ComputeDeps {
  * usage.meters: 1 per request, plus 1 per 1,000 matched features, plus 0.1 per uploaded file or
  * image, plus 0.5 when a written answer was generated; rounded to 3 decimals.
  */
+const viewOf = (b: readonly [number, number, number, number] | undefined) => (b ? { west: b[0], south: b[1], east: b[2], north: b[3] } : undefined);
+
 export function meters(matched: number, uploads: number, answered: boolean): number {
   return Math.round((1 + matched / 1000 + uploads * 0.1 + (answered ? 0.5 : 0)) * 1000) / 1000;
 }
@@ -184,6 +187,10 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             } else warnings.push({ code: 'context', message: `the earlier results are "${itemsOf(readAlone(parent.query))}"; this question names its own subject, so it searched anew` });
           }
           const continuesLayers = asked !== req.query || (parent !== null && vocabulary !== undefined && itemsOf(readAlone(parent.query)) !== undefined);
+          // What the earlier question measured from: a follow-up's bare distance is measured from it.
+          const earlier = parent && !continuesLayers ? readAlone(parent.query) : undefined;
+          const earlierRef = earlier?.within?.reference ?? earlier?.distanceRef;
+          const savedReference = earlierRef && earlierRef.type !== 'saved' ? earlierRef : undefined;
           const plan = parseQuery(asked, {
             vocabulary,
             detections: photos?.classes,
@@ -194,6 +201,8 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             coordinates: req.coordinates ?? [],
             fileNames,
             savedSubject: parent && !continuesLayers ? parent.set.subject : undefined,
+            savedReference,
+            view: viewOf(req.view_bbox),
           });
           if (plan.invalid) throw new Invalid(400, 'Bad Request', `The question could not be read: ${plan.invalid}.`, [{ field: 'query', message: plan.invalid }]);
           if (req.measurement) plan.measurement = req.measurement as Measurement;
@@ -234,6 +243,8 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             work: { slice, indexer: deps.indexer },
           });
           warnings.push(readingWarning, ...run.warnings);
+          const unused = continuesLayers ? null : unusedFilesWarning(plan, uploads, body.files.map((f) => f.name));
+          if (unused) warnings.push(unused);
 
           const id = randomUUID();
           // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.

@@ -12,11 +12,12 @@ import type { Execution, Item, SavedSet } from './item';
 import { numericValue } from './source';
 import { conditionTests, unheldConditions } from './layers/conditions';
 import { growBox, piecesOf } from './layers/ref-index';
+import { pointPlaceAsRadius } from './layers/point-place';
 import { referenceGeometries, type ResolveContext } from './layers/resolve';
 import { countPerCountry, measure, type MeasurementResult } from './measure';
 import { measureNearest } from './nearest';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './layers/per-polygon';
-import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
+import { pastMin, shapeOf, type Plan, type RefPoint, type Reference, type Warning } from './plan';
 import { measurer, type ReferenceContext } from './references';
 import { refusalOfParts, unheldParts, UnreadQuestion, type UnreadPart } from './refusal';
 import { sortByDistance } from './sort';
@@ -57,7 +58,8 @@ const SLICE_STEP = 1024;
  * of the plan as a test on each candidate, then order, top N, and the figures asked for.
  */
 export async function execute(input: ExecuteInput): Promise<Execution> {
-  const { plan, catalog, saved, work } = input;
+  const { catalog, saved, work } = input;
+  let { plan } = input;
   const warnings: Warning[] = [];
   const warn = (w: Warning) => warnings.push(w);
   const layerFrom = (kind: Kind, points: readonly PointSource[]): Promise<Layer> | Layer =>
@@ -70,8 +72,6 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   // subject's features lie bounds what a relation or a bounded distance can reach; a distance
   // without a bound ("nearest", "more than 100 km") may go anywhere.
   const extent = source.extent?.() ?? undefined;
-  const radiusKm = plan.within?.radiusKm ?? Infinity;
-  const withinNear = extent && Number.isFinite(radiusKm) ? growBox(extent, radiusKm * 1000) : undefined;
   const rctx: ResolveContext = { store: input.layers?.store, catalog, uploads: input.uploads.features, warn };
   const geometries = async (ref: Reference | undefined, near?: BBox): Promise<Geometry[] | null> => (ref ? referenceGeometries(ref, rctx, near) : null);
   const asGeoms = async (ref: Reference | undefined, near?: BBox): Promise<Reference | undefined> => {
@@ -81,6 +81,11 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     if (!geoms.length) unheld.push({ words: ref.label, why: 'matched no feature of any layer, so there is nothing to measure from' });
     return { type: 'geoms', geoms, label: ref.label };
   };
+  const pointPlace = pointPlaceAsRadius(plan, plan.inside?.type === 'selection' ? await geometries(plan.inside) : null, warn);
+  plan = pointPlace.plan;
+  if (pointPlace.unheld) unheld.push(pointPlace.unheld);
+  const radiusKm = plan.within?.radiusKm ?? Infinity;
+  const withinNear = extent && Number.isFinite(radiusKm) ? growBox(extent, radiusKm * 1000) : undefined;
   const withinRef = await asGeoms(plan.within?.reference, withinNear);
   const within = plan.within && withinRef ? { ...plan.within, reference: withinRef } : undefined;
   let reference: Reference | undefined = plan.distanceRef && plan.distanceRef !== plan.within?.reference ? await asGeoms(plan.distanceRef) : within?.reference;
@@ -107,7 +112,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     layerOf: (k) => catalog.kinds.get(k),
     savedLayer,
     geometriesOf: (ref) => {
-      if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRef.flatMap((f) => piecesOf(f.geometry));
+      if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRef.flatMap((f) => (!ref.shape || shapeOf(f.geometry) === ref.shape ? piecesOf(f.geometry) : []));
       if (ref.type === 'saved' && saved?.items.some((x) => x.k === UPLOADS.name))
         return saved.items.flatMap((x): Geometry[] => {
           if (x.k === UPLOADS.name) return piecesOf(saved.uploads[x.i]!.geometry);
@@ -141,7 +146,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   }
 
   const run = await filtered(subject, {
-    input,
+    input: { ...input, plan },
     within,
     withinM,
     distM,

@@ -10,11 +10,13 @@ import { along, insideFeature, insideUploads, intersecting, layerSubject, outsid
 import type { Rule } from './rules/rule';
 import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { seenSubject } from './rules/seen';
+import { mapView } from './rules/view';
 import {
   barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
 } from './rules/where';
 import { foldLetters } from '../catalog/text';
-import { SILENT, UNIT_NAMES } from './words';
+import { UPLOADS } from '../catalog/kinds/uploads';
+import { POPULATION_WORDS, SILENT, UNIT_NAMES } from './words';
 
 export { NEAR_KM, IN_CITY_KM, tokenize } from './words';
 export type { ParseContext } from './reader';
@@ -23,7 +25,7 @@ export type { ParseContext } from './reader';
 export const RULES: readonly Rule[] = [
   possessedNoun, howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
   uploadValue, openCondition, wheelchairCondition, operatorCondition, numberCondition,
-  withinRadius, underRadius, beyondRadius, betweenRadius, near, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
+  withinRadius, underRadius, beyondRadius, betweenRadius, near, mapView, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
   seenSubject, demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved, possessiveBeforeOrder,
@@ -36,10 +38,10 @@ export const RULES: readonly Rule[] = [
  */
 export function parseQuery(query: string, ctx: ParseContext): Plan {
   const plan = readOnce(query, ctx);
-  if (!plan.notRead.length || !ctx.typos) return plan;
+  if (!plan.notRead.some((u) => !u.understood) || !ctx.typos) return plan;
   const fixes: { from: string; to: string }[] = [];
   let text = query;
-  const words = new Set(plan.notRead.flatMap((u) => u.words.split(/[^\p{L}]+/u).filter(Boolean)));
+  const words = new Set(plan.notRead.filter((u) => !u.understood).flatMap((u) => u.words.split(/[^\p{L}]+/u).filter(Boolean)));
   for (const word of words) {
     const to = ctx.typos.correct(foldLetters(word));
     if (!to) continue;
@@ -120,6 +122,17 @@ function readOnce(query: string, ctx: ParseContext): Plan {
   }
   if (plan.layerSubject && !plan.layerSubject.sources.length)
     r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`, 'subject');
+  // "my sites over 10,000 population": the uploads' own population column, if they have one.
+  const popKeys = POPULATION_WORDS.flatMap((x) => ctx.uploadNumeric?.get(x) ?? []);
+  if (plan.subject === UPLOADS.name && (plan.popMin !== undefined || plan.popMax !== undefined) && popKeys.length) {
+    const bounds = [plan.popMin !== undefined ? `≥ ${plan.popMin}` : '', plan.popMax !== undefined ? `≤ ${plan.popMax}` : ''].filter(Boolean).join(' and ');
+    plan.conditions.push({ type: 'number', keys: popKeys, min: plan.popMin, max: plan.popMax, label: `${popKeys.join(' or ')} ${bounds} (the uploaded column)` });
+    delete plan.popMin;
+    delete plan.popMax;
+  }
+  // "which of my sites lie inside my polygon": the polygons are the reference, the other files the subject.
+  const shaped = [plan.inside, plan.outside, plan.intersecting, plan.within?.reference, plan.distanceRef].find((x) => x?.type === 'class' && x.kind === plan.subject && x.shape);
+  if (shaped?.type === 'class' && plan.subject === UPLOADS.name) plan.uploadsExcept = shaped.shape;
   if (plan.ignored.length) r.warn('ignored_words', `words not used: ${plan.ignored.join(', ')}`, { words: plan.ignored });
   return plan;
 }

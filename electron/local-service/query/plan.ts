@@ -5,6 +5,16 @@ import type { BBox } from './bbox';
 import type { UnreadPart } from './refusal';
 import type { SaidDistance } from './units';
 
+/** What an uploaded feature is: "my polygon" names the areas, "my route" the lines. */
+export type UploadShape = 'point' | 'line' | 'area';
+
+export function shapeOf(g: Geometry): UploadShape | null {
+  if (g.type === 'Point' || g.type === 'MultiPoint') return 'point';
+  if (g.type === 'LineString' || g.type === 'MultiLineString') return 'line';
+  if (g.type === 'Polygon' || g.type === 'MultiPolygon') return 'area';
+  return null;
+}
+
 /** A point that distances are measured from, with how it was named. */
 export interface RefPoint {
   lon: number;
@@ -17,7 +27,7 @@ export interface RefPoint {
 /** What a reference phrase pointed at: fixed places, or every item of a class. */
 export type Reference =
   | { type: 'points'; points: RefPoint[]; label: string }
-  | ({ type: 'class'; kind: Kind; popMin?: number; popMax?: number; label: string } & ModifierValues)
+  | ({ type: 'class'; kind: Kind; popMin?: number; popMax?: number; label: string; shape?: UploadShape } & ModifierValues)
   | { type: 'saved'; label: string }
   /** Features of data layers named by the vocabulary ("a substation", "Nordviertel", "the Lenne"). */
   | { type: 'selection'; selection: Selection; label: string }
@@ -87,6 +97,11 @@ export interface Plan extends ModifierValues {
   layerSubject?: Selection;
   /** A subject read as photos showing a class of the detector (query/sources/detections.ts). */
   seen?: SeenSubject;
+  /**
+   * Uploads as the subject, besides those of this shape: "which of my sites lie inside my
+   * polygon" asks for the other files' features, the polygons being the reference.
+   */
+  uploadsExcept?: UploadShape;
   /** Relations to features of layers (or any reference). */
   inside?: Reference;
   outside?: Reference;

@@ -4,6 +4,7 @@ import type { AdjectiveReading } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { normalizeName } from '../catalog/text';
 import type { Vocabulary } from '../vocabulary/vocabulary';
+import type { BBox } from './bbox';
 import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
 import type { Plan, RefPoint, Reference, Warning } from './plan';
@@ -25,6 +26,11 @@ export interface ParseContext {
   fileNames: string[];
   /** Subject of the saved query when continuing one. */
   savedSubject?: Kind | null;
+  /**
+   * What the continued question measured from ("airports within 100 km of Paris"): a distance
+   * with no reference of its own in the follow-up ("only the ones within 30 km") is measured from it.
+   */
+  savedReference?: Reference;
   /** Words of the data layers, presets and brands (absent: kinds only). */
   vocabulary?: Vocabulary;
   /** One-word values of uploaded columns ("open"), by folded spelling. */
@@ -33,6 +39,8 @@ export interface ParseContext {
   uploadNumeric?: ReadonlyMap<string, string[]>;
   /** Close readings of misspelt words (absent: a misspelt word is not read). */
   typos?: TypoReader;
+  /** The map view the question was asked from (`view_bbox`): "in the current view", "here". */
+  view?: BBox;
   /** The photo detector's classes (absent: no photos are looked at here). */
   detections?: DetectorClasses;
 }
@@ -137,7 +145,8 @@ export function createReader(query: string, ctx: ParseContext) {
       let latSign = 1;
       if (w(j) === 'n' || w(j) === 's') latSign = w(j++) === 's' ? -1 : 1;
       const hemispheres = j > i + 1;
-      if (w(j) === ',') j++;
+      const comma = w(j) === ',';
+      if (comma) j++;
       const lon = signedAt(t, j);
       if (lon === null) return null;
       j++;
@@ -145,10 +154,14 @@ export function createReader(query: string, ctx: ParseContext) {
       if (hemispheres) {
         if (w(j) !== 'e' && w(j) !== 'w') return null;
         lonSign = w(j++) === 'w' ? -1 : 1;
-      } else if (!/[.]/.test(w(i)) || !/[.]/.test(w(i + (w(i + 1) === ',' ? 2 : 1)))) return null;
+        // Without hemispheres, two figures are a position when written with decimals or with a comma
+        // between them ("45, 5" after "of"); "to 1 2" is none.
+      } else if (!comma && (!/[.]/.test(w(i)) || !/[.]/.test(w(i + 1)))) return null;
       const y = lat * latSign;
       const x = lon * lonSign;
       if (Math.abs(y) > 90 || Math.abs(x) > 180) return null;
+      if (!hemispheres && !/[.]/.test(w(i)) && !/[.]/.test(w(j - 1)))
+        warn('reading', `read "${t[i]!.raw}, ${t[j - 1]!.raw}" as the position latitude ${y}, longitude ${x}`);
       // The position as typed, to 6 decimals (about 0.1 m): a reading written back measures from the same point.
       return [{ lon: x, lat: y, label: `${POSITION.format(y)}, ${POSITION.format(x)}` }, j - i];
     },
@@ -209,7 +222,8 @@ export function createReader(query: string, ctx: ParseContext) {
       if (w(j) === 'my' || w(j) === 'our' || w(j) === 'uploaded') {
         if (UPLOAD_NOUNS.has(w(j + 1))) return [{ ...UPLOAD_CLASS }, j - i + 2];
         // "inside my area", "within our polygons": the uploaded geometries as an area.
-        if ((UPLOAD_AREAS.has(w(j + 1)) || UPLOAD_LINES.has(w(j + 1))) && ctx.fileNames.length) return [{ ...UPLOAD_CLASS, label: `the uploaded ${w(j + 1)}` }, j - i + 2];
+        if ((UPLOAD_AREAS.has(w(j + 1)) || UPLOAD_LINES.has(w(j + 1))) && ctx.fileNames.length)
+          return [{ ...UPLOAD_CLASS, label: `the uploaded ${w(j + 1)}`, shape: UPLOAD_AREAS.has(w(j + 1)) ? 'area' : 'line' }, j - i + 2];
       }
       for (const key of fileKeys) if (matchWords(j, key)) return [{ ...UPLOAD_CLASS }, j - i + key.length];
       if (ctx.savedSubject !== undefined && ['those', 'them', 'these', 'previous', 'earlier'].includes(w(j)))
@@ -329,7 +343,12 @@ export function createReader(query: string, ctx: ParseContext) {
       if (['of', 'from', 'around', 'to', 'near', 'away'].includes(w(j))) j++;
       if (w(j - 1) === 'away' && w(j) === 'from') j++;
       const words = said(i, j);
-      const ref = r.referenceAt(j, `within ${words}`);
+      let ref = r.referenceAt(j, `within ${words}`);
+      // Nothing after the distance in a follow-up: the earlier question's reference, said so.
+      if (!ref && ctx.savedReference && t.slice(j).every((x) => SILENT.has(x.w) || /^\p{P}$/u.test(x.w))) {
+        ref = [ctx.savedReference, 0];
+        warn('context', `measured from ${ctx.savedReference.label}, as in the earlier question`);
+      }
       if (!ref) {
         warn('unknown_place', `no place or class found after "${words}"; nothing was searched`);
         plan.unread.push(words);

@@ -12,6 +12,8 @@ export interface UnreadPart {
   words: string;
   why: string;
   part?: PlanPart;
+  /** The words were read; the request lacks what they need (no misspelling to look for in them). */
+  understood?: true;
 }
 
 /** An unread part as a refusal says it: with the step of the reading that holds it, when one does. */

@@ -1,7 +1,7 @@
 import { foldLetters } from '../catalog/text';
 import type { Slicer, UploadFeature } from '../uploads';
 import { numericValue } from './source';
-import { RULE_WORDS, SILENT, UNIT_KM } from './words';
+import { POPULATION_WORDS, RULE_WORDS, SILENT, UNIT_KM } from './words';
 
 /** A word that is a value of an uploaded column ("open" of status): the column and the value. */
 export interface UploadValue {
@@ -64,7 +64,8 @@ export async function uploadWords(features: readonly UploadFeature[], slice?: Sl
   for (const [key, yes] of isNumeric) {
     if (!yes) continue;
     const word = foldLetters(key.trim());
-    if (!/^\p{L}+$/u.test(word) || RULE_WORDS.has(word) || SILENT.has(word)) continue;
+    // A population column is kept: "over 1000 inhabitants" reads it (the words are otherwise silent).
+    if (!/^\p{L}+$/u.test(word) || RULE_WORDS.has(word) || (SILENT.has(word) && !POPULATION_WORDS.includes(word))) continue;
     numeric.set(word, [...(numeric.get(word) ?? []), key]);
   }
   return { values, numeric };

@@ -51,11 +51,13 @@ export const UPLOAD_NOUNS = new Set([
   'uploads', 'rows', 'stations', 'offices', 'properties', 'targets',
 ]);
 export const DETERMINERS = new Set(['a', 'an', 'any', 'the', 'some', 'one', 'each', 'every']);
+/** Words for a population ("over 1000 inhabitants"): an upload's numeric column of one of these names holds it. */
+export const POPULATION_WORDS = ['population', 'people', 'inhabitants', 'residents', 'persons'];
 /** Words that carry no meaning for the reading: dropped silently. */
 export const SILENT = new Set([
   'a', 'an', 'the', 'of', 'which', 'what', 'whats', 'are', 'is', 'show', 'me', 'find', 'list', 'all', 'with', 'that',
   'there', 'and', 'for', 'please', 'give', 'where', 'do', 'does', 'have', 'has', 'to', 'from', 'than', 'get', 'return',
-  'population', 'people', 'inhabitants', 'residents', 'persons', 'only', 'those', 'them', 'ones', 'these', 'results',
+  ...POPULATION_WORDS, 'only', 'those', 'them', 'ones', 'these', 'results',
   'just', 'located', 'situated', 'lie', 'lies', 'any', 'by', 'in', 'world', 'on', 'map', 'can', 'you', 'i', 'see',
   'want', 'need', 'how', 'many', 'number', 'total', 'it', 'they', 'their', 'its', 'be', 'or', 'at', 'each', 'every',
   'now', 'then', 'also', 'whose', 'having', 'more', 'less', 'most', 'least', 'sized', 'size', ',',

@@ -10,14 +10,27 @@ export interface PresetPhrase {
   /** The preset's name, for answers and warnings. */
   label: string;
   match: TagMatch;
+  /**
+   * Other taggings of the same thing: the unsearchable presets that take their name from this one
+   * (amenity=school for the School preset education=school). A feature with any of them matches.
+   */
+  also: TagMatch[];
   /** 3 name, 2 alias, 1 tag value, 0 term: a phrase several presets share goes to the strongest. */
   strength: number;
+  /**
+   * The preset's matchScore (1 unless it says less): of presets sharing a phrase at one strength,
+   * the weaker match ("School Building", 0.5) gives way to the thing itself.
+   */
+  score: number;
 }
 
 interface Preset {
   tags?: Record<string, string>;
   searchable?: boolean;
   geometry?: string[];
+  /** "{education/school}": the preset takes its name from another, being another tagging of it. */
+  name?: string;
+  matchScore?: number;
 }
 
 /**
@@ -33,6 +46,14 @@ export function loadPresetPhrases(): PresetPhrase[] {
     en: { presets: { presets: Record<string, { name?: string; terms?: string; aliases?: string }> } };
   };
   const words = en.en.presets.presets;
+  const fixed = (p: Preset): TagMatch => Object.entries(p.tags ?? {}).filter(([, v]) => v !== '*').map(([key, v]) => ({ key, values: [v] }));
+  const taggings = new Map<string, TagMatch[]>();
+  for (const p of Object.values(presets)) {
+    const of = /^\{(.+)\}$/.exec(p.name ?? '')?.[1];
+    const match = fixed(p);
+    if (!of || p.searchable !== false || !match.length || match.some((c) => c.key.startsWith('@'))) continue;
+    taggings.set(of, [...(taggings.get(of) ?? []), match]);
+  }
   const out: PresetPhrase[] = [];
   for (const [id, p] of Object.entries(presets)) {
     const tags = Object.entries(p.tags ?? {}).filter(([, v]) => v !== '*');
@@ -40,10 +61,12 @@ export function loadPresetPhrases(): PresetPhrase[] {
     if (!tags.length || p.searchable === false || tags.some(([k]) => k === 'area')) continue;
     const t = words[id];
     if (!t?.name) continue;
-    const match: TagMatch = tags.map(([key, v]) => ({ key, values: [v] }));
+    const match = fixed(p);
+    const also = taggings.get(id) ?? [];
+    const score = p.matchScore ?? 1;
     const add = (text: string, strength: number) => {
       const key = phraseKey(text);
-      if (key) out.push({ key, label: t.name!, match, strength });
+      if (key) out.push({ key, label: t.name!, match, also, strength, score });
     };
     add(t.name, 3);
     for (const a of (t.aliases ?? '').split('\n')) if (a) add(a, 2);

@@ -56,6 +56,54 @@ const YES_NO = new Set(['yes', 'no', 'true', 'false', '1', '0', 'limited', 'desi
 /** Longest column value taken as a word. */
 const MAX_WORD_VALUE = 40;
 
+/** Whether a layer's columns can hold features passing every test of m. */
+const holds = (s: LayerSummary, m: TagMatch) =>
+  m.every((c) => {
+    const col = s.columns.find((x) => x.key === c.key);
+    return col && (!c.values || !col.values || c.values.some((v) => col.values!.includes(v)));
+  });
+
+/** Both tests at once: one test per key, values that pass both; null when none can. */
+function both(a: TagMatch, b: TagMatch): TagMatch | null {
+  const out = new Map<string, string[] | undefined>();
+  for (const c of [...a, ...b]) {
+    if (!out.has(c.key)) out.set(c.key, c.values);
+    else {
+      const prev = out.get(c.key);
+      const values = !prev ? c.values : !c.values ? prev : prev.filter((v) => c.values!.includes(v));
+      if (values && !values.length) return null;
+      out.set(c.key, values);
+    }
+  }
+  return [...out].map(([key, values]) => (values ? { key, values } : { key }));
+}
+
+/**
+ * "second hand shops", "abandoned railways", "power substations": a phrase before the head
+ * noun narrows it; the features are those both name, in the layers that can hold them. Empty
+ * sources when no layer holds features both name (the caller then refuses the qualifier).
+ */
+export function narrowSelection(head: Selection, by: Selection, summaries: ReadonlyMap<string, LayerSummary>, said: string): Selection {
+  const sources: Source[] = [];
+  for (const h of head.sources) {
+    const summary = summaries.get(h.layer.id);
+    const match: TagMatch[] = [];
+    for (const q of by.sources.filter((x) => x.layer.id === h.layer.id)) {
+      for (const hm of h.match ?? [[]]) {
+        for (const qm of q.match ?? [[]]) {
+          const m = both(hm, qm);
+          if (m && (!summary || holds(summary, m)) && !match.some((x) => matchText(x) === matchText(m))) match.push(m);
+        }
+      }
+    }
+    if (match.length) sources.push(match.every((m) => !m.length) ? { layer: h.layer } : { layer: h.layer, match: match.filter((m) => m.length) });
+  }
+  // Named as the narrower of the two when the answer is just that one's features ("Thrift Store").
+  const text = (xs: Source[]) => xs.map((x) => `${x.layer.id}:${(x.match ?? []).map(matchText).join('|')}`).join(' ');
+  const label = text(sources) === text(by.sources) ? by.label : text(sources) === text(head.sources) ? head.label : `${by.label} ${head.label}`;
+  return { label, said, reading: `${head.reading}, narrowed by "${by.said}" (${by.reading})`, plural: head.plural, sources };
+}
+
 const matchText = (m: TagMatch) => m.map((c) => `${c.key}=${c.values?.join('|') ?? '*'}`).join(' + ');
 
 /**
@@ -83,11 +131,6 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     maxLen = Math.max(maxLen, key.split(' ').length);
   };
   const summaries = new Map(input.layers.map((l) => [l.info.id, l.summary]));
-  const holds = (s: LayerSummary, m: TagMatch) =>
-    m.every((c) => {
-      const col = s.columns.find((x) => x.key === c.key);
-      return col && (!c.values || !col.values || c.values.some((v) => col.values!.includes(v)));
-    });
 
   for (const { info } of input.layers) {
     // A layer named in the plural ("districts") is also said in the singular ("per district").
@@ -98,8 +141,13 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
   }
 
   for (const p of input.presets) {
-    const sources = input.layers.filter((l) => holds(l.summary, p.match)).map((l) => ({ layer: l.info, match: [p.match] }));
-    add(p.key, { rank: 10 - p.strength, label: p.label, reading: `the OSM preset "${p.label}" (${matchText(p.match)})`, sources });
+    const taggings = [p.match, ...p.also];
+    const sources = input.layers.flatMap((l) => {
+      const match = taggings.filter((m) => holds(l.summary, m));
+      return match.length ? [{ layer: l.info, match }] : [];
+    });
+    const said = taggings.map(matchText).join(' or ');
+    add(p.key, { rank: 10 - p.strength + (1 - p.score) / 10, label: p.label, reading: `the OSM preset "${p.label}" (${said})`, sources });
   }
 
   // A key of the layer's tags is a word for any value of it ("shops": shop=*, "railways"): weaker

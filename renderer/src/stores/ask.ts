@@ -38,7 +38,8 @@ export const useAskStore = defineStore('ask', () => {
   const { runs } = useServices();
   const composer = useComposerStore();
   const attachments = useAttachmentsStore();
-  const runner = useRun('ask', { runs, app: useAppStore(), show: useMapStore().show });
+  const map = useMapStore();
+  const runner = useRun('ask', { runs, app: useAppStore(), show: map.show });
 
   const query = ref('');
   const limit = ref<number>(COMPUTE_LIMIT.default);
@@ -123,6 +124,9 @@ export const useAskStore = defineStore('ask', () => {
     if (!text || busy.value) return;
     const request: ComputeRequestInput = { query: text, limit: limit.value, answer: writtenAnswer.value, ...composer.request() };
     if (measurement.value.trim()) request.measurement = measurement.value.trim();
+    // The map's extent, so "in the current view" and "here" mean what the user sees.
+    const view = map.extent();
+    if (view) request.view_bbox = view;
     const continuing = (followUp || followingUp.value) && !!response.value;
     if (continuing) request.search_id = response.value!.id;
     const files = attachments.forRequest();

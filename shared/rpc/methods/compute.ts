@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ComputeRequest, ComputeResponse } from '../../service/compute';
 import { StreamRequest, StreamResponse } from '../../service/stream';
 import { ImageryRequest, ImageryResponse } from '../../service/imagery';
+import { RPC_MAX_BASE64, RPC_MAX_FILE_BYTES } from '../limits';
 
 /** A file or image attached to a compute query; bytes travel base64-encoded over RPC. */
 export const Attachment = z.object({
@@ -11,6 +12,14 @@ export const Attachment = z.object({
   dataBase64: z.string(),
 });
 export type Attachment = z.infer<typeof Attachment>;
+
+/** The files and images of one question: together they fit one call (see RPC_MAX_BASE64). */
+export const Attachments = z
+  .array(Attachment)
+  .max(20)
+  .refine((list) => list.reduce((n, a) => n + a.dataBase64.length, 0) <= RPC_MAX_BASE64, {
+    message: `the files and images of a question may total at most ${(RPC_MAX_FILE_BYTES / 1048576).toFixed(1)} MiB`,
+  });
 
 /** Chosen by the caller so the run can be cancelled (compute.cancel, stream.cancel, imagery.cancel) while pending. */
 const RunId = z.string().min(1).max(100);
@@ -39,7 +48,7 @@ const RunOutputCheck = z.object({ queryId: z.number().int(), response: z.unknown
 export const computeMethods = {
   'compute.run': {
     input: z
-      .object({ request: ComputeRequest, attachments: z.array(Attachment).max(20).optional(), runId: RunId.optional() })
+      .object({ request: ComputeRequest, attachments: Attachments.optional(), runId: RunId.optional() })
       .strict(),
     output: z.object({ queryId: z.number().int(), response: ComputeResponse }),
     outputCheck: RunOutputCheck,

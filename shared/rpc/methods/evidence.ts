@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RPC_MAX_BASE64 } from '../limits';
 
 export const BundleFileCheck = z.object({
   path: z.string(),
@@ -44,7 +45,7 @@ export const evidenceMethods = {
   /** Checks a bundle given by path (in the data folder or anywhere the app may read) or by content. */
   'evidence.verify': {
     input: z
-      .object({ path: z.string().min(1).optional(), dataBase64: z.string().min(1).optional() })
+      .object({ path: z.string().min(1).optional(), dataBase64: z.string().min(1).max(RPC_MAX_BASE64).optional() })
       .strict()
       .refine((v) => (v.path === undefined) !== (v.dataBase64 === undefined), 'give either path or dataBase64'),
     output: VerifyReport,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ComputeRequest } from '../../service/compute';
-import { Attachment } from './compute';
+import { ComputeRequest, QueryText } from '../../service/compute';
+import { Attachments } from './compute';
 
 export const QueuedQuestion = z.object({
   id: z.number().int(),
@@ -23,11 +23,11 @@ export const queueMethods = {
   'queue.list': { input: z.object({}).strict(), output: z.object({ items: z.array(QueuedQuestion) }) },
   /** Keeps a compute question to run when the connection returns (at once when it is up). */
   'queue.add': {
-    input: z.object({ request: ComputeRequest, attachments: z.array(Attachment).max(20).optional() }).strict(),
+    input: z.object({ request: ComputeRequest, attachments: Attachments.optional() }).strict(),
     output: QueuedQuestion,
   },
   /** A new question text for a question still waiting. */
-  'queue.edit': { input: Id.extend({ query: z.string().trim().min(1).max(2000) }).strict(), output: QueuedQuestion },
+  'queue.edit': { input: Id.extend({ query: QueryText }).strict(), output: QueuedQuestion },
   'queue.drop': { input: Id, output: z.object({ dropped: z.boolean() }) },
 } as const;
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { RPC_MAX_BASE64 } from '../limits';
 
-/** Files previewed before a question is sent (the bundled service's upload limit is 50 MB a file). */
-export const PREVIEW_MAX_BASE64 = 70_000_000;
+/** Files previewed before a question is sent: as large as the attachments of one question may be. */
+export const PREVIEW_MAX_BASE64 = RPC_MAX_BASE64;
 /** Feature positions a preview carries for the map; a larger file is drawn in part, and says so. */
 export const PREVIEW_POSITIONS_MAX = 100_000;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ComputeResponseExact } from '../../../shared/service/compute';
+import { ComputeResponseExact, QUERY_MAX_CHARS } from '../../../shared/service/compute';
 import { ImageryResponseSuccess } from '../../../shared/service/imagery';
 import { Problem } from '../../../shared/service/problem';
 import { FaultProxy, type ProxiedRequest } from './fault-proxy';
@@ -107,6 +107,8 @@ describe('400 with field errors', () => {
     const e = await failure(client.compute({ query: '  ', limit: 5000 }));
     expect([e.code, e.status, e.info.sent]).toEqual(['VALIDATION', undefined, false]);
     expect(e.info.fieldErrors!.map((f) => f.field).sort()).toEqual(['limit', 'query']);
+    const long = await failure(client.compute({ query: 'a'.repeat(QUERY_MAX_CHARS + 1) }));
+    expect([long.code, long.info.sent, long.info.fieldErrors!.map((f) => f.field)]).toEqual(['VALIDATION', false, ['query']]);
     expect(local.seen.length).toBe(before);
   });
 });
@@ -122,7 +124,8 @@ describe('404, 413, 415', () => {
 
   it('413 for a JSON body over the service limit, an upload over UPLOAD_LIMITS.fileSize, and too many files', async () => {
     const { client } = makeClient(local);
-    const json = await failure(client.compute({ query: 'a'.repeat(1024 * 1024 + 10) }));
+    // A question text that long is refused before sending (QUERY_MAX_CHARS): the body is made large by its cells.
+    const json = await failure(client.compute({ query: 'in these cells', h3_ids: Array.from({ length: 70_000 }, () => '8928308280fffff') }));
     expect([json.code, json.status]).toEqual(['HTTP', 413]);
     expect(json.info.serverMessage).toMatch(/\S/);
     expect(problemOf(json.info.body).title).toBe('Payload Too Large');

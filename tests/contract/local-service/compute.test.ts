@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ComputeResponseExact } from '../../../shared/service/compute';
+import { ComputeResponseExact, QUERY_MAX_CHARS } from '../../../shared/service/compute';
 import { PROBLEM_CONTENT_TYPE } from '../../../shared/service/problem';
 import { compute, computeForm, fileForm, insertSavedRow, KEYS, postForm, postJson, problem, startService, stopService, type Running } from './harness';
 
@@ -160,6 +160,14 @@ describe('POST /v1/compute: errors', () => {
     await insertSavedRow(r, id, 'not-this-one');
     const p = expectProblem(await postJson(r, { query: 'only those in Spain', search_id: id }), 409);
     expect(p.errors).toEqual([{ field: 'search_id', message: 'saved with another catalog version' }]);
+  });
+
+  it('400 for a question text past QUERY_MAX_CHARS, in JSON and in a form', async () => {
+    const long = 'airports in France '.repeat(Math.ceil(QUERY_MAX_CHARS / 19)).slice(0, QUERY_MAX_CHARS + 1);
+    for (const res of [await postJson(r, { query: long }), await postForm(r, fileForm({ query: long }, []))])
+      expect(expectProblem(res, 400).errors!.map((e: { field: string }) => e.field)).toEqual(['query']);
+    // At the limit it is read (and answered, here as a question the service cannot read whole).
+    expect((await postJson(r, { query: long.slice(0, QUERY_MAX_CHARS) })).status).not.toBe(400);
   });
 
   it('400 for a body that is not JSON, 415 for an unsupported content type', async () => {

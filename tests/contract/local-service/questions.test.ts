@@ -1,3 +1,4 @@
+import * as turf from '@turf/turf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromMgrs, fromUtm, toMgrs } from '../../../shared/coords';
 import type { ComputeResponse } from '../../../shared/service/compute';
@@ -111,6 +112,80 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     const p = await refused(r, { query: 'only the ones with runways', search_id: first.id });
     expect(p.unread.map((u) => u.words)).toEqual(['runways']);
     expect(p.holds!.subject).toBe('airports');
+  });
+
+  it('a follow-up distance with no place of its own narrows the earlier answer, measured from its place', async () => {
+    const [lon, lat] = city('Paris', 'FR').loc.coordinates;
+    const first = await compute(r, { query: 'airports within 100 km of Paris', limit: 1 });
+    expect(first.results.numberMatched).toBe(airports.filter((a) => from(lon, lat)(a) <= 100).length);
+    for (const [query, limitKm] of [
+      ['only the ones within 30 km', 30],
+      ['only those within 30 km', 30],
+      ['only the ones within 30 mi', 30 * MI],
+    ] as const) {
+      const res = await compute(r, { query, search_id: first.id, limit: MAX });
+      const want = airports.filter((a) => from(lon, lat)(a) <= limitKm).map((a) => a.id);
+      expect(want.length, query).toBeGreaterThan(0);
+      expect(sorted(ids(res)), query).toEqual(sorted(want));
+      expect(res.warnings.map((w) => (w as { message: string }).message).join('\n'), query).toMatch(/measured from Paris/);
+    }
+  });
+
+  it('"my sites" inside "my polygon" with both uploaded: the points inside it, not every row and the polygon', async () => {
+    const area = turf.bboxPolygon([1, 44, 6, 49]);
+    const zones = JSON.stringify({ type: 'FeatureCollection', features: [{ ...area, properties: { name: 'Zone' } }] });
+    const rows = sitesCsv.trim().split('\n').slice(1).map((l) => l.split(','));
+    const want = rows.filter((c) => turf.booleanPointInPolygon([Number(c[3]), Number(c[2])], area)).map((c) => c[1]).sort();
+    expect(want.length).toBeGreaterThan(0);
+    expect(want.length).toBeLessThan(rows.length);
+    for (const query of ['which of my sites lie inside my polygon', 'my sites in my area']) {
+      const res = await computeForm(r, fileForm({ query, limit: String(MAX) }, [{ name: 'sites.csv', text: sitesCsv }, { name: 'zones.geojson', text: zones }]));
+      expect(res.results.features.map((f) => f.properties.name).sort(), query).toEqual(want);
+      expect(res.warnings.map((w) => (w as { code: string }).code), query).not.toContain('unused_files');
+    }
+  });
+
+  it('a file sent but not used by the question is named in a warning', async () => {
+    const res = await computeForm(r, fileForm({ query: 'airports in Malta', limit: String(MAX) }, [{ name: 'sites.csv', text: sitesCsv }]));
+    expect(sorted(ids(res))).toEqual(sorted(airports.filter((a) => a.iso_country === 'MT').map((a) => a.id)));
+    const unused = res.warnings.find((w) => (w as { code: string }).code === 'unused_files') as { files: string[] } | undefined;
+    expect(unused?.files).toEqual(['sites.csv']);
+  });
+
+  it('a population filter on uploads reads their own numeric population column', async () => {
+    const csv = 'name,latitude,longitude,population\nA,48.8,2.3,500\nB,45.7,4.8,2500\nC,43.3,5.4,12000\nD,44.8,-0.6,\n';
+    const rows = csv.trim().split('\n').slice(1).map((l) => l.split(','));
+    const want = rows.filter((c) => c[3] !== '' && Number(c[3]) >= 1000).map((c) => c[0]).sort();
+    const res = await computeForm(r, fileForm({ query: 'my sites with population over 1000', limit: String(MAX) }, [{ name: 'towns.csv', text: csv }]));
+    expect(res.results.features.map((f) => f.properties.name).sort()).toEqual(want);
+  });
+
+  it('"in the current view", "here": the map view the request sent, refused by name without one', async () => {
+    const view = [-4, 40, 3.5, 44];
+    const want = sorted(airports.filter((a) => a.iso_country === 'ES' && apLon(a) >= view[0]! && apLon(a) <= view[2]! && apLat(a) >= view[1]! && apLat(a) <= view[3]!).map((a) => a.id));
+    expect(want.length).toBeGreaterThan(0);
+    for (const query of ['airports in Spain in the current view', 'airports in Spain in the selected window', 'airports in Spain in this area', 'airports in Spain here', 'airports in Spain in the map view']) {
+      expect(sorted(ids(await compute(r, { query, view_bbox: view, limit: MAX }))), query).toEqual(want);
+      const p = await refused(r, { query });
+      expect(p.unread.map((u) => u.words).join(' '), query).toMatch(/view|window|area|here/);
+    }
+    // In a form, as "west,south,east,north" text.
+    const res = await computeForm(r, fileForm({ query: 'airports in Spain in the current view', view_bbox: view.join(','), limit: String(MAX) }, []));
+    expect(sorted(ids(res))).toEqual(want);
+    const bad = await postJson(r, { query: 'airports in the current view', view_bbox: [3, 44, -4, 40] });
+    expect(bad.status).toBe(400);
+  });
+
+  it('a position in whole numbers with a comma, and a count before the noun with an order after it', async () => {
+    const near = airports.filter((a) => from(5, 45)(a) <= 40).map((a) => a.id);
+    expect(near.length).toBeGreaterThan(0);
+    expect(sorted(ids(await compute(r, { query: 'airports within 40 km of 45, 5', limit: MAX })))).toEqual(sorted(near));
+    const [plon, plat] = city('Paris', 'FR').loc.coordinates;
+    const far = [...airports].sort((a, b) => from(plon, plat)(b) - from(plon, plat)(a)).slice(0, 5).map((a) => a.id);
+    expect(ids(await compute(r, { query: 'the 5 airports farthest from Paris', limit: MAX }))).toEqual(far);
+    const [llon, llat] = city('Lyon', 'FR').loc.coordinates;
+    const close = [...airports].sort((a, b) => from(llon, llat)(a) - from(llon, llat)(b)).slice(0, 2).map((a) => a.id);
+    expect(ids(await compute(r, { query: 'which 2 airports are closest to Lyon', limit: MAX }))).toEqual(close);
   });
 
   it('the client takes the detail as the server\'s message, a validation error the user reads', async () => {

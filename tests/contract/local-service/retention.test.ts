@@ -1,8 +1,10 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { RetentionOptions } from '../../../electron/local-service/retention';
+import { createSearchStore, DATABASE_FILE, openDatabase } from '../../../electron/local-service/store';
 import { BACKEND, compute, computeForm, fileForm, postJson, savedCount, scalar, startService, stopService } from './harness';
 
 const T0 = Date.parse('2026-01-02T03:04:05Z');
@@ -61,5 +63,51 @@ describe(`retention of saved searches`, () => {
     expect(await continues(r, ids.root!)).toBe(200);
     expect(await continues(r, ids.pinned!)).toBe(404);
     await stopService(r);
+  });
+});
+
+/** A saved search of `n` airports made `i` minutes after T0 (about 13 bytes an item once packed). */
+const filler = (i: number, n: number) => ({
+  id: `6a3c1d2e-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  createdAt: new Date(T0 + i * 60_000).toISOString(),
+  userId: null,
+  query: `airports near site ${i}`,
+  catalogVersion: 'v1',
+  set: { subject: 'airport' as const, items: Array.from({ length: n }, (_, j) => ({ k: 'airport' as const, i: (i * 7 + j) % 5000, d: j * 1.5 })), uploads: [] },
+});
+
+describe.runIf(BACKEND === 'sqlite')('retention bounds the database file on disk', () => {
+  it('a file of 1,500 searches (12 MB, made before incremental vacuum) started with --retention-mb 2 is 2 MiB or less on disk, WAL included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fieldlens-retention-disk-'));
+    const file = join(dir, DATABASE_FILE);
+    // As an older build left it: its first page written before auto_vacuum was set (the table is
+    // the one every build makes first).
+    const old = new Database(file);
+    old.exec('CREATE TABLE migrations (scope TEXT PRIMARY KEY, version INTEGER NOT NULL)');
+    old.close();
+    const store = createSearchStore(openDatabase(dir));
+    for (let i = 0; i < 1500; i++) store.save(filler(i, 600));
+    store.close();
+    const onDisk = () => statSync(file).size + (existsSync(file + '-wal') ? statSync(file + '-wal').size : 0);
+    const filled = onDisk();
+    expect(filled).toBeGreaterThan(10 * 1024 * 1024);
+
+    const limit = 2 * 1024 * 1024;
+    const r = await startService({ dataDir: dir, clock: () => new Date(T0 + DAY), options: { retention: { maxAgeDays: 0, maxBytes: limit } } });
+    try {
+      // No slack: the size checked after the prune is the file's own, with its WAL.
+      const after = onDisk();
+      console.log(`retention to ${limit} bytes: ${filled} bytes on disk before, ${after} after`);
+      expect(after).toBeLessThanOrEqual(limit);
+      expect(await scalar(r, 'PRAGMA auto_vacuum')).toBe(2);
+      // The newest searches stay, and the bound is filled rather than emptied.
+      const kept = await scalar(r, 'SELECT count(*) FROM searches');
+      expect(kept).toBeGreaterThan(0);
+      expect(after).toBeGreaterThan(limit / 2);
+      expect(await scalar(r, `SELECT count(*) FROM searches WHERE created_at >= '${filler(1500 - kept, 0).createdAt}'`)).toBe(kept);
+      console.log(`kept ${kept} of 1,500 searches`);
+    } finally {
+      await stopService(r);
+    }
   });
 });

@@ -8,6 +8,10 @@ import type { AppServices } from '../../../electron/root/app-services';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import { startBrowserHost, type BrowserHost } from '../../../electron/host/browser-host';
 import { bootTestApp } from '../../support/app';
+import { methods } from '../../../shared/rpc/contract';
+import { RPC_MAX_BASE64, WS_MAX_FRAME_BYTES } from '../../../shared/rpc/limits';
+import { QUERY_MAX_CHARS } from '../../../shared/service/compute';
+import { createWsTransport, type WebSocketLike } from '../../../shared/rpc/ws-protocol';
 
 /**
  * One request written byte for byte on a socket: no client library normalises the path, fills
@@ -148,5 +152,71 @@ describe('browser host under attack', () => {
       { id: 9, result: { ok: true, value: expect.objectContaining({ name: 'Fieldlens' }) } },
     ]);
     ws.close();
+  });
+
+  /** An authenticated socket, open. */
+  const socket = async () => {
+    const ws = new WebSocket(`ws://${self}/rpc`, { headers: { Cookie: cookie, Origin: `http://${self}` } });
+    await new Promise((ok, fail) => (ws.once('open', ok), ws.once('error', fail)));
+    return ws;
+  };
+  const call = (ws: WebSocket, id: number, method: string, input: unknown) =>
+    new Promise<{ id: number; result: { ok: boolean } }>((ok) => {
+      const onMessage = (d: Buffer) => {
+        const m = JSON.parse(d.toString()) as { id?: number; result: { ok: boolean } };
+        if (m.id !== id) return;
+        ws.off('message', onMessage);
+        ok(m as { id: number; result: { ok: boolean } });
+      };
+      ws.on('message', onMessage);
+      ws.send(JSON.stringify({ id, method, input }));
+    });
+
+  it('a frame past the limit closes its socket (1009) unread; the host answers other sockets, and the largest call fits', async () => {
+    const bystander = await socket();
+    const attacker = await socket();
+    const closed = new Promise<number>((ok) => attacker.once('close', (code: number) => ok(code)));
+    // One byte past the limit, of a valid request's shape: refused by its size alone.
+    const head = JSON.stringify({ id: 1, method: 'uploads.preview', input: { name: 'a.csv', dataBase64: '' } });
+    const over = head.replace('"dataBase64":""', `"dataBase64":"${'A'.repeat(WS_MAX_FRAME_BYTES + 1 - head.length)}"`);
+    expect(Buffer.byteLength(over)).toBe(WS_MAX_FRAME_BYTES + 1);
+    attacker.send(over);
+    expect(await closed).toBe(1009);
+    // The other socket is still served, and so is a new one.
+    expect((await call(bystander, 2, 'app.info', {})).result.ok).toBe(true);
+    const next = await socket();
+    expect((await call(next, 3, 'app.info', {})).result.ok).toBe(true);
+    // The largest input the contract takes (a bundle of RPC_MAX_BASE64 to verify) is read and answered.
+    const largest = await call(next, 4, 'evidence.verify', { dataBase64: 'A'.repeat(RPC_MAX_BASE64) });
+    expect(largest.id).toBe(4);
+    expect(next.readyState).toBe(WebSocket.OPEN);
+    // The page's transport refuses a call past the limit itself, and keeps its socket.
+    const transport = createWsTransport(next as unknown as WebSocketLike);
+    const refused = await transport.invoke('uploads.preview', { name: 'a.csv', dataBase64: 'A'.repeat(WS_MAX_FRAME_BYTES) });
+    expect(!refused.ok && refused.error.code).toBe('VALIDATION');
+    expect((await transport.invoke('app.info', {})).ok).toBe(true);
+    for (const ws of [bystander, next]) ws.close();
+  });
+
+  it('the contract takes no base64 input that would not fit a frame', () => {
+    const base64 = (n: number) => 'A'.repeat(n);
+    const name = 'n'.repeat(255);
+    // Twenty attachments with the longest names, sharing RPC_MAX_BASE64, with the longest question.
+    const attachments = (total: number) =>
+      Array.from({ length: 20 }, (_, i) => ({ field: 'files' as const, name, contentType: 'text/csv', dataBase64: base64(Math.floor(total / 20) + (i < total % 20 ? 1 : 0)) }));
+    const request = { query: 'q'.repeat(QUERY_MAX_CHARS), limit: 2000, search_id: '00000000-0000-4000-8000-000000000000' };
+    const inputs: [keyof typeof methods, (n: number) => unknown][] = [
+      ['compute.run', (n) => ({ request, attachments: attachments(n), runId: 'r'.repeat(100) })],
+      ['queue.add', (n) => ({ request, attachments: attachments(n) })],
+      ['uploads.preview', (n) => ({ name, dataBase64: base64(n) })],
+      ['evidence.verify', (n) => ({ dataBase64: base64(n) })],
+    ];
+    for (const [method, input] of inputs) {
+      const schema = methods[method].input;
+      expect(schema.safeParse(input(RPC_MAX_BASE64)).success, method).toBe(true);
+      expect(schema.safeParse(input(RPC_MAX_BASE64 + 1)).success, method).toBe(false);
+      const frame = JSON.stringify({ id: Number.MAX_SAFE_INTEGER, method, input: input(RPC_MAX_BASE64) });
+      expect(Buffer.byteLength(frame), method).toBeLessThanOrEqual(WS_MAX_FRAME_BYTES);
+    }
   });
 });

@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Cache } from '../../../electron/cache';
 import { createAppServices, type AppServices } from '../../../electron/root/app-services';
 import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import type { SecretStore } from '../../../electron/keys/secret-store';
@@ -9,6 +11,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createMemoryTransport } from '../../../electron/rpc/memory-transport';
 import { createRpcClient, type RpcClient } from '../../../shared/rpc/client';
 import type { Result } from '../../../shared/rpc/errors';
+import { QUERY_MAX_CHARS } from '../../../shared/service/compute';
 import { computeResponse } from '../cache/fixtures';
 import { FakeService } from './fake-service';
 
@@ -60,7 +63,7 @@ afterEach(async () => {
 });
 
 describe('queries through RPC against a fake remote service', () => {
-  it('stores HTTP errors in the history and returns their code, status and field errors', async () => {
+  it('returns a refusal (4xx) with its code, status and field errors, and keeps nothing of it', async () => {
     svc.behaviours.set('/v1/compute', (_r, reply) =>
       reply.code(400).type('application/problem+json').send({ title: 'Invalid', status: 400, errors: [{ field: 'mode', message: 'unknown mode' }] }),
     );
@@ -70,11 +73,64 @@ describe('queries through RPC against a fake remote service', () => {
       expect(r.error.code).toBe('VALIDATION');
       expect(r.error.details).toMatchObject({ status: 400, fieldErrors: [{ field: 'mode', message: 'unknown mode' }] });
     }
+    expect(svc.count('/v1/compute')).toBe(1);
+    expect(value(await rpc.call('history.list', {})).items).toEqual([]);
+  });
+
+  it('keeps a request the service failed on (5xx) in the history, with its error', async () => {
+    svc.behaviours.set('/v1/compute', (_r, reply) => reply.code(500).type('text/plain').send('the service fell over'));
+    const r = await rpc.call('compute.run', { request: { query: 'airports near me' } });
+    expect(!r.ok && r.error.code).toBe('HTTP');
     const [item] = value(await rpc.call('history.list', {})).items;
-    expect(item).toMatchObject({ outcome: 'error', httpStatus: 400, queryText: 'q' });
+    expect(item).toMatchObject({ outcome: 'error', httpStatus: 500, queryText: 'airports near me' });
     const rec = value(await rpc.call('history.get', { id: item!.id }));
-    expect(rec.error).toMatchObject({ code: 'VALIDATION', status: 400 });
-    expect(rec.raw).toContain('unknown mode');
+    expect(rec.error).toMatchObject({ code: 'HTTP', status: 500 });
+    expect(rec.raw).toContain('fell over');
+  });
+
+  it('stores nothing of an oversized question: no row, and the cache file and its WAL stay as they were', async () => {
+    const file = join(dir, 'cache.db');
+    const onDisk = () => statSync(file).size + (existsSync(file + '-wal') ? statSync(file + '-wal').size : 0);
+    const before = onDisk();
+    // 4 MiB: past the app's limit, and past the service's body limit (the fake's 1 MiB: a 413).
+    const huge = 'where are the depots '.repeat(Math.ceil((4 * 1024 * 1024) / 21));
+    const atLimit = 'x'.repeat(QUERY_MAX_CHARS + 1);
+    for (const [op, request] of [
+      ['compute.run', { query: huge }],
+      ['compute.run', { query: atLimit }],
+      ['stream.run', { query: huge }],
+      ['imagery.search', { query: huge }],
+      ['queue.add', { query: huge }],
+    ] as const) {
+      const r = await rpc.call(op, { request } as never);
+      expect(!r.ok && r.error.code, op).toBe('VALIDATION');
+    }
+    // Not sent either: a refused question costs no request.
+    expect(svc.received).toEqual([]);
+    expect(value(await rpc.call('history.list', {})).items).toEqual([]);
+    expect(value(await rpc.call('queue.list', {})).items).toEqual([]);
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.prepare('SELECT (SELECT count(*) FROM queries) + (SELECT count(*) FROM question_queue)').pluck().get()).toBe(0);
+    } finally {
+      db.close();
+    }
+    // The file and the WAL did not grow by more than a few pages (one page is 16 KiB).
+    expect(onDisk() - before).toBeLessThanOrEqual(64 * 1024);
+  });
+
+  it('refuses to store a request whose text is past the limit, however it reaches the cache', () => {
+    const cache = Cache.open(join(dir, 'other.db'));
+    try {
+      const meta = (query: string) => ({ profileId: 'p', request: { query }, startedAt: 1, finishedAt: 2 });
+      const error = { code: 'HTTP' as const, message: 'x', status: 500 };
+      expect(() => cache.storeError('compute', meta('y'.repeat(QUERY_MAX_CHARS + 1)), error)).toThrow(RangeError);
+      expect(cache.db.prepare('SELECT count(*) FROM queries').pluck().get()).toBe(0);
+      const id = cache.storeError('compute', meta('y'.repeat(QUERY_MAX_CHARS)), error);
+      expect(cache.get(id)!.queryText.length).toBe(QUERY_MAX_CHARS);
+    } finally {
+      cache.close();
+    }
   });
 
   it('cancels a pending run by its runId', async () => {

@@ -52,8 +52,11 @@ describe('query reading', () => {
     const dms = at('nearest airports to 48°30′00″N 2°15′00″W')!;
     expect(dms.lat).toBeCloseTo(48.5, 9);
     expect(dms.lon).toBeCloseTo(-2.25, 9);
-    // Whole numbers after "to" are no position: "1, 2" is not read as one.
-    expect(read('nearest airports to 1, 2').notRead.length).toBeGreaterThan(0);
+    // Whole numbers with a comma are a position, said in a warning; without one they are none.
+    expect(at('nearest airports to 1, 2')).toMatchObject({ lat: 1, lon: 2 });
+    expect(read('airports within 40 km of 45, 5').warnings.map((w) => w.message)).toContain('read "45, 5" as the position latitude 45, longitude 5');
+    expect(read('airports within 40 km of 45.0, 5').within?.reference).toMatchObject({ points: [{ lat: 45, lon: 5 }] });
+    expect(read('nearest airports to 1 2').notRead.length).toBeGreaterThan(0);
   });
 
   it('names every part it could not read, and only those', () => {

@@ -31,13 +31,13 @@ describe('search store', () => {
     const db = openDatabase(dir);
     const version = db.prepare('SELECT version FROM migrations WHERE scope = ?').pluck();
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(version.get('compute')).toBe(3);
+    expect(version.get('compute')).toBe(4);
     const plugin = ['CREATE TABLE imagery (id TEXT PRIMARY KEY)', 'ALTER TABLE imagery ADD COLUMN date TEXT'];
     expect(applyMigrations(db, 'imagery', plugin.slice(0, 1))).toBe(1);
     expect(applyMigrations(db, 'imagery', plugin)).toBe(2);
     db.close();
     const again = openDatabase(dir);
-    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(3);
+    expect(again.prepare('SELECT version FROM migrations WHERE scope = ?').pluck().get('compute')).toBe(4);
     expect(applyMigrations(again, 'imagery', plugin)).toBe(2);
     expect(() => applyMigrations(again, 'imagery', plugin.slice(0, 1))).toThrow(/newer/);
     // A failing migration leaves nothing half done.

@@ -86,9 +86,15 @@ describe('Ask store', () => {
     expect(map.collections.ask?.features).toHaveLength(3);
     expect(map.fitRequest?.layer).toBe('ask');
 
+    // Without a map view registered nothing is sent; with one, its extent goes with every question.
+    expect((calls[0]!.input as { request: object }).request).not.toHaveProperty('view_bbox');
+    const view: [number, number, number, number] = [4.7, 45.6, 5.0, 45.9];
+    map.provideExtent(() => [...view]);
+
     ask.query = 'top 1';
     await ask.run(true);
     expect((calls[1]!.input as { request: { search_id?: string } }).request.search_id).toBe(uuid(1));
+    expect((calls[1]!.input as { request: { view_bbox?: number[] } }).request.view_bbox).toEqual(view);
     expect(ask.thread.map((s) => s.query)).toEqual(['airports near Lyon', 'top 1']);
     expect(ask.query).toBe('');
 

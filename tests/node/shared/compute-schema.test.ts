@@ -86,6 +86,16 @@ describe('compute request (spec 2.1)', () => {
     for (const c of bad) expect(ComputeRequest.safeParse({ query: 'q', coordinates: [c] }).success).toBe(false);
   });
 
+  it('takes the map view (view_bbox, an extension) as [west, south, east, north], in JSON and in a form', () => {
+    expect(ComputeRequest.parse({ query: 'q', view_bbox: [4.7, 45.6, 5, 45.9] }).view_bbox).toEqual([4.7, 45.6, 5, 45.9]);
+    // West past east crosses the antimeridian; south past north, a latitude out of range or three numbers are no view.
+    expect(ComputeRequest.safeParse({ query: 'q', view_bbox: [170, -20, -170, -10] }).success).toBe(true);
+    for (const bad of [[0, 10, 1, 5], [0, -91, 1, 5], [0, 1, 2]]) expect(ComputeRequest.safeParse({ query: 'q', view_bbox: bad }).success, String(bad)).toBe(false);
+    expect(ComputeFormFields.parse({ query: 'q', view_bbox: '4.7,45.6,5,45.9' }).view_bbox).toEqual([4.7, 45.6, 5, 45.9]);
+    expect(ComputeFormFields.parse({ query: 'q', view_bbox: '[4.7,45.6,5,45.9]' }).view_bbox).toEqual([4.7, 45.6, 5, 45.9]);
+    expect(ComputeFormFields.safeParse({ query: 'q', view_bbox: '4.7,,5,45.9' }).success).toBe(false);
+  });
+
   it('decodes the same fields from multipart text', () => {
     const r = ComputeFormFields.parse({
       query: 'my sites near airports',

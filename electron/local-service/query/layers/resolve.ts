@@ -5,7 +5,7 @@ import type { BBox } from '../../layers/store/geo';
 import type { LayerInfo, LayerStore, ScanOptions, StoredFeature } from '../../layers/store/layer-store';
 import type { UploadFeature } from '../../uploads';
 import { classPredicate } from '../modifiers';
-import type { Reference, Warning } from '../plan';
+import { shapeOf, type Reference, type Warning } from '../plan';
 import { piecesOf } from './ref-index';
 
 /** A feature of a data layer with the layer it came from. */
@@ -67,7 +67,7 @@ export async function referenceGeometries(ref: Reference, ctx: ResolveContext, n
       return null;
     case 'class': {
       // A long uploaded route in short pieces: each is measured only where it comes near.
-      if (ref.kind === UPLOADS.name) return ctx.uploads.flatMap((u) => piecesOf(u.geometry as Geometry));
+      if (ref.kind === UPLOADS.name) return ctx.uploads.flatMap((u) => (!ref.shape || shapeOf(u.geometry) === ref.shape ? piecesOf(u.geometry as Geometry) : []));
       const K = ctx.catalog.kinds.get(ref.kind);
       // "a large airport", "a city over 1 million people": the class's own modifiers and filters.
       const keep = classPredicate(ref, ctx.catalog) ?? (() => true);

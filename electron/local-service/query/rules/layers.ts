@@ -1,6 +1,7 @@
 import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { Reader } from '../reader';
 import type { Reference } from '../plan';
+import { narrowSelection, type Selection } from '../../vocabulary/vocabulary';
 
 /** Metres either side of a line that "along" covers when the question gives no distance. */
 export const ALONG_M = 50;
@@ -9,14 +10,31 @@ export const ALONG_M = 50;
 export function layerSubject(r: Reader, i: number): number {
   const { plan } = r;
   if (plan.subject !== null || plan.layerSubject) return 0;
-  const m = r.selectionAt(i);
+  const m = qualifiedAt(r, i);
   if (!m) return 0;
-  // "power substations": when the next words name something too, they are the head noun and the
-  // first only qualifies them (English puts the thing last).
-  if (r.selectionAt(i + m.len)?.selection.sources.length) return m.len;
   plan.layerSubject = m.selection;
   r.subjectWordAt = i + m.len - 1;
   return m.len;
+}
+
+/**
+ * A vocabulary phrase at i with the phrases that follow it: English puts the thing last, and
+ * each phrase before it narrows it ("second hand shops": shop=second_hand). A qualifier that
+ * narrows to nothing the layers hold is refused by name, never dropped.
+ */
+function qualifiedAt(r: Reader, i: number): { selection: Selection; len: number } | null {
+  const m = r.selectionAt(i);
+  if (!m) return null;
+  const head = r.selectionAt(i + m.len) && qualifiedAt(r, i + m.len);
+  if (!head?.selection.sources.length) return m;
+  const len = m.len + head.len;
+  const narrowed = narrowSelection(head.selection, m.selection, r.ctx.vocabulary!.summaries, r.said(i, i + len));
+  if (!narrowed.sources.length) {
+    const why = m.selection.sources.length ? `no layer holds ${head.selection.said} that are ${m.selection.reading}` : `read as ${m.selection.reading}, but no layer holds such features`;
+    r.notRead(m.selection.said, why, 'subject');
+    return { selection: head.selection, len };
+  }
+  return { selection: narrowed, len };
 }
 
 /** A reference after a relation word: a class or named feature of a layer, a kind, uploads or a place. */

@@ -1,5 +1,6 @@
 import { populationFilterAt } from '../filters';
 import type { Reader } from '../reader';
+import { SILENT, UPLOAD_NOUNS } from '../words';
 
 const SORT_WORDS = ['sort', 'sorted', 'order', 'ordered', 'rank', 'ranked', 'arrange', 'arranged'];
 
@@ -87,9 +88,29 @@ export function countBeforeOrder(r: Reader, i: number): number {
   if (!num) return 0;
   const next = r.w(i + num[1]);
   const distant = next === 'most' && ['distant', 'remote'].includes(r.w(i + num[1] + 1));
-  if (!distant && (next === 'top' || !ORDER_WORDS.has(next))) return 0;
+  if (!distant && (next === 'top' || !ORDER_WORDS.has(next)) && !orderAfterNoun(r, i + num[1])) return 0;
   r.plan.top = num[0];
   return num[1];
+}
+
+/**
+ * "the 5 airports farthest from X", "which 2 parks are closest to Y": a noun phrase at i, then
+ * (after words that say nothing, "are") an order word. Whether the count before it goes with that order.
+ */
+function orderAfterNoun(r: Reader, i: number): boolean {
+  const { w, lexicon } = r;
+  let j = i;
+  // "2 of my sites": the noun after "of", a possessive or a determiner.
+  while (['of', 'my', 'our', 'the', 'these', 'those'].includes(w(j))) j++;
+  while (lexicon.adjectives.has(w(j))) j++;
+  if (lexicon.nouns.has(w(j)) || UPLOAD_NOUNS.has(w(j))) j++;
+  else {
+    const sel = r.selectionAt(j);
+    if (!sel) return false;
+    j += sel.len;
+  }
+  while (SILENT.has(w(j))) j++;
+  return (ORDER_WORDS.has(w(j)) && w(j) !== 'top') || (w(j) === 'most' && ['distant', 'remote'].includes(w(j + 1)));
 }
 
 /** "over 1 million", "between 100k and 500k", "under 50,000": the subject's population range. */

@@ -4,6 +4,7 @@ import type { UploadFeature } from '../../uploads';
 import type { Source } from '../source';
 import { numericValue } from '../source';
 import { pointCandidates } from './points';
+import { shapeOf, type Plan } from '../plan';
 
 /**
  * Uploaded files as a temporary layer of the question: items are feature numbers, their point
@@ -42,5 +43,9 @@ export function uploadSource(features: readonly UploadFeature[], layer: Layer, c
     pointLike,
     compare: (a, b) => a - b,
     conditionColumns: () => [columns()],
+    modifiers: (chosen) => {
+      const except = (chosen as Plan).uploadsExcept;
+      return except ? (i) => shapeOf(features[i]!.geometry) !== except : undefined;
+    },
   };
 }

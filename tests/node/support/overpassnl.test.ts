@@ -1,0 +1,86 @@
+import { booleanPointInPolygon, distance, point, polygon } from '@turf/turf';
+import { describe, expect, it } from 'vitest';
+import { buildScene } from '../../support/overpassnl/extract';
+import { LeftOut, parseQl } from '../../support/overpassnl/ql-parse';
+import type { Element } from '../../support/overpassnl/ql-run';
+
+// The bench's Overpass QL reader, interpreter and extract builder on queries written here: each
+// gold set is checked against a brute force over the extract's elements written with turf.
+
+const scene = (text: string, seed: number, view: [number, number, number, number] | null = null) => {
+  let s = seed;
+  const rand = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  return buildScene({ program: parseQl(text), center: [8.7, 47.5], view, ids: { next: 1 }, rand });
+};
+const key = (e: Element) => `${e.type}/${e.id}`;
+const brute = (elements: Element[], keep: (e: Element) => boolean) => new Set(elements.filter(keep).map(key));
+const anyVertex = (e: Element, test: (lon: number, lat: number) => boolean) => e.coords.some(([lon, lat]) => test(lon, lat));
+
+describe('bench:overpassnl extract and gold set', () => {
+  it('an area by name with a negated tag: matches inside, the same outside and the negated value left out', () => {
+    for (const seed of [1, 2, 3]) {
+      const sc = scene('[out:json];{{geocodeArea:"Testville, Somewhere"}}->.searchArea;(node["amenity"="cafe"]["wifi"!="no"](area.searchArea);way["amenity"="cafe"]["wifi"!="no"](area.searchArea););out;>;out skel qt;', seed);
+      const town = sc.elements.find((e) => e.tags['name'] === 'Testville')!;
+      expect(town.tags).toMatchObject({ boundary: 'administrative', type: 'boundary' });
+      expect(town.tags['place']).toBeDefined();
+      // The parent named after the comma holds the town.
+      const parent = sc.elements.find((e) => e.tags['name'] === 'Somewhere')!;
+      expect(town.coords.every((p) => booleanPointInPolygon(point(p), polygon([parent.coords])))).toBe(true);
+      const area = polygon([town.coords]);
+      const want = brute(sc.elements, (e) => e.type !== 'relation' && e.tags['amenity'] === 'cafe' && e.tags['wifi'] !== 'no' && anyVertex(e, (x, y) => booleanPointInPolygon(point([x, y]), area)));
+      expect(sc.gold).toEqual(want);
+      expect(want.size).toBeGreaterThanOrEqual(2);
+      for (const k of sc.expected) expect(want.has(k)).toBe(true);
+      // Near misses: outside the area, another amenity, and wifi=no inside.
+      expect(sc.decoys.size).toBeGreaterThanOrEqual(3);
+      for (const k of sc.decoys) expect(want.has(k)).toBe(false);
+      const decoys = sc.elements.filter((e) => sc.decoys.has(key(e)));
+      expect(decoys.some((e) => e.tags['wifi'] === 'no')).toBe(true);
+      expect(decoys.some((e) => e.tags['amenity'] === 'cafe' && !anyVertex(e, (x, y) => booleanPointInPolygon(point([x, y]), area)))).toBe(true);
+    }
+  });
+
+  it('around a position with a regular expression and a key test', () => {
+    const sc = scene('node["shop"~"^(bakery|pastry)$"]["organic"](around:300,47.5,8.7);out;', 4);
+    const want = brute(sc.elements, (e) => e.type === 'node' && /^(bakery|pastry)$/.test(e.tags['shop'] ?? '') && e.tags['organic'] !== undefined && distance(e.coords[0]!, [8.7, 47.5], { units: 'meters' }) <= 300);
+    expect(sc.gold).toEqual(want);
+    expect(want.size).toBe(2);
+    expect([...sc.decoys].some((k) => sc.elements.find((e) => key(e) === k)!.tags['organic'] === undefined)).toBe(true);
+    expect(sc.elements.some((e) => sc.decoys.has(key(e)) && distance(e.coords[0]!, [8.7, 47.5], { units: 'meters' }) > 300)).toBe(true);
+  });
+
+  it('around the features of a named set, inside the map view', () => {
+    const view: [number, number, number, number] = [47.45, 8.6, 47.55, 8.8];
+    const sc = scene('[bbox:{{bbox}}];node["amenity"="school"]->.s;nwr["leisure"="playground"][!"fee"](around.s:100);out;', 5, view);
+    const schools = sc.elements.filter((e) => e.type === 'node' && e.tags['amenity'] === 'school' && e.coords.every(([x, y]) => y >= view[0] && y <= view[2] && x >= view[1] && x <= view[3]));
+    const want = brute(
+      sc.elements,
+      (e) =>
+        e.tags['leisure'] === 'playground' && e.tags['fee'] === undefined &&
+        anyVertex(e, (x, y) => y >= view[0] && y <= view[2] && x >= view[1] && x <= view[3]) &&
+        schools.some((s) => anyVertex(e, (x, y) => distance(s.coords[0]!, [x, y], { units: 'meters' }) <= 100)),
+    );
+    expect(sc.gold).toEqual(want);
+    expect(want.size).toBe(2);
+    // The schools are only the anchor: not printed.
+    for (const s of schools) expect(sc.gold.has(key(s))).toBe(false);
+    expect(sc.elements.some((e) => sc.decoys.has(key(e)) && e.tags['fee'] !== undefined)).toBe(true);
+  });
+
+  it('leaves out what it does not judge, saying why', () => {
+    const why = (q: string) => {
+      try {
+        parseQl(q);
+        return null;
+      } catch (e) {
+        return e instanceof LeftOut ? e.reason : String(e);
+      }
+    };
+    expect(why('node["amenity"="cafe"](user:"someone");out;')).toMatch(/metadata/);
+    expect(why('[out:csv(name)];node["amenity"="cafe"];out;')).toMatch(/csv/);
+    expect(why('node["amenity"="cafe"]({{bbox}});out count;')).toMatch(/count/);
+    expect(why('way["highway"]({{bbox}});(._;>>;);out;')).toMatch(/recursion/);
+    expect(why('(node["a"="b"]; - node["c"="d"];);out;')).toMatch(/difference/);
+    expect(why('node["amenity"="cafe"]({{bbox}});out;')).toBeNull();
+  });
+});

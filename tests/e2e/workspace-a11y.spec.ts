@@ -137,3 +137,85 @@ test('dark theme and results below the map: chosen, remembered after a reload, a
   await page.emulateMedia({ colorScheme: 'light' });
   await page.getByTestId('placement-toggle').click();
 });
+
+/** Tab presses from the focused element until `testid` has the focus (at most `max`). */
+async function tabsTo(page: Page, testid: string, max = 60): Promise<number> {
+  for (let i = 1; i <= max; i++) {
+    await page.keyboard.press('Tab');
+    if ((await focused(page)) === testid) return i;
+  }
+  return Infinity;
+}
+
+test('from the question, one Tab reaches a visible skip link to the results table; Alt+R goes there too', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  await ask(page, 'airports within 60 km of Lyon');
+  const rows = await page.getByTestId('result-row').count();
+
+  // The long way, counted, for comparison: every control between the question and the table.
+  await page.getByTestId('ask-query').focus();
+  const longWay = await tabsTo(page, 'result-table-body');
+  expect(longWay).toBeGreaterThan(5);
+
+  await page.getByTestId('ask-query').focus();
+  const skip = page.getByTestId('skip-to-results');
+  // Out of sight until focused, then shown and named for what it does.
+  expect((await skip.boundingBox())?.width ?? 0).toBeLessThanOrEqual(1);
+  expect(await tabsTo(page, 'skip-to-results', 1)).toBe(1);
+  await expect(skip).toHaveAccessibleName(`Skip to the results table (${rows} rows, Alt+R)`);
+  expect((await skip.boundingBox())!.width).toBeGreaterThan(100);
+  await shot(page, 'a11y-skip-link');
+  await page.keyboard.press('Enter');
+  expect(await focused(page)).toBe('result-table-body');
+  await expect(page.getByTestId('result-table-body')).toHaveAccessibleName(/^Compute results: arrow keys move/);
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('result-table-body')).toHaveAttribute('aria-activedescendant', 'ask-row-1');
+  await shot(page, 'a11y-skip-link-table');
+
+  await page.getByTestId('ask-query').focus();
+  await page.keyboard.press('Alt+r');
+  expect(await focused(page)).toBe('result-table-body');
+  // Alt+R typed nothing into the question.
+  await expect(page.getByTestId('ask-query')).toHaveValue('airports within 60 km of Lyon');
+  console.log(`Tab stops from the question to the results table: ${longWay} without the skip link, 1 + Enter with it`);
+});
+
+test('Settings is a labelled modal dialog: takes focus, keeps Tab inside, closes on Esc, gives focus back', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  await page.getByTestId('open-settings').focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Settings' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog).toHaveAttribute('aria-modal', 'true');
+  await expect(page.getByTestId('cache-size')).toBeVisible();
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('dialog');
+  // The close button is the first stop.
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('settings-close');
+  await shot(page, 'a11y-settings-dialog');
+
+  // Around the whole dialog and past its end: the focus never leaves it.
+  const stops = await dialog.evaluate((d) =>
+    [...d.querySelectorAll<HTMLElement>('a[href], button, input:not([type="hidden"]), select, textarea, summary, [tabindex]')].filter(
+      (e) => e.tabIndex >= 0 && !(e as HTMLButtonElement).disabled && e.getClientRects().length > 0,
+    ).length,
+  );
+  expect(stops).toBeGreaterThan(10);
+  const inside = () => page.evaluate(() => !!document.activeElement?.closest('[role="dialog"]'));
+  for (let i = 0; i < stops + 3; i++) {
+    await page.keyboard.press('Tab');
+    expect(await inside(), `Tab ${i + 2}`).toBe(true);
+  }
+  // After a full round the close button comes again, Shift+Tab from it goes to the last control.
+  await page.getByTestId('settings-close').focus();
+  await page.keyboard.press('Shift+Tab');
+  expect(await inside()).toBe(true);
+  expect(await focused(page)).not.toBe('settings-close');
+  await page.keyboard.press('Tab');
+  expect(await focused(page)).toBe('settings-close');
+
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('settings')).toHaveCount(0);
+  expect(await focused(page)).toBe('open-settings');
+  await shot(page, 'a11y-settings-closed');
+});

@@ -18,7 +18,7 @@ export interface RunDeps {
     report(action: string, error: RpcErrorBody | null): void;
   };
   /** Puts a collection on a panel's map layer (the map store's show). */
-  show(layer: LayerPanelId, collection: FeatureCollectionLike | null): void;
+  show(layer: LayerPanelId, collection: FeatureCollectionLike | null, fit?: boolean): void;
 }
 
 /**
@@ -70,7 +70,7 @@ export function useRun(id: RunPanelId, deps: RunDeps) {
     if (runId.value) await deps.runs.cancel(cancelMethod, runId.value);
   }
 
-  const show = (collection: FeatureCollectionLike | null) => deps.show(id, collection);
+  const show = (collection: FeatureCollectionLike | null, fit = true) => deps.show(id, collection, fit);
   const clearError = () => {
     error.value = null;
   };

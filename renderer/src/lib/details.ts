@@ -9,8 +9,20 @@ export interface FeatureDetails {
   title: string;
   /** The feature's properties (kind, country, iata, score…), nested values as JSON. */
   properties: DetailRow[];
-  /** The uploaded file's own columns (`properties.attributes`), in their order. */
+  /** The own columns of the file or data layer the feature comes from (`properties.attributes`), in their order. */
   attributes: DetailRow[];
+  /** Where those columns come from: "the data layer “…”", "the uploaded file “…”", or the source's name. */
+  attributesFrom: string;
+}
+
+/** Where a feature's own columns come from, by its source (`layer:<id>` a data layer, `upload:<file>` a file). */
+function attributesFrom(source: unknown): string {
+  const s = source && typeof source === 'object' ? (source as { name?: unknown; url?: unknown }) : {};
+  const name = typeof s.name === 'string' && s.name.trim() ? s.name.trim() : '';
+  const url = typeof s.url === 'string' ? s.url : '';
+  if (url.startsWith('layer:')) return name ? `the data layer “${name}”` : 'a data layer';
+  if (url.startsWith('upload:')) return name ? `the uploaded file “${name}”` : 'an uploaded file';
+  return name ? `the source “${name}”` : 'the source';
 }
 
 const text = (v: unknown): string => {
@@ -34,5 +46,5 @@ export function featureDetails(props: Record<string, unknown>): FeatureDetails {
   const properties = Object.entries(props)
     .filter(([k, v]) => k !== titleKey && k !== 'attributes' && v !== null && v !== undefined && v !== '')
     .map(([key, v]) => ({ key, value: key === 'source' && v && typeof v === 'object' ? text((v as { name?: unknown }).name ?? v) : text(v) }));
-  return { title: titleKey ? (props[titleKey] as string) : '', properties, attributes };
+  return { title: titleKey ? (props[titleKey] as string) : '', properties, attributes, attributesFrom: attributesFrom(props['source']) };
 }

@@ -1,7 +1,7 @@
 import Map from 'ol/Map';
 import View from 'ol/View';
 import { defaults as defaultControls, MousePosition, ScaleLine } from 'ol/control';
-import { fromLonLat, toLonLat, transformExtent } from 'ol/proj';
+import { fromLonLat, getPointResolution, toLonLat, transformExtent } from 'ol/proj';
 import type BaseLayer from 'ol/layer/Base';
 import type { Coordinate } from 'ol/coordinate';
 import type { Extent } from 'ol/extent';
@@ -12,6 +12,7 @@ import OverlayNames, { type NamedExtent } from './overlayNames';
 import { placedLabels } from './placedLabels';
 import type { Theme } from '../lib/theme';
 import { coordinateText } from './coordinateText';
+import { DEFAULT_UNITS, SCALE_MIN_WIDTH, scaleBar, type Units } from '../lib/units';
 
 export interface FieldMapOptions {
   target: HTMLElement;
@@ -51,7 +52,9 @@ export default class FieldMap {
   /** Resolves after the first complete render of the basemap. */
   readonly firstRender: Promise<void>;
   readonly basemaps: Basemaps;
-  private readonly scaleLine = new ScaleLine();
+  private scaleLine = new ScaleLine();
+  private scaleUnits: Units = DEFAULT_UNITS;
+  private scaleWidth = SCALE_MIN_WIDTH;
 
   /** The map controls' boxes in map pixels, measured once per frame when a label asks. */
   private controlBoxes: Extent[] | null = null;
@@ -135,6 +138,7 @@ export default class FieldMap {
     });
     this.map.addLayer(obstacles.layer);
     this.map.on('moveend', () => {
+      this.updateScale();
       obstacles.update();
       this.placedAround = this.controlsKey();
     });
@@ -199,8 +203,25 @@ export default class FieldMap {
   }
 
   /** The scale bar in the units lengths are shown in. */
-  setScaleUnits(units: 'metric' | 'imperial' | 'nautical'): void {
-    this.scaleLine.setUnits(units);
+  setScaleUnits(units: Units): void {
+    this.scaleUnits = units;
+    this.updateScale();
+  }
+
+  /** The scale bar's system (and, where needed, its shortest width) for the chosen units at this scale. */
+  private updateScale(): void {
+    const view = this.map.getView();
+    const resolution = view.getResolution();
+    const centre = view.getCenter();
+    if (resolution === undefined || !centre) return;
+    const { system, minWidth } = scaleBar(this.scaleUnits, getPointResolution(view.getProjection(), resolution, centre, 'm'));
+    // The width is fixed when the control is made: a new one only where it changes (rarely).
+    if (minWidth !== this.scaleWidth) {
+      this.scaleWidth = minWidth;
+      this.map.removeControl(this.scaleLine);
+      this.scaleLine = new ScaleLine({ units: system, minWidth });
+      this.map.addControl(this.scaleLine);
+    } else if (this.scaleLine.getUnits() !== system) this.scaleLine.setUnits(system);
   }
 
   addLayer(layer: BaseLayer): void {

@@ -21,6 +21,18 @@ export interface ThreadStep {
   numberReturned: number;
 }
 
+/**
+ * The shown answer once a later question was refused or failed: it no longer answers what was last
+ * asked, so it is greyed (its map layer taken off) until the person goes back to it.
+ */
+export interface StaleAnswer {
+  /** The question the shown answer belongs to. */
+  answered: string;
+  /** The question asked since, which got no answer. */
+  asked: string;
+  outcome: 'refused' | 'failed';
+}
+
 /** The Compute tab: questions, their answer and results, and the follow-up thread. */
 export const useAskStore = defineStore('ask', () => {
   const { runs } = useServices();
@@ -39,6 +51,7 @@ export const useAskStore = defineStore('ask', () => {
   const response = shallowRef<ComputeResponse | null>(null);
   const queryId = ref<number | null>(null);
   const thread = ref<ThreadStep[]>([]);
+  const stale = ref<StaleAnswer | null>(null);
   /** What produced the shown response, so it can be asked again with a higher limit. */
   let last: { request: ComputeRequestInput; files: Attachment[]; followUp: boolean } | null = null;
   /** What the last run asked, answered or not: a refused question is asked again from it. */
@@ -65,12 +78,14 @@ export const useAskStore = defineStore('ask', () => {
     attempt = { request, files, followUp };
     const value = await runner.run((runId) => runs.compute({ request, runId, ...(files.length ? { attachments: files } : {}) }));
     if (!value) {
+      markStale(request.query);
       // Asked with the connection down: kept, and run when it returns (not for follow-ups, whose
       // search_id would continue a result that may be gone by then).
       if (runner.error.value?.code === 'OFFLINE' && !followUp) await useQuestionQueueStore().add(request, files);
       return false;
     }
     const res = value.response;
+    stale.value = null;
     response.value = res;
     queryId.value = value.queryId;
     last = { request, files, followUp };
@@ -87,6 +102,22 @@ export const useAskStore = defineStore('ask', () => {
     return true;
   }
 
+  /** A question that got no answer greys the one shown; a cancelled one leaves it as it was. */
+  function markStale(asked: string): void {
+    const code = runner.error.value?.code;
+    if (!response.value || !last || !code || code === 'CANCELLED') return;
+    stale.value = { answered: last.request.query, asked, outcome: refusal.value ? 'refused' : 'failed' };
+    runner.show(null);
+  }
+
+  /** Back to the shown answer after a refused or failed question: current again, on the map again. */
+  function restore(): void {
+    if (!stale.value || !response.value) return;
+    stale.value = null;
+    runner.clearError();
+    runner.show(collectionOf(response.value.results.features), false);
+  }
+
   /** Runs the question; a follow-up continues the last response (search_id). */
   async function run(followUp = false): Promise<void> {
     const text = query.value.trim();
@@ -98,7 +129,9 @@ export const useAskStore = defineStore('ask', () => {
     if (view) request.view_bbox = view;
     const continuing = (followUp || followingUp.value) && !!response.value;
     if (continuing) request.search_id = response.value!.id;
-    const ok = await send(request, attachments.forRequest(), continuing, false);
+    const files = attachments.forRequest();
+    const ok = await send(request, files, continuing, false);
+    if (ok && files.length) attachments.answered(text);
     if (ok) followingUp.value = false;
     if (ok && continuing) query.value = '';
   }
@@ -137,6 +170,7 @@ export const useAskStore = defineStore('ask', () => {
     response.value = null;
     queryId.value = null;
     thread.value = [];
+    stale.value = null;
     last = null;
     attempt = null;
     followingUp.value = false;
@@ -161,6 +195,8 @@ export const useAskStore = defineStore('ask', () => {
     canRaiseLimit,
     reading,
     refusal,
+    stale: readonly(stale),
+    restore,
     rerun,
     run,
     raiseLimit,

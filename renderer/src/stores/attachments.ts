@@ -18,6 +18,8 @@ export interface AttachedFile {
   preview: UploadPreview | null;
   /** Files: the preview itself could not be made. */
   previewError: RpcErrorBody | null;
+  /** The answered question it went with; it is not sent again unless kept or sent again. */
+  usedFor: string | null;
 }
 
 /** Images are reference images; everything else is a data file (CSV, GeoJSON). */
@@ -33,14 +35,16 @@ export const useAttachmentsStore = defineStore('attachments', () => {
   const { uploads } = useServices();
   const map = useMapStore();
   const items = ref<AttachedFile[]>([]);
+  /** Files and images ride along with later questions too (else they go once their question is answered). */
+  const keep = ref(false);
 
   const update = (field: AttachedFile['field'], name: string, patch: Partial<AttachedFile>) => {
     items.value = items.value.map((a) => (a.field === field && a.name === name ? { ...a, ...patch } : a));
   };
 
   /** Adds files (one of the same name and kind is replaced) and previews the data files. */
-  async function attach(files: ReadonlyArray<Omit<AttachedFile, 'field' | 'preview' | 'previewError'>>): Promise<void> {
-    const added: AttachedFile[] = files.map((f) => ({ ...f, field: fieldOf(f.contentType, f.name), preview: null, previewError: null }));
+  async function attach(files: ReadonlyArray<Omit<AttachedFile, 'field' | 'preview' | 'previewError' | 'usedFor'>>): Promise<void> {
+    const added: AttachedFile[] = files.map((f) => ({ ...f, field: fieldOf(f.contentType, f.name), preview: null, previewError: null, usedFor: null }));
     const key = (a: AttachedFile) => `${a.field}:${a.name}`;
     const replaced = new Set(added.map(key));
     items.value = [...items.value.filter((a) => !replaced.has(key(a))), ...added];
@@ -69,9 +73,25 @@ export const useAttachmentsStore = defineStore('attachments', () => {
     items.value = [];
   }
 
-  /** What compute.run sends: every file and image as it was picked. */
+  /** Kept: everything attached goes with every question from now on (what was used included). */
+  function setKeep(on: boolean): void {
+    keep.value = on;
+    if (on) items.value = items.value.map((a) => ({ ...a, usedFor: null }));
+  }
+  /**
+   * A question was answered with what is attached: it belonged to that question, unless kept. It
+   * stays listed (and its file on the map) until removed, and can be sent again.
+   */
+  function answered(question: string): void {
+    if (!keep.value) items.value = items.value.map((a) => (a.usedFor === null ? { ...a, usedFor: question } : a));
+  }
+  function sendAgain(field: AttachedFile['field'], name: string): void {
+    update(field, name, { usedFor: null });
+  }
+
+  /** What compute.run sends: every file and image not yet used by an answered question, as it was picked. */
   const forRequest = (): Attachment[] =>
-    items.value.map((a) => ({ field: a.field, name: a.name, contentType: a.contentType, dataBase64: a.dataBase64 }));
+    items.value.filter((a) => a.usedFor === null).map((a) => ({ field: a.field, name: a.name, contentType: a.contentType, dataBase64: a.dataBase64 }));
 
   return {
     files: computed(() => items.value.filter((a) => a.field === 'files')),
@@ -80,6 +100,10 @@ export const useAttachmentsStore = defineStore('attachments', () => {
     attach,
     detach,
     clear,
+    keep: computed(() => keep.value),
+    setKeep,
+    answered,
+    sendAgain,
     forRequest,
   };
 });

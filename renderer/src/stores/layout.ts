@@ -16,6 +16,8 @@ export const useLayoutStore = defineStore('layout', () => {
   const placement = ref<Placement>(readPref(KEY) === 'below' ? 'below' : 'beside');
   /** Bumped to ask the History search box for focus (Ctrl+K). */
   const searchFocus = ref(0);
+  /** Bumped to ask the Compute results table for focus (the skip link, Alt+R). */
+  const resultsFocus = ref(0);
 
   function setTab(t: Tab): void {
     tab.value = t;
@@ -29,14 +31,20 @@ export const useLayoutStore = defineStore('layout', () => {
     tab.value = 'history';
     searchFocus.value++;
   }
+  function focusResults(): void {
+    tab.value = 'ask';
+    resultsFocus.value++;
+  }
 
   return {
     tab: computed(() => tab.value),
     placement: computed(() => placement.value),
     searchFocus: computed(() => searchFocus.value),
+    resultsFocus: computed(() => resultsFocus.value),
     setTab,
     setPlacement,
     togglePlacement,
     focusHistorySearch,
+    focusResults,
   };
 });

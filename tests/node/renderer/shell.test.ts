@@ -42,6 +42,9 @@ describe('workspace shortcuts', () => {
     expect(shortcutOf(key('3', { altKey: true }))).toBe('imagery');
     expect(shortcutOf(key('4', { altKey: true }))).toBe('history');
     expect(shortcutOf(key('Escape'))).toBe('cancel');
+    expect(shortcutOf(key('r', { altKey: true }))).toBe('results');
+    expect(shortcutOf(key('r', { altKey: true, shiftKey: true }))).toBeNull();
+    expect(shortcutOf(key('r', { ctrlKey: true }))).toBeNull();
     // Typing, and the browser's own Ctrl+Shift+K, stay with the focused control.
     expect(shortcutOf(key('h'))).toBeNull();
     expect(shortcutOf(key('k', { ctrlKey: true, shiftKey: true }))).toBeNull();

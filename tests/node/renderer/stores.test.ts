@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Result } from '../../../shared/rpc/errors';
 import { useAppStore } from '../../../renderer/src/stores/app';
 import { useAskStore } from '../../../renderer/src/stores/ask';
+import { useAttachmentsStore } from '../../../renderer/src/stores/attachments';
 import { LAYER_COLOURS } from '../../../renderer/src/map/layerColours';
 import { useExportStore } from '../../../renderer/src/stores/exports';
 import { useHistoryStore } from '../../../renderer/src/stores/history';
@@ -136,6 +137,96 @@ describe('Ask store', () => {
     await ask.run();
     expect(ask.error).toEqual({ code: 'OFFLINE', message: 'Service unreachable' });
     expect(ask.rows.map((r) => r.title)).toEqual(['A']);
+    expect(ask.stale).toEqual({ answered: 'q', asked: 'q', outcome: 'failed' });
+  });
+
+  it('greys the shown answer when a later question is refused or fails, and goes back to it', async () => {
+    const refusal = { code: 'unread_question', unread: [{ words: 'purple', why: 'no rule reads these words' }], reading: 'airports', plan: { subject: 'airports', source: 'x', filters: [], relations: [], text: 'airports' } };
+    const outcomes: Array<Result<unknown> | 'answer'> = [
+      'answer',
+      { ok: false, error: { code: 'VALIDATION', message: 'not read', details: { status: 422, refusal } } },
+      { ok: false, error: { code: 'HTTP', message: 'Service error', details: { status: 500 } } },
+      { ok: false, error: { code: 'CANCELLED', message: 'Cancelled' } },
+      'answer',
+    ];
+    let n = 0;
+    const { client } = scriptedClient(async (method) => {
+      if (method !== 'compute.run') return { ok: true, value: {} };
+      const o = outcomes[n++]!;
+      return o === 'answer' ? { ok: true, value: response(uuid(n), n === 1 ? ['A', 'B'] : ['C']) } : o;
+    });
+    const { ask, map } = withStores(client, () => ({ ask: useAskStore(), map: useMapStore() }));
+    ask.query = 'airports near Lyon';
+    await ask.run();
+    expect(ask.stale).toBeNull();
+    expect(map.collections.ask?.features).toHaveLength(2);
+
+    ask.query = 'purple airports near Lyon';
+    await ask.run();
+    expect(ask.stale).toEqual({ answered: 'airports near Lyon', asked: 'purple airports near Lyon', outcome: 'refused' });
+    // The rows stay to read (greyed), the map no longer shows them as the answer.
+    expect(ask.rows.map((r) => r.title)).toEqual(['A', 'B']);
+    expect(map.collections.ask ?? null).toBeNull();
+
+    ask.restore();
+    expect(ask.stale).toBeNull();
+    expect(ask.error).toBeNull();
+    expect(map.collections.ask?.features).toHaveLength(2);
+
+    ask.query = 'airports near Lyon, broken';
+    await ask.run();
+    expect(ask.stale).toEqual({ answered: 'airports near Lyon', asked: 'airports near Lyon, broken', outcome: 'failed' });
+    expect(map.collections.ask ?? null).toBeNull();
+
+    // A cancelled question says nothing about the shown answer.
+    ask.restore();
+    ask.query = 'slow question';
+    await ask.run();
+    expect(ask.error?.code).toBe('CANCELLED');
+    expect(ask.stale).toBeNull();
+    expect(map.collections.ask?.features).toHaveLength(2);
+
+    ask.query = 'cafes';
+    await ask.run();
+    expect(ask.stale).toBeNull();
+    expect(ask.rows.map((r) => r.title)).toEqual(['C']);
+  });
+});
+
+describe('attachments', () => {
+  it('go with the question they were attached for, unless kept for the next ones', async () => {
+    let n = 0;
+    const { client, calls } = scriptedClient(async (method) => {
+      if (method === 'uploads.preview') return { ok: false, error: { code: 'INTERNAL', message: 'no preview here' } };
+      if (method !== 'compute.run') return { ok: true, value: {} };
+      n++;
+      return n === 3 ? { ok: false, error: { code: 'HTTP', message: 'Service error' } } : { ok: true, value: response(uuid(n), ['A']) };
+    });
+    const { ask, files } = withStores(client, () => ({ ask: useAskStore(), files: useAttachmentsStore() }));
+    const sent = () => calls.filter((c) => c.method === 'compute.run').map((c) => ((c.input as { attachments?: Array<{ name: string }> }).attachments ?? []).map((a) => a.name));
+    const csv = { name: 'depots.csv', size: 3, contentType: 'text/csv', dataBase64: 'YSxi' };
+    await files.attach([csv]);
+    ask.query = 'depots near Lyon';
+    await ask.run();
+    ask.query = 'cafes in Lyon';
+    await ask.run();
+    expect(sent()).toEqual([['depots.csv'], []]);
+    // Still listed, marked with the question it went with.
+    expect(files.files.map((f) => f.usedFor)).toEqual(['depots near Lyon']);
+
+    // Kept: it rides along; a failed question keeps it anyway (it was not answered).
+    files.setKeep(true);
+    await ask.run();
+    await ask.run();
+    files.setKeep(false);
+    await ask.run();
+    await ask.run();
+    expect(sent().slice(2)).toEqual([['depots.csv'], ['depots.csv'], ['depots.csv'], []]);
+    // Sent again on request, once.
+    files.sendAgain('files', 'depots.csv');
+    await ask.run();
+    await ask.run();
+    expect(sent().slice(6)).toEqual([['depots.csv'], []]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLength, lengthsInProse, scaleBarUnits } from '../../../renderer/src/lib/units';
+import { formatLength, lengthsInProse, scaleBar, scaleBarUnits } from '../../../renderer/src/lib/units';
 
 // Expected figures worked out by hand from the definitions: 1 mi = 1609.344 m, 1 nmi = 1852 m, 1 ft = 0.3048 m.
 describe('lengths in the chosen units', () => {
@@ -29,5 +29,34 @@ describe('lengths in the chosen units', () => {
     expect(scaleBarUnits({ distance: 'mi', short: 'ft' })).toBe('imperial');
     expect(scaleBarUnits({ distance: 'nmi', short: 'm' })).toBe('nautical');
     expect(scaleBarUnits({ distance: 'km', short: 'm' })).toBe('metric');
+  });
+});
+
+describe('the scale bar in the chosen units', () => {
+  // OpenLayers' ScaleLine writes, for a bar of at least n metres: metric m below 1,000 m, else km;
+  // imperial ft below 1,609.344 m, else mi; nautical always nmi (its source, control/ScaleLine.js).
+  const written = (system: string, n: number) =>
+    system === 'nautical' ? 'nmi' : system === 'imperial' ? (n < 1609.344 ? 'ft' : 'mi') : n < 1000 ? 'm' : 'km';
+  const all = (['km', 'mi', 'nmi'] as const).flatMap((distance) => (['m', 'ft'] as const).map((short) => ({ distance, short })));
+  it('writes only the chosen units, from street level to a continent', () => {
+    for (const u of all) {
+      const seen = new Set<string>();
+      for (let r = 0.05; r < 50_000; r *= 1.07) {
+        const { system, minWidth } = scaleBar(u, r);
+        expect(minWidth).toBeGreaterThanOrEqual(30);
+        const unit = written(system, minWidth * r);
+        expect([u.distance, u.short], `${u.distance}/${u.short} at ${r} m/px`).toContain(unit);
+        seen.add(unit);
+      }
+      // Both units are used somewhere along the way.
+      expect([...seen].sort()).toEqual([u.distance, u.short].sort());
+    }
+  });
+  it('miles with metres: metres up to a mile, never feet', () => {
+    const u = { distance: 'mi', short: 'm' } as const;
+    expect(scaleBar(u, 1)).toEqual({ system: 'metric', minWidth: 64 }); // 64 m
+    expect(scaleBar(u, 20).system).toBe('metric'); // 1,280 m: a shorter bar in metres
+    expect(scaleBar(u, 20).minWidth * 20).toBeLessThan(1000);
+    expect(scaleBar(u, 30)).toEqual({ system: 'imperial', minWidth: 64 }); // 1,920 m: miles
   });
 });

@@ -58,6 +58,13 @@ describe('details of a feature', () => {
       { key: 'tags', value: '["a"]' },
     ]);
   });
+  it('says which data layer or file the attributes come from', () => {
+    const from = (source: unknown) => featureDetails({ name: 'x', source, attributes: { a: 1 } }).attributesFrom;
+    expect(from({ name: 'Lyon OSM', url: 'layer:3' })).toBe('the data layer “Lyon OSM”');
+    expect(from({ name: 'depots.csv', url: 'upload:depots.csv' })).toBe('the uploaded file “depots.csv”');
+    expect(from({ name: 'OurAirports', url: 'https://ourairports.com' })).toBe('the source “OurAirports”');
+    expect(from(undefined)).toBe('the source');
+  });
 });
 
 describe('runs of the Imagery and Street-level tabs', () => {

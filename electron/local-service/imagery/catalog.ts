@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, resolve } from 'node:path';
 import { captureDateText } from '../../../shared/service/imagery';
 import type { Logger } from '../../ground/logger';
@@ -9,7 +9,8 @@ import { findSidecar, readVideo, videoMime } from './video';
 import { addressText, normalizeRegionId, type Geocoder, type RegionTable } from './geocoder';
 import type { ImageryStorage, ScanChanges } from './storage';
 import { EMPTY_SNAPSHOT as EMPTY, snapshotOf, type Snapshot } from './snapshot';
-import type { NewPhoto } from './store';
+import { openIndexed, type OpenedPhoto } from './photo-file';
+import type { NewPhoto, PhotoRow } from './store';
 
 export interface CatalogOptions {
   dirs: string[];
@@ -43,6 +44,8 @@ interface ListedFile {
   root: string;
   mtime_ms: number;
   size: number;
+  dev: number;
+  ino: number;
   sidecar?: string;
 }
 
@@ -74,6 +77,8 @@ export class ImageryCatalog {
   private reads = 0;
   private installed = 0;
   private closed = false;
+  /** Paths read again at the next scan whatever their size and mtime (their bytes were refused). */
+  private suspect = new Set<string>();
   dirs: string[];
 
   constructor(private readonly opts: CatalogOptions) {
@@ -152,6 +157,21 @@ export class ImageryCatalog {
     };
   }
 
+  /**
+   * Opens a catalogued photo for reading its bytes, checked to be the very file indexed inside
+   * the photo folders (photo-file.ts). A file that is not is read again, or dropped, by a scan
+   * started now.
+   */
+  async openPhoto(row: Pick<PhotoRow, 'path' | 'dev' | 'ino'>): Promise<OpenedPhoto> {
+    const opened = await openIndexed(row, this.dirs);
+    if (!opened.ok) {
+      this.opts.logger.warn('imagery: a photo\'s file is not the one indexed; not read', { path: row.path, reason: opened.reason });
+      this.suspect.add(row.path);
+      this.scan().catch((err: Error) => this.opts.logger.error('imagery: scan failed', err));
+    }
+    return opened;
+  }
+
   /** Scans run one at a time; a request during a scan runs one more scan after it. */
   scan(): Promise<ScanReport> {
     if (this.running) {
@@ -200,8 +220,10 @@ export class ImageryCatalog {
         if (e.isDirectory()) await walk(root, p);
         else if (e.isFile() && (photoMime(p) || videoMime(p))) {
           try {
-            const s = await stat(p);
-            const file: ListedFile = { path: p, root, mtime_ms: s.mtimeMs, size: s.size };
+            const s = await lstat(p);
+            // Replaced by a link or folder since the listing: the next scan settles it.
+            if (!s.isFile()) continue;
+            const file: ListedFile = { path: p, root, mtime_ms: s.mtimeMs, size: s.size, dev: s.dev, ino: s.ino };
             if (videoMime(p)) {
               // A sidecar added, edited or removed changes the video's entry: its mtime is folded in,
               // and a video without one is marked a millisecond early so removing it is a change too.
@@ -232,9 +254,16 @@ export class ImageryCatalog {
     const files = await this.listFiles();
     const known = await store.knownFiles();
     const seen = new Set(files.map((f) => f.path));
+    const suspect = this.suspect;
+    this.suspect = new Set();
+    const identified: ScanChanges['identified'] = [];
     const changed = files.filter((f) => {
       const k = known.get(f.path);
-      return !k || k.mtime_ms !== f.mtime_ms || k.size !== f.size;
+      if (!k || k.mtime_ms !== f.mtime_ms || k.size !== f.size || suspect.has(f.path)) return true;
+      // Another file renamed into the photo's place, however alike its size and mtime.
+      if (k.dev !== null && (k.dev !== f.dev || k.ino !== f.ino)) return true;
+      if (!k.skipped && k.dev === null) identified.push({ path: f.path, dev: f.dev, ino: f.ino });
+      return false;
     });
     const gone = [...known.keys()].filter((p) => !seen.has(p));
 
@@ -251,7 +280,7 @@ export class ImageryCatalog {
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency ?? 8, changed.length) }, worker));
 
     const newId = this.opts.newId ?? randomUUID;
-    const changes: ScanChanges = { removed: gone, skipped: [], photos: [] };
+    const changes: ScanChanges = { removed: gone, skipped: [], photos: [], identified };
     for (const { file, res } of results) {
       if (!res.ok) {
         changes.skipped.push({ path: file.path, root: file.root, mtime_ms: file.mtime_ms, size: file.size, reason: res.reason });
@@ -288,6 +317,8 @@ export class ImageryCatalog {
         address: addressText({ city: place?.city, country: country ?? undefined }, m.lon, m.lat),
         is_video: videoMime(file.path) ? 1 : 0,
         duration: res.duration ?? null,
+        dev: file.dev,
+        ino: file.ino,
       };
       changes.photos.push({ row, text: searchText(row, m.keywords) });
     }

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import exifr from 'exifr';
+import { jpegSize, type PixelSize } from './image-size';
 
 /** File types the catalog reads (exifr parses their EXIF/XMP); anything else in a folder is ignored. */
 export const PHOTO_TYPES: Record<string, string> = {
@@ -52,26 +53,15 @@ function list(v: unknown): string[] {
   return s ? s.split(/\s*[;,]\s*/).filter(Boolean) : [];
 }
 
-/**
- * Image size of a JPEG from its SOF marker: exifr reads metadata segments only, and the EXIF
- * pixel dimensions are optional and often stale after edits.
- */
-async function jpegSize(path: string): Promise<{ width: number; height: number } | null> {
+/** A JPEG's frame size, read from the file. */
+async function jpegFileSize(path: string): Promise<PixelSize | null> {
   const fh = await open(path, 'r');
   try {
-    const head = Buffer.alloc(9);
-    let pos = 2;
-    for (let guard = 0; guard < 64; guard++) {
-      const { bytesRead } = await fh.read(head, 0, 9, pos);
-      if (bytesRead < 4 || head[0] !== 0xff) return null;
-      const marker = head[1]!;
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        if (bytesRead < 9) return null;
-        return { height: head.readUInt16BE(5), width: head.readUInt16BE(7) };
-      }
-      pos += 2 + head.readUInt16BE(2);
-    }
-    return null;
+    return await jpegSize(async (pos, length) => {
+      const b = Buffer.alloc(length);
+      const { bytesRead } = await fh.read(b, 0, length, pos);
+      return b.subarray(0, bytesRead);
+    });
   } finally {
     await fh.close();
   }
@@ -132,7 +122,7 @@ export async function readPhoto(path: string): Promise<ReadResult> {
   const direction = typeof dirRaw === 'number' && Number.isFinite(dirRaw) ? ((dirRaw % 360) + 360) % 360 : null;
 
   let size: { width: number; height: number } | null = null;
-  if (photoMime(path) === 'image/jpeg') size = await jpegSize(path).catch(() => null);
+  if (photoMime(path) === 'image/jpeg') size = await jpegFileSize(path).catch(() => null);
   if (!size) {
     const w = raw['ExifImageWidth'] ?? raw['ImageWidth'];
     const h = raw['ExifImageHeight'] ?? raw['ImageHeight'];

@@ -79,6 +79,9 @@ export class ImageryCatalog {
   private closed = false;
   /** Paths read again at the next scan whatever their size and mtime (their bytes were refused). */
   private suspect = new Set<string>();
+  /** The folders the last scan could not read (joined), and whether the folders are watched. */
+  private unreadable = '';
+  private watching = false;
   dirs: string[];
 
   constructor(private readonly opts: CatalogOptions) {
@@ -89,6 +92,7 @@ export class ImageryCatalog {
   async setDirs(dirs: string[]): Promise<ScanReport> {
     this.dirs = [...new Set(dirs.map((d) => resolve(d)))];
     this.stopWatching();
+    this.unreadable = '';
     if (this.opts.watch !== false) this.startWatching();
     return this.scan();
   }
@@ -238,13 +242,16 @@ export class ImageryCatalog {
         }
       }
     };
+    const unreadable: string[] = [];
     for (const root of this.dirs) {
       try {
         await walk(root, root);
       } catch (err) {
+        unreadable.push(root);
         this.opts.logger.warn('imagery: photo folder not readable', { dir: root, error: (err as Error).message });
       }
     }
+    this.rewatch(unreadable);
     return out;
   }
 
@@ -366,10 +373,12 @@ export class ImageryCatalog {
     this.timer.unref();
   }
 
-  private startWatching(): void {
+  private startWatching(unreadable: readonly string[] = []): void {
     if (this.watchers.length || this.poller) return;
-    let unwatched = false;
+    this.watching = true;
+    let unwatched = unreadable.length > 0;
     for (const dir of this.dirs) {
+      if (unreadable.includes(dir)) continue;
       try {
         const w = watch(dir, { recursive: true, persistent: false }, () => this.schedule());
         w.on('error', (err) => this.opts.logger.warn('imagery: folder watch failed', { dir, error: err.message }));
@@ -386,6 +395,19 @@ export class ImageryCatalog {
     }
   }
 
+  /**
+   * A folder's watch follows the folder it was set on: one moved away (or gone) and back is
+   * watched afresh, polled while it cannot be read.
+   */
+  private rewatch(unreadable: string[]): void {
+    const key = unreadable.join('\0');
+    if (key === this.unreadable) return;
+    this.unreadable = key;
+    if (this.opts.watch === false || this.closed || !this.watching) return;
+    this.stopWatching();
+    this.startWatching(unreadable);
+  }
+
   private stopWatching(): void {
     for (const w of this.watchers) w.close();
     this.watchers = [];
@@ -395,6 +417,7 @@ export class ImageryCatalog {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.watching = false;
     this.stopWatching();
     if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => undefined);

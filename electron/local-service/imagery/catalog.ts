@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { lstat, readdir, stat } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import { captureDateText } from '../../../shared/service/imagery';
 import type { Logger } from '../../ground/logger';
 import { readPhoto, photoMime } from './exif';
-import { findSidecar, readVideo, videoMime } from './video';
+import { listFiles, type ListedFile } from './listing';
+import { readVideo, videoMime } from './video';
 import { addressText, normalizeRegionId, type Geocoder, type RegionTable } from './geocoder';
 import type { ImageryStorage, ScanChanges } from './storage';
 import { EMPTY_SNAPSHOT as EMPTY, snapshotOf, type Snapshot } from './snapshot';
@@ -37,16 +37,6 @@ export interface ScanReport {
   skipped: number;
   photos: number;
   durationMs: number;
-}
-
-interface ListedFile {
-  path: string;
-  root: string;
-  mtime_ms: number;
-  size: number;
-  dev: number;
-  ino: number;
-  sidecar?: string;
 }
 
 /** Words a photo is found by: address and place names, description, keywords, camera, file name, date. */
@@ -207,58 +197,11 @@ export class ImageryCatalog {
     return this.running;
   }
 
-  private async listFiles(): Promise<ListedFile[]> {
-    const out: ListedFile[] = [];
-    const walk = async (root: string, dir: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch (err) {
-        if (dir === root) throw err;
-        this.opts.logger.warn('imagery: folder not readable', { dir, error: (err as Error).message });
-        return;
-      }
-      for (const e of entries) {
-        if (e.name.startsWith('.')) continue;
-        const p = join(dir, e.name);
-        if (e.isDirectory()) await walk(root, p);
-        else if (e.isFile() && (photoMime(p) || videoMime(p))) {
-          try {
-            const s = await lstat(p);
-            // Replaced by a link or folder since the listing: the next scan settles it.
-            if (!s.isFile()) continue;
-            const file: ListedFile = { path: p, root, mtime_ms: s.mtimeMs, size: s.size, dev: s.dev, ino: s.ino };
-            if (videoMime(p)) {
-              // A sidecar added, edited or removed changes the video's entry: its mtime is folded in,
-              // and a video without one is marked a millisecond early so removing it is a change too.
-              file.sidecar = findSidecar(p);
-              const side = file.sidecar ? await stat(file.sidecar).catch(() => null) : null;
-              file.mtime_ms = Math.max(s.mtimeMs, side?.mtimeMs ?? 0) + (file.sidecar ? 0 : -1e-3);
-            }
-            out.push(file);
-          } catch {
-            // Removed between listing and stat: the next scan settles it.
-          }
-        }
-      }
-    };
-    const unreadable: string[] = [];
-    for (const root of this.dirs) {
-      try {
-        await walk(root, root);
-      } catch (err) {
-        unreadable.push(root);
-        this.opts.logger.warn('imagery: photo folder not readable', { dir: root, error: (err as Error).message });
-      }
-    }
-    this.rewatch(unreadable);
-    return out;
-  }
-
   private async doScan(): Promise<ScanReport> {
     const t0 = performance.now();
     const { store, logger } = this.opts;
-    const files = await this.listFiles();
+    const { files, unreadable } = await listFiles(this.dirs, logger);
+    this.rewatch(unreadable);
     const known = await store.knownFiles();
     const seen = new Set(files.map((f) => f.path));
     const suspect = this.suspect;

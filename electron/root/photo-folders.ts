@@ -84,7 +84,7 @@ export class PhotoFolders {
   async status(plugin: ImageryPlugin | null): Promise<PhotoStatus> {
     const perceptionOf = (p: ImageryPlugin | null) => {
       const x = p?.perception();
-      return x ? { state: x.state, done: x.done, total: x.total, failed: x.failed, error: x.error } : null;
+      return x ? { state: x.state, done: x.done, total: x.total, failed: x.failed, failures: x.failures, error: x.error } : null;
     };
     const catalog = plugin?.catalog();
     if (!catalog)

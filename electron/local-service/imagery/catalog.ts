@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { watch, type FSWatcher } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
+import { basename, extname, resolve } from 'node:path';
 import { captureDateText } from '../../../shared/service/imagery';
 import type { Logger } from '../../ground/logger';
 import { readPhoto, photoMime } from './exif';
-import { findSidecar, readVideo, videoMime } from './video';
+import { listFiles, type ListedFile } from './listing';
+import { readVideo, videoMime } from './video';
 import { addressText, normalizeRegionId, type Geocoder, type RegionTable } from './geocoder';
 import type { ImageryStorage, ScanChanges } from './storage';
 import { EMPTY_SNAPSHOT as EMPTY, snapshotOf, type Snapshot } from './snapshot';
-import type { NewPhoto } from './store';
+import { openIndexed, type OpenedPhoto } from './photo-file';
+import type { NewPhoto, PhotoRow } from './store';
 
 export interface CatalogOptions {
   dirs: string[];
@@ -36,14 +37,6 @@ export interface ScanReport {
   skipped: number;
   photos: number;
   durationMs: number;
-}
-
-interface ListedFile {
-  path: string;
-  root: string;
-  mtime_ms: number;
-  size: number;
-  sidecar?: string;
 }
 
 /** Words a photo is found by: address and place names, description, keywords, camera, file name, date. */
@@ -74,6 +67,11 @@ export class ImageryCatalog {
   private reads = 0;
   private installed = 0;
   private closed = false;
+  /** Paths read again at the next scan whatever their size and mtime (their bytes were refused). */
+  private suspect = new Set<string>();
+  /** The folders the last scan could not read (joined), and whether the folders are watched. */
+  private unreadable = '';
+  private watching = false;
   dirs: string[];
 
   constructor(private readonly opts: CatalogOptions) {
@@ -84,6 +82,7 @@ export class ImageryCatalog {
   async setDirs(dirs: string[]): Promise<ScanReport> {
     this.dirs = [...new Set(dirs.map((d) => resolve(d)))];
     this.stopWatching();
+    this.unreadable = '';
     if (this.opts.watch !== false) this.startWatching();
     return this.scan();
   }
@@ -152,6 +151,21 @@ export class ImageryCatalog {
     };
   }
 
+  /**
+   * Opens a catalogued photo for reading its bytes, checked to be the very file indexed inside
+   * the photo folders (photo-file.ts). A file that is not is read again, or dropped, by a scan
+   * started now.
+   */
+  async openPhoto(row: Pick<PhotoRow, 'path' | 'dev' | 'ino'>): Promise<OpenedPhoto> {
+    const opened = await openIndexed(row, this.dirs);
+    if (!opened.ok) {
+      this.opts.logger.warn('imagery: a photo\'s file is not the one indexed; not read', { path: row.path, reason: opened.reason });
+      this.suspect.add(row.path);
+      this.scan().catch((err: Error) => this.opts.logger.error('imagery: scan failed', err));
+    }
+    return opened;
+  }
+
   /** Scans run one at a time; a request during a scan runs one more scan after it. */
   scan(): Promise<ScanReport> {
     if (this.running) {
@@ -183,58 +197,23 @@ export class ImageryCatalog {
     return this.running;
   }
 
-  private async listFiles(): Promise<ListedFile[]> {
-    const out: ListedFile[] = [];
-    const walk = async (root: string, dir: string): Promise<void> => {
-      let entries;
-      try {
-        entries = await readdir(dir, { withFileTypes: true });
-      } catch (err) {
-        if (dir === root) throw err;
-        this.opts.logger.warn('imagery: folder not readable', { dir, error: (err as Error).message });
-        return;
-      }
-      for (const e of entries) {
-        if (e.name.startsWith('.')) continue;
-        const p = join(dir, e.name);
-        if (e.isDirectory()) await walk(root, p);
-        else if (e.isFile() && (photoMime(p) || videoMime(p))) {
-          try {
-            const s = await stat(p);
-            const file: ListedFile = { path: p, root, mtime_ms: s.mtimeMs, size: s.size };
-            if (videoMime(p)) {
-              // A sidecar added, edited or removed changes the video's entry: its mtime is folded in,
-              // and a video without one is marked a millisecond early so removing it is a change too.
-              file.sidecar = findSidecar(p);
-              const side = file.sidecar ? await stat(file.sidecar).catch(() => null) : null;
-              file.mtime_ms = Math.max(s.mtimeMs, side?.mtimeMs ?? 0) + (file.sidecar ? 0 : -1e-3);
-            }
-            out.push(file);
-          } catch {
-            // Removed between listing and stat: the next scan settles it.
-          }
-        }
-      }
-    };
-    for (const root of this.dirs) {
-      try {
-        await walk(root, root);
-      } catch (err) {
-        this.opts.logger.warn('imagery: photo folder not readable', { dir: root, error: (err as Error).message });
-      }
-    }
-    return out;
-  }
-
   private async doScan(): Promise<ScanReport> {
     const t0 = performance.now();
     const { store, logger } = this.opts;
-    const files = await this.listFiles();
+    const { files, unreadable } = await listFiles(this.dirs, logger);
+    this.rewatch(unreadable);
     const known = await store.knownFiles();
     const seen = new Set(files.map((f) => f.path));
+    const suspect = this.suspect;
+    this.suspect = new Set();
+    const identified: ScanChanges['identified'] = [];
     const changed = files.filter((f) => {
       const k = known.get(f.path);
-      return !k || k.mtime_ms !== f.mtime_ms || k.size !== f.size;
+      if (!k || k.mtime_ms !== f.mtime_ms || k.size !== f.size || suspect.has(f.path)) return true;
+      // Another file renamed into the photo's place, however alike its size and mtime.
+      if (k.dev !== null && (k.dev !== f.dev || k.ino !== f.ino)) return true;
+      if (!k.skipped && k.dev === null) identified.push({ path: f.path, dev: f.dev, ino: f.ino });
+      return false;
     });
     const gone = [...known.keys()].filter((p) => !seen.has(p));
 
@@ -251,7 +230,7 @@ export class ImageryCatalog {
     await Promise.all(Array.from({ length: Math.min(this.opts.concurrency ?? 8, changed.length) }, worker));
 
     const newId = this.opts.newId ?? randomUUID;
-    const changes: ScanChanges = { removed: gone, skipped: [], photos: [] };
+    const changes: ScanChanges = { removed: gone, skipped: [], photos: [], identified };
     for (const { file, res } of results) {
       if (!res.ok) {
         changes.skipped.push({ path: file.path, root: file.root, mtime_ms: file.mtime_ms, size: file.size, reason: res.reason });
@@ -288,6 +267,8 @@ export class ImageryCatalog {
         address: addressText({ city: place?.city, country: country ?? undefined }, m.lon, m.lat),
         is_video: videoMime(file.path) ? 1 : 0,
         duration: res.duration ?? null,
+        dev: file.dev,
+        ino: file.ino,
       };
       changes.photos.push({ row, text: searchText(row, m.keywords) });
     }
@@ -335,10 +316,12 @@ export class ImageryCatalog {
     this.timer.unref();
   }
 
-  private startWatching(): void {
+  private startWatching(unreadable: readonly string[] = []): void {
     if (this.watchers.length || this.poller) return;
-    let unwatched = false;
+    this.watching = true;
+    let unwatched = unreadable.length > 0;
     for (const dir of this.dirs) {
+      if (unreadable.includes(dir)) continue;
       try {
         const w = watch(dir, { recursive: true, persistent: false }, () => this.schedule());
         w.on('error', (err) => this.opts.logger.warn('imagery: folder watch failed', { dir, error: err.message }));
@@ -355,6 +338,19 @@ export class ImageryCatalog {
     }
   }
 
+  /**
+   * A folder's watch follows the folder it was set on: one moved away (or gone) and back is
+   * watched afresh, polled while it cannot be read.
+   */
+  private rewatch(unreadable: string[]): void {
+    const key = unreadable.join('\0');
+    if (key === this.unreadable) return;
+    this.unreadable = key;
+    if (this.opts.watch === false || this.closed || !this.watching) return;
+    this.stopWatching();
+    this.startWatching(unreadable);
+  }
+
   private stopWatching(): void {
     for (const w of this.watchers) w.close();
     this.watchers = [];
@@ -364,6 +360,7 @@ export class ImageryCatalog {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.watching = false;
     this.stopWatching();
     if (this.timer) clearTimeout(this.timer);
     await this.running?.catch(() => undefined);

@@ -1,6 +1,7 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import exifr from 'exifr';
+import { jpegFrame, looksLike, type PixelSize } from './image-size';
 
 /** File types the catalog reads (exifr parses their EXIF/XMP); anything else in a folder is ignored. */
 export const PHOTO_TYPES: Record<string, string> = {
@@ -52,26 +53,43 @@ function list(v: unknown): string[] {
   return s ? s.split(/\s*[;,]\s*/).filter(Boolean) : [];
 }
 
-/**
- * Image size of a JPEG from its SOF marker: exifr reads metadata segments only, and the EXIF
- * pixel dimensions are optional and often stale after edits.
- */
-async function jpegSize(path: string): Promise<{ width: number; height: number } | null> {
+/** The kind of photo in words, for reasons. */
+const kindOf = (mime: string) => mime.replace(/^image\//, '').toUpperCase();
+
+/** Why a GPS position cannot be used, in words, or null when it can. */
+function positionProblem(raw: Record<string, unknown>): string | null {
+  const lat = raw['latitude'];
+  const lon = raw['longitude'];
+  const tagged = raw['GPSLatitude'] !== undefined || raw['GPSLongitude'] !== undefined;
+  if (typeof lat !== 'number' || typeof lon !== 'number')
+    return tagged ? 'invalid GPS position: latitude or longitude is missing or not numbers' : 'no GPS position in EXIF';
+  const bad: string[] = [];
+  if (!Number.isFinite(lat)) bad.push('latitude is not a number (a zero denominator in its degrees, minutes or seconds)');
+  else if (Math.abs(lat) > 90) bad.push(`latitude ${lat} is outside -90 to 90`);
+  if (!Number.isFinite(lon)) bad.push('longitude is not a number (a zero denominator in its degrees, minutes or seconds)');
+  else if (Math.abs(lon) > 180) bad.push(`longitude ${lon} is outside -180 to 180`);
+  if (bad.length) return `invalid GPS position: ${bad.join('; ')}`;
+  if (lat === 0 && lon === 0) return 'GPS position is 0,0 (a placeholder)';
+  return null;
+}
+
+/** Reads the start and size of a photo (one handle, closed here) to say what is wrong before its metadata is parsed. */
+async function inspect(path: string, mime: string): Promise<{ problem: string | null; frame: PixelSize | null }> {
   const fh = await open(path, 'r');
   try {
-    const head = Buffer.alloc(9);
-    let pos = 2;
-    for (let guard = 0; guard < 64; guard++) {
-      const { bytesRead } = await fh.read(head, 0, 9, pos);
-      if (bytesRead < 4 || head[0] !== 0xff) return null;
-      const marker = head[1]!;
-      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-        if (bytesRead < 9) return null;
-        return { height: head.readUInt16BE(5), width: head.readUInt16BE(7) };
-      }
-      pos += 2 + head.readUInt16BE(2);
-    }
-    return null;
+    const { size } = await fh.stat();
+    if (size === 0) return { problem: 'empty file (0 bytes)', frame: null };
+    const read = async (pos: number, length: number) => {
+      const b = Buffer.alloc(length);
+      const { bytesRead } = await fh.read(b, 0, length, pos);
+      return b.subarray(0, bytesRead);
+    };
+    const head = await read(0, 16);
+    if (!looksLike(mime, head)) return { problem: `not a ${kindOf(mime)} image: the file does not begin as one`, frame: null };
+    if (mime !== 'image/jpeg') return { problem: null, frame: null };
+    const frame = await jpegFrame(read);
+    if (frame === 'ends-early') return { problem: `truncated ${kindOf(mime)}: the file (${size} bytes) ends before its image data`, frame: null };
+    return { problem: null, frame };
   } finally {
     await fh.close();
   }
@@ -102,8 +120,17 @@ function captureTime(raw: Record<string, unknown>): Pick<PhotoMeta, 'takenAt' | 
   return parseCaptureTime(source, text(raw['OffsetTimeOriginal']));
 }
 
-/** Read what the catalog keeps of one photo, or why it cannot be placed on the map. */
+/** Read what the catalog keeps of one photo, or why it cannot be placed on the map (in words). */
 export async function readPhoto(path: string): Promise<ReadResult> {
+  const mime = photoMime(path) ?? '';
+  let frame: PixelSize | null;
+  try {
+    const seen = await inspect(path, mime);
+    if (seen.problem) return { ok: false, reason: seen.problem };
+    frame = seen.frame;
+  } catch (err) {
+    return { ok: false, reason: `cannot be read: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}` };
+  }
   let raw: Record<string, unknown> | undefined;
   try {
     raw = (await exifr.parse(path, {
@@ -118,21 +145,21 @@ export async function readPhoto(path: string): Promise<ReadResult> {
       translateValues: false,
     })) as Record<string, unknown> | undefined;
   } catch (err) {
-    return { ok: false, reason: `unreadable metadata: ${(err as Error).message}` };
+    return { ok: false, reason: `damaged ${kindOf(mime)}: its metadata could not be read (${(err as Error).message})` };
   }
   if (!raw) return { ok: false, reason: 'no EXIF metadata' };
-  const lat = raw['latitude'];
-  const lon = raw['longitude'];
-  if (typeof lat !== 'number' || typeof lon !== 'number' || !Number.isFinite(lat) || !Number.isFinite(lon))
-    return { ok: false, reason: 'no GPS position in EXIF' };
-  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return { ok: false, reason: 'GPS position out of range' };
-  if (lat === 0 && lon === 0) return { ok: false, reason: 'GPS position is 0,0 (a placeholder)' };
+  const problem = positionProblem(raw);
+  const errors = raw['errors'];
+  if (problem && Array.isArray(errors) && errors.length)
+    return { ok: false, reason: `damaged ${kindOf(mime)} metadata (${(errors[0] as Error).message}), and ${problem}` };
+  if (problem) return { ok: false, reason: problem };
+  const lat = raw['latitude'] as number;
+  const lon = raw['longitude'] as number;
 
   const dirRaw = raw['GPSImgDirection'];
   const direction = typeof dirRaw === 'number' && Number.isFinite(dirRaw) ? ((dirRaw % 360) + 360) % 360 : null;
 
-  let size: { width: number; height: number } | null = null;
-  if (photoMime(path) === 'image/jpeg') size = await jpegSize(path).catch(() => null);
+  let size: PixelSize | null = frame;
   if (!size) {
     const w = raw['ExifImageWidth'] ?? raw['ImageWidth'];
     const h = raw['ExifImageHeight'] ?? raw['ImageHeight'];

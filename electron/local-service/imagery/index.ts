@@ -105,7 +105,9 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
       : embeddedImageryStorage(ctx.db, ctx.clock);
     const regions = new RegionTable();
     const dirs = withSample(opts.photoDirs);
-    const seeing = opts.perception ? openSeeing({ ...opts.perception, skip: () => folderPrefixes(opts.detectionOff) }, store, ctx.logger) : null;
+    const seeing = opts.perception
+      ? openSeeing({ ...opts.perception, skip: () => folderPrefixes(opts.detectionOff), open: (photo) => catalog.openPhoto(photo) }, store, ctx.logger)
+      : null;
     const catalog = new ImageryCatalog({
       onScanned: () => void seeing?.indexer.kick(),
       dirs,

@@ -1,9 +1,8 @@
-import { createReadStream, statSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { sendProblem } from '../http/problem';
 import type { ImageryCatalog } from './catalog';
-import { thumbnail, type MediaSigner, type MediaVariant } from './media';
+import { thumbnail, type MediaSigner, type MediaVariant, type Thumbnail } from './media';
 import type { ServiceContext } from './plugin-types';
 import type { ImageryStorage } from './storage';
 
@@ -64,33 +63,41 @@ const serveMedia = async (
   if (!p.success || !s.signer.verify(p.data.id, variant, sig))
     return sendProblem(reply, 404, 'Not Found', 'No such media, or the link is not valid.');
   const row = await s.store.byId(p.data.id);
-  let size: number | null = null;
-  try {
-    if (row) size = statSync(row.path).size;
-  } catch {
-    // Gone from disk since the last scan: the next scan drops it from the catalog.
-    void s.catalog.scan().catch(() => undefined);
-  }
-  if (!row || size === null) return sendProblem(reply, 404, 'Not Found', 'The photo is no longer in the catalog.');
+  if (!row) return sendProblem(reply, 404, 'Not Found', 'The photo is no longer in the catalog.');
   if (variant === 'thumb' && row.is_video) return sendProblem(reply, 404, 'Not Found', 'Videos have no thumbnail.');
-  reply.header('cache-control', 'private, max-age=86400').header('accept-ranges', 'bytes');
-  if (variant === 'thumb') {
-    try {
-      const thumb = await thumbnail(row, s.thumbDir);
-      if (thumb) return reply.type('image/jpeg').send(thumb);
-    } catch (err) {
-      s.ctx.logger.warn('imagery: thumbnail failed; serving the original', { id: row.id, error: (err as Error).message });
+  // Gone, or not the file indexed: the catalog reads the path again (and drops it when it is no photo).
+  const opened = await s.catalog.openPhoto(row);
+  if (!opened.ok) return sendProblem(reply, 404, 'Not Found', 'The photo is no longer in the catalog.');
+  // Everything below reads from this handle; a stream sent closes it when done.
+  const { handle, size } = opened.file;
+  let streaming = false;
+  try {
+    reply.header('cache-control', 'private, max-age=86400').header('accept-ranges', 'bytes');
+    if (variant === 'thumb') {
+      const thumb = await thumbnail(row, () => handle.readFile(), s.thumbDir).catch(
+        (err: Error): Thumbnail => ({ kind: 'none', reason: `it could not be decoded (${err.message})` }),
+      );
+      if (thumb.kind === 'jpeg') return reply.type('image/jpeg').send(thumb.bytes);
+      if (thumb.kind === 'none') {
+        s.ctx.logger.info('imagery: no thumbnail', { id: row.id, reason: thumb.reason });
+        return sendProblem(reply, 404, 'Not Found', `No thumbnail: ${thumb.reason}.`);
+      }
+      // The original is within a thumbnail's size: sent whole, never a range of it.
+      rangeHeader = undefined;
     }
+    const range = byteRange(rangeHeader, size);
+    if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${size}`).send();
+    streaming = true;
+    if (range) {
+      return reply
+        .code(206)
+        .type(row.mime)
+        .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
+        .header('content-length', range.end - range.start + 1)
+        .send(handle.createReadStream(range));
+    }
+    return reply.type(row.mime).header('content-length', size).send(handle.createReadStream({ start: 0 }));
+  } finally {
+    if (!streaming) await handle.close();
   }
-  const range = byteRange(rangeHeader, size);
-  if (range === 'invalid') return reply.code(416).header('content-range', `bytes */${size}`).send();
-  if (range) {
-    return reply
-      .code(206)
-      .type(row.mime)
-      .header('content-range', `bytes ${range.start}-${range.end}/${size}`)
-      .header('content-length', range.end - range.start + 1)
-      .send(createReadStream(row.path, range));
-  }
-  return reply.type(row.mime).header('content-length', size).send(createReadStream(row.path));
 };

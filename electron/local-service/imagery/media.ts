@@ -4,6 +4,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import exifr from 'exifr';
 import jpeg from 'jpeg-js';
+import { jpegSize, pngSize, readBuffer, type PixelSize } from './image-size';
 import type { PhotoRow } from './store';
 
 export type MediaVariant = 'image' | 'thumb';
@@ -29,7 +30,12 @@ export class MediaSigner {
   }
 }
 
+/** The long side of a thumbnail scaled down here. */
 export const THUMB_MAX = 320;
+/** The most a thumbnail may have on its long side, whatever made it (embedded, or the original). */
+export const THUMB_LIMIT = 1024;
+/** Photos with more pixels than this are not decoded for a thumbnail (a few bytes of PNG can claim billions). */
+export const DECODE_PIXEL_LIMIT = 100_000_000;
 
 /** Box-filter downscale of RGBA pixels so the longer side is at most `max`. */
 function downscale(src: Uint8Array, w: number, h: number, max: number): { data: Buffer; width: number; height: number } {
@@ -66,33 +72,62 @@ function downscale(src: Uint8Array, w: number, h: number, max: number): { data: 
   return { data: out, width: tw, height: th };
 }
 
+export type Thumbnail =
+  | { kind: 'jpeg'; bytes: Buffer }
+  /** The original is itself within a thumbnail's size and is served as one. */
+  | { kind: 'original' }
+  | { kind: 'none'; reason: string };
+
+const px = (n: number) => n.toLocaleString('en-US');
+const sizeText = (s: PixelSize) => `${px(s.width)} × ${px(s.height)} px`;
+const withinThumb = (s: PixelSize) => Math.max(s.width, s.height) <= THUMB_LIMIT;
+const pastPixelLimit = (s: PixelSize) => s.width * s.height > DECODE_PIXEL_LIMIT;
+const pixelLimitReason = (s: PixelSize) =>
+  `not decoded: the photo is ${sizeText(s)} (${px(Math.round((s.width * s.height) / 1e6))} megapixels), past the ${px(DECODE_PIXEL_LIMIT / 1e6)}-megapixel limit for thumbnails`;
+
+/** The pixel size a photo's bytes declare (JPEG frame header, PNG IHDR), else the size indexed. */
+async function declaredSize(row: PhotoRow, bytes: Buffer): Promise<PixelSize | null> {
+  if (row.mime === 'image/jpeg') return jpegSize(readBuffer(bytes)).catch(() => null);
+  if (row.mime === 'image/png') return pngSize(bytes);
+  return row.width && row.height ? { width: row.width, height: row.height } : null;
+}
+
 /**
- * A JPEG thumbnail of a photo: the camera's embedded EXIF thumbnail when there is one, else the
- * photo decoded and scaled down (jpeg-js; no native image library is bundled), cached on disk
- * under `cacheDir` by id and mtime. Returns null for formats without a thumbnail (the original
- * is served instead).
+ * A photo's thumbnail, at most THUMB_LIMIT px on its long side: the camera's embedded EXIF
+ * thumbnail when there is one that small, else a JPEG decoded (within DECODE_PIXEL_LIMIT) and
+ * scaled to THUMB_MAX (jpeg-js; no native image library is bundled), cached on disk under
+ * `cacheDir` by id, mtime and inode. Other formats are their own thumbnail only when already
+ * that small; otherwise there is none, with the reason. `read` gives the photo's bytes (from the
+ * handle the caller checked), called only when the cache has no thumbnail.
  */
-export async function thumbnail(row: PhotoRow, cacheDir: string): Promise<Buffer | null> {
+export async function thumbnail(row: PhotoRow, read: () => Promise<Buffer>, cacheDir: string): Promise<Thumbnail> {
+  const cached = join(cacheDir, `${row.id}-${Math.round(row.mtime_ms)}-${row.ino ?? 0}.jpg`);
+  if (existsSync(cached)) return { kind: 'jpeg', bytes: await readFile(cached) };
+  const bytes = await read();
+  const embedded = await exifr.thumbnail(bytes).catch(() => undefined);
+  if (embedded && embedded.length > 0) {
+    const own = await jpegSize(readBuffer(Buffer.from(embedded))).catch(() => null);
+    if (own && withinThumb(own)) return keep(cached, cacheDir, Buffer.from(embedded));
+  }
+  const size = await declaredSize(row, bytes);
+  if (!size) return { kind: 'none', reason: `the ${row.mime} file declares no image size` };
+  if (pastPixelLimit(size)) return { kind: 'none', reason: pixelLimitReason(size) };
   if (row.mime !== 'image/jpeg') {
-    const embedded = await exifr.thumbnail(row.path).catch(() => undefined);
-    return embedded ? Buffer.from(embedded) : null;
+    if (withinThumb(size)) return { kind: 'original' };
+    return { kind: 'none', reason: `the photo is ${sizeText(size)}, larger than a thumbnail's ${px(THUMB_LIMIT)} px, and ${row.mime} photos are not scaled down here` };
   }
-  const cached = join(cacheDir, `${row.id}-${Math.round(row.mtime_ms)}.jpg`);
-  if (existsSync(cached)) return readFile(cached);
-  const embedded = await exifr.thumbnail(row.path).catch(() => undefined);
-  let out: Buffer;
-  if (embedded && embedded.length > 0) out = Buffer.from(embedded);
-  else {
-    const img = jpeg.decode(await readFile(row.path), {
-      useTArray: true,
-      formatAsRGBA: true,
-      maxResolutionInMP: 100,
-      maxMemoryUsageInMB: 1024,
-    });
-    const small = downscale(img.data, img.width, img.height, THUMB_MAX);
-    out = jpeg.encode(small, 75).data;
-  }
+  const img = jpeg.decode(bytes, {
+    useTArray: true,
+    formatAsRGBA: true,
+    maxResolutionInMP: DECODE_PIXEL_LIMIT / 1e6,
+    maxMemoryUsageInMB: 1024,
+  });
+  const small = downscale(img.data, img.width, img.height, THUMB_MAX);
+  return keep(cached, cacheDir, jpeg.encode(small, 75).data);
+}
+
+async function keep(path: string, cacheDir: string, bytes: Buffer): Promise<Thumbnail> {
   mkdirSync(cacheDir, { recursive: true });
-  await writeFile(cached, out);
-  return out;
+  await writeFile(path, bytes);
+  return { kind: 'jpeg', bytes };
 }

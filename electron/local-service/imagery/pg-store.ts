@@ -5,7 +5,7 @@ import { applyPgMigrations } from '../pg/migrations';
 import { parseLsn, type DatabaseRouter, type Lsn } from '../pg/replicas';
 import { createFtsTokenizer } from './fts-tokens';
 import type { ImageryStorage, KnownFile } from './storage';
-import { bestPerPhoto, SEEN_PHOTO, sightingOf, type PhotoRow, type Sighting, type Summary } from './store';
+import { bestPerPhoto, SEEN_PHOTO, sightingOf, type PhotoRow, type Sighting, type Summary, type UnseenPhoto } from './store';
 
 /**
  * The imagery catalog in PostgreSQL (scope "imagery"), the same rows as the embedded tables.
@@ -82,20 +82,22 @@ const PG_IMAGERY_MIGRATIONS: readonly string[] = [
      words TEXT[] NOT NULL
    );
    CREATE INDEX imagery_text_words ON imagery_text USING GIN (words);`,
+  // The device and inode a photo was indexed from: its bytes are served only from that same file.
+  `ALTER TABLE imagery_photo ADD COLUMN dev BIGINT, ADD COLUMN ino BIGINT;`,
 ];
 
 /** The columns of PhotoRow (size as a number: pg reads BIGINT as text). */
 const ROW = `rowid, id, path, root, mtime_ms, size::float8 AS size, mime, lon, lat, direction, taken_at, year, month,
   description, keywords, make, artist, width, height, interactive, city, country, country_code, region_id, address,
-  is_video, duration`;
+  is_video, duration, dev::float8 AS dev, ino::float8 AS ino`;
 const WRITTEN = [
   'path', 'root', 'mtime_ms', 'size', 'mime', 'lon', 'lat', 'direction', 'taken_at', 'year', 'month', 'description',
   'keywords', 'make', 'artist', 'width', 'height', 'interactive', 'city', 'country', 'country_code', 'region_id',
-  'address', 'is_video', 'duration',
+  'address', 'is_video', 'duration', 'dev', 'ino',
 ] as const;
 const UPSERT_HEAD = `INSERT INTO imagery_photo (${[...WRITTEN, 'id', 'words'].join(', ')}) VALUES`;
 const UPSERT_TAIL = `ON CONFLICT (path) DO UPDATE SET ${[...WRITTEN.slice(1), 'words'].map((c) => `${c} = excluded.${c}`).join(', ')}`;
-/** 27 parameters a photo, well under PostgreSQL's 65,535 a statement. */
+/** 29 parameters a photo, well under PostgreSQL's 65,535 a statement. */
 const PHOTOS_PER_STATEMENT = 500;
 
 /** Scans of the catalog take this advisory lock: one process scans the folders at a time. */
@@ -134,16 +136,17 @@ export async function openPgImageryStorage({ pool, onWait, reads }: PgImagerySto
   return {
     async knownFiles() {
       const out = new Map<string, KnownFile>();
-      const r = await pool.query<{ path: string; mtime_ms: number; size: number; skipped: boolean }>(
-        `SELECT path, mtime_ms, size::float8 AS size, false AS skipped FROM imagery_photo
-         UNION ALL SELECT path, mtime_ms, size::float8, true FROM imagery_skipped ORDER BY skipped`,
+      const r = await pool.query<KnownFile & { path: string }>(
+        `SELECT path, mtime_ms, size::float8 AS size, false AS skipped, dev::float8 AS dev, ino::float8 AS ino FROM imagery_photo
+         UNION ALL SELECT path, mtime_ms, size::float8, true, NULL, NULL FROM imagery_skipped ORDER BY skipped`,
       );
       for (const { path, ...k } of r.rows) out.set(path, k);
       return out;
     },
 
     async apply(changes, newId) {
-      if (!changes.removed.length && !changes.skipped.length && !changes.photos.length) return;
+      const identified = changes.identified ?? [];
+      if (!changes.removed.length && !changes.skipped.length && !changes.photos.length && !identified.length) return;
       await inTransaction(pool, async (c) => {
         if (changes.removed.length) {
           await c.query('DELETE FROM imagery_photo WHERE path = ANY($1)', [changes.removed]);
@@ -179,6 +182,12 @@ export async function openPgImageryStorage({ pool, onWait, reads }: PgImagerySto
             await c.query(`${UPSERT_HEAD} ${tuples.join(', ')} ${UPSERT_TAIL}`, values);
           }
         }
+        if (identified.length)
+          await c.query(
+            `UPDATE imagery_photo p SET dev = f.dev, ino = f.ino
+             FROM unnest($1::text[], $2::bigint[], $3::bigint[]) AS f (path, dev, ino) WHERE p.path = f.path`,
+            [identified.map((f) => f.path), identified.map((f) => f.dev), identified.map((f) => f.ino)],
+          );
         await c.query(
           `INSERT INTO imagery_meta (key, value) VALUES ('generation', '1')
            ON CONFLICT (key) DO UPDATE SET value = (imagery_meta.value::bigint + 1)::text`,
@@ -210,8 +219,8 @@ export async function openPgImageryStorage({ pool, onWait, reads }: PgImagerySto
     },
 
     async unseen(run, limit, skip = []) {
-      const r = await pool.query<{ rowid: number; path: string }>(
-        `SELECT p.rowid, p.path FROM imagery_photo p
+      const r = await pool.query<UnseenPhoto>(
+        `SELECT p.rowid, p.path, p.dev::float8 AS dev, p.ino::float8 AS ino FROM imagery_photo p
          WHERE p.is_video = 0 AND NOT EXISTS (SELECT 1 FROM imagery_seen s WHERE s.photo_rowid = p.rowid AND s.run = $1)
          AND NOT EXISTS (SELECT 1 FROM unnest($3::text[]) d WHERE left(p.path, length(d)) = d)
          ORDER BY p.rowid LIMIT $2`,

@@ -1,12 +1,19 @@
 import type { Database } from './plugin-types';
 import { migrateImagery } from './store-migrations';
-import { ImageryStore, type NewPhoto, type PhotoRow, type SeenPhotoRow, type Sighting, type SkippedRow, type Summary } from './store';
+import {
+  ImageryStore,
+  type FileIdentity,
+  type KnownFile,
+  type NewPhoto,
+  type PhotoRow,
+  type SeenPhotoRow,
+  type Sighting,
+  type SkippedRow,
+  type Summary,
+  type UnseenPhoto,
+} from './store';
 
-export interface KnownFile {
-  mtime_ms: number;
-  size: number;
-  skipped: boolean;
-}
+export type { KnownFile };
 
 /** What one scan changes, written at once: all of it or nothing. */
 export interface ScanChanges {
@@ -15,6 +22,8 @@ export interface ScanChanges {
   skipped: SkippedRow[];
   /** New or changed photos with their search text (catalog.ts searchText). */
   photos: { row: Omit<NewPhoto, 'id'>; text: string }[];
+  /** Unchanged photos indexed before device and inode were kept: their identity as found now. */
+  identified?: FileIdentity[];
 }
 
 /**
@@ -23,7 +32,7 @@ export interface ScanChanges {
  * catalog's in-memory snapshot refers to rows by.
  */
 export interface ImageryStorage {
-  /** Path -> mtime/size of everything already looked at (indexed or skipped). */
+  /** Path -> mtime/size (device/inode of photos) of everything already looked at (indexed or skipped). */
   knownFiles(): Promise<Map<string, KnownFile>>;
   /**
    * Writes one scan's changes in one transaction. A photo keeps its id (and rowid) while its
@@ -37,7 +46,7 @@ export interface ImageryStorage {
    * Photos (not videos) the detector run `run` has not looked at since they last changed, at most
    * `limit`, leaving out those under the `skip` folders (paths ending in the separator).
    */
-  unseen(run: string, limit: number, skip?: readonly string[]): Promise<{ rowid: number; path: string }[]>;
+  unseen(run: string, limit: number, skip?: readonly string[]): Promise<UnseenPhoto[]>;
   /** Forgets what was seen and read in the photos under the folders (paths ending in the separator), as if never looked at. */
   forgetSeenUnder(folders: readonly string[]): Promise<void>;
   /**
@@ -83,12 +92,13 @@ export function embeddedStorageOf(store: ImageryStore): ImageryStorage {
     for (const p of changes.removed) store.remove(p);
     for (const s of changes.skipped) store.skip(s);
     for (const { row, text } of changes.photos) store.upsert(row, text, newId);
+    for (const f of changes.identified ?? []) store.identify(f);
     store.bumpGeneration();
   });
   return {
     knownFiles: async () => store.knownFiles(),
     async apply(changes, newId) {
-      if (changes.removed.length || changes.skipped.length || changes.photos.length) write(changes, newId);
+      if (changes.removed.length || changes.skipped.length || changes.photos.length || changes.identified?.length) write(changes, newId);
     },
     match: async (word) => store.match(word),
     skipped: async () => store.skipped(),

@@ -73,6 +73,11 @@ const MIGRATIONS: MigrationStep[] = [
         text, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 2'
       );
     `,
+  // The device and inode a photo was indexed from: its bytes are served only from that same file.
+  `
+      ALTER TABLE imagery_photo ADD COLUMN dev INTEGER;
+      ALTER TABLE imagery_photo ADD COLUMN ino INTEGER;
+    `,
 ];
 
 /**

@@ -31,6 +31,9 @@ export interface PhotoRow {
   is_video: number;
   /** Seconds, videos only. */
   duration: number | null;
+  /** Device and inode of the file indexed (null in rows from before they were kept, until the next scan). */
+  dev: number | null;
+  ino: number | null;
 }
 
 export type NewPhoto = Omit<PhotoRow, 'rowid'>;
@@ -77,6 +80,26 @@ export function bestPerPhoto(rows: readonly (SightingRow & Omit<SeenPhotoRow, 's
 
 export const sightingOf = (r: SightingRow): Sighting => ({ model: r.model, label: r.label, score: r.score, box: [r.x, r.y, r.w, r.h] });
 
+/** What the catalog knows of a file it looked at. */
+export interface KnownFile {
+  mtime_ms: number;
+  size: number;
+  skipped: boolean;
+  /** Of indexed photos; null for skipped files and rows from before they were kept. */
+  dev: number | null;
+  ino: number | null;
+}
+
+/** A photo the detectors have yet to look at. */
+export type UnseenPhoto = Pick<PhotoRow, 'rowid' | 'path' | 'dev' | 'ino'>;
+
+/** A file by path, device and inode. */
+export interface FileIdentity {
+  path: string;
+  dev: number | null;
+  ino: number | null;
+}
+
 export interface SkippedRow {
   path: string;
   root: string;
@@ -93,21 +116,22 @@ export class ImageryStore {
 
   constructor(readonly db: Database) {
     this.st = {
-      files: db.prepare('SELECT path, mtime_ms, size FROM imagery_photo'),
+      files: db.prepare('SELECT path, mtime_ms, size, dev, ino FROM imagery_photo'),
       skippedFiles: db.prepare('SELECT path, mtime_ms, size FROM imagery_skipped'),
       byPath: db.prepare('SELECT rowid, id FROM imagery_photo WHERE path = ?'),
       insert: db.prepare(`INSERT INTO imagery_photo (id, path, root, mtime_ms, size, mime, lon, lat, direction, taken_at,
           year, month, description, keywords, make, artist, width, height, interactive, city, country, country_code,
-          region_id, address, is_video, duration)
+          region_id, address, is_video, duration, dev, ino)
         VALUES (@id, @path, @root, @mtime_ms, @size, @mime, @lon, @lat, @direction, @taken_at, @year, @month,
           @description, @keywords, @make, @artist, @width, @height, @interactive, @city, @country, @country_code,
-          @region_id, @address, @is_video, @duration)`),
+          @region_id, @address, @is_video, @duration, @dev, @ino)`),
       update: db.prepare(`UPDATE imagery_photo SET root=@root, mtime_ms=@mtime_ms, size=@size, mime=@mime, lon=@lon,
           lat=@lat, direction=@direction, taken_at=@taken_at, year=@year, month=@month, description=@description,
           keywords=@keywords, make=@make, artist=@artist, width=@width, height=@height, interactive=@interactive,
           city=@city, country=@country, country_code=@country_code, region_id=@region_id, address=@address,
-          is_video=@is_video, duration=@duration
+          is_video=@is_video, duration=@duration, dev=@dev, ino=@ino
         WHERE rowid=@rowid`),
+      identify: db.prepare('UPDATE imagery_photo SET dev = @dev, ino = @ino WHERE path = @path'),
       deletePhoto: db.prepare('DELETE FROM imagery_photo WHERE rowid = ?'),
       ftsInsert: db.prepare('INSERT INTO imagery_fts (rowid, text) VALUES (?, ?)'),
       ftsDelete: db.prepare('DELETE FROM imagery_fts WHERE rowid = ?'),
@@ -129,7 +153,7 @@ export class ImageryStore {
       putText: db.prepare('INSERT INTO imagery_text (photo_rowid, lines) VALUES (?, ?)'),
       putTextFts: db.prepare('INSERT INTO imagery_text_fts (rowid, text) VALUES (?, ?)'),
       textMatch: db.prepare('SELECT rowid FROM imagery_text_fts WHERE imagery_text_fts MATCH ?').pluck(),
-      unseen: db.prepare(`SELECT p.rowid, p.path FROM imagery_photo p
+      unseen: db.prepare(`SELECT p.rowid, p.path, p.dev, p.ino FROM imagery_photo p
           WHERE p.is_video = 0 AND NOT EXISTS (SELECT 1 FROM imagery_seen s WHERE s.photo_rowid = p.rowid AND s.run = ?)
           AND NOT EXISTS (SELECT 1 FROM json_each(?) d WHERE substr(p.path, 1, length(d.value)) = d.value)
           ORDER BY p.rowid LIMIT ?`),
@@ -150,14 +174,19 @@ export class ImageryStore {
     };
   }
 
-  /** Path -> mtime/size of everything already looked at (indexed or skipped). */
-  knownFiles(): Map<string, { mtime_ms: number; size: number; skipped: boolean }> {
-    const out = new Map<string, { mtime_ms: number; size: number; skipped: boolean }>();
-    for (const r of this.st.files.all() as { path: string; mtime_ms: number; size: number }[])
-      out.set(r.path, { mtime_ms: r.mtime_ms, size: r.size, skipped: false });
+  /** Path -> mtime/size (and device/inode of photos) of everything already looked at (indexed or skipped). */
+  knownFiles(): Map<string, KnownFile> {
+    const out = new Map<string, KnownFile>();
+    for (const r of this.st.files.all() as (FileIdentity & { mtime_ms: number; size: number })[])
+      out.set(r.path, { mtime_ms: r.mtime_ms, size: r.size, skipped: false, dev: r.dev, ino: r.ino });
     for (const r of this.st.skippedFiles.all() as { path: string; mtime_ms: number; size: number }[])
-      out.set(r.path, { mtime_ms: r.mtime_ms, size: r.size, skipped: true });
+      out.set(r.path, { mtime_ms: r.mtime_ms, size: r.size, skipped: true, dev: null, ino: null });
     return out;
+  }
+
+  /** Records the device and inode of a photo indexed before they were kept. */
+  identify(f: FileIdentity): void {
+    this.st.identify.run(f);
   }
 
   /** Insert or update a photo (its id stays stable across edits of the file) and its text row. */
@@ -225,8 +254,8 @@ export class ImageryStore {
   }
 
   /** Photos (videos have no frame) the detector run `run` has not looked at since they changed. */
-  unseen(run: string, limit: number, skip: readonly string[] = []): { rowid: number; path: string }[] {
-    return this.st.unseen.all(run, JSON.stringify(skip), limit) as { rowid: number; path: string }[];
+  unseen(run: string, limit: number, skip: readonly string[] = []): UnseenPhoto[] {
+    return this.st.unseen.all(run, JSON.stringify(skip), limit) as UnseenPhoto[];
   }
 
   /** Forgets what was seen and read in the photos under the folders (paths ending in the separator). */

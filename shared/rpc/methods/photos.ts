@@ -28,6 +28,8 @@ export const PhotoStatus = z.object({
       done: z.number().int().min(0),
       total: z.number().int().min(0),
       failed: z.number().int().min(0),
+      /** The photos the detector could not read, with the reason (the first 200 of the run). */
+      failures: z.array(z.object({ path: z.string(), reason: z.string() })),
       error: z.string().nullable(),
     })
     .nullable(),

@@ -38,7 +38,7 @@ function row(i: number): Omit<NewPhoto, 'id'> {
     path: `/photos/${i}.jpg`, root: '/photos', mtime_ms: 1, size: 1, mime: 'image/jpeg', lon: i, lat: i, direction: null,
     taken_at: null, year: null, month: null, description: null, keywords: '[]', make: null, artist: null, width: null,
     height: null, interactive: 0, city: null, country: null, country_code: null, region_id: null, address: `photo ${i}`,
-    is_video: 0, duration: null,
+    is_video: 0, duration: null, dev: null, ino: null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, unlinkSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -42,7 +42,7 @@ const photo = (name: string, lon: number, direction = 0) =>
 describe('ImageryCatalog', () => {
   it('migrates once, in its own migration table', () => {
     migrateImagery(db);
-    expect(db.prepare('SELECT version FROM imagery_migrations').pluck().all()).toEqual([1, 2, 3]);
+    expect(db.prepare('SELECT version FROM imagery_migrations').pluck().all()).toEqual([1, 2, 3, 4]);
   });
 
   it('brings a catalog of an earlier version up to date, keeping its photos and the times steps ran', () => {
@@ -57,9 +57,27 @@ describe('ImageryCatalog', () => {
       { version: 1, applied_at: '2025-01-01T00:00:00.000Z' },
       { version: 2, applied_at: '2026-02-03T04:05:06.000Z' },
       { version: 3, applied_at: '2026-02-03T04:05:06.000Z' },
+      { version: 4, applied_at: '2026-02-03T04:05:06.000Z' },
     ]);
-    expect(old.prepare("SELECT id, is_video, duration FROM imagery_photo").all()).toEqual([{ id: 'p1', is_video: 0, duration: null }]);
+    expect(old.prepare('SELECT id, is_video, duration, dev, ino FROM imagery_photo').all()).toEqual([
+      { id: 'p1', is_video: 0, duration: null, dev: null, ino: null },
+    ]);
     old.close();
+  });
+
+  it('records the device and inode of photos indexed before they were kept, without reading them again', async () => {
+    photo('a.jpg', -5);
+    const { store, catalog } = open();
+    await catalog.start();
+    const row = store.rows([...catalog.snapshot().rowids])[0]!;
+    const st = statSync(join(dir, 'a.jpg'));
+    expect([row.dev, row.ino]).toEqual([st.dev, st.ino]);
+    store.putSightings(row.rowid, row.path, 'run', [{ model: 'm', label: 'car', score: 0.9, box: [0, 0, 1, 1] }]);
+    db.prepare('UPDATE imagery_photo SET dev = NULL, ino = NULL').run();
+    expect(await catalog.scan()).toMatchObject({ read: 0, photos: 1 });
+    expect(store.byId(row.id)).toMatchObject({ dev: st.dev, ino: st.ino });
+    // Not a change of the photo: what the detectors saw stays.
+    expect(store.unseen('run', 10)).toEqual([]);
   });
 
   it('indexes sub-folders, addresses from the injected geocoder, reads only changed files again', async () => {

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import piexif from 'piexifjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPhoto } from '../../../electron/local-service/imagery/exif';
 import { writeGeotaggedJpeg } from '../../../electron/local-service/imagery/photo-writer';
@@ -51,9 +52,47 @@ describe('readPhoto', () => {
     expect(await readPhoto(zero)).toEqual({ ok: false, reason: 'GPS position is 0,0 (a placeholder)' });
     const junk = join(dir, 'junk.jpg');
     writeFileSync(junk, 'not a jpeg at all');
-    const r = await readPhoto(junk);
-    expect(r.ok).toBe(false);
-    expect(!r.ok && r.reason).toMatch(/^(unreadable metadata|no EXIF metadata)/);
+    expect(await readPhoto(junk)).toEqual({ ok: false, reason: 'not a JPEG image: the file does not begin as one' });
+  });
+
+  it('says in words what is wrong with a damaged file', async () => {
+    const empty = join(dir, 'empty.jpg');
+    writeFileSync(empty, '');
+    expect(await readPhoto(empty)).toEqual({ ok: false, reason: 'empty file (0 bytes)' });
+    const png = join(dir, 'text.png');
+    writeFileSync(png, 'hello');
+    expect(await readPhoto(png)).toEqual({ ok: false, reason: 'not a PNG image: the file does not begin as one' });
+    const whole = join(dir, 'whole.jpg');
+    writeGeotaggedJpeg(whole, { width: 16, height: 16, latitude: 10, longitude: 10 });
+    const bytes = readFileSync(whole);
+    // Cut inside the EXIF segment, and after the metadata but before the frame header.
+    const app1End = 4 + bytes.readUInt16BE(4);
+    for (const [name, at] of [['cut-exif.jpg', 30], ['cut-image.jpg', app1End + 2]] as const) {
+      writeFileSync(join(dir, name), bytes.subarray(0, at));
+      const r = await readPhoto(join(dir, name));
+      expect(r.ok).toBe(false);
+      expect(!r.ok && r.reason).toMatch(/^(truncated JPEG: the file \(\d+ bytes\) ends before its image data|damaged JPEG)/);
+      expect(!r.ok && r.reason).not.toMatch(/Cannot read properties|getUint/);
+    }
+  });
+
+  it('says why a GPS position is invalid', async () => {
+    const far = join(dir, 'far.jpg');
+    writeGeotaggedJpeg(far, { width: 8, height: 8, latitude: 123, longitude: 10 });
+    expect(await readPhoto(far)).toEqual({ ok: false, reason: 'invalid GPS position: latitude 123 is outside -90 to 90' });
+    // Degrees as 0/0: the latitude computes to NaN.
+    const plain = join(dir, 'plain-nan.jpg');
+    writeGeotaggedJpeg(plain, { width: 8, height: 8 });
+    const gps: Record<number, string | [number, number][]> = {
+      [piexif.GPSIFD['GPSLatitudeRef']!]: 'N',
+      [piexif.GPSIFD['GPSLatitude']!]: [[0, 0], [0, 0], [0, 0]],
+      [piexif.GPSIFD['GPSLongitudeRef']!]: 'E',
+      [piexif.GPSIFD['GPSLongitude']!]: [[10, 1], [0, 1], [0, 1]],
+    };
+    const nan = join(dir, 'nan.jpg');
+    writeFileSync(nan, Buffer.from(piexif.insert(piexif.dump({ GPS: gps }), readFileSync(plain).toString('latin1')), 'latin1'));
+    const r = await readPhoto(nan);
+    expect(!r.ok && r.reason).toMatch(/^invalid GPS position: latitude is not a number/);
   });
 
   it('keeps an undated photo with a null date', async () => {

@@ -1,8 +1,9 @@
 import type { Logger } from '../../../ground/logger';
 import type { ImageryStorage } from '../storage';
-import type { Sighting } from '../store';
+import type { OpenedPhoto } from '../photo-file';
+import type { Sighting, UnseenPhoto } from '../store';
 import type { PerceptionModels } from './models';
-import type { DetectorPool } from './pool';
+import type { DetectorPool, PhotoBytes } from './pool';
 
 export interface PerceptionProgress {
   /** running: photos are being looked at; idle: every photo has been; cancelled: stopped until the next scan. */
@@ -12,6 +13,8 @@ export interface PerceptionProgress {
   total: number;
   /** Photos the detector could not read (not JPEG, damaged): looked at, nothing seen. */
   failed: number;
+  /** Which, and why (the first FAILURES_KEPT of the run). */
+  failures: { path: string; reason: string }[];
   /** The run key of the models (a new version looks at every photo again). */
   run: string;
   error: string | null;
@@ -25,7 +28,15 @@ export interface PerceptionIndexerOptions {
   onProgress?: (p: PerceptionProgress) => void;
   /** Folders whose photos are not looked at (paths ending in the separator), read at each batch. */
   skip?: () => readonly string[];
+  /**
+   * Opens a photo checked to be the file indexed (photo-file.ts openIndexed); without it the
+   * detector reads the path itself.
+   */
+  open?: (photo: UnseenPhoto) => Promise<OpenedPhoto>;
 }
+
+/** Failures kept with their reasons in the progress, the first of a run. */
+const FAILURES_KEPT = 200;
 
 /** Photos asked of the storage at once. */
 const BATCH = 64;
@@ -54,11 +65,11 @@ export class PerceptionIndexer {
   constructor(private readonly opts: PerceptionIndexerOptions) {
     this.run = runKey(opts.models, opts.pool.reads);
     this.facesKey = `${opts.models.faces.id}@${opts.models.faces.version}`;
-    this.status = { state: 'idle', done: 0, total: 0, failed: 0, run: this.run, error: null };
+    this.status = { state: 'idle', done: 0, total: 0, failed: 0, failures: [], run: this.run, error: null };
   }
 
   progress(): PerceptionProgress {
-    return { ...this.status };
+    return { ...this.status, failures: [...this.status.failures] };
   }
 
   /** Starts (or continues) looking at unseen photos; resolves when none is left or the run stopped. */
@@ -93,7 +104,7 @@ export class PerceptionIndexer {
 
   private async loop(): Promise<void> {
     const { store, pool } = this.opts;
-    this.set({ state: 'running', done: 0, failed: 0, total: 0, error: null });
+    this.set({ state: 'running', done: 0, failed: 0, failures: [], total: 0, error: null });
     try {
       do {
         this.again = false;
@@ -103,7 +114,7 @@ export class PerceptionIndexer {
           const work = [...batch];
           const lanes = Array.from({ length: pool.size }, async () => {
             for (let p = work.shift(); p && !this.stopped(); p = work.shift()) {
-              const seen = await this.look(p.path);
+              const seen = await this.look(p);
               // Its folder switched off while it was being looked at: what was seen is not kept.
               if (!this.skipped().some((d) => p.path.startsWith(d))) await store.putSightings(p.rowid, p.path, this.run, seen.sightings, seen.text);
               this.set({ done: this.status.done + 1 });
@@ -129,9 +140,10 @@ export class PerceptionIndexer {
     return this.cancelled || this.closed;
   }
 
-  private async look(path: string): Promise<{ sightings: Sighting[]; text: string[] }> {
+  private async look(photo: UnseenPhoto): Promise<{ sightings: Sighting[]; text: string[] }> {
+    const { path } = photo;
     try {
-      const seen = await this.opts.pool.detect(path, true, true);
+      const seen = await this.opts.pool.detect(await this.source(photo), true, true);
       return {
         sightings: [
           ...seen.objects.map((d) => ({ ...d, model: this.opts.models.detectorKey })),
@@ -141,9 +153,23 @@ export class PerceptionIndexer {
       };
     } catch (err) {
       // Not decodable here (PNG, TIFF, HEIC, damaged): looked at, nothing seen, not tried again.
-      this.opts.logger.info('imagery: the detector could not read a photo', { path, error: (err as Error).message });
-      this.set({ failed: this.status.failed + 1 });
+      const reason = (err as Error).message;
+      this.opts.logger.info('imagery: the detector could not read a photo', { path, error: reason });
+      const failures = this.status.failures.length < FAILURES_KEPT ? [...this.status.failures, { path, reason }] : this.status.failures;
+      this.set({ failed: this.status.failed + 1, failures });
       return { sightings: [], text: [] };
+    }
+  }
+
+  /** The photo's bytes from the file checked to be the one indexed (or its path, when nothing checks). */
+  private async source(photo: UnseenPhoto): Promise<string | PhotoBytes> {
+    if (!this.opts.open) return photo.path;
+    const opened = await this.opts.open(photo);
+    if (!opened.ok) throw new Error(`not read: ${opened.reason}`);
+    try {
+      return { name: photo.path, bytes: await opened.file.handle.readFile() };
+    } finally {
+      await opened.file.handle.close();
     }
   }
 }

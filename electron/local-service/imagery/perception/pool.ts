@@ -43,9 +43,18 @@ export interface BlurredPhoto {
   vehicles: Seen[];
 }
 
+/** A photo's bytes, read by the caller from the file it checked, and a name for messages. */
+export interface PhotoBytes {
+  name: string;
+  bytes: Uint8Array;
+}
+
 export interface DetectorPool {
-  /** What the photo at `path` shows; `faces` also runs the face detector, `text` the text reader. */
-  detect(path: string, faces?: boolean, text?: boolean): Promise<PhotoSight>;
+  /**
+   * What the photo shows (at `path`, or its bytes already read, named for errors); `faces` also
+   * runs the face detector, `text` the text reader.
+   */
+  detect(photo: string | PhotoBytes, faces?: boolean, text?: boolean): Promise<PhotoSight>;
   /** Only the text read in the photo at `path` (the detectors do not run). */
   read(path: string): Promise<TextSeen[]>;
   /** Whether the text reader's models were found (OCR runs with detection). */
@@ -222,8 +231,12 @@ export function createDetectorPool(opts: DetectorPoolOptions): DetectorPool {
   return {
     size,
     reads: ocr !== null,
-    async detect(path, faces = false, text = false) {
-      const a = (await ask(path, { path, faces, text })) as unknown as PhotoSight;
+    async detect(photo, faces = false, text = false) {
+      const a = (
+        typeof photo === 'string'
+          ? await ask(photo, { path: photo, faces, text })
+          : await ask(photo.name, { bytes: photo.bytes, faces, text }, [photo.bytes.buffer as ArrayBuffer])
+      ) as unknown as PhotoSight;
       return { width: a.width, height: a.height, objects: a.objects, faces: a.faces, text: a.text };
     },
     async read(path) {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from '../../../ground/logger';
 import { sendProblem } from '../../http/problem';
 import type { ImageryStorage } from '../storage';
-import { PerceptionIndexer } from './indexer';
+import { PerceptionIndexer, type PerceptionIndexerOptions } from './indexer';
 import { defaultModelsDir, readModels } from './models';
 import { createDetectorPool, type DetectorPool } from './pool';
 import { ClassVocabulary } from './vocabulary';
@@ -20,6 +20,8 @@ export interface SeeingOptions {
   workers?: number;
   /** Folders whose photos the detectors leave alone (paths ending in the separator). */
   skip?: () => readonly string[];
+  /** Opens a photo checked to be the file indexed. */
+  open?: PerceptionIndexerOptions['open'];
 }
 
 /** Null (and a warning) when the models cannot be read: photos are then found by their words only. */
@@ -27,7 +29,7 @@ export function openSeeing(opts: SeeingOptions, store: ImageryStorage, logger: L
   try {
     const models = readModels(opts.modelsDir ?? defaultModelsDir());
     const pool = createDetectorPool({ models, workers: opts.workers });
-    const indexer = new PerceptionIndexer({ store, pool, models, logger, skip: opts.skip });
+    const indexer = new PerceptionIndexer({ store, pool, models, logger, skip: opts.skip, open: opts.open });
     return {
       pool,
       indexer,

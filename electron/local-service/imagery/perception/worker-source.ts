@@ -278,11 +278,11 @@ async function blur(id, bytes, pad, quality, vehicles) {
 
 const round = (d) => ({ label: d.label, score: Math.round(d.score * 1000) / 1000, box: d.box.map((v) => Math.round(v)) });
 
-parentPort.on('message', async ({ id, path, objects: wantObjects = true, faces, text, blur: toBlur, pad, quality, vehicles }) => {
+parentPort.on('message', async ({ id, path, bytes, objects: wantObjects = true, faces, text, blur: toBlur, pad, quality, vehicles }) => {
   try {
     if (toBlur) return await blur(id, toBlur, pad, quality, vehicles);
     const { det, face } = await ready;
-    const img = jpeg.decode(fs.readFileSync(path), { useTArray: true, formatAsRGBA: false, maxResolutionInMP: 200, maxMemoryUsageInMB: 1024 });
+    const img = jpeg.decode(bytes ?? fs.readFileSync(path), { useTArray: true, formatAsRGBA: false, maxResolutionInMP: 200, maxMemoryUsageInMB: 1024 });
     collect();
     const objects = wantObjects ? (await findObjects(det, img)).map(round) : [];
     const faceList = faces && face ? (await findFaces(face, img)).map(round) : [];

@@ -16,6 +16,7 @@ import type { ResultStore } from '../result-store';
 import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
 import { createSlicer, locateUpload, printableName, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
 import type { UploadParser } from '../upload/parse-pool';
+import { createSlots } from '../upload/slots';
 import { sendProblem } from './problem';
 import { LayerNotFoundError, type LayerStore } from '../layers/store/layer-store';
 import type { VocabularyProvider } from '../vocabulary/provider';
@@ -38,6 +39,8 @@ export interface ComputeDeps {
   indexer: PointIndexer;
   /** Reads uploaded files (large ones on worker threads, a bounded number at once). */
   parser: UploadParser;
+  /** Requests whose uploads are read and answered at once (default 1); the others wait, their files on disk. */
+  uploadRequestsAtOnce?: number;
   /** Data layers and their vocabulary (absent: the built-in kinds only). */
   layers?: { store: () => LayerStore; vocabulary: VocabularyProvider };
   /** The photos' detections (the imagery plugin's), read when a question asks for photos by what is seen in them. */
@@ -59,6 +62,7 @@ export function meters(matched: number, uploads: number, answered: boolean): num
 export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   const { catalog, store } = deps;
   const near = new NearPlaces();
+  const uploadSlots = createSlots(deps.uploadRequestsAtOnce ?? 1);
   // Loaded on the first upload without an English name column.
   let names: ReadonlySet<string> | undefined;
   const nameHeaders = () => (names ??= loadNameHeaders());
@@ -112,6 +116,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   app.post('/v1/compute', routeHooks, async (request: FastifyRequest, reply: FastifyReply) => {
     const temps: string[] = [];
     written.set(request, temps);
+    let release: (() => void) | null = null;
     try {
       const body = await readBody(request, deps.uploadDir, temps);
       const { req, extra } = validate(body);
@@ -142,6 +147,8 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         areaCountry = catalog.countries.rows[ci]!.cca2;
       }
 
+      // Features of uploads are what a request holds most of: they are read and answered a request at a time.
+      if (body.files.length || parent?.files?.length) release = await uploadSlots.take();
       const report = new UploadReport();
       // One clock for the whole request: every long step below pauses on it.
       const slice = createSlicer();
@@ -296,6 +303,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       }
       throw e;
     } finally {
+      release?.();
       // Cut off, or failed past this handler: the files go all the same.
       if (written.has(request)) void removeWritten(request);
     }

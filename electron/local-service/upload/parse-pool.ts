@@ -7,7 +7,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { parseUpload } from '../uploads';
 import type { ReportState, UploadReport } from './report';
-import type { Slicer } from './slice';
 import { UploadError, type ReadContext, type UploadErrorCode, type UploadFeature } from './types';
 
 /** A file for a worker to read: by path (it reads the file itself) or its bytes. */
@@ -97,6 +96,7 @@ export function createUploadParser(opts: UploadParserOptions): UploadParser {
   const size = Math.max(1, opts.workers ?? Math.min(2, Math.max(1, availableParallelism() - 1)));
   const script = workerScript();
   let broken = script === null;
+  if (broken) opts.onError(new Error('the upload parsing worker script was not found; files are read on the request thread'));
   const all = new Set<Worker>();
   const idle: Worker[] = [];
   const busy = new Map<Worker, Job>();

@@ -65,7 +65,7 @@ function bigPolygon(n: number): string {
 const top = (l: number[]) => l.at(-1)!;
 
 /**
- * /health probed every 20 ms while `post` runs, then as many probes with nothing else to do (the
+ * /health probed every 20 ms while `post` runs, then up to as many probes with nothing else to do (the
  * control: on a shared machine the scheduler alone stalls a probe now and then). Times less this
  * thread's waits for a core.
  */
@@ -77,7 +77,8 @@ async function probed<T>(post: () => Promise<T>): Promise<{ value: T; loaded: Pr
   const during = probeHealth(`${r.baseUrl}/health`, () => done);
   const value = await sent;
   const loaded = await during;
-  let budget = loaded.held.length;
+  // Enough probes to see the machine's own stalls, few enough to keep the test short on a loaded machine.
+  let budget = Math.min(loaded.held.length, 150);
   const control = await probeHealth(`${r.baseUrl}/health`, () => budget-- <= 0);
   return { value, loaded, control };
 }
@@ -86,13 +87,13 @@ async function probed<T>(post: () => Promise<T>): Promise<{ value: T; loaded: Pr
 const allowed = (control: Probes) => Math.max(200, top(control.held) + 50);
 
 describe('large uploads are parsed off the service thread', () => {
-  it('keeps /health within 200 ms while a 200,000-feature GeoJSON is read and answered', { timeout: 300_000 }, async () => {
+  it('keeps /health within 200 ms while a 200,000-feature GeoJSON is read and answered', { timeout: 600_000 }, async () => {
     const n = Number(process.env['PARSE_FEATURES'] ?? 200_000);
     const text = pointsGeoJson(n);
     expect(Buffer.byteLength(text)).toBeLessThan(20 * 1024 * 1024);
     const { value: res, loaded, control } = await probed(() => postFromChild('points.geojson', text));
     process.stdout.write(
-      `${n.toLocaleString('en')}-feature GeoJSON: ${res.status}; /health: ${loaded.held.length} probes, worst ${top(loaded.held).toFixed(1)} ms (as measured ${top(loaded.raw).toFixed(1)} ms); control worst ${top(control.held).toFixed(1)} ms\n`,
+      `${n.toLocaleString('en')}-feature GeoJSON: ${res.status}; /health: ${loaded.held.length} probes, worst ${top(loaded.held).toFixed(1)} ms (as measured ${top(loaded.raw).toFixed(1)} ms, less collections ${top(loaded.heldLessGc).toFixed(1)} ms); control worst ${top(control.held).toFixed(1)} ms\n`,
     );
     expect(res.status).toBe(200);
     expect((res.body['results'] as { numberMatched: number }).numberMatched).toBe(n);
@@ -100,7 +101,7 @@ describe('large uploads are parsed off the service thread', () => {
     expect(top(loaded.held)).toBeLessThanOrEqual(allowed(control));
   });
 
-  it('keeps /health within 200 ms while a 2,000,000-vertex polygon is refused', { timeout: 300_000 }, async () => {
+  it('keeps /health within 200 ms while a 2,000,000-vertex polygon is refused', { timeout: 600_000 }, async () => {
     const text = bigPolygon(2_000_000);
     expect(Buffer.byteLength(text)).toBeLessThan(20 * 1024 * 1024);
     const { value: res, loaded, control } = await probed(() => postFromChild('huge-polygon.geojson', text));

@@ -90,7 +90,8 @@ interface Job {
  * GeoJSON is one JSON.parse of seconds; checking a polygon of a million vertices as long) never
  * holds the service's thread. The pool is small and its queue shared by every request: how many
  * files are parsed at once, and so how much memory parsing takes, is bounded whatever the upload
- * budget lets in. Features come back in batches, each read on this thread in a few ms.
+ * budget lets in. Features come back in batches, each read on this thread in a few ms, the next
+ * sent only when this thread has taken the last.
  */
 export function createUploadParser(opts: UploadParserOptions): UploadParser {
   const size = Math.max(1, opts.workers ?? Math.min(2, Math.max(1, availableParallelism() - 1)));
@@ -122,6 +123,9 @@ export function createUploadParser(opts: UploadParserOptions): UploadParser {
       if (!job || m.id !== job.req.id) return;
       if (!m.done) {
         for (const f of m.features) job.features.push(f);
+        // The next batch is asked for once the event loop has turned: messages that wait on a port
+        // are all read in one go, and a hundred batches at once held this thread 400 ms.
+        setImmediate(() => w.postMessage({ taken: m.id }));
         return;
       }
       busy.delete(w);
@@ -181,20 +185,25 @@ export function createUploadParser(opts: UploadParserOptions): UploadParser {
     async parse(name, from, report, ctx) {
       const bytes = 'bytes' in from ? from.bytes.length : (await stat(from.path)).size;
       if (closed || broken || bytes < INLINE_BYTES) return inline(name, from, report, ctx);
-      const req: ParseRequest = { id: next++, name };
-      const transfer: ArrayBuffer[] = [];
-      if ('bytes' in from) {
-        // A copy is sent (transferred): a Buffer may be a view of a pool other code still uses.
-        const copy = new Uint8Array(from.bytes);
-        req.bytes = copy;
-        transfer.push(copy.buffer);
-      } else req.path = from.path;
-      const job: Job = { req, transfer, features: [], settle: () => {} };
-      const answer = await new Promise<Done | Error>((settle) => {
-        job.settle = settle;
-        queue.push(job);
-        pump();
-      });
+      const ask = () => {
+        const req: ParseRequest = { id: next++, name };
+        const transfer: ArrayBuffer[] = [];
+        if ('bytes' in from) {
+          // A copy is sent (transferred): a Buffer may be a view of a pool other code still uses.
+          const copy = new Uint8Array(from.bytes);
+          req.bytes = copy;
+          transfer.push(copy.buffer);
+        } else req.path = from.path;
+        const job: Job = { req, transfer, features: [], settle: () => {} };
+        return new Promise<[Done | Error, Job]>((settle) => {
+          job.settle = (a) => settle([a, job]);
+          queue.push(job);
+          pump();
+        });
+      };
+      let [answer, job] = await ask();
+      // A worker that died under this file (ended from outside, or its thread failed) gets one more try on a new one.
+      if (answer instanceof Error && !broken && !closed) [answer, job] = await ask();
       if (answer instanceof Error) {
         // No worker could start (or none ever answered): read here, as the point index does.
         if (broken && !closed) return inline(name, from, report, ctx);

@@ -37,7 +37,11 @@ const BATCH = 2000;
 let names: ReadonlySet<string> | undefined;
 const never = { due: () => false, pause: async () => {} };
 
-parentPort!.on('message', async (m: ParseRequest) => {
+/** The service's word that it took the last batch: the next is sent only then (see parse-pool.ts). */
+let taken: (() => void) | null = null;
+
+parentPort!.on('message', async (m: ParseRequest | { taken: number }) => {
+  if ('taken' in m) return void taken?.();
   const post = (a: ParseAnswer) => parentPort!.postMessage(a);
   const report = new UploadReport();
   let features: (UploadFeature | null)[] = [];
@@ -45,9 +49,11 @@ parentPort!.on('message', async (m: ParseRequest) => {
     const bytes = m.bytes ? Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength) : await readFile(m.path!);
     features = await parseUpload(m.name, { countryAt: () => '', report, slice: never, nameHeaders: () => (names ??= loadNameHeaders()) }, bytes);
     for (let i = 0; i < features.length; i += BATCH) {
+      const next = new Promise<void>((ok) => (taken = ok));
       post({ id: m.id, features: features.slice(i, i + BATCH) as UploadFeature[] });
       // Sent: this thread lets go of them while the rest go out.
       features.fill(null, i, i + BATCH);
+      await next;
     }
     post({ id: m.id, done: true, report: report.state() });
   } catch (e) {

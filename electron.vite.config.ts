@@ -14,6 +14,8 @@ export default defineConfig({
           host: resolve(__dirname, 'electron/host/cli.ts'),
           // The bundled local service run alone (npm run service).
           service: resolve(__dirname, 'electron/local-service/cli.ts'),
+          // The local service's upload parsing worker thread (found beside the bundle at run time).
+          'upload-parse-worker': resolve(__dirname, 'electron/local-service/upload/parse-worker.ts'),
         },
       },
     },

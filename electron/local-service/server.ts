@@ -7,6 +7,7 @@ import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import type { Logger } from '../ground/logger';
 import { defaultCatalogDir, loadCatalog, type Catalog } from './catalog/catalog';
 import { createPointIndexer, type PointIndexer } from './catalog/index-worker';
+import { createUploadParser, type UploadParser } from './upload/parse-pool';
 import { registerCompute } from './http/compute';
 import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_LIMITS } from './http/compute-body';
 import { createHost, createTraffic } from './http/host';
@@ -116,6 +117,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
   let checkpointer: Checkpointer | null = null;
   let retention: { stop(): Promise<void> } | null = null;
   let indexer: PointIndexer | null = null;
+  let parser: UploadParser | null = null;
   const plugins = opts.plugins ?? [];
   // The layer store opens on first use (an own one closes with the service, a given one stays
   // open); on PostgreSQL it opens with the pool in start().
@@ -204,6 +206,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       await scheduled.first;
       checkpointer = startCheckpointer(db, (e) => opts.logger.error('local service: checkpoint failed', e));
       indexer = createPointIndexer((e) => opts.logger.error('local service: index worker failed; indexing on the request thread', e));
+      const uploadParser = createUploadParser({ onError: (e) => opts.logger.error('local service: upload parsing worker failed', e) });
+      parser = uploadParser;
       const ctx: ServiceContext = {
         dataDir: opts.dataDir,
         db,
@@ -256,7 +260,7 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         });
       }
       registerCompute(base, {
-        catalog, logger: opts.logger, store: results, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer,
+        catalog, logger: opts.logger, store: results, clock: opts.clock, answerFault: () => opts.answerFault === true, indexer, parser: uploadParser,
         layers: { store: layerStore, vocabulary },
         photos: () => plugins.reduce<PhotoDetections | null>((found, p) => found ?? p.detections?.() ?? null, null),
         uploadDir: uploadTempDir(opts.dataDir),
@@ -326,6 +330,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
       closePool = null;
       await checkpointer?.close();
       await indexer?.close();
+      await parser?.close();
+      parser = null;
       checkpointer = null;
       indexer = null;
       closeDb = null;

@@ -3,6 +3,8 @@ import { readCsv } from './upload/csv';
 import { readGeoJson } from './upload/geojson';
 import { decodeUpload, printableName } from './upload/text';
 import type { ReadContext, UploadFeature } from './upload/types';
+import type { UploadReport } from './upload/report';
+import type { Slicer } from './upload/slice';
 
 export { MAX_VERTICES, representativePoint } from './upload/geometry';
 export { printableName } from './upload/text';
@@ -16,17 +18,42 @@ export { UploadError, type ReadContext, type UploadErrorCode, type UploadFeature
  * usable row throws UploadError. Long work is cut into slices so other requests keep answering.
  */
 export async function readUpload(givenName: string, bytes: Buffer, ctx: ReadContext): Promise<UploadFeature[]> {
+  const features = await parseUpload(givenName, { ...ctx, countryAt: () => '' }, bytes);
+  await locateUpload(printableName(givenName), features, ctx.countryAt, ctx.report, ctx.slice);
+  return features;
+}
+
+/**
+ * The reading of a file that needs nothing but its bytes (every feature's `country` left ''):
+ * what a parsing worker runs.
+ */
+export async function parseUpload(givenName: string, ctx: ReadContext, bytes: Buffer): Promise<UploadFeature[]> {
   const fileName = printableName(givenName);
-  const { text, encoding, how } = decodeUpload(fileName, bytes);
+  const decoded = decodeUpload(fileName, bytes);
+  const { encoding, how } = decoded;
   if (encoding)
     ctx.report.warn({ code: 'encoding', message: `${fileName} is ${encoding} (${how}); it was decoded as such`, file: fileName, encoding });
   const ext = fileName.toLowerCase().split('.').pop() ?? '';
+  const text = decoded.text;
   const looksJson = /^\s*[[{]/.test(text.slice(0, 1024));
-  const features =
-    ext === 'geojson' || ext === 'json' || (looksJson && ext !== 'csv' && ext !== 'tsv')
-      ? await readGeoJson(fileName, text, ctx)
-      : await readCsv(fileName, text, ctx);
-  const swapped = swappedWarning(fileName, features, ctx.countryAt);
-  if (swapped) ctx.report.warn(swapped);
-  return features;
+  return ext === 'geojson' || ext === 'json' || (looksJson && ext !== 'csv' && ext !== 'tsv')
+    ? await readGeoJson(fileName, text, ctx)
+    : await readCsv(fileName, text, ctx);
+}
+
+/** Each feature's country (from the catalog's polygons), in slices, then the swapped-coordinates check. */
+export async function locateUpload(
+  fileName: string,
+  features: UploadFeature[],
+  countryAt: ReadContext['countryAt'],
+  report: UploadReport,
+  slice: Slicer,
+): Promise<void> {
+  for (let i = 0; i < features.length; i++) {
+    const f = features[i]!;
+    f.country = countryAt(f.lon, f.lat);
+    if ((i & 255) === 255 && slice.due()) await slice.pause();
+  }
+  const swapped = swappedWarning(fileName, features, countryAt);
+  if (swapped) report.warn(swapped);
 }

@@ -14,7 +14,9 @@ import { readingOf } from '../query/reading';
 import { refusalProblem, refusalText, UnreadQuestion } from '../query/refusal';
 import type { ResultStore } from '../result-store';
 import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
-import { createSlicer, readUpload, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
+import { createSlicer, locateUpload, printableName, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
+import type { UploadParser } from '../upload/parse-pool';
+import { createSlots } from '../upload/slots';
 import { sendProblem } from './problem';
 import { LayerNotFoundError, type LayerStore } from '../layers/store/layer-store';
 import type { VocabularyProvider } from '../vocabulary/provider';
@@ -36,6 +38,10 @@ export interface ComputeDeps {
   answerFault: () => boolean;
   /** Builds the indexes of large uploads off the request thread. */
   indexer: PointIndexer;
+  /** Reads uploaded files (large ones on worker threads, a bounded number at once). */
+  parser: UploadParser;
+  /** Requests whose uploads are read and answered at once (default 1); the others wait, their files on disk. */
+  uploadRequestsAtOnce?: number;
   /** Data layers and their vocabulary (absent: the built-in kinds only). */
   layers?: { store: () => LayerStore; vocabulary: VocabularyProvider };
   /** The photos' detections (the imagery plugin's), read when a question asks for photos by what is seen in them. */
@@ -59,6 +65,7 @@ export function meters(matched: number, uploads: number, answered: boolean): num
 export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   const { catalog, store } = deps;
   const near = new NearPlaces();
+  const uploadSlots = createSlots(deps.uploadRequestsAtOnce ?? 1);
   // Loaded on the first upload without an English name column.
   let names: ReadonlySet<string> | undefined;
   const nameHeaders = () => (names ??= loadNameHeaders());
@@ -69,9 +76,11 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   };
 
   /** One uploaded file's features; a file that cannot be used at all becomes a 400 naming it. */
-  const readFile = async (name: string, bytes: Buffer, report: UploadReport, slice: Slicer) => {
+  const readFile = async (name: string, from: { path: string } | { bytes: Buffer }, report: UploadReport, slice: Slicer) => {
     try {
-      return await readUpload(name, bytes, { countryAt: countryCode, report, slice, nameHeaders });
+      const features = await deps.parser.parse(name, from, report, { slice, nameHeaders });
+      await locateUpload(printableName(name), features, countryCode, report, slice);
+      return features;
     } catch (e) {
       if (e instanceof UploadError) throw new Invalid(400, 'Bad Request', e.message, [{ field: 'files', message: e.message }], e.code);
       // Any other failure while reading a file is still about that file, not the server.
@@ -89,7 +98,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         throw new Invalid(409, 'Conflict', `The files of that saved query are no longer stored (${f.name}); send them again.`, [
           { field: 'search_id', message: 'uploaded files expired' },
         ]);
-      out = out.concat(await readFile(f.name, bytes, new UploadReport(), slice));
+      out = out.concat(await readFile(f.name, { bytes }, new UploadReport(), slice));
     }
     return out;
   };
@@ -110,6 +119,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   app.post('/v1/compute', routeHooks, async (request: FastifyRequest, reply: FastifyReply) => {
     const temps: string[] = [];
     written.set(request, temps);
+    let release: (() => void) | null = null;
     try {
       const body = await readBody(request, deps.uploadDir, temps);
       const { req, extra } = validate(body);
@@ -140,6 +150,8 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         areaCountry = catalog.countries.rows[ci]!.cca2;
       }
 
+      // Features of uploads are what a request holds most of: they are read and answered a request at a time.
+      if (body.files.length || parent?.files?.length) release = await uploadSlots.take();
       const report = new UploadReport();
       // One clock for the whole request: every long step below pauses on it.
       const slice = createSlicer();
@@ -147,7 +159,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       const sent: StoredFile[] = [];
       for (const f of body.files) {
         sent.push({ hash: f.hash, name: f.name });
-        uploads = uploads.concat(await readFile(f.name, await readBytes(f.path), report, slice));
+        uploads = uploads.concat(await readFile(f.name, { path: f.path }, report, slice));
       }
       for (const n of body.longNames) report.truncated({ file: n.name, line: null, column: '(file name)', length: n.length });
       warnings.push(...report.warnings());
@@ -302,6 +314,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       }
       throw e;
     } finally {
+      release?.();
       // Cut off, or failed past this handler: the files go all the same.
       if (written.has(request)) void removeWritten(request);
     }

@@ -17,6 +17,15 @@ export interface TruncatedValue {
   length: number;
 }
 
+/** What a report holds, as plain data: it crosses from a parsing worker to the request's report. */
+export interface ReportState {
+  bad: BadRow[];
+  badCount: number;
+  cut: TruncatedValue[];
+  cutCount: number;
+  other: UploadWarning[];
+}
+
 /** Collects what the readers of one request left out or changed, as response warnings. */
 export class UploadReport {
   private bad: BadRow[] = [];
@@ -37,6 +46,19 @@ export class UploadReport {
 
   warn(w: UploadWarning): void {
     this.other.push(w);
+  }
+
+  state(): ReportState {
+    return { bad: this.bad, badCount: this.badCount, cut: this.cut, cutCount: this.cutCount, other: this.other };
+  }
+
+  /** Adds what another report (of one file, read elsewhere) holds, as if it had been reported here. */
+  merge(s: ReportState): void {
+    for (const b of s.bad) if (this.bad.length < LISTED) this.bad.push(b);
+    this.badCount += s.badCount;
+    for (const c of s.cut) if (this.cut.length < LISTED) this.cut.push(c);
+    this.cutCount += s.cutCount;
+    this.other.push(...s.other);
   }
 
   /** Bad rows of one file so far (the first LISTED of them across files are kept). */

@@ -22,10 +22,11 @@ export class UploadError extends Error {
   constructor(
     readonly file: string,
     readonly line: number | null,
-    message: string,
+    /** What is wrong, without the file and line (the message adds them). */
+    readonly reason: string,
     readonly code: UploadErrorCode = 'unreadable',
   ) {
-    super(`${file}${line !== null ? ` line ${line}` : ''}: ${message}`);
+    super(`${file}${line !== null ? ` line ${line}` : ''}: ${reason}`);
   }
 }
 

@@ -93,7 +93,7 @@ async function status(url: string): Promise<{ heap_used_mb: number; external_mb:
  * 503: the service's peak RSS, its peak heap and external memory (sampled every second from
  * /v1/status, so where the memory goes), and the slowest /health meanwhile.
  */
-async function concurrentUploads(svc: ServiceProcess, requests = 4, parts = 10, partMib = 20): Promise<Figures> {
+export async function concurrentUploads(svc: ServiceProcess, requests = 4, parts = 10, partMib = 20): Promise<Figures> {
   const bytes = sitesCsv(partMib);
   const startRss = svc.rssKb();
   let peak = startRss;

@@ -12,6 +12,7 @@ import { registerCompute } from './http/compute';
 import { MAX_UPLOAD_REQUEST_BYTES, UPLOAD_LIMITS } from './http/compute-body';
 import { createHost, createTraffic } from './http/host';
 import { createUploadBudget, uploadGate, uploadTempDir } from './http/upload-gate';
+import { DEFAULT_STALL, type StallLimits } from './http/body-watch';
 import { openPgPool } from './pg/database';
 import { listenToChannel } from './pg/notifications';
 import { openPgResultStore } from './pg/pg-result-store';
@@ -73,6 +74,8 @@ export interface LocalServiceOptions {
   wrongKeysPerMinute?: number;
   /** Upload bytes all requests in flight may declare together (503 with Retry-After past it); 256 MiB by default. */
   uploadBudgetBytes?: number;
+  /** When a request body that stopped arriving, or trickles, is cut with 408 (http/body-watch.ts; 1 MiB per 30 s by default). */
+  bodyStall?: StallLimits;
   /** How long saved searches are kept (retention.ts; DEFAULT_RETENTION by default): run at start, then every `everyMs`. */
   retention?: Partial<RetentionOptions>;
 }
@@ -233,11 +236,13 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         accessLog: opts.accessLog,
         logBodies: opts.logBodies,
         traffic,
+        stall: opts.bodyStall ?? DEFAULT_STALL,
       };
       base = createHost({ ...shared, auth: 'bearer', key: () => keys.bearer });
       search = createHost({ ...shared, auth: 'x-api-key', key: () => keys.search });
       await base.register(multipart, { limits: UPLOAD_LIMITS });
       const databases = health;
+      const uploadBudget = createUploadBudget(opts.uploadBudgetBytes ?? DEFAULT_UPLOAD_BUDGET_BYTES);
       for (const app of [base, search]) {
         // On PostgreSQL each database with its role and lag, from the last probe (no query per
         // request); a primary that fails its probe is an error.
@@ -264,11 +269,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
         layers: { store: layerStore, vocabulary },
         photos: () => plugins.reduce<PhotoDetections | null>((found, p) => found ?? p.detections?.() ?? null, null),
         uploadDir: uploadTempDir(opts.dataDir),
-        uploadGate: uploadGate({
-          budget: createUploadBudget(opts.uploadBudgetBytes ?? DEFAULT_UPLOAD_BUDGET_BYTES),
-          maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES,
-          retryAfterS: UPLOAD_RETRY_AFTER_S,
-        }),
+        uploadGate: uploadGate({ budget: uploadBudget, maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES, retryAfterS: UPLOAD_RETRY_AFTER_S }),
+        receipt: { stall: shared.stall, maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES },
       });
       // Process figures for soak runs and support: memory in MiB, saved query count.
       base.get<{ Querystring: { gc?: string } }>('/v1/status', async (req) => {
@@ -285,6 +287,8 @@ export function createLocalService(opts: LocalServiceOptions): LocalService {
           heap_total_mb: mb(m.heapTotal),
           external_mb: mb(m.external),
           saved_queries: await results.count(),
+          // Upload bytes the requests in flight hold of the budget.
+          upload_budget_in_use_mb: mb(uploadBudget.inUse()),
         };
       });
       // The vocabulary (presets read, layer words gathered) is built before the first question needs it.

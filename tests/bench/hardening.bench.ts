@@ -2,7 +2,8 @@
  * The hardening checks at full size (the test command runs them reduced): the malformed uploads
  * corpus with a 15 MB file that is read and a 25 MB and a 200 MB one past the upload limit; 50
  * SIGKILLs during cache ingest and 50 during export; 60 s of mixed load at 64 connections; then
- * the limits (limits-load.ts): 4 uploads of 10 x 20 MiB at once, a request declaring 1 GiB,
+ * the limits (limits-load.ts): 4 uploads of 10 x 20 MiB of CSV rows at once (at the default
+ * upload budget and at `UPLOAD_BUDGETS_MB`, 1024 by default), a request declaring 1 GiB,
  * wrong keys, and retention after 60 s of saved searches.
  * Prints one JSON line of figures.  npm run bench:hardening  (-- --limits-only: the limits alone)
  */
@@ -33,7 +34,9 @@ const RETENTION_BOUND_MB = Number(process.env['RETENTION_BOUND_MB'] ?? 2);
 
 try {
   if (!LIMITS_ONLY) await robustness();
-  Object.assign(figures, await limitsFigures({ retentionSeconds: RETENTION_SECONDS, retentionBoundMb: RETENTION_BOUND_MB, uploadPartMib: Number(process.env['UPLOAD_PART_MIB'] ?? 20) }));
+  Object.assign(figures, await limitsFigures({ retentionSeconds: RETENTION_SECONDS, retentionBoundMb: RETENTION_BOUND_MB, uploadPartMib: Number(process.env['UPLOAD_PART_MIB'] ?? 20),
+    largerBudgetsMb: (process.env['UPLOAD_BUDGETS_MB'] ?? '1024').split(',').filter(Boolean).map(Number),
+  }));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -65,16 +65,52 @@ function healthProbe(url: string) {
   };
 }
 
+/** `mib` MiB of valid CSV: a header, then rows of named points with coordinates spread over France. */
+export function sitesCsv(mib: number): Buffer {
+  const rows: string[] = ['name,lat,lon,kind'];
+  let size = rows[0]!.length + 1;
+  for (let i = 0; size < mib * MIB; i++) {
+    const row = `site ${i},${(43 + ((i * 7919) % 5000) / 1000).toFixed(4)},${(-1 + ((i * 104729) % 7000) / 1000).toFixed(4)},${i % 3 ? 'well' : 'depot'}`;
+    rows.push(row);
+    size += row.length + 1;
+  }
+  return Buffer.from(rows.join('\n') + '\n').subarray(0, mib * MIB);
+}
+
+/** The service's own figures (GET /v1/status): heap and external memory, and the upload budget held. */
+async function status(url: string): Promise<{ heap_used_mb: number; external_mb: number; upload_budget_in_use_mb?: number } | null> {
+  try {
+    const r = await fetch(`${url}/v1/status`, { headers: auth });
+    return r.ok ? ((await r.json()) as { heap_used_mb: number; external_mb: number }) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * 4 requests at once of 10 files of 20 MiB (random bytes: the files an attacker or a wrong
- * folder sends; each is refused as binary once read), retried after Retry-After when the upload
- * budget answers 503: the service's peak RSS and the slowest /health meanwhile.
+ * 4 requests at once of 10 files of 20 MiB of valid CSV rows with coordinates (each file read,
+ * and its rows answered as "my sites"), retried after Retry-After when the upload budget answers
+ * 503: the service's peak RSS, its peak heap and external memory (sampled every second from
+ * /v1/status, so where the memory goes), and the slowest /health meanwhile.
  */
-async function concurrentUploads(svc: ServiceProcess, requests = 4, parts = 10, partMib = 20): Promise<Figures> {
-  const bytes = randomBytes(partMib * MIB);
+export async function concurrentUploads(svc: ServiceProcess, requests = 4, parts = 10, partMib = 20): Promise<Figures> {
+  const bytes = sitesCsv(partMib);
   const startRss = svc.rssKb();
   let peak = startRss;
   const sampler = setInterval(() => (peak = Math.max(peak, svc.rssKb())), 25);
+  let heapPeak = 0;
+  let externalPeak = 0;
+  let sampling = true;
+  const phases = (async () => {
+    while (sampling) {
+      const s = await status(svc.baseUrl);
+      if (s) {
+        heapPeak = Math.max(heapPeak, s.heap_used_mb);
+        externalPeak = Math.max(externalPeak, s.external_mb);
+      }
+      await sleep(1000);
+    }
+  })();
   const probe = healthProbe(svc.baseUrl);
   const t0 = performance.now();
   const statuses: number[] = [];
@@ -92,16 +128,21 @@ async function concurrentUploads(svc: ServiceProcess, requests = 4, parts = 10, 
     );
   } finally {
     clearInterval(sampler);
+    sampling = false;
   }
+  await phases;
   const health = await probe.stop();
   return {
     upload_concurrent_requests: requests,
+    upload_concurrent_statuses_200: statuses.filter((s) => s === 200).length,
     upload_concurrent_statuses_4xx: statuses.filter((s) => s >= 400 && s < 500).length,
     upload_concurrent_5xx_other_than_503: statuses.filter((s) => s >= 500).length,
     upload_concurrent_503_retries: busy,
     upload_concurrent_ms: Math.round(performance.now() - t0),
     upload_concurrent_start_rss_mb: Math.round(startRss / 1024),
     upload_concurrent_peak_rss_mb: Math.round(peak / 1024),
+    upload_concurrent_peak_heap_used_mb: heapPeak,
+    upload_concurrent_peak_external_mb: externalPeak,
     upload_concurrent_health_worst_ms: Math.round(health.worst * 10) / 10,
     upload_concurrent_health_failures: health.failures,
   };
@@ -167,9 +208,22 @@ async function retention(seconds: number, boundMb: number): Promise<Figures> {
   }
 }
 
-/** The limits part of bench:hardening: uploads at once, an oversize request, wrong keys, retention. */
-export async function limitsFigures(opts: { retentionSeconds: number; retentionBoundMb: number; uploadPartMib: number }): Promise<Figures> {
+/**
+ * The limits part of bench:hardening: uploads at once (at the default upload budget, then at each
+ * of `largerBudgetsMb`, figures named `upload_budget_<n>_…`), an oversize request, wrong keys,
+ * retention. The service runs as it ships: its sample photos looked at by the detectors.
+ */
+export async function limitsFigures(opts: { retentionSeconds: number; retentionBoundMb: number; uploadPartMib: number; largerBudgetsMb: number[] }): Promise<Figures> {
   const figures: Figures = {};
+  for (const mb of opts.largerBudgetsMb) {
+    const svc = await spawnService({ args: ['--upload-budget-mb', String(mb)] });
+    try {
+      const f = await concurrentUploads(svc, 4, 10, opts.uploadPartMib);
+      for (const [k, v] of Object.entries(f)) figures[k.replace(/^upload_concurrent_/, `upload_budget_${mb}_`)] = v;
+    } finally {
+      await svc.stop();
+    }
+  }
   const svc = await spawnService();
   try {
     Object.assign(figures, await concurrentUploads(svc, 4, 10, opts.uploadPartMib));

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -8,6 +9,7 @@ import { isValidCell } from 'h3-js';
 import { ComputeFormFields, ComputeRequest } from '../../../shared/service/compute';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
 import { printableName } from '../uploads';
+import { DEFAULT_STALL, stalledDetail, watchStall, type StallLimits } from './body-watch';
 import { fieldErrors, type FieldError } from './problem';
 
 // A compute request's body as received (JSON, or multipart with its files written to disk as they
@@ -59,8 +61,24 @@ export interface Body {
   multipart: boolean;
 }
 
-/** `temps` collects the files written for this request, for the caller to remove whatever happens. */
-export async function readBody(req: FastifyRequest, dir: string, temps: string[]): Promise<Body> {
+/** How a multipart body is received: when it stalls, and the most it may bring. */
+export interface ReceiptLimits {
+  stall: StallLimits;
+  maxRequestBytes: number;
+}
+
+/**
+ * `temps` collects the files written for this request, for the caller to remove whatever happens.
+ * A multipart body is cut (its rest never read, the answer closes the connection) as soon as a
+ * file passes its limit (413 file_too_large), the body passes the request limit (413
+ * request_too_large: a chunked body declares no length) or it stalls (408 body_timeout).
+ */
+export async function readBody(
+  req: FastifyRequest,
+  dir: string,
+  temps: string[],
+  limits: ReceiptLimits = { stall: DEFAULT_STALL, maxRequestBytes: MAX_UPLOAD_REQUEST_BYTES },
+): Promise<Body> {
   if (!req.isMultipart()) {
     const b = req.body;
     if (b !== undefined && (b === null || typeof b !== 'object' || Array.isArray(b)))
@@ -68,20 +86,75 @@ export async function readBody(req: FastifyRequest, dir: string, temps: string[]
     return { fields: (b ?? {}) as Record<string, unknown>, files: [], longNames: [], images: 0, multipart: false };
   }
   const body: Body = { fields: {}, files: [], longNames: [], images: 0, multipart: true };
+  const receipt = watchReceipt(req, limits);
+  // The receipt's count starts before the parts are read (the same tick), so it sees every byte.
+  const reading = readParts(req, body, dir, temps, receipt);
   try {
-    await readParts(req, body, dir, temps);
+    await Promise.race([reading, receipt.cut]);
   } catch (e) {
+    // The rest of the body is not read, whatever ended the reading. What the parts reader still
+    // does once the body is cut (it ends when the socket goes) is dropped, and any file it wrote
+    // meanwhile removed.
+    req.raw.unpipe();
+    void reading.catch(() => {}).then(() => Promise.all(temps.map((t) => rm(t, { force: true }))));
     throw e instanceof Invalid ? e : (tooLarge(e) ?? cutOff(req, e) ?? e);
+  } finally {
+    receipt.stop();
   }
   return body;
 }
 
-async function readParts(req: FastifyRequest, body: Body, dir: string, temps: string[]): Promise<void> {
+interface Receipt {
+  /** Rejects with the problem once the body is cut. */
+  cut: Promise<never>;
+  tripped: boolean;
+  trip(problem: Invalid): void;
+  stop(): void;
+}
+
+/** Counts a multipart body's bytes and watches it for a stall; trip() stops feeding the parts reader. */
+function watchReceipt(req: FastifyRequest, limits: ReceiptLimits): Receipt {
+  let reject!: (e: Invalid) => void;
+  const cut = new Promise<never>((_, no) => (reject = no));
+  cut.catch(() => {});
+  let bytes = 0;
+  const count = (chunk: Buffer) => {
+    bytes += chunk.length;
+    if (bytes > limits.maxRequestBytes) {
+      const detail = `The request body passed ${Math.floor(limits.maxRequestBytes / MIB)} MiB, the most a request may send.`;
+      receipt.trip(new Invalid(413, 'Payload Too Large', detail, undefined, 'request_too_large'));
+    }
+  };
+  const stopStall = watchStall(req, limits.stall, () => receipt.trip(new Invalid(408, 'Request Timeout', stalledDetail(limits.stall), undefined, 'body_timeout')));
+  const receipt: Receipt = {
+    cut,
+    tripped: false,
+    trip(problem) {
+      if (receipt.tripped) return;
+      receipt.tripped = true;
+      receipt.stop();
+      // Busboy gets no more bytes: the rest of the body stays unread.
+      req.raw.unpipe();
+      reject(problem);
+    },
+    stop() {
+      req.raw.off('data', count);
+      stopStall();
+    },
+  };
+  req.raw.on('data', count);
+  return receipt;
+}
+
+async function readParts(req: FastifyRequest, body: Body, dir: string, temps: string[], receipt: Receipt): Promise<void> {
   const fields = body.fields as Record<string, string | string[]>;
   let fileParts = 0;
   // One file part more than the limit is let through so the refusal can name it.
   for await (const part of req.parts({ limits: { ...UPLOAD_LIMITS, files: UPLOAD_LIMITS.files + 1 } })) {
+    if (receipt.tripped) return;
     if (part.type === 'file') {
+      // A file past its limit cuts the body at once, rather than reading the rest of the part.
+      part.file.once('limit', () => receipt.trip(tooLarge({ code: 'FST_REQ_FILE_TOO_LARGE', part })!));
       const name = shortName(part.filename || `file${body.files.length + 1}`);
       if (part.filename && part.filename.length > MAX_FILE_NAME) body.longNames.push({ name, length: part.filename.length });
       if (++fileParts > UPLOAD_LIMITS.files) {

@@ -22,7 +22,7 @@ import { LayerNotFoundError, type LayerStore } from '../layers/store/layer-store
 import type { VocabularyProvider } from '../vocabulary/provider';
 import { loadNameHeaders } from '../vocabulary/header-words';
 import { answerPlan, refusalOf } from './compute-layers';
-import { Invalid, readBody, validate } from './compute-body';
+import { Invalid, readBody, validate, type ReceiptLimits } from './compute-body';
 import { NearPlaces } from '../query/layers/address';
 import { unusedFilesWarning } from '../query/unused-files';
 import type { PhotoDetections } from '../query/sources/detections';
@@ -50,6 +50,8 @@ export interface ComputeDeps {
   uploadDir: string;
   /** Checks a multipart request before its body is read (boundary, declared size, upload budget). */
   uploadGate?: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /** How multipart bodies are received (defaults: compute-body.ts). */
+  receipt?: ReceiptLimits;
 }
 
 /**
@@ -121,7 +123,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
     written.set(request, temps);
     let release: (() => void) | null = null;
     try {
-      const body = await readBody(request, deps.uploadDir, temps);
+      const body = await readBody(request, deps.uploadDir, temps, deps.receipt);
       const { req, extra } = validate(body);
       const warnings: unknown[] = [];
       if (extra.length) warnings.push({ code: 'unknown_fields', message: `fields not in the interface were ignored: ${extra.join(', ')}` });

@@ -4,6 +4,7 @@ import type { Logger } from '../../ground/logger';
 import type { Principal } from '../team/keyring';
 import type { RateLimiter } from '../team/rate-limit';
 import type { WrongKeys } from '../team/wrong-keys';
+import { closeIfBodyLeft, DEFAULT_STALL, hasBody, stalledDetail, watchStall, type StallLimits } from './body-watch';
 import { sendProblem } from './problem';
 
 export interface HostOptions {
@@ -26,6 +27,8 @@ export interface HostOptions {
   logBodies?: boolean;
   /** Requests in flight, and whether the service is draining for shutdown (new requests get 503). */
   traffic?: Traffic;
+  /** When a body that stopped arriving, or trickles, is cut with 408 (DEFAULT_STALL by default). */
+  stall?: StallLimits;
 }
 
 /** Requests in flight across the hosts, so shutdown can wait for them. */
@@ -99,6 +102,21 @@ export function createHost(opts: HostOptions): FastifyInstance {
   });
   app.decorateRequest('principal', null);
   const traffic = opts.traffic;
+  const stall = opts.stall ?? DEFAULT_STALL;
+
+  // A body that stalls is cut (multipart bodies are watched where they are read, compute-body.ts).
+  app.addHook('onRequest', async (req, reply) => {
+    if (!hasBody(req) || /^multipart\/form-data\b/i.test(req.headers['content-type'] ?? '')) return;
+    const stop = watchStall(req, stall, () => {
+      if (!reply.sent) sendProblem(reply, 408, 'Request Timeout', stalledDetail(stall), undefined, { code: 'body_timeout' });
+    });
+    reply.raw.once('close', stop);
+  });
+  // An answer sent before the body was read to its end closes the connection (the rest is not read).
+  app.addHook('onSend', (req, reply, payload, done) => {
+    closeIfBodyLeft(req, (k, v) => void reply.header(k, v));
+    done(null, payload);
+  });
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
@@ -185,6 +203,8 @@ export function createHost(opts: HostOptions): FastifyInstance {
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     const code = err.code ?? '';
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendProblem(reply, 413, 'Payload Too Large', `The request body is larger than ${opts.bodyLimit / MIB} MiB.`, undefined, { code: 'request_too_large' });
     if (TOO_LARGE.has(code) || err.statusCode === 413)
       return sendProblem(reply, 413, 'Payload Too Large', err.message);
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || err.statusCode === 415)
@@ -198,6 +218,8 @@ export function createHost(opts: HostOptions): FastifyInstance {
   });
   return app;
 }
+
+const MIB = 1024 * 1024;
 
 function httpTitle(status: number): string {
   return (

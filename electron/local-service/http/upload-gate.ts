@@ -41,18 +41,14 @@ const BOUNDARY = /;\s*boundary\s*=\s*(?:"[^"]+"|[^\s;]+)/i;
 /**
  * An onRequest hook for routes that take files: refuses, before a byte of the body is read, a
  * multipart request without a boundary (400), one declaring more than the request limit (413),
- * and one the budget cannot take now (503). Refusals close the connection, so the body left
- * unsent is never read.
+ * and one the budget cannot take now (503). Refusals close the connection (host.ts), so the
+ * body left unsent is never read.
  */
 export function uploadGate(opts: UploadGateOptions) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const type = req.headers['content-type'] ?? '';
     if (!/^multipart\/form-data\b/i.test(type)) return;
-    const refuse = (status: number, title: string, detail: string, code: string) => {
-      reply.header('connection', 'close');
-      lingerOnClose(req);
-      return sendProblem(reply, status, title, detail, undefined, { code });
-    };
+    const refuse = (status: number, title: string, detail: string, code: string) => sendProblem(reply, status, title, detail, undefined, { code });
     if (!BOUNDARY.test(type)) return refuse(400, 'Bad Request', 'multipart/form-data needs a boundary parameter in Content-Type.', 'no_boundary');
     const length = Number(req.headers['content-length'] ?? NaN);
     const declared = Number.isFinite(length) ? length : null;
@@ -72,22 +68,6 @@ export function uploadGate(opts: UploadGateOptions) {
     reply.raw.once('finish', give);
     reply.raw.once('close', give);
   };
-}
-
-/** How long a refused request's body is still read (and dropped) after the answer, at most. */
-const LINGER_MS = 1000;
-
-/**
- * Closes the connection of a request answered before its body was read in stages (RFC 9112,
- * section 9.6): Node destroys a `connection: close` socket once the answer is written, and with
- * body bytes still arriving that resets the connection, which can make the client lose the
- * answer. Here our side ends, what the client still sends is read and dropped until it stops or
- * for LINGER_MS, then the socket goes.
- */
-function lingerOnClose(req: FastifyRequest): void {
-  const socket = req.raw.socket;
-  Object.assign(socket, { destroySoon: () => socket.end() });
-  setTimeout(() => socket.destroy(), LINGER_MS).unref();
 }
 
 /**

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
-import type { Attachment } from '../../../shared/rpc/methods/compute';
+import type { InlineAttachment } from '../../../shared/rpc/methods/compute';
 import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
 import { readingOfWarnings, UnreadRefusal } from '../../../shared/service/reading';
 import { useRun } from '../composables/useRun';
@@ -23,7 +23,7 @@ export interface ThreadStep {
 
 /** The Compute tab: questions, their answer and results, and the follow-up thread. */
 export const useAskStore = defineStore('ask', () => {
-  const { runs } = useServices();
+  const { runs, uploads } = useServices();
   const composer = useComposerStore();
   const attachments = useAttachmentsStore();
   const runner = useRun('ask', { runs, app: useAppStore(), show: useMapStore().show });
@@ -39,9 +39,9 @@ export const useAskStore = defineStore('ask', () => {
   const queryId = ref<number | null>(null);
   const thread = ref<ThreadStep[]>([]);
   /** What produced the shown response, so it can be asked again with a higher limit. */
-  let last: { request: ComputeRequestInput; files: Attachment[]; followUp: boolean } | null = null;
+  let last: { request: ComputeRequestInput; files: InlineAttachment[]; followUp: boolean } | null = null;
   /** What the last run asked, answered or not: a refused question is asked again from it. */
-  let attempt: { request: ComputeRequestInput; files: Attachment[]; followUp: boolean } | null = null;
+  let attempt: { request: ComputeRequestInput; files: InlineAttachment[]; followUp: boolean } | null = null;
 
   const busy = runner.busy;
   const rows = computed(() => computeRows(response.value?.results.features ?? []));
@@ -60,9 +60,14 @@ export const useAskStore = defineStore('ask', () => {
     return !!r && r.numberMatched > r.numberReturned && r.numberReturned < COMPUTE_LIMIT.max && !busy.value;
   });
 
-  async function send(request: ComputeRequestInput, files: Attachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
+  async function send(request: ComputeRequestInput, files: InlineAttachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
     attempt = { request, files, followUp };
-    const value = await runner.run((runId) => runs.compute({ request, runId, ...(files.length ? { attachments: files } : {}) }));
+    const value = await runner.run(async (runId) => {
+      // Large files go ahead in chunks; the run removes them on the Node side whichever way it ends.
+      const sent = await uploads.forCall(files);
+      if (!sent.ok) return sent;
+      return runs.compute({ request, runId, ...(sent.value.length ? { attachments: sent.value } : {}) });
+    });
     if (!value) {
       // Asked with the connection down: kept, and run when it returns (not for follow-ups, whose
       // search_id would continue a result that may be gone by then).

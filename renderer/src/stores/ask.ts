@@ -62,12 +62,12 @@ export const useAskStore = defineStore('ask', () => {
 
   async function send(request: ComputeRequestInput, files: InlineAttachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
     attempt = { request, files, followUp };
-    const value = await runner.run(async (runId) => {
-      // Large files go ahead in chunks; the run removes them on the Node side whichever way it ends.
-      const sent = await uploads.forCall(files);
-      if (!sent.ok) return sent;
-      return runs.compute({ request, runId, ...(sent.value.length ? { attachments: sent.value } : {}) });
-    });
+    const value = await runner.run((runId) =>
+      files.length
+        ? // Large files go ahead in chunks; the run removes them on the Node side whichever way it ends.
+          uploads.forCall(files).then((sent) => (sent.ok ? runs.compute({ request, runId, attachments: sent.value }) : sent))
+        : runs.compute({ request, runId }),
+    );
     if (!value) {
       // Asked with the connection down: kept, and run when it returns (not for follow-ups, whose
       // search_id would continue a result that may be gone by then).

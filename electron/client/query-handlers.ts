@@ -1,11 +1,13 @@
 import { RpcError } from '../../shared/rpc/errors';
 import type { ConnectionInfo } from '../../shared/rpc/methods/app';
 import type { Attachment as RpcAttachment } from '../../shared/rpc/methods/compute';
+import { ATTACHMENT_MAX_FILE_BYTES } from '../../shared/rpc/limits';
 import type { ComputeRequestInput } from '../../shared/service/compute';
 import type { StreamRequestInput } from '../../shared/service/stream';
 import type { ImageryRequest } from '../../shared/service/imagery';
 import type { Cache, QueryKind, QueryMeta } from '../cache';
 import type { Logger } from '../ground/logger';
+import type { Staging } from '../ground/staging';
 import type { Handlers } from '../rpc/router';
 import { ServiceError } from './errors';
 import type { Attachment, Exchange, ServiceClient } from './service-client';
@@ -17,6 +19,8 @@ export interface QueryHandlerDeps {
   /** A profile's connection by id (null when it was deleted): a rerun goes where its entry was made. */
   connectionOf?: (profileId: string) => ConnectionInfo | null;
   logger: Logger;
+  /** Files of questions sent ahead in chunks (uploads.stageStart); absent: staged ids are refused. */
+  staging?: Staging;
   now?: () => number;
 }
 
@@ -42,13 +46,25 @@ type QueryMethods =
 /** Media larger than this is served but not kept (a cache of images, not of videos). */
 const MAX_CACHED_MEDIA = 25 * 1024 * 1024;
 
-const decode = (list: RpcAttachment[] | undefined): Attachment[] =>
-  (list ?? []).map((a) => ({
-    field: a.field,
-    name: a.name,
-    content: Buffer.from(a.dataBase64, 'base64'),
-    ...(a.contentType ? { contentType: a.contentType } : {}),
-  }));
+const stagedIds = (list: RpcAttachment[] | undefined): string[] => (list ?? []).flatMap((a) => ('stagedId' in a ? [a.stagedId] : []));
+
+/**
+ * The bytes of a question's files, each decoded or read once: inline ones from base64, staged
+ * ones from the staging folder (each read whole, then removed).
+ */
+async function decode(list: RpcAttachment[] | undefined, staging: Staging | undefined): Promise<Attachment[]> {
+  const out: Attachment[] = [];
+  for (const a of list ?? []) {
+    let content: Buffer;
+    if ('dataBase64' in a) content = Buffer.from(a.dataBase64, 'base64');
+    else if (!staging) throw new RpcError('VALIDATION', `${a.name}: staged files are not taken here`);
+    else content = (await staging.read(a.stagedId)).bytes;
+    if (content.byteLength > ATTACHMENT_MAX_FILE_BYTES)
+      throw new RpcError('VALIDATION', `${a.name}: a file may be at most ${ATTACHMENT_MAX_FILE_BYTES / 1048576} MiB`, { file: a.name });
+    out.push({ field: a.field, name: a.name, content, ...(a.contentType ? { contentType: a.contentType } : {}) });
+  }
+  return out;
+}
 
 /**
  * RPC handlers for running queries and reviewing them offline. Every run goes through the
@@ -161,10 +177,16 @@ export function createQueryHandlers(deps: QueryHandlerDeps): Pick<Handlers, Quer
   };
 
   return {
-    'compute.run': (input, ctx) =>
-      cancellable('compute', input.runId, ctx.signal, (s) =>
-        runCompute({ kind: 'compute', request: input.request, attachments: decode(input.attachments) }, s),
-      ),
+    'compute.run': async (input, ctx) => {
+      try {
+        return await cancellable('compute', input.runId, ctx.signal, async (s) =>
+          runCompute({ kind: 'compute', request: input.request, attachments: await decode(input.attachments, deps.staging) }, s),
+        );
+      } finally {
+        // The staged files serve this run alone: gone after it, whether answered, cancelled or failed.
+        await Promise.all(stagedIds(input.attachments).map((id) => deps.staging?.drop(id)));
+      }
+    },
     'stream.run': (input, ctx) =>
       cancellable('stream', input.runId, ctx.signal, (s) =>
         runStream({ kind: 'stream', request: input.request, attachments: [] }, s),

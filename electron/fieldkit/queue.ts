@@ -2,6 +2,8 @@ import { RpcError } from '../../shared/rpc/errors';
 import type { QueuedQuestion as QueuedOut } from '../../shared/rpc/methods/queue';
 import type { Cache, QueuedQuestion } from '../cache';
 import type { Logger } from '../ground/logger';
+import type { Staging } from '../ground/staging';
+import type { Attachment } from '../../shared/rpc/methods/compute';
 
 /** Sends one question (compute.run through the router) and gives its cache id, or throws RpcError. */
 export type RunQuestion = (input: { request: Record<string, unknown>; attachments?: unknown[] }) => Promise<{ queryId: number }>;
@@ -15,6 +17,8 @@ export interface QueueDeps {
   settled: (q: QueuedOut) => void;
   logger: Logger;
   now: () => number;
+  /** Where staged files of an added question are read from (they are kept in the cache instead). */
+  staging?: Staging;
 }
 
 // Errors that mean "still no connection": the question waits for the next return.
@@ -95,8 +99,26 @@ export function createQuestionQueue(deps: QueueDeps) {
 
   return {
     list: () => ({ items: cache.listQueue().map(out) }),
-    add(input: { request: Record<string, unknown>; attachments?: unknown[] | undefined }): QueuedOut {
-      const q = cache.enqueue({ profileId: deps.profileId(), request: input.request, attachments: input.attachments ?? [], now: deps.now() });
+    /**
+     * Keeps the question with its files' bytes in the cache (base64, as a call carries them), so
+     * they outlive a restart; staged files are read once and removed.
+     */
+    async add(input: { request: Record<string, unknown>; attachments?: Attachment[] | undefined }): Promise<QueuedOut> {
+      const list = input.attachments ?? [];
+      const kept: Attachment[] = [];
+      try {
+        for (const a of list) {
+          if ('dataBase64' in a) kept.push(a);
+          else if (!deps.staging) throw new RpcError('VALIDATION', `${a.name}: staged files are not taken here`);
+          else {
+            const { stagedId, ...head } = a;
+            kept.push({ ...head, dataBase64: (await deps.staging.read(stagedId)).bytes.toString('base64') });
+          }
+        }
+      } finally {
+        for (const a of list) if ('stagedId' in a) await deps.staging?.drop(a.stagedId);
+      }
+      const q = cache.enqueue({ profileId: deps.profileId(), request: input.request, attachments: kept, now: deps.now() });
       void flush();
       return out(q);
     },

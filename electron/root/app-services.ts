@@ -38,6 +38,8 @@ import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import { EventBus } from '../rpc/events';
 import { createRouter, type Handlers, type Router } from '../rpc/router';
 import type { Logger } from '../ground/logger';
+import { createStaging } from '../ground/staging';
+import type { InlineAttachment } from '../../shared/rpc/methods/compute';
 import { resourcesDir } from '../ground/paths';
 
 export interface AppDeps {
@@ -179,6 +181,8 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     pickFile: deps.pickLayerFile,
   });
 
+  // Files of questions sent ahead in chunks; what a previous run left is removed here.
+  const staging = createStaging({ dir: join(deps.dataDir, 'attachment-uploads'), prefix: 'attachment', fallbackName: 'file' });
   const cache = Cache.open(join(deps.dataDir, 'cache.db'));
   let queue: QuestionQueue | null = null;
   const client = new ServiceClient({
@@ -198,7 +202,13 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   queue = createQuestionQueue({
     cache,
     run: async (input) => {
-      const r = await router!.dispatch('compute.run', input);
+      // A kept question's files go staged, as the page sends large ones: no call carries them all inline.
+      const attachments = [];
+      for (const a of (input.attachments ?? []) as InlineAttachment[]) {
+        const { dataBase64, ...head } = a;
+        attachments.push({ ...head, stagedId: (await staging.put(head.name, Buffer.from(dataBase64, 'base64'))).id });
+      }
+      const r = await router!.dispatch('compute.run', { request: input.request, ...(attachments.length ? { attachments } : {}) });
       if (!r.ok) throw new RpcError(r.error.code, r.error.message, r.error.details);
       return r.value as { queryId: number };
     },
@@ -207,6 +217,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     settled: (q) => bus.emit('queue.settled', q),
     logger: deps.logger,
     now: () => deps.clock().getTime(),
+    staging,
   });
 
   const profileOf = (id: string) => {
@@ -248,6 +259,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       connection,
       connectionOf: (id) => connections.profiles.connectionOf(id),
       logger: deps.logger,
+      staging,
       now: () => deps.clock().getTime(),
     }),
     'export.chooseDestination': async ({ format, suggestedName }) => {
@@ -293,7 +305,13 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       else imagery?.resumePerception();
       return photoFolders.status(imagery);
     },
-    'uploads.preview': ({ name, dataBase64 }) => previewUpload(name, Buffer.from(dataBase64, 'base64'), () => (nameHeaders ??= loadNameHeaders())),
+    'uploads.preview': async (input) => {
+      const bytes = 'dataBase64' in input ? Buffer.from(input.dataBase64, 'base64') : (await staging.read(input.stagedId)).bytes;
+      return previewUpload(input.name, bytes, () => (nameHeaders ??= loadNameHeaders()));
+    },
+    'uploads.stageStart': async ({ name, size }) => ({ stagedId: (await staging.start(name, size)).id }),
+    'uploads.stageChunk': async ({ stagedId, offset, dataBase64 }) => ({ received: (await staging.chunk(stagedId, offset, dataBase64)).received }),
+    'uploads.stageDrop': async ({ stagedId }) => ({ dropped: await staging.drop(stagedId) }),
   };
 
   router = createRouter(waitForLocal(handlers, () => localStarted), deps.logger);
@@ -309,6 +327,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
       await exports.close();
       await packs.close();
       await layerHandlers.close();
+      await staging.close();
       await faceBlur?.close();
       client.dispose();
       cache.close();

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { open, rm, writeFile } from 'node:fs/promises';
-import { basename, isAbsolute, join } from 'node:path';
+import { basename, isAbsolute } from 'node:path';
 import type { ConnectionInfo } from '../../shared/rpc/methods/app';
 import type { LayerImportDone, LayerImportProgress, LayerInfo } from '../../shared/rpc/methods/layers';
 import { RpcError, type RpcErrorBody } from '../../shared/rpc/errors';
 import type { Geometry } from '../../shared/service/geojson';
 import type { Logger } from '../ground/logger';
+import { createStaging } from '../ground/staging';
 import { createStreetTiles, type StreetTiles } from '../local-service/layers/basemap/street-tiles';
 import type { ImportJob } from '../local-service/layers/import-job';
 import { readerFor } from '../local-service/layers/readers';
@@ -37,24 +36,6 @@ export interface LayerHandlerDeps {
   pickFile?: () => Promise<string | null>;
 }
 
-interface Upload {
-  dir: string;
-  file: string;
-  name: string;
-  size: number;
-  received: number;
-}
-
-/** Keeps a user's file name as the staged copy's name (readers and errors go by it), minus path parts. */
-function safeName(name: string): string {
-  let base = [...basename(name.replace(/\\/g, '/'))].map((c) => (c.charCodeAt(0) < 32 || '<>:"|?*'.includes(c) ? '_' : c)).join('');
-  if (base === '' || base === '.' || base === '..') return 'layer';
-  // File systems take 255 bytes a name: a long one loses the end of its stem, never its type.
-  const ext = /(\.osm\.pbf|\.[^.]{1,12})$/i.exec(base)?.[0] ?? '';
-  while (Buffer.byteLength(base) > 200) base = [...base.slice(0, base.length - ext.length)].slice(0, -1).join('') + ext;
-  return base;
-}
-
 export function layerFileError(e: LayerFileError): RpcError {
   return new RpcError('VALIDATION', e.message, { file: e.file, reason: e.reason });
 }
@@ -76,9 +57,8 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
   attach(service: ServiceLayers): void;
   close(): Promise<void>;
 } {
-  rmSync(deps.uploadDir, { recursive: true, force: true });
+  const staging = createStaging({ dir: deps.uploadDir, prefix: 'layer-upload', fallbackName: 'layer' });
   const jobs = new Map<string, ImportJob>();
-  const uploads = new Map<string, Upload>();
   // Made once the store exists; the layers are on this machine whichever connection is active.
   let streets: { store: LayerStore; tiles: StreetTiles } | null = null;
   const streetTiles = (): StreetTiles | null => {
@@ -98,14 +78,6 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
     const l = deps.layers();
     if (!l) throw new RpcError('OFFLINE', 'The bundled local service is not running, so its data layers cannot be reached');
     return l;
-  };
-
-  const dropUpload = async (id: string) => {
-    const u = uploads.get(id);
-    if (!u) return false;
-    uploads.delete(id);
-    await rm(u.dir, { recursive: true, force: true });
-    return true;
   };
 
   function follow(jobId: string, job: ImportJob, after: () => Promise<unknown>): void {
@@ -148,11 +120,8 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
         if (!isAbsolute(input.path)) throw new RpcError('VALIDATION', `${input.path}: give the full path of the file`);
         return startImport(`layer-import-${randomUUID()}`, input.path, { name: input.name }, async () => undefined);
       }
-      const u = uploads.get(input.uploadId);
-      if (!u) throw new RpcError('NOT_FOUND', `No upload ${input.uploadId}: it was cancelled, already imported or never started`);
-      if (u.received !== u.size) throw new RpcError('CONFLICT', `${u.name}: the upload is incomplete (${u.received} of ${u.size} bytes)`);
-      uploads.delete(input.uploadId);
-      const cleanup = () => rm(u.dir, { recursive: true, force: true });
+      const u = staging.take(input.uploadId);
+      const cleanup = () => staging.remove(u);
       try {
         return await startImport(input.uploadId, u.file, { name: input.name, sourceFile: u.name }, cleanup);
       } catch (e) {
@@ -166,7 +135,7 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
         job.cancel();
         return { cancelled: true };
       }
-      return { cancelled: await dropUpload(jobId) };
+      return { cancelled: await staging.drop(jobId) };
     },
     'layers.remove': async ({ id }) => {
       if (!(await layers().remove(id))) throw new RpcError('NOT_FOUND', `No layer ${id}`);
@@ -179,35 +148,10 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
     },
     'layers.uploadStart': async ({ name, size }) => {
       layers();
-      const uploadId = `layer-upload-${randomUUID()}`;
-      const dir = join(deps.uploadDir, uploadId);
-      mkdirSync(dir, { recursive: true });
-      const file = join(dir, safeName(name));
-      await writeFile(file, '');
-      uploads.set(uploadId, { dir, file, name: safeName(name), size, received: 0 });
-      return { uploadId };
+      return { uploadId: (await staging.start(name, size)).id };
     },
     'layers.uploadChunk': async ({ uploadId, offset, dataBase64 }) => {
-      const u = uploads.get(uploadId);
-      if (!u) throw new RpcError('NOT_FOUND', `No upload ${uploadId}: it was cancelled or already imported`);
-      if (offset !== u.received) throw new RpcError('CONFLICT', `${u.name}: chunk at byte ${offset}, expected byte ${u.received}`);
-      const bytes = Buffer.from(dataBase64, 'base64');
-      if (u.received + bytes.length > u.size) throw new RpcError('VALIDATION', `${u.name}: more bytes than the ${u.size} announced`);
-      // Counted before the write so a chunk sent twice at once is refused, not written twice.
-      u.received += bytes.length;
-      // Opened per chunk: an upload the page abandons holds no file descriptor.
-      try {
-        const handle = await open(u.file, 'r+');
-        try {
-          await handle.write(bytes, 0, bytes.length, offset);
-        } finally {
-          await handle.close();
-        }
-      } catch (e) {
-        if (!uploads.has(uploadId)) throw new RpcError('CANCELLED', `${u.name}: the upload was cancelled`);
-        u.received = offset;
-        throw new RpcError('INTERNAL', `${u.name}: could not be written to the staging folder (${(e as Error).message})`);
-      }
+      const u = await staging.chunk(uploadId, offset, dataBase64);
       deps.progress({ jobId: uploadId, file: u.name, phase: 'uploading', done: u.received, total: u.size, unit: 'bytes', features: 0 });
       return { received: u.received };
     },
@@ -244,8 +188,7 @@ export function createLayerHandlers(deps: LayerHandlerDeps): {
     async close() {
       for (const job of jobs.values()) job.cancel();
       await Promise.all([...jobs.values()].map((j) => j.done.catch(() => undefined)));
-      for (const id of [...uploads.keys()]) await dropUpload(id);
-      rmSync(deps.uploadDir, { recursive: true, force: true });
+      await staging.close();
     },
   };
 }

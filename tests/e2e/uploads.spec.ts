@@ -17,3 +17,27 @@ test('an upload with three bad rows answers with its good rows and lists the bad
   await expect(warnings).not.toContainText('Web Mercator');
   await page.screenshot({ path: 'test-results/upload-bad-rows.png' });
 });
+
+test('a CSV larger than one call (13 MiB) is sent in chunks and answered with every row', async ({ page, host }) => {
+  test.setTimeout(180_000);
+  await page.goto(host.launchUrl);
+  await expect(page.getByTestId('map')).toHaveAttribute('data-basemap', 'drawn', { timeout: 30_000 });
+  const notes = 'n'.repeat(900);
+  const rows = ['name,lat,lon,notes'];
+  for (let i = 0, size = 0; size < 13 * 1024 * 1024; i++) {
+    const row = `site ${i},${(40 + (i % 1000) / 100).toFixed(4)},${(2 + Math.floor(i / 1000) / 100).toFixed(4)},${notes}`;
+    rows.push(row);
+    size += row.length + 1;
+  }
+  const csv = rows.join('\n') + '\n';
+  const expected = rows.length - 1;
+  await page.getByTestId('ask-files').setInputFiles({ name: 'big-sites.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('tab-ask').click();
+  await page.getByTestId('ask-query').fill('my sites');
+  await page.getByTestId('ask-run').click();
+  await expect(page.getByTestId('ask-count')).toBeVisible({ timeout: 120_000 });
+  const shown = (await page.getByTestId('ask-count').textContent()) ?? '';
+  // "N of M matches shown": M counts every row of the file.
+  expect(Number(/of ([\d,\s]+) matches/.exec(shown)?.[1]?.replace(/\D/g, ''))).toBe(expected);
+  await page.screenshot({ path: 'test-results/upload-large-csv.png' });
+});

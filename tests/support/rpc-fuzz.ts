@@ -170,7 +170,11 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'uploads.preview': [
       { name: 'sites.csv', dataBase64: Buffer.from('name,lat,lon\nA,45.7,4.8\n').toString('base64') },
       { name: 'points.geojson', dataBase64: Buffer.from('{"type":"FeatureCollection","features":[]}').toString('base64') },
+      { name: 'sites.csv', stagedId: 'attachment-1' },
     ],
+    'uploads.stageStart': [{ name: 'sites.csv', size: 40 }],
+    'uploads.stageChunk': [{ stagedId: 'attachment-1', offset: 0, dataBase64: Buffer.from('name,lat,lon\n').toString('base64') }],
+    'uploads.stageDrop': [{ stagedId: 'attachment-1' }],
     'layers.list': none,
     'layers.import': [{ path: `${scratch}/town.geojson` }, { path: `${scratch}/region.osm.pbf`, name: 'Region' }, { uploadId: 'layer-upload-1' }],
     'layers.cancel': [{ jobId: 'layer-upload-1' }],

@@ -6,6 +6,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { isValidCell } from 'h3-js';
+import { ATTACHMENT_MAX_FILE_BYTES, ATTACHMENT_MAX_FILES } from '../../../shared/rpc/limits';
 import { ComputeFormFields, ComputeRequest } from '../../../shared/service/compute';
 import { MEASUREMENTS, type Measurement } from '../query/plan';
 import { printableName } from '../uploads';
@@ -15,7 +16,7 @@ import { fieldErrors, type FieldError } from './problem';
 // A compute request's body as received (JSON, or multipart with its files written to disk as they
 // arrive) and its fields checked; what the request asks is answered in compute.ts.
 
-export const UPLOAD_LIMITS = { fileSize: 20 * 1024 * 1024, files: 10, fields: 50, fieldSize: 256 * 1024, parts: 80 };
+export const UPLOAD_LIMITS = { fileSize: ATTACHMENT_MAX_FILE_BYTES, files: ATTACHMENT_MAX_FILES, fields: 50, fieldSize: 256 * 1024, parts: 80 };
 /**
  * The largest body a multipart request may declare: its files and fields at their limits, and
  * a mebibyte for part headers. A request declaring more is refused before its body is read.

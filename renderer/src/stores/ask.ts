@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef } from 'vue';
-import type { Attachment } from '../../../shared/rpc/methods/compute';
+import type { InlineAttachment } from '../../../shared/rpc/methods/compute';
 import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
 import { readingOfWarnings, UnreadRefusal } from '../../../shared/service/reading';
 import { useRun } from '../composables/useRun';
@@ -35,7 +35,7 @@ export interface StaleAnswer {
 
 /** The Compute tab: questions, their answer and results, and the follow-up thread. */
 export const useAskStore = defineStore('ask', () => {
-  const { runs } = useServices();
+  const { runs, uploads } = useServices();
   const composer = useComposerStore();
   const attachments = useAttachmentsStore();
   const map = useMapStore();
@@ -53,9 +53,9 @@ export const useAskStore = defineStore('ask', () => {
   const thread = ref<ThreadStep[]>([]);
   const stale = ref<StaleAnswer | null>(null);
   /** What produced the shown response, so it can be asked again with a higher limit. */
-  let last: { request: ComputeRequestInput; files: Attachment[]; followUp: boolean } | null = null;
+  let last: { request: ComputeRequestInput; files: InlineAttachment[]; followUp: boolean } | null = null;
   /** What the last run asked, answered or not: a refused question is asked again from it. */
-  let attempt: { request: ComputeRequestInput; files: Attachment[]; followUp: boolean } | null = null;
+  let attempt: { request: ComputeRequestInput; files: InlineAttachment[]; followUp: boolean } | null = null;
 
   const busy = runner.busy;
   const rows = computed(() => computeRows(response.value?.results.features ?? []));
@@ -74,9 +74,14 @@ export const useAskStore = defineStore('ask', () => {
     return !!r && r.numberMatched > r.numberReturned && r.numberReturned < COMPUTE_LIMIT.max && !busy.value;
   });
 
-  async function send(request: ComputeRequestInput, files: Attachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
+  async function send(request: ComputeRequestInput, files: InlineAttachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
     attempt = { request, files, followUp };
-    const value = await runner.run((runId) => runs.compute({ request, runId, ...(files.length ? { attachments: files } : {}) }));
+    const value = await runner.run((runId) =>
+      files.length
+        ? // Large files go ahead in chunks; the run removes them on the Node side whichever way it ends.
+          uploads.forCall(files).then((sent) => (sent.ok ? runs.compute({ request, runId, attachments: sent.value }) : sent))
+        : runs.compute({ request, runId }),
+    );
     if (!value) {
       markStale(request.query);
       // Asked with the connection down: kept, and run when it returns (not for follow-ups, whose

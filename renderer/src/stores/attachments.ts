@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import type { Attachment } from '../../../shared/rpc/methods/compute';
+import type { Attachment, InlineAttachment } from '../../../shared/rpc/methods/compute';
 import type { UploadPreview } from '../../../shared/rpc/methods/uploads';
 import { useServices } from '../services';
 import { uploadCollection } from '../map/uploadFeatures';
@@ -89,8 +89,8 @@ export const useAttachmentsStore = defineStore('attachments', () => {
     update(field, name, { usedFor: null });
   }
 
-  /** What compute.run sends: every file and image not yet used by an answered question, as it was picked. */
-  const forRequest = (): Attachment[] =>
+  /** Every file and image not yet used by an answered question, as it was picked (the call stages the large ones). */
+  const forRequest = (): InlineAttachment[] =>
     items.value.filter((a) => a.usedFor === null).map((a) => ({ field: a.field, name: a.name, contentType: a.contentType, dataBase64: a.dataBase64 }));
 
   return {

@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref, shallowRef, watch } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import type { Attachment } from '../../../shared/rpc/methods/compute';
+import type { InlineAttachment } from '../../../shared/rpc/methods/compute';
 import type { QueuedQuestion } from '../../../shared/rpc/methods/queue';
 import type { ComputeRequestInput } from '../../../shared/service/compute';
 import { useServices } from '../services';
@@ -10,7 +10,7 @@ import { useAppStore } from './app';
 
 /** Questions kept while the connection is down, and the notice when one is answered. */
 export const useQuestionQueueStore = defineStore('questionQueue', () => {
-  const { queue } = useServices();
+  const { queue, uploads } = useServices();
   const items = ref<QueuedQuestion[]>([]);
   const notice = shallowRef<QueuedQuestion | null>(null);
   const error = ref<RpcErrorBody | null>(null);
@@ -48,8 +48,11 @@ export const useQuestionQueueStore = defineStore('questionQueue', () => {
     await load();
     return r.value;
   }
-  const add = (request: ComputeRequestInput, attachments: Attachment[] = []) =>
-    call(queue.add({ request, ...(attachments.length ? { attachments } : {}) }));
+  async function add(request: ComputeRequestInput, files: InlineAttachment[] = []) {
+    const sent = await uploads.forCall(files);
+    if (!sent.ok) return call(Promise.resolve(sent));
+    return call(queue.add({ request, ...(sent.value.length ? { attachments: sent.value } : {}) }));
+  }
   const edit = (id: number, query: string) => call(queue.edit(id, query));
   const drop = (id: number) => call(queue.drop(id));
 

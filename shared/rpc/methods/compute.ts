@@ -2,23 +2,49 @@ import { z } from 'zod';
 import { ComputeRequest, ComputeResponse } from '../../service/compute';
 import { StreamRequest, StreamResponse } from '../../service/stream';
 import { ImageryRequest, ImageryResponse } from '../../service/imagery';
-import { RPC_MAX_BASE64, RPC_MAX_FILE_BYTES } from '../limits';
+import { ATTACHMENT_MAX_FILE_BYTES, ATTACHMENT_MAX_FILES, RPC_MAX_BASE64, RPC_MAX_FILE_BYTES } from '../limits';
 
-/** A file or image attached to a compute query; bytes travel base64-encoded over RPC. */
-export const Attachment = z.object({
+const MIB = 1024 * 1024;
+const fileMiB = ATTACHMENT_MAX_FILE_BYTES / MIB;
+
+/** A file staged with uploads.stageStart / stageChunk; each staged file serves one call and is then removed. */
+export const StagedId = z.string().min(1).max(100);
+
+const AttachmentHead = {
   field: z.enum(['files', 'images']),
   name: z.string().min(1).max(255),
   contentType: z.string().optional(),
-  dataBase64: z.string(),
-});
+};
+
+/** A file or image attached to a compute query, its bytes base64-encoded in the call. */
+export const InlineAttachment = z
+  .object({
+    ...AttachmentHead,
+    dataBase64: z.string().max(Math.ceil(ATTACHMENT_MAX_FILE_BYTES / 3) * 4, `a file may be at most ${fileMiB} MiB`),
+  })
+  .strict();
+export type InlineAttachment = z.infer<typeof InlineAttachment>;
+
+/** A file or image attached by its staged id (files too large to travel within one call). */
+export const StagedAttachment = z.object({ ...AttachmentHead, stagedId: StagedId }).strict();
+export type StagedAttachment = z.infer<typeof StagedAttachment>;
+
+export const Attachment = z.union([InlineAttachment, StagedAttachment]);
 export type Attachment = z.infer<typeof Attachment>;
 
-/** The files and images of one question: together they fit one call (see RPC_MAX_BASE64). */
+/**
+ * The files and images of one question: the service's limits (ATTACHMENT_MAX_FILES, 20 MiB a
+ * file, checked for staged files when they are staged). Inline bytes fit one call together
+ * (RPC_MAX_BASE64); larger files are staged.
+ */
 export const Attachments = z
   .array(Attachment)
-  .max(20)
-  .refine((list) => list.reduce((n, a) => n + a.dataBase64.length, 0) <= RPC_MAX_BASE64, {
-    message: `the files and images of a question may total at most ${(RPC_MAX_FILE_BYTES / 1048576).toFixed(1)} MiB`,
+  .max(ATTACHMENT_MAX_FILES, `a question may carry at most ${ATTACHMENT_MAX_FILES} files and images`)
+  .refine((list) => list.reduce((n, a) => n + ('dataBase64' in a ? a.dataBase64.length : 0), 0) <= RPC_MAX_BASE64, {
+    message: `files sent within the call may total at most ${(RPC_MAX_FILE_BYTES / MIB).toFixed(1)} MiB; stage larger ones first (uploads.stageStart)`,
+  })
+  .refine((list) => new Set(list.flatMap((a) => ('stagedId' in a ? [a.stagedId] : []))).size === list.filter((a) => 'stagedId' in a).length, {
+    message: 'a staged file may be attached once',
   });
 
 /** Chosen by the caller so the run can be cancelled (compute.cancel, stream.cancel, imagery.cancel) while pending. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Geometry } from '../../service/geojson';
 import { RpcErrorBody } from '../errors';
 import { TileAddress } from './cache';
+import { UPLOAD_CHUNK_BASE64, UPLOAD_CHUNK_BYTES } from '../limits';
 
 /**
  * Data layers of the bundled local service: files the analyst brings (OSM extracts, GeoPackage,
@@ -60,8 +61,7 @@ export const LayerImportDone = z.object({
 });
 export type LayerImportDone = z.infer<typeof LayerImportDone>;
 
-/** File bytes per upload chunk: 4 MiB (5.3 MB as base64) keeps each WebSocket frame well under its limit. */
-export const UPLOAD_CHUNK_BYTES = 4 * 1024 * 1024;
+export { UPLOAD_CHUNK_BYTES };
 
 export const LayerFeature = z.object({
   type: z.literal('Feature'),
@@ -104,7 +104,7 @@ export const layersMethods = {
       .object({
         uploadId: JobId,
         offset: z.number().int().min(0),
-        dataBase64: z.string().max(Math.ceil(UPLOAD_CHUNK_BYTES / 3) * 4),
+        dataBase64: z.string().max(UPLOAD_CHUNK_BASE64),
       })
       .strict(),
     output: z.object({ received: z.number().int().min(0) }),

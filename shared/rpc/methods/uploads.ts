@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { RPC_MAX_BASE64 } from '../limits';
+import { ATTACHMENT_MAX_FILE_BYTES, RPC_MAX_BASE64, UPLOAD_CHUNK_BASE64 } from '../limits';
+import { StagedId } from './compute';
 
 /** Files previewed before a question is sent: as large as the attachments of one question may be. */
 export const PREVIEW_MAX_BASE64 = RPC_MAX_BASE64;
@@ -31,10 +32,34 @@ export type UploadPreview = z.infer<typeof UploadPreview>;
 export const uploadsMethods = {
   /**
    * Reads a file as the bundled service would read it for compute, without sending a question:
-   * the same reader, so the same features, columns and line numbers.
+   * the same reader, so the same features, columns and line numbers. A large file is staged
+   * first and named by its stagedId (removed once read).
    */
   'uploads.preview': {
-    input: z.object({ name: z.string().min(1).max(255), dataBase64: z.string().max(PREVIEW_MAX_BASE64) }).strict(),
+    input: z.union([
+      z.object({ name: z.string().min(1).max(255), dataBase64: z.string().max(PREVIEW_MAX_BASE64) }).strict(),
+      z.object({ name: z.string().min(1).max(255), stagedId: StagedId }).strict(),
+    ]),
     output: UploadPreview,
   },
+  /**
+   * Announces a file of a question (or a preview) that the page sends in chunks, in order; the
+   * stagedId then stands for it in compute.run, queue.add or uploads.preview, which remove it.
+   * Staged files never used are removed by uploads.stageDrop, or at the app's next start.
+   */
+  'uploads.stageStart': {
+    input: z
+      .object({
+        name: z.string().min(1).max(255),
+        size: z.number().int().min(0).max(ATTACHMENT_MAX_FILE_BYTES, `a file may be at most ${ATTACHMENT_MAX_FILE_BYTES / 1048576} MiB`),
+      })
+      .strict(),
+    output: z.object({ stagedId: StagedId }),
+  },
+  'uploads.stageChunk': {
+    input: z.object({ stagedId: StagedId, offset: z.number().int().min(0), dataBase64: z.string().max(UPLOAD_CHUNK_BASE64) }).strict(),
+    output: z.object({ received: z.number().int().min(0) }),
+  },
+  /** Removes a staged file the page no longer needs; dropped: false when none is staged under that id. */
+  'uploads.stageDrop': { input: z.object({ stagedId: StagedId }).strict(), output: z.object({ dropped: z.boolean() }) },
 } as const;

@@ -9,7 +9,7 @@ import { createMemoryLogger } from '../../../electron/ground/logger';
 import { startBrowserHost, type BrowserHost } from '../../../electron/host/browser-host';
 import { bootTestApp } from '../../support/app';
 import { methods } from '../../../shared/rpc/contract';
-import { RPC_MAX_BASE64, WS_MAX_FRAME_BYTES } from '../../../shared/rpc/limits';
+import { ATTACHMENT_MAX_FILES, RPC_MAX_BASE64, WS_MAX_FRAME_BYTES } from '../../../shared/rpc/limits';
 import { QUERY_MAX_CHARS } from '../../../shared/service/compute';
 import { createWsTransport, type WebSocketLike } from '../../../shared/rpc/ws-protocol';
 
@@ -201,9 +201,9 @@ describe('browser host under attack', () => {
   it('the contract takes no base64 input that would not fit a frame', () => {
     const base64 = (n: number) => 'A'.repeat(n);
     const name = 'n'.repeat(255);
-    // Twenty attachments with the longest names, sharing RPC_MAX_BASE64, with the longest question.
+    // ATTACHMENT_MAX_FILES attachments with the longest names, sharing RPC_MAX_BASE64, with the longest question.
     const attachments = (total: number) =>
-      Array.from({ length: 20 }, (_, i) => ({ field: 'files' as const, name, contentType: 'text/csv', dataBase64: base64(Math.floor(total / 20) + (i < total % 20 ? 1 : 0)) }));
+      Array.from({ length: ATTACHMENT_MAX_FILES }, (_, i) => ({ field: 'files' as const, name, contentType: 'text/csv', dataBase64: base64(Math.floor(total / ATTACHMENT_MAX_FILES) + (i < total % ATTACHMENT_MAX_FILES ? 1 : 0)) }));
     const request = { query: 'q'.repeat(QUERY_MAX_CHARS), limit: 2000, search_id: '00000000-0000-4000-8000-000000000000' };
     const inputs: [keyof typeof methods, (n: number) => unknown][] = [
       ['compute.run', (n) => ({ request, attachments: attachments(n), runId: 'r'.repeat(100) })],

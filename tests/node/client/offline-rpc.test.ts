@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -14,6 +14,7 @@ import type { Result } from '../../../shared/rpc/errors';
 import { QUERY_MAX_CHARS } from '../../../shared/service/compute';
 import { computeResponse } from '../cache/fixtures';
 import { FakeService } from './fake-service';
+import { createUploadService } from '../../../renderer/src/services/uploads';
 
 let dir: string;
 let svc: FakeService;
@@ -173,6 +174,29 @@ describe('queries through RPC against a fake remote service', () => {
     const gone = await rpc.call('history.get', { id: first.queryId });
     expect(!gone.ok && gone.error.code).toBe('NOT_FOUND');
     expect(value(await rpc.call('cache.vacuum', {})).bytesAfter).toBeGreaterThan(0);
+  });
+
+  it('sends a staged file and an inline one byte for byte, and removes the staged copy after the run', async () => {
+    svc.behaviours.set('/v1/compute', () => computeResponse(1, 1).body);
+    const rows = Array.from({ length: 400_000 }, (_, i) => `p${i},${(i % 90).toFixed(1)},${(i % 180).toFixed(1)}`);
+    const big = `name,lat,lon\n${rows.join('\n')}\n`;
+    const small = 'name,lat,lon\nx,1,2\n';
+    const files = [
+      { field: 'files' as const, name: 'big.csv', contentType: 'text/csv', dataBase64: Buffer.from(big).toString('base64') },
+      { field: 'files' as const, name: 'small.csv', contentType: 'text/csv', dataBase64: Buffer.from(small).toString('base64') },
+    ];
+    // The small file fits the call; the big one goes ahead in chunks.
+    const sent = value(await createUploadService(rpc).forCall([files[1]!, files[0]!]));
+    expect(sent.map((a) => 'stagedId' in a)).toEqual([false, true]);
+    value(await rpc.call('compute.run', { request: { query: 'shops' }, attachments: sent }));
+    expect(svc.received[0]!.files!.map((f) => [f.filename, f.content])).toEqual([
+      ['small.csv', small],
+      ['big.csv', big],
+    ]);
+    expect(readdirSync(join(dir, 'attachment-uploads'))).toEqual([]);
+    // A staged id serves one call: used again, it is not found.
+    const again = await rpc.call('compute.run', { request: { query: 'shops' }, attachments: sent });
+    expect(!again.ok && again.error.code).toBe('NOT_FOUND');
   });
 
   it('cancels street-level and imagery runs through their own methods, each only its own kind', async () => {

@@ -52,8 +52,8 @@ afterEach(() => {
 describe('the offline question queue', () => {
   it('keeps questions asked offline across a restart and runs them, oldest first, when the connection returns', async () => {
     let queue = open();
-    queue.add({ request: { query: 'airports within 50 km of Lyon', limit: 10, answer: true, model: 'compute' } });
-    queue.add({ request: { query: 'cities in Iceland', limit: 10, answer: true, model: 'compute' } });
+    await queue.add({ request: { query: 'airports within 50 km of Lyon', limit: 10, answer: true, model: 'compute' } });
+    await queue.add({ request: { query: 'cities in Iceland', limit: 10, answer: true, model: 'compute' } });
     await queue.flush();
     expect(sent).toEqual([]);
     expect(queue.list().items.map((q) => [q.queryText, q.status])).toEqual([
@@ -77,17 +77,17 @@ describe('the offline question queue', () => {
     expect(settled.map((q) => [q.queryText, q.status, q.queryId])).toEqual(items.map((q) => [q.queryText, 'answered', q.queryId]));
   });
 
-  it('requeues a question that was being sent when the app stopped', () => {
+  it('requeues a question that was being sent when the app stopped', async () => {
     const queue = open();
-    const q = queue.add({ request: { query: 'x', model: 'compute' } });
+    const q = await queue.add({ request: { query: 'x', model: 'compute' } });
     cache.setQueued(q.id, { status: 'running', now: 5 });
     expect(open().list().items[0]!.status).toBe('queued');
   });
 
   it('edits and drops waiting questions, and refuses to edit one already answered', async () => {
     const queue = open();
-    const a = queue.add({ request: { query: 'airprots near Lyon', model: 'compute' } });
-    const b = queue.add({ request: { query: 'cities in Peru', model: 'compute' } });
+    const a = await queue.add({ request: { query: 'airprots near Lyon', model: 'compute' } });
+    const b = await queue.add({ request: { query: 'cities in Peru', model: 'compute' } });
     expect(queue.edit(a.id, 'airports near Lyon')).toMatchObject({ queryText: 'airports near Lyon', request: { query: 'airports near Lyon' } });
     expect(queue.drop(b.id)).toEqual({ dropped: true });
     expect(queue.drop(b.id)).toEqual({ dropped: false });
@@ -100,8 +100,8 @@ describe('the offline question queue', () => {
 
   it('keeps a question queued when the connection drops again, and marks one the service refuses as failed', async () => {
     const queue = open();
-    queue.add({ request: { query: 'first', model: 'compute' } });
-    queue.add({ request: { query: 'second', model: 'compute' } });
+    await queue.add({ request: { query: 'first', model: 'compute' } });
+    await queue.add({ request: { query: 'second', model: 'compute' } });
     online = true;
     run = async () => {
       throw new RpcError('OFFLINE', 'The service is not reachable');

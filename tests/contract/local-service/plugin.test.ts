@@ -48,7 +48,7 @@ describe('plugins', () => {
   it('get the context: data folder, the migrated database, and both addresses once listening', async () => {
     expect(seen!.dataDir).toBe(dataDir);
     expect(seen!.db.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(seen!.db.prepare("SELECT version FROM migrations WHERE scope = 'compute'").pluck().get()).toBe(3);
+    expect(seen!.db.prepare("SELECT version FROM migrations WHERE scope = 'compute'").pluck().get()).toBe(4);
     const res = await fetch(`${urls.baseUrl}/v1/echo`, { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: '{"a":1}' });
     expect(await res.json()).toEqual({ got: { a: 1 }, base: urls.baseUrl, search: urls.searchBaseUrl });
   });

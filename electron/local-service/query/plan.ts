@@ -54,7 +54,21 @@ export type Condition =
   | { type: 'open_at'; hour: number; minute: number; label: string }
   | { type: 'equals'; key: string; values: string[]; label: string }
   | { type: 'contains'; key: string; text: string; label: string }
-  | { type: 'number'; keys: string[]; min?: number; max?: number; label: string };
+  | { type: 'number'; keys: string[]; min?: number; max?: number; label: string }
+  /** A text tag compared in the form names are matched in ("named Lindenhof", "name starts with St"). */
+  | { type: 'text'; key: string; text: string; mode: 'is' | 'starts' | 'contains'; label: string }
+  /** The tag is there ("with a wikidata tag"), or is not ("unnamed", "without wheelchair"). */
+  | { type: 'present'; key: string; label: string }
+  | { type: 'absent'; key: string; label: string }
+  /** Not any of these tag tests ("not footways"): each an AND of key (= one of values). */
+  | { type: 'not_match'; match: { key: string; values?: string[] }[][]; label: string }
+  /**
+   * OSM element types ("nodes", "ways"): tested on the feature's source id (node/…, way/…,
+   * relation/…); a feature without one is tested on its geometry (a node is a point).
+   */
+  | { type: 'element'; elements: ('node' | 'way' | 'relation')[]; label: string }
+  /** Geometry types ("polygons", "lines", "points"). */
+  | { type: 'shape'; shapes: UploadShape[]; label: string };
 
 /** A distance relation: d ≤ radiusKm, and d > minKm (or d ≥ minKm when minInclusive). */
 export interface Within {

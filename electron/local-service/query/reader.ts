@@ -170,6 +170,8 @@ export function createReader(query: string, ctx: ParseContext) {
     selectionAt(i: number) {
       const m = ctx.vocabulary?.at(words, i);
       if (!m || (m.len === 1 && grammarWord(w(i)))) return null;
+      // "amenity=bench": a word before "=" is a tag's key, read as tag syntax.
+      if (w(i + m.len) === '=' || w(i + m.len) === '!=') return null;
       return { ...m, selection: { ...m.selection, said: said(i, i + m.len) } };
     },
 

@@ -31,6 +31,13 @@ export interface Vocabulary {
   at(words: readonly string[], i: number): { selection: Selection; len: number } | null;
   /** Numeric columns of any layer, by normalized name ("capacity"), with their original keys. */
   numeric: ReadonlyMap<string, string[]>;
+  /** Whether some layer has this column ("wikidata", "admin_level"). */
+  hasKey(key: string): boolean;
+  /**
+   * The features of every layer that has the column (with one of `values`, when given): what
+   * "amenity=bench" or "admin level 8" names when nothing else in the question is the subject.
+   */
+  tagSelection(key: string, values: string[] | undefined, said: string): Selection;
 }
 
 export interface VocabularyInput {
@@ -201,6 +208,13 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     layers: input.layers.map((l) => l.info),
     summaries,
     numeric,
+    hasKey: (key) => input.layers.some((l) => l.summary.columns.some((c) => c.key === key)),
+    tagSelection(key, values, said) {
+      const m = [{ key, ...(values ? { values } : {}) }];
+      const sources = input.layers.filter((l) => holds(l.summary, m)).map((l) => ({ layer: l.info, match: [m] }));
+      const text = `${key}=${values?.join('|') ?? '*'}`;
+      return { label: text, said, reading: `the tag ${text}`, plural: true, sources };
+    },
     at(words, i) {
       for (let len = Math.min(maxLen, words.length - i); len >= 1; len--) {
         const head = words.slice(i, i + len - 1);

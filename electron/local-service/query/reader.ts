@@ -3,7 +3,7 @@ import { formatInt } from '../catalog/format';
 import type { AdjectiveReading } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { normalizeName } from '../catalog/text';
-import type { Vocabulary } from '../vocabulary/vocabulary';
+import { narrowSelection, type Selection, type Vocabulary } from '../vocabulary/vocabulary';
 import type { BBox } from './bbox';
 import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
@@ -175,6 +175,26 @@ export function createReader(query: string, ctx: ParseContext) {
       return { ...m, selection: { ...m.selection, said: said(i, i + m.len) } };
     },
 
+    /**
+     * A vocabulary phrase at i with the phrases that follow it: English puts the thing last, and
+     * each phrase before it narrows it ("second hand shops": shop=second_hand, "Lidl supermarkets").
+     * A qualifier that narrows to nothing the layers hold comes back in `unread` for the caller to
+     * refuse by name: it is never dropped.
+     */
+    phraseAt(i: number): { selection: Selection; len: number; unread?: { words: string; why: string } } | null {
+      const m = r.selectionAt(i);
+      if (!m) return null;
+      const head = r.selectionAt(i + m.len) && r.phraseAt(i + m.len);
+      if (!head?.selection.sources.length) return m;
+      const len = m.len + head.len;
+      const narrowed = narrowSelection(head.selection, m.selection, ctx.vocabulary!.summaries, said(i, i + len));
+      if (!narrowed.sources.length) {
+        const why = m.selection.sources.length ? `no layer holds ${head.selection.said} that are ${m.selection.reading}` : `read as ${m.selection.reading}, but no layer holds such features`;
+        return { selection: head.selection, len, unread: head.unread ?? { words: m.selection.said, why } };
+      }
+      return head.unread ? { selection: narrowed, len, unread: head.unread } : { selection: narrowed, len };
+    },
+
     /** A count for "top N": a positive whole number, else null. */
     countAt(i: number): [number, number] | null {
       const num = numberAt(t, i, false);
@@ -231,7 +251,8 @@ export function createReader(query: string, ctx: ParseContext) {
       if (ctx.savedSubject !== undefined && ['those', 'them', 'these', 'previous', 'earlier'].includes(w(j)))
         return [{ type: 'saved', label: 'the earlier results' }, j - i + 1 + (w(j + 1) === 'results' ? 1 : 0)];
       if (w(j) === 'these' && ctx.fileNames.length) return [{ ...UPLOAD_CLASS }, j - i + 1];
-      const sel = r.selectionAt(j);
+      const sel = r.phraseAt(j);
+      if (sel?.unread) notRead(sel.unread.words, sel.unread.why);
       if (sel) return [{ type: 'selection', selection: sel.selection, label: sel.selection.said }, j - i + sel.len];
       return null;
     },

@@ -78,7 +78,7 @@ export function tokenize(query: string): Token[] {
   const out: Token[] = [];
   let end = -1;
   // A minus sign counts only before a number that follows no letter or digit ("-122.5", not "100-500").
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}])-\d+(?:\.\d+)?|\d+(?:\.\d+)?|[\p{L}\p{N}\p{M}]+|!=|[,<>=]/gu)) {
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}])-\d+(?:\.\d+)?|\d+(?:\.\d+)?|[\p{L}\p{N}\p{M}]+|!=|[,<>=*]/gu)) {
     const raw = m[0].normalize('NFC');
     const tok: Token = { raw, w: foldLetters(raw) };
     if (m.index === end + 1 && /^[_:]$/.test(text[end]!) && /^[\p{L}\p{N}]/u.test(raw) && out.length && /^[\p{L}\p{N}]/u.test(out.at(-1)!.raw)) tok.joined = text[end]!;

@@ -106,10 +106,13 @@ export function narrowSelection(head: Selection, by: Selection, summaries: Reado
     if (match.length) sources.push(match.every((m) => !m.length) ? { layer: h.layer } : { layer: h.layer, match: match.filter((m) => m.length) });
   }
   // Named as the narrower of the two when the answer is just that one's features ("Thrift Store").
-  const text = (xs: Source[]) => xs.map((x) => `${x.layer.id}:${(x.match ?? []).map(matchText).join('|')}`).join(' ');
+  const text = sourcesText;
   const label = text(sources) === text(by.sources) ? by.label : text(sources) === text(head.sources) ? head.label : `${by.label} ${head.label}`;
   return { label, said, reading: `${head.reading}, narrowed by "${by.said}" (${by.reading})`, plural: head.plural, sources };
 }
+
+/** The features sources name, as text: two selections of one text name the same features. */
+export const sourcesText = (xs: readonly Source[]): string => xs.map((x) => `${x.layer.id}:${(x.match ?? []).map(matchText).join('|')}`).join(' ');
 
 const matchText = (m: TagMatch) => m.map((c) => `${c.key}=${c.values?.join('|') ?? '*'}`).join(' + ');
 

@@ -53,6 +53,9 @@ export function tagCondition(r: Reader, i: number): number {
   const key = k[0].toLowerCase();
   let at = j + k[1];
   if (w(at) === '=' || w(at) === '!=') {
+    // "highway=*": any value; "highway!=*": none.
+    if (w(at + 1) === '*')
+      return push(r, w(at) === '=' ? { type: 'present', key, label: `${key}=*` } : { type: 'absent', key, label: `${key}!=*` }, at + 2 - i);
     const v = tagWordAt(r, at + 1);
     if (!v) return 0;
     const value = v[0];

@@ -103,8 +103,13 @@ export function nameCondition(r: Reader, i: number): number {
   else if (w(j) === 'name' || w(j) === 'names') {
     j++;
     if (['is', '=', 'equals', 'of'].includes(w(j))) j++;
-    else if (['contains', 'containing', 'includes', 'including'].includes(w(j))) (mode = 'contains'), j++;
-    else if (['starts', 'starting', 'begins', 'beginning'].includes(w(j)) && w(j + 1) === 'with') (mode = 'starts'), (j += 2);
+    else if (['contains', 'containing', 'includes', 'including'].includes(w(j))) {
+      mode = 'contains';
+      j++;
+    } else if (['starts', 'starting', 'begins', 'beginning'].includes(w(j)) && w(j + 1) === 'with') {
+      mode = 'starts';
+      j += 2;
+    }
     // "with the name Fulerum": a name follows when it is written with a capital.
     else if (!/^\p{Lu}/u.test(r.t[j]?.raw ?? '')) return 0;
   } else return 0;

@@ -153,7 +153,7 @@ function promoteTagSubject(r: Reader): void {
   const keyed = plan.conditions.find((c) => c.type === 'equals' || c.type === 'present' || c.type === 'text' || c.type === 'number');
   if (keyed) {
     const key = conditionKeys(keyed)[0]!;
-    plan.layerSubject = { ...v.tagSelection(key, undefined, 'features'), label: 'features' };
+    plan.layerSubject = keyed.type === 'equals' && keyed.inWords ? v.keySelection(key, 'features') : { ...v.tagSelection(key, undefined, 'features'), label: 'features' };
     return;
   }
   if (plan.conditions.some((c) => c.type === 'element' || c.type === 'shape' || c.type === 'not_match' || c.type === 'absent'))

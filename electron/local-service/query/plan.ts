@@ -52,7 +52,8 @@ export type Condition =
   | { type: 'open_now'; label: string }
   | { type: 'open_on'; day: number; label: string }
   | { type: 'open_at'; hour: number; minute: number; label: string }
-  | { type: 'equals'; key: string; values: string[]; label: string }
+  /** `inWords`: the key was said in words ("admin level 8"), not written as a tag. */
+  | { type: 'equals'; key: string; values: string[]; label: string; inWords?: true }
   | { type: 'contains'; key: string; text: string; label: string }
   | { type: 'number'; keys: string[]; min?: number; max?: number; label: string }
   /** A text tag compared in the form names are matched in ("named Lindenhof", "name starts with St"). */

@@ -38,6 +38,12 @@ export interface Vocabulary {
    * "amenity=bench" or "admin level 8" names when nothing else in the question is the subject.
    */
   tagSelection(key: string, values: string[] | undefined, said: string): Selection;
+  /**
+   * What a key said in words names ("admin level 8"): the features of the presets that have the
+   * key as a field (Administrative Boundary for admin_level) and carry it, where a layer holds
+   * them; else every feature with the key.
+   */
+  keySelection(key: string, said: string): Selection;
 }
 
 export interface VocabularyInput {
@@ -211,6 +217,16 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     layers: input.layers.map((l) => l.info),
     summaries,
     numeric,
+    keySelection(key, said) {
+      const presets = input.presets.filter((p) => p.fields.includes(key) && p.strength === 3);
+      const sources = input.layers.flatMap((l) => {
+        const match = presets.map((p) => [...p.match, { key }]).filter((m) => holds(l.summary, m));
+        return match.length ? [{ layer: l.info, match }] : [];
+      });
+      if (!sources.length) return this.tagSelection(key, undefined, said);
+      const labels = [...new Set(presets.filter((p) => input.layers.some((l) => holds(l.summary, p.match))).map((p) => p.label))];
+      return { label: labels.join(', '), said, reading: `the OSM presets with a ${key} field (${labels.join(', ')})`, plural: true, sources };
+    },
     hasKey: (key) => input.layers.some((l) => l.summary.columns.some((c) => c.key === key)),
     tagSelection(key, values, said) {
       const m = [{ key, ...(values ? { values } : {}) }];

@@ -36,6 +36,7 @@ way([[7.60, 47.562], [7.61, 47.562]], { highway: 'residential' });
 way([[7.60, 47.563], [7.61, 47.563]], { highway: 'cycleway', name: 'Veloweg' });
 way(ring(7.62, 47.57), { boundary: 'administrative', admin_level: '8', name: 'Unterdorf' });
 way(ring(7.63, 47.57), { boundary: 'administrative', admin_level: '6', name: 'Oberland' });
+way(ring(7.635, 47.57), { boundary: 'political', admin_level: '8', name: 'Wahlkreis' });
 node(7.64, 47.57, { shop: 'supermarket', operator: 'Kornhaus', name: 'Markt 1' });
 node(7.641, 47.571, { shop: 'supermarket', operator: 'Feldhof', name: 'Markt 2' });
 node(7.6425, 47.5715, { amenity: 'bench', name: 'Bank am Markt' });
@@ -87,10 +88,12 @@ describe('OSM tag syntax in the question', () => {
     expect(await ask('features tagged highway with highway!=footway')).toEqual(roads);
   });
 
-  it('"with the attribute K having the value V", "with a wikidata tag", "admin level 8"', async () => {
+  it('"with the attribute K having the value V", "with a wikidata tag"; "admin level 8" names the presets with that field', async () => {
     expect(await ask('ways with the attribute highway having the value residential')).toEqual(where((t, e) => e.type === 'way' && t['highway'] === 'residential'));
     expect(await ask('benches with a wikidata tag')).toEqual(where((t) => t['amenity'] === 'bench' && t['wikidata'] !== undefined));
-    expect(await ask('admin level 8')).toEqual(where((t) => t['admin_level'] === '8'));
+    // The Administrative Boundary preset lists admin_level among its fields; written as a tag, any feature with it.
+    expect(await ask('admin level 8')).toEqual(where((t) => t['boundary'] === 'administrative' && t['admin_level'] === '8'));
+    expect(await ask('admin_level=8')).toEqual(where((t) => t['admin_level'] === '8'));
   });
 
   it('a key no layer has is refused by name', async () => {

@@ -83,7 +83,7 @@ export function tagCondition(r: Reader, i: number): number {
   const held = heldKeyAt(r, i);
   if (held && /^\d+$/.test(w(i + held[1]))) {
     const value = w(i + held[1]);
-    return push(r, { type: 'equals', key: held[0], values: [value], label: `${held[0]}=${value}` }, held[1] + 1);
+    return push(r, { type: 'equals', key: held[0], values: [value], label: `${held[0]}=${value}`, inWords: true }, held[1] + 1);
   }
   return 0;
 }

@@ -1,4 +1,5 @@
 import { AREA_WORDS } from './bbox';
+import { narrowSelection } from '../vocabulary/vocabulary';
 import { conditionKeys } from './layers/conditions';
 import type { Plan } from './plan';
 import { createReader, type ParseContext, type Reader } from './reader';
@@ -149,13 +150,23 @@ function readOnce(query: string, ctx: ParseContext): Plan {
 function promoteTagSubject(r: Reader): void {
   const { plan, ctx } = r;
   const v = ctx.vocabulary;
-  if (!v || plan.subject !== null || plan.layerSubject || plan.seen || ctx.fileNames.length || ctx.savedSubject !== undefined) return;
-  const keyed = plan.conditions.find((c) => c.type === 'equals' || c.type === 'present' || c.type === 'text' || c.type === 'number');
+  if (!v || plan.subject !== null || plan.seen || ctx.fileNames.length || ctx.savedSubject !== undefined) return;
+  // "admin level 9 boundaries": a key said in words narrows the subject to the presets that have it.
+  const inWords = r.tagWords.find((c) => c.type === 'equals' && c.inWords);
+  if (plan.layerSubject) {
+    if (!inWords || !plan.layerSubject.sources.length) return;
+    const by = v.keySelection(conditionKeys(inWords)[0]!, inWords.label);
+    const narrowed = narrowSelection(plan.layerSubject, by, v.summaries, plan.layerSubject.said);
+    if (narrowed.sources.length) plan.layerSubject = { ...narrowed, label: plan.layerSubject.label };
+    return;
+  }
+  if (!r.tagWords.length) return;
+  plan.impliedSubject = true;
+  const keyed = r.tagWords.find((c) => c.type === 'equals' || c.type === 'present' || c.type === 'text' || c.type === 'number');
   if (keyed) {
     const key = conditionKeys(keyed)[0]!;
     plan.layerSubject = keyed.type === 'equals' && keyed.inWords ? v.keySelection(key, 'features') : { ...v.tagSelection(key, undefined, 'features'), label: 'features' };
     return;
   }
-  if (plan.conditions.some((c) => c.type === 'element' || c.type === 'shape' || c.type === 'not_match' || c.type === 'absent'))
-    plan.layerSubject = { label: 'features', said: 'features', reading: 'every feature of the layers', plural: true, sources: v.layers.map((layer) => ({ layer })) };
+  plan.layerSubject = { label: 'features', said: 'features', reading: 'every feature of the layers', plural: true, sources: v.layers.map((layer) => ({ layer })) };
 }

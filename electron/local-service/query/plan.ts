@@ -110,6 +110,8 @@ export interface Plan extends ModifierValues {
   subject: Kind | null;
   /** A subject read from the layer vocabulary (features of data layers) instead of a kind. */
   layerSubject?: Selection;
+  /** The layer subject was implied by tag words alone ("amenity=bench", "unnamed ones"): a follow-up made of them continues. */
+  impliedSubject?: true;
   /** A subject read as photos showing a class of the detector (query/sources/detections.ts). */
   seen?: SeenSubject;
   /**

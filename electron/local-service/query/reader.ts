@@ -7,7 +7,7 @@ import { narrowSelection, type Selection, type Vocabulary } from '../vocabulary/
 import type { BBox } from './bbox';
 import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
-import type { Plan, RefPoint, Reference, Warning } from './plan';
+import type { Condition, Plan, RefPoint, Reference, Warning } from './plan';
 import {
   DETERMINERS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
 } from './words';
@@ -114,6 +114,8 @@ export function createReader(query: string, ctx: ParseContext) {
      */
     figures: [] as { from: number; end: number; undo: () => void }[],
     notRead,
+    /** Conditions read from words about tags (`rules/tags.ts`): with no other subject, they imply one. */
+    tagWords: [] as Condition[],
     numberAt: (i: number, allowMultiplier: boolean) => numberAt(t, i, allowMultiplier),
     distanceUnit: (i: number) => UNIT_KM[w(i)],
 

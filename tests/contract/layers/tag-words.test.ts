@@ -94,6 +94,7 @@ describe('OSM tag syntax in the question', () => {
     // The Administrative Boundary preset lists admin_level among its fields; written as a tag, any feature with it.
     expect(await ask('admin level 8')).toEqual(where((t) => t['boundary'] === 'administrative' && t['admin_level'] === '8'));
     expect(await ask('admin_level=8')).toEqual(where((t) => t['admin_level'] === '8'));
+    expect(await ask('admin level 8 boundaries')).toEqual(where((t) => t['boundary'] === 'administrative' && t['admin_level'] === '8'));
   });
 
   it('a key no layer has is refused by name', async () => {

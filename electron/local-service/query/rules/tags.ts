@@ -35,7 +35,11 @@ function heldKeyAt(r: Reader, i: number): [string, number] | null {
   return null;
 }
 
-const push = (r: Reader, c: Condition, used: number) => (r.plan.conditions.push(c), used);
+const push = (r: Reader, c: Condition, used: number) => {
+  r.plan.conditions.push(c);
+  r.tagWords.push(c);
+  return used;
+};
 
 /**
  * "amenity=bench", "highway != footway", "tagged shop=bakery", "tagged wikidata", "with the

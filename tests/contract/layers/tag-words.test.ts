@@ -113,6 +113,11 @@ describe('names', () => {
     expect(markt.length).toBe(1);
     expect(await ask('pharmacies whose name contains Markt')).toEqual(markt);
   });
+
+  it('"in the area with the name X" names a place, not the subject: not read as the name', async () => {
+    const p = await refused(r, { query: 'benches in area with name Unterdorf' });
+    expect(p.unread.map((u) => u.words).join(' ')).toMatch(/Unterdorf/);
+  });
 });
 
 describe('absence and negation', () => {

@@ -101,6 +101,10 @@ const NAME_ENDS = new Set([
 /** "named X", "called X", "with the name X", "whose name is X", "name contains X", "name starts with X": the name tag. */
 export function nameCondition(r: Reader, i: number): number {
   const { w } = r;
+  // "in the area with the name X" names a place, not the subject's name: left to be refused.
+  let back = i - 1;
+  while (['with', 'the', 'a'].includes(w(back))) back--;
+  if (['area', 'areas', 'region', 'boundary'].includes(w(back)) || (w(back) === 'are' && w(back - 1) === 'in')) return 0;
   let j = i;
   let mode: 'is' | 'starts' | 'contains' = 'is';
   if (w(j) === 'named' || w(j) === 'called') j++;

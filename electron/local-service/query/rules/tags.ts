@@ -159,7 +159,9 @@ export function absence(r: Reader, i: number): number {
     return push(r, { type: 'absent', key: held[0], label: `without ${held[0]}` }, j + held[1] + tagWord - i);
   }
   if (!sel || !sel.selection.sources.length || sel.selection.sources.some((s) => !s.match?.length)) return 0;
-  const match = sel.selection.sources.flatMap((s) => s.match!);
+  // Each tagging by its last test, the one it is named after (Protected Area: boundary=protected_area,
+  // not also type=boundary): excluding more than was said leaves the answer narrower, never wider.
+  const match = sel.selection.sources.flatMap((s) => s.match!.map((m) => m.slice(-1)));
   return push(r, { type: 'not_match', match, label: `not ${sel.selection.said} (${sel.selection.reading})` }, j + sel.len - i);
 }
 

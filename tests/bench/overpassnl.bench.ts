@@ -32,6 +32,8 @@ const opt = (name: string) => {
 };
 const split = opt('split') ?? 'dev';
 const limit = Number(opt('limit') ?? Infinity);
+/** `--lines 12,40`: only the requests of those lines of the split (to look at a few closely). */
+const lines = opt('lines')?.split(',').map(Number);
 const BATCH = 25;
 const dir = process.env['OVERPASSNL_DIR'];
 const requests = dir ? readSplit(dir, split) : null;
@@ -80,7 +82,7 @@ interface Item {
 const leftOut = new Map<string, number>();
 const items: Item[] = [];
 const ids = { next: 1 };
-const taken = requests.slice(0, limit);
+const taken = requests.filter((r) => !lines || lines.includes(r.line)).slice(0, limit);
 for (const req of taken) {
   try {
     const program = parseQl(req.query);
@@ -159,7 +161,7 @@ try {
         }
         tally.judged++;
         if (verdict !== 'correct' && process.env['OVERPASSNL_VERBOSE'])
-          process.stdout.write(`  ${verdict} line ${it.req.line}: ${it.req.nl}\n    gold ${it.req.query.slice(0, 160)}\n    ${diff}\n    ${JSON.stringify(json['unread'] ?? (json['warnings'] as unknown[] | undefined)?.slice(0, 3) ?? json).slice(0, 300)}\n`);
+          process.stdout.write(`  ${verdict} line ${it.req.line}: ${it.req.nl}\n    gold ${it.req.query.slice(0, 160)}\n    ${diff}\n    ${JSON.stringify(json['unread'] ?? (json['warnings'] as unknown[] | undefined)?.slice(0, 3) ?? json).slice(0, lines ? 4000 : 300)}\n`);
       }
     } finally {
       await service.layers.remove(layer.id);

@@ -195,7 +195,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
           const itemsOf = (p: ReturnType<typeof parseQuery>) => p.layerSubject?.said ?? p.seen?.said ?? (p.perRef?.type === 'selection' ? `${p.subject ?? ''} per ${p.perRef.label}` : undefined);
           if (parent && vocabulary && !body.files.length && itemsOf(readAlone(parent.query))) {
             const alone = readAlone(req.query);
-            if (!itemsOf(alone) && alone.subject === null && !alone.ignored.length) {
+            if ((!itemsOf(alone) || alone.impliedSubject) && alone.subject === null && !alone.ignored.length) {
               asked = `${parent.query} ${req.query}`;
               warnings.push({ code: 'context', message: `read as a follow-up of "${parent.query}": "${asked}"` });
             } else warnings.push({ code: 'context', message: `the earlier results are "${itemsOf(readAlone(parent.query))}"; this question names its own subject, so it searched anew` });

@@ -299,7 +299,7 @@ async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items
       if (crossGeoms && !crossGeoms.some((p) => booleanIntersects(p, me))) continue;
       if (outsideGeoms && outsideGeoms.some((p) => booleanIntersects(p, me))) continue;
     }
-    if (plan.conditions.length && !cond.pass(source.attributes(x))) continue;
+    if (plan.conditions.length && !cond.pass(source.attributes(x), { sourceId: source.sourceId?.(x), geometry: () => source.geometry(x) })) continue;
     let d: number | undefined;
     if (withinM && within) {
       const km = withinM.distance(pos(), g, within.radiusKm);

@@ -1,6 +1,8 @@
 import { AREA_WORDS } from './bbox';
+import { narrowSelection } from '../vocabulary/vocabulary';
+import { conditionKeys } from './layers/conditions';
 import type { Plan } from './plan';
-import { createReader, type ParseContext } from './reader';
+import { createReader, type ParseContext, type Reader } from './reader';
 import { countWord, density, howMany, numberOf, perCountry, perMeasure } from './rules/measure';
 import {
   byOrder, countBeforeOrder, nearestTo, nearestWord, populationFilter, sizeOrder, sortWord, topN,
@@ -10,6 +12,7 @@ import { along, insideFeature, insideUploads, intersecting, layerSubject, outsid
 import type { Rule } from './rules/rule';
 import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { seenSubject } from './rules/seen';
+import { absence, elementWord, nameCondition, tagCondition } from './rules/tags';
 import { mapView } from './rules/view';
 import {
   barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
@@ -26,9 +29,10 @@ export const RULES: readonly Rule[] = [
   possessedNoun, howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
   uploadValue, openCondition, wheelchairCondition, operatorCondition, numberCondition,
   withinRadius, underRadius, beyondRadius, betweenRadius, near, mapView, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
+  nameCondition, tagCondition, absence,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
-  seenSubject, demonym, barePlace, layerSubject, modifierWord, subjectNoun, uploadsOrSaved, possessiveBeforeOrder,
+  seenSubject, demonym, barePlace, elementWord, layerSubject, modifierWord, subjectNoun, uploadsOrSaved, possessiveBeforeOrder,
 ];
 
 /**
@@ -120,6 +124,7 @@ function readOnce(query: string, ctx: ParseContext): Plan {
     delete plan.layerSubject;
     r.notRead(dropped, `a second subject: the question asks for ${plan.seen.said}`);
   }
+  promoteTagSubject(r);
   if (plan.layerSubject && !plan.layerSubject.sources.length)
     r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`, 'subject');
   // "my sites over 10,000 population": the uploads' own population column, if they have one.
@@ -135,4 +140,33 @@ function readOnce(query: string, ctx: ParseContext): Plan {
   if (shaped?.type === 'class' && plan.subject === UPLOADS.name) plan.uploadsExcept = shaped.shape;
   if (plan.ignored.length) r.warn('ignored_words', `words not used: ${plan.ignored.join(', ')}`, { words: plan.ignored });
   return plan;
+}
+
+/**
+ * "amenity=bench in X", "admin level 8 in Y", "nodes in the current view": with no other subject,
+ * the features of the layers that have the condition's column (any feature for an element type)
+ * are the subject, and the condition tests them.
+ */
+function promoteTagSubject(r: Reader): void {
+  const { plan, ctx } = r;
+  const v = ctx.vocabulary;
+  if (!v || plan.subject !== null || plan.seen || ctx.fileNames.length || ctx.savedSubject !== undefined) return;
+  // "admin level 9 boundaries": a key said in words narrows the subject to the presets that have it.
+  const inWords = r.tagWords.find((c) => c.type === 'equals' && c.inWords);
+  if (plan.layerSubject) {
+    if (!inWords || !plan.layerSubject.sources.length) return;
+    const by = v.keySelection(conditionKeys(inWords)[0]!, inWords.label);
+    const narrowed = narrowSelection(plan.layerSubject, by, v.summaries, plan.layerSubject.said);
+    if (narrowed.sources.length) plan.layerSubject = { ...narrowed, label: plan.layerSubject.label };
+    return;
+  }
+  if (!r.tagWords.length) return;
+  plan.impliedSubject = true;
+  const keyed = r.tagWords.find((c) => c.type === 'equals' || c.type === 'present' || c.type === 'text' || c.type === 'number');
+  if (keyed) {
+    const key = conditionKeys(keyed)[0]!;
+    plan.layerSubject = keyed.type === 'equals' && keyed.inWords ? v.keySelection(key, 'features') : { ...v.tagSelection(key, undefined, 'features'), label: 'features' };
+    return;
+  }
+  plan.layerSubject = { label: 'features', said: 'features', reading: 'every feature of the layers', plural: true, sources: v.layers.map((layer) => ({ layer })) };
 }

@@ -52,9 +52,24 @@ export type Condition =
   | { type: 'open_now'; label: string }
   | { type: 'open_on'; day: number; label: string }
   | { type: 'open_at'; hour: number; minute: number; label: string }
-  | { type: 'equals'; key: string; values: string[]; label: string }
+  /** `inWords`: the key was said in words ("admin level 8"), not written as a tag. */
+  | { type: 'equals'; key: string; values: string[]; label: string; inWords?: true }
   | { type: 'contains'; key: string; text: string; label: string }
-  | { type: 'number'; keys: string[]; min?: number; max?: number; label: string };
+  | { type: 'number'; keys: string[]; min?: number; max?: number; label: string }
+  /** A text tag compared in the form names are matched in ("named Lindenhof", "name starts with St"). */
+  | { type: 'text'; key: string; text: string; mode: 'is' | 'starts' | 'contains'; label: string }
+  /** The tag is there ("with a wikidata tag"), or is not ("unnamed", "without wheelchair"). */
+  | { type: 'present'; key: string; label: string }
+  | { type: 'absent'; key: string; label: string }
+  /** Not any of these tag tests ("not footways"): each an AND of key (= one of values). */
+  | { type: 'not_match'; match: { key: string; values?: string[] }[][]; label: string }
+  /**
+   * OSM element types ("nodes", "ways"): tested on the feature's source id (node/…, way/…,
+   * relation/…); a feature without one is tested on its geometry (a node is a point).
+   */
+  | { type: 'element'; elements: ('node' | 'way' | 'relation')[]; label: string }
+  /** Geometry types ("polygons", "lines", "points"). */
+  | { type: 'shape'; shapes: UploadShape[]; label: string };
 
 /** A distance relation: d ≤ radiusKm, and d > minKm (or d ≥ minKm when minInclusive). */
 export interface Within {
@@ -95,6 +110,8 @@ export interface Plan extends ModifierValues {
   subject: Kind | null;
   /** A subject read from the layer vocabulary (features of data layers) instead of a kind. */
   layerSubject?: Selection;
+  /** The layer subject was implied by tag words alone ("amenity=bench", "unnamed ones"): a follow-up made of them continues. */
+  impliedSubject?: true;
   /** A subject read as photos showing a class of the detector (query/sources/detections.ts). */
   seen?: SeenSubject;
   /**

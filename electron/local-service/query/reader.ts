@@ -3,11 +3,11 @@ import { formatInt } from '../catalog/format';
 import type { AdjectiveReading } from '../catalog/kinds/registry';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { normalizeName } from '../catalog/text';
-import type { Vocabulary } from '../vocabulary/vocabulary';
+import { narrowSelection, type Selection, type Vocabulary } from '../vocabulary/vocabulary';
 import type { BBox } from './bbox';
 import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
-import type { Plan, RefPoint, Reference, Warning } from './plan';
+import type { Condition, Plan, RefPoint, Reference, Warning } from './plan';
 import {
   DETERMINERS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
 } from './words';
@@ -114,6 +114,8 @@ export function createReader(query: string, ctx: ParseContext) {
      */
     figures: [] as { from: number; end: number; undo: () => void }[],
     notRead,
+    /** Conditions read from words about tags (`rules/tags.ts`): with no other subject, they imply one. */
+    tagWords: [] as Condition[],
     numberAt: (i: number, allowMultiplier: boolean) => numberAt(t, i, allowMultiplier),
     distanceUnit: (i: number) => UNIT_KM[w(i)],
 
@@ -170,7 +172,29 @@ export function createReader(query: string, ctx: ParseContext) {
     selectionAt(i: number) {
       const m = ctx.vocabulary?.at(words, i);
       if (!m || (m.len === 1 && grammarWord(w(i)))) return null;
+      // "amenity=bench": a word before "=" is a tag's key, read as tag syntax.
+      if (w(i + m.len) === '=' || w(i + m.len) === '!=') return null;
       return { ...m, selection: { ...m.selection, said: said(i, i + m.len) } };
+    },
+
+    /**
+     * A vocabulary phrase at i with the phrases that follow it: English puts the thing last, and
+     * each phrase before it narrows it ("second hand shops": shop=second_hand, "Lidl supermarkets").
+     * A qualifier that narrows to nothing the layers hold comes back in `unread` for the caller to
+     * refuse by name: it is never dropped.
+     */
+    phraseAt(i: number): { selection: Selection; len: number; unread?: { words: string; why: string } } | null {
+      const m = r.selectionAt(i);
+      if (!m) return null;
+      const head = r.selectionAt(i + m.len) && r.phraseAt(i + m.len);
+      if (!head?.selection.sources.length) return m;
+      const len = m.len + head.len;
+      const narrowed = narrowSelection(head.selection, m.selection, ctx.vocabulary!.summaries, said(i, i + len));
+      if (!narrowed.sources.length) {
+        const why = m.selection.sources.length ? `no layer holds ${head.selection.said} that are ${m.selection.reading}` : `read as ${m.selection.reading}, but no layer holds such features`;
+        return { selection: head.selection, len, unread: head.unread ?? { words: m.selection.said, why } };
+      }
+      return head.unread ? { selection: narrowed, len, unread: head.unread } : { selection: narrowed, len };
     },
 
     /** A count for "top N": a positive whole number, else null. */
@@ -229,7 +253,8 @@ export function createReader(query: string, ctx: ParseContext) {
       if (ctx.savedSubject !== undefined && ['those', 'them', 'these', 'previous', 'earlier'].includes(w(j)))
         return [{ type: 'saved', label: 'the earlier results' }, j - i + 1 + (w(j + 1) === 'results' ? 1 : 0)];
       if (w(j) === 'these' && ctx.fileNames.length) return [{ ...UPLOAD_CLASS }, j - i + 1];
-      const sel = r.selectionAt(j);
+      const sel = r.phraseAt(j);
+      if (sel?.unread) notRead(sel.unread.words, sel.unread.why);
       if (sel) return [{ type: 'selection', selection: sel.selection, label: sel.selection.said }, j - i + sel.len];
       return null;
     },

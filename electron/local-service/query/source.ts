@@ -57,6 +57,8 @@ export interface Source<T> {
   conditionColumns?(): (string[] | null)[];
   /** The box its features lie in, when known: references of other sources are read only near it. */
   extent?(): BBox | null;
+  /** The id of the feature in its own data ("way/123" for an OSM element): what "nodes" and "ways" test. */
+  sourceId?(x: T): string;
   /** What a result of this source is in the answer. */
   item?(x: T): Item;
 }

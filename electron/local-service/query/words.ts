@@ -7,6 +7,8 @@ import { foldLetters } from '../catalog/text';
 export interface Token {
   raw: string;
   w: string;
+  /** "_" or ":" when written against the token before it with that between ("admin_level", "addr:street"): one tag key or value. */
+  joined?: string;
 }
 
 /** Default radii, said in a warning whenever one is used. */
@@ -74,10 +76,14 @@ export function tokenize(query: string): Token[] {
     .replace(/(?<![.\d]|\d,)\d{1,3}(?:,\d{3})+\b(?![,.]\d)/g, (m) => m.replace(/,/g, ''))
     .replace(/['\u2019`]/g, '');
   const out: Token[] = [];
+  let end = -1;
   // A minus sign counts only before a number that follows no letter or digit ("-122.5", not "100-500").
-  for (const m of text.matchAll(/(?<![\p{L}\p{N}])-\d+(?:\.\d+)?|\d+(?:\.\d+)?|[\p{L}\p{N}\p{M}]+|[,<>]/gu)) {
+  for (const m of text.matchAll(/(?<![\p{L}\p{N}])-\d+(?:\.\d+)?|\d+(?:\.\d+)?|[\p{L}\p{N}\p{M}]+|!=|[,<>=*]/gu)) {
     const raw = m[0].normalize('NFC');
-    out.push({ raw, w: foldLetters(raw) });
+    const tok: Token = { raw, w: foldLetters(raw) };
+    if (m.index === end + 1 && /^[_:]$/.test(text[end]!) && /^[\p{L}\p{N}]/u.test(raw) && out.length && /^[\p{L}\p{N}]/u.test(out.at(-1)!.raw)) tok.joined = text[end]!;
+    out.push(tok);
+    end = m.index + m[0].length;
   }
   return out;
 }

@@ -22,9 +22,12 @@ export interface PresetPhrase {
    * the weaker match ("School Building", 0.5) gives way to the thing itself.
    */
   score: number;
+  /** The tag keys of the preset's own fields ("admin_level" for Administrative Boundary). */
+  fields: string[];
 }
 
 interface Preset {
+  fields?: string[];
   tags?: Record<string, string>;
   searchable?: boolean;
   geometry?: string[];
@@ -46,6 +49,7 @@ export function loadPresetPhrases(): PresetPhrase[] {
     en: { presets: { presets: Record<string, { name?: string; terms?: string; aliases?: string }> } };
   };
   const words = en.en.presets.presets;
+  const fieldKeys = JSON.parse(readFileSync(join(dir, 'fields.min.json'), 'utf8')) as Record<string, { key?: string }>;
   const fixed = (p: Preset): TagMatch => Object.entries(p.tags ?? {}).filter(([, v]) => v !== '*').map(([key, v]) => ({ key, values: [v] }));
   const taggings = new Map<string, TagMatch[]>();
   for (const p of Object.values(presets)) {
@@ -64,9 +68,10 @@ export function loadPresetPhrases(): PresetPhrase[] {
     const match = fixed(p);
     const also = taggings.get(id) ?? [];
     const score = p.matchScore ?? 1;
+    const fields = (p.fields ?? []).flatMap((f) => (fieldKeys[f]?.key ? [fieldKeys[f]!.key!] : []));
     const add = (text: string, strength: number) => {
       const key = phraseKey(text);
-      if (key) out.push({ key, label: t.name!, match, also, strength, score });
+      if (key) out.push({ key, label: t.name!, match, also, strength, score, fields });
     };
     add(t.name, 3);
     for (const a of (t.aliases ?? '').split('\n')) if (a) add(a, 2);

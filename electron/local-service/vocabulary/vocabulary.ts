@@ -31,6 +31,19 @@ export interface Vocabulary {
   at(words: readonly string[], i: number): { selection: Selection; len: number } | null;
   /** Numeric columns of any layer, by normalized name ("capacity"), with their original keys. */
   numeric: ReadonlyMap<string, string[]>;
+  /** Whether some layer has this column ("wikidata", "admin_level"). */
+  hasKey(key: string): boolean;
+  /**
+   * The features of every layer that has the column (with one of `values`, when given): what
+   * "amenity=bench" or "admin level 8" names when nothing else in the question is the subject.
+   */
+  tagSelection(key: string, values: string[] | undefined, said: string): Selection;
+  /**
+   * What a key said in words names ("admin level 8"): the features of the presets that have the
+   * key as a field (Administrative Boundary for admin_level) and carry it, where a layer holds
+   * them; else every feature with the key.
+   */
+  keySelection(key: string, said: string): Selection;
 }
 
 export interface VocabularyInput {
@@ -99,10 +112,13 @@ export function narrowSelection(head: Selection, by: Selection, summaries: Reado
     if (match.length) sources.push(match.every((m) => !m.length) ? { layer: h.layer } : { layer: h.layer, match: match.filter((m) => m.length) });
   }
   // Named as the narrower of the two when the answer is just that one's features ("Thrift Store").
-  const text = (xs: Source[]) => xs.map((x) => `${x.layer.id}:${(x.match ?? []).map(matchText).join('|')}`).join(' ');
+  const text = sourcesText;
   const label = text(sources) === text(by.sources) ? by.label : text(sources) === text(head.sources) ? head.label : `${by.label} ${head.label}`;
   return { label, said, reading: `${head.reading}, narrowed by "${by.said}" (${by.reading})`, plural: head.plural, sources };
 }
+
+/** The features sources name, as text: two selections of one text name the same features. */
+export const sourcesText = (xs: readonly Source[]): string => xs.map((x) => `${x.layer.id}:${(x.match ?? []).map(matchText).join('|')}`).join(' ');
 
 const matchText = (m: TagMatch) => m.map((c) => `${c.key}=${c.values?.join('|') ?? '*'}`).join(' + ');
 
@@ -201,6 +217,23 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     layers: input.layers.map((l) => l.info),
     summaries,
     numeric,
+    keySelection(key, said) {
+      const presets = input.presets.filter((p) => p.fields.includes(key) && p.strength === 3);
+      const sources = input.layers.flatMap((l) => {
+        const match = presets.map((p) => [...p.match, { key }]).filter((m) => holds(l.summary, m));
+        return match.length ? [{ layer: l.info, match }] : [];
+      });
+      if (!sources.length) return this.tagSelection(key, undefined, said);
+      const labels = [...new Set(presets.filter((p) => input.layers.some((l) => holds(l.summary, p.match))).map((p) => p.label))];
+      return { label: labels.join(', '), said, reading: `the OSM presets with a ${key} field (${labels.join(', ')})`, plural: true, sources };
+    },
+    hasKey: (key) => input.layers.some((l) => l.summary.columns.some((c) => c.key === key)),
+    tagSelection(key, values, said) {
+      const m = [{ key, ...(values ? { values } : {}) }];
+      const sources = input.layers.filter((l) => holds(l.summary, m)).map((l) => ({ layer: l.info, match: [m] }));
+      const text = `${key}=${values?.join('|') ?? '*'}`;
+      return { label: text, said, reading: `the tag ${text}`, plural: true, sources };
+    },
     at(words, i) {
       for (let len = Math.min(maxLen, words.length - i); len >= 1; len--) {
         const head = words.slice(i, i + len - 1);

@@ -1,12 +1,23 @@
+import type { Geometry } from 'geojson';
 import OpeningHours from 'opening_hours';
-import type { Condition, Warning } from '../plan';
+import { normalizeName } from '../../catalog/text';
+import { shapeOf, type Condition, type Warning } from '../plan';
 import type { UnreadPart } from '../refusal';
 
-/** The columns a condition reads. */
+/** The columns a condition needs: none for one that a feature without the column passes ("unnamed", "not footways") or that reads no column. */
 export function conditionKeys(c: Condition): string[] {
   if (c.type === 'open_now' || c.type === 'open_on' || c.type === 'open_at') return ['opening_hours'];
+  if (c.type === 'absent' || c.type === 'not_match' || c.type === 'element' || c.type === 'shape') return [];
   return c.type === 'number' ? c.keys : [c.key];
 }
+
+/** What a condition may read of a feature besides its tags. */
+export interface FeatureFacts {
+  sourceId?: string;
+  geometry: () => Geometry;
+}
+
+const tagHas = (tags: Record<string, unknown>, key: string) => tags[key] !== undefined && tags[key] !== null && tags[key] !== '';
 
 /**
  * Conditions on a column none of the subject's layers holds ("districts open now"): tested, they
@@ -17,7 +28,7 @@ export function unheldConditions(conditions: readonly Condition[], columns: read
   if (columns.some((c) => c === null)) return [];
   const held = new Set(columns.flat() as string[]);
   return conditions
-    .filter((c) => !conditionKeys(c).some((k) => held.has(k)))
+    .filter((c) => conditionKeys(c).length && !conditionKeys(c).some((k) => held.has(k)))
     .map((c) => ({ words: c.label, why: `${label} have no ${conditionKeys(c).join(' or ')} column`, part: c }));
 }
 
@@ -44,8 +55,20 @@ export function conditionTests(conditions: readonly Condition[], now: Date) {
     d.setDate(d.getDate() + ((day - d.getDay() + 7) % 7));
     return d;
   };
-  const test = (c: Condition, tags: Record<string, unknown>, s: (typeof stats)[number]): boolean => {
+  const test = (c: Condition, tags: Record<string, unknown>, s: (typeof stats)[number], facts?: FeatureFacts): boolean => {
     s.tested++;
+    if (c.type === 'absent') return !tagHas(tags, c.key);
+    if (c.type === 'present') return tagHas(tags, c.key) || (s.missing++, false);
+    if (c.type === 'not_match') return !c.match.some((m) => m.every((t) => tagHas(tags, t.key) && (!t.values || t.values.includes(String(tags[t.key])))));
+    if (c.type === 'element' || c.type === 'shape') {
+      const type = /^(node|way|relation)\//.exec(facts?.sourceId ?? '')?.[1] as 'node' | 'way' | 'relation' | undefined;
+      if (c.type === 'element' && type) return c.elements.includes(type);
+      if (!facts) return false;
+      const shape = shapeOf(facts.geometry());
+      if (c.type === 'shape') return !!shape && c.shapes.includes(shape);
+      // Without an OSM id: a node is a point, a way a line or a polygon; a relation is not told apart.
+      return (shape === 'point' && c.elements.includes('node')) || ((shape === 'line' || shape === 'area') && c.elements.includes('way'));
+    }
     if (c.type === 'open_now' || c.type === 'open_on' || c.type === 'open_at') {
       const v = tags['opening_hours'];
       if (v === undefined || v === null || v === '') return s.missing++, false;
@@ -67,15 +90,21 @@ export function conditionTests(conditions: readonly Condition[], now: Date) {
     const v = tags[c.key];
     if (v === undefined || v === null || v === '') return s.missing++, false;
     if (c.type === 'equals') return c.values.includes(String(v).toLowerCase());
+    if (c.type === 'text') {
+      const n = normalizeName(String(v));
+      return c.mode === 'is' ? n === c.text : c.mode === 'starts' ? n.startsWith(c.text) : n.includes(c.text);
+    }
     return String(v).toLowerCase().normalize('NFD').replace(/\p{M}+/gu, '').includes(c.text);
   };
   return {
-    pass(tags: Record<string, unknown>): boolean {
-      return conditions.every((c, k) => test(c, tags, stats[k]!));
+    pass(tags: Record<string, unknown>, facts?: FeatureFacts): boolean {
+      return conditions.every((c, k) => test(c, tags, stats[k]!, facts));
     },
     warnings(): Warning[] {
       return conditions.map((c, k) => {
         const s = stats[k]!;
+        if (c.type === 'element' || c.type === 'shape' || c.type === 'not_match')
+          return { code: 'reading', message: `read "${c.label}"${c.type === 'element' ? ' from the OSM id (node/, way/, relation/), else the geometry' : c.type === 'shape' ? ' from the geometry' : ''}; ${s.tested} features tested`, condition: c.type, missing: 0, unreadable: 0 };
         const key = c.type === 'open_now' || c.type === 'open_on' || c.type === 'open_at' ? 'opening_hours' : c.type === 'number' ? c.keys.join('/') : c.key;
         const when = c.type === 'open_now' ? ` at ${now.toString().slice(0, 21)} (service clock)` : '';
         const extra = [s.missing ? `${s.missing} without ${key}` : '', s.unreadable ? `${s.unreadable} whose ${key} could not be read` : ''].filter(Boolean);

@@ -26,7 +26,7 @@ export function uploadValue(r: Reader, i: number): number {
   // "status open", "status is open", "status = open"
   const keyed = [...values.values()].find((v) => foldKey(v.key) === w(i));
   if (keyed) {
-    const j = i + 1 + (w(i + 1) === 'is' ? 1 : 0);
+    const j = i + 1 + (w(i + 1) === 'is' || w(i + 1) === '=' ? 1 : 0);
     const v = values.get(w(j));
     if (v && v.key === keyed.key) return said(v, j - i + 1);
   }
@@ -94,7 +94,7 @@ export function operatorCondition(r: Reader, i: number): number {
   const { w, plan } = r;
   if (!['operated', 'run', 'managed', 'operator'].includes(w(i))) return 0;
   let j = i + 1;
-  if (w(j) === 'by' || w(j) === 'is') j++;
+  if (w(j) === 'by' || w(j) === 'is' || w(j) === '=') j++;
   const start = j;
   while (r.t[j] && !SILENT.has(w(j)) && !['within', 'near', 'in', 'along', 'outside', 'open', 'around'].includes(w(j)) && w(j) !== ',') j++;
   if (j === start) return 0;

@@ -1,7 +1,7 @@
 import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { Reader } from '../reader';
 import type { Reference } from '../plan';
-import { narrowSelection, type Selection } from '../../vocabulary/vocabulary';
+import { narrowSelection, sourcesText } from '../../vocabulary/vocabulary';
 
 /** Metres either side of a line that "along" covers when the question gives no distance. */
 export const ALONG_M = 50;
@@ -10,31 +10,12 @@ export const ALONG_M = 50;
 export function layerSubject(r: Reader, i: number): number {
   const { plan } = r;
   if (plan.subject !== null || plan.layerSubject) return 0;
-  const m = qualifiedAt(r, i);
+  const m = r.phraseAt(i);
   if (!m) return 0;
+  if (m.unread) r.notRead(m.unread.words, m.unread.why, 'subject');
   plan.layerSubject = m.selection;
   r.subjectWordAt = i + m.len - 1;
   return m.len;
-}
-
-/**
- * A vocabulary phrase at i with the phrases that follow it: English puts the thing last, and
- * each phrase before it narrows it ("second hand shops": shop=second_hand). A qualifier that
- * narrows to nothing the layers hold is refused by name, never dropped.
- */
-function qualifiedAt(r: Reader, i: number): { selection: Selection; len: number } | null {
-  const m = r.selectionAt(i);
-  if (!m) return null;
-  const head = r.selectionAt(i + m.len) && qualifiedAt(r, i + m.len);
-  if (!head?.selection.sources.length) return m;
-  const len = m.len + head.len;
-  const narrowed = narrowSelection(head.selection, m.selection, r.ctx.vocabulary!.summaries, r.said(i, i + len));
-  if (!narrowed.sources.length) {
-    const why = m.selection.sources.length ? `no layer holds ${head.selection.said} that are ${m.selection.reading}` : `read as ${m.selection.reading}, but no layer holds such features`;
-    r.notRead(m.selection.said, why, 'subject');
-    return { selection: head.selection, len };
-  }
-  return { selection: narrowed, len };
 }
 
 /** A reference after a relation word: a class or named feature of a layer, a kind, uploads or a place. */
@@ -43,9 +24,14 @@ function refAfter(r: Reader, i: number, phrase: string): [Reference, number] | n
   while (r.w(j) === 'the' || r.w(j) === 'a' || r.w(j) === 'an' || r.w(j) === 'any') j++;
   const ref = r.referenceAt(j, phrase);
   if (!ref?.[0]) return null;
-  // "in Nordviertel quarter", "along the Lenne river": a class word after a name only repeats what it is.
+  // "in Nordviertel quarter", "along the Lenne river": a class word after a name only repeats what
+  // it is. One that would narrow it is not dropped: it is left to be read, or refused.
   let len = j - i + ref[1];
-  if (ref[0].type === 'selection' && r.selectionAt(i + len)?.len === 1) len++;
+  const next = ref[0].type === 'selection' ? r.selectionAt(i + len) : null;
+  if (ref[0].type === 'selection' && next?.len === 1 && r.ctx.vocabulary) {
+    const narrowed = narrowSelection(next.selection, ref[0].selection, r.ctx.vocabulary.summaries, r.said(j, i + len + 1));
+    if (sourcesText(narrowed.sources) === sourcesText(ref[0].selection.sources)) len++;
+  }
   return [ref[0], len];
 }
 

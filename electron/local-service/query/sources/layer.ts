@@ -107,6 +107,7 @@ export function layerSource({ selection, store, catalog, summaries, warn }: Laye
     country: countryOf,
     region: (x) => regionOf.get(countryOf(x)) ?? '',
     attributes: (x) => x.f.tags,
+    sourceId: (x) => x.f.sourceId,
     // Named features first by name, then by layer and feature number: the same order on either backend.
     compare: (a, b) => String(a.f.tags['name'] ?? '').localeCompare(String(b.f.tags['name'] ?? '')) || a.layer.id.localeCompare(b.layer.id) || a.f.fid - b.f.fid,
     conditionColumns: layerColumns,

@@ -42,4 +42,12 @@ test('a data-layer feature’s Details name the layer; the Score header says wha
   await expect(score).toHaveAccessibleName('Score');
   await score.hover();
   await shot(page, 'details-layer-source');
+
+  // The host is shared by the worker's specs: the layer goes, as a person would remove it.
+  await page.getByTestId('open-settings').click();
+  const row = section.getByTestId('layer-row');
+  await row.getByTestId('layer-remove').click();
+  await row.getByTestId('layer-remove-confirm').click();
+  await expect(section.getByTestId('layer-none')).toHaveText('No data layers yet.');
+  await page.keyboard.press('Escape');
 });

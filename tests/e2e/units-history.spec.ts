@@ -58,7 +58,11 @@ test('miles with metres: a History entry asked in kilometres reopens in miles, l
   await shot(page, 'units-history-compute');
 
   // Zoomed in to a few hundred metres: the scale bar reads metres (not feet).
-  for (let i = 0; i < 7; i++) await page.locator('.ol-zoom-in').click();
+  // One zoom at a time: a click during the last one's animation cancels it (OpenLayers' Zoom control).
+  for (let i = 0; i < 7; i++) {
+    await page.locator('.ol-zoom-in').click();
+    await page.waitForTimeout(400);
+  }
   await expect(page.locator('.ol-scale-line-inner')).toHaveText(/^[\d.,]+ m$/, { timeout: 10_000 });
   await shot(page, 'units-history-scale-metres');
 

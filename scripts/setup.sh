@@ -17,7 +17,8 @@ fi
 
 # --- system packages -------------------------------------------------------------------------
 run_pkgs=(build-essential python3 libsecret-1-dev)
-test_pkgs=(chromium gnome-keyring dbus-x11 gdal-bin osmium-tool osm2pgsql python3-gdal python3-qgis qgis-providers postgresql-15 postgresql-15-postgis-3)
+# opencv-doc, python3-skimage and python-matplotlib-data hold the real photos labelled in tests/fixtures/real-photos.json.
+test_pkgs=(chromium gnome-keyring dbus-x11 gdal-bin osmium-tool osm2pgsql python3-gdal python3-qgis qgis-providers postgresql-15 postgresql-15-postgis-3 opencv-doc python3-skimage python-matplotlib-data)
 want=("${run_pkgs[@]}")
 [ "$mode" = test ] && want+=("${test_pkgs[@]}")
 

@@ -1,4 +1,4 @@
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -47,3 +47,53 @@ export function pngOf(size: number, colourAt: (x: number, y: number) => [number,
 
 /** A tile of one colour. */
 export const solidPng = (size: number, rgb: [number, number, number]): Buffer => pngOf(size, () => rgb);
+
+/**
+ * Pixels of an 8-bit, non-interlaced grey, RGB or RGBA PNG as packed RGBA (the PNG
+ * specification's filters 0-4), for test photos shipped as PNG.
+ */
+export function readPng(png: Buffer): { width: number; height: number; data: Uint8Array } {
+  let at = 8;
+  let width = 0, height = 0, type = 0;
+  const idat: Buffer[] = [];
+  while (at < png.length) {
+    const len = png.readUInt32BE(at);
+    const kind = png.toString('ascii', at + 4, at + 8);
+    const body = png.subarray(at + 8, at + 8 + len);
+    if (kind === 'IHDR') {
+      width = body.readUInt32BE(0);
+      height = body.readUInt32BE(4);
+      if (body[8] !== 8 || body[12] !== 0) throw new Error('only 8-bit non-interlaced PNG');
+      type = body[9]!;
+    } else if (kind === 'IDAT') idat.push(body);
+    at += 12 + len;
+  }
+  const channels = ({ 0: 1, 2: 3, 4: 2, 6: 4 } as Record<number, number>)[type];
+  if (!channels) throw new Error(`PNG colour type ${type} not read`);
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  const rows = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)]!;
+    const src = y * (stride + 1) + 1;
+    for (let i = 0; i < stride; i++) {
+      const a = i >= channels ? rows[y * stride + i - channels]! : 0;
+      const b = y > 0 ? rows[(y - 1) * stride + i]! : 0;
+      const c = i >= channels && y > 0 ? rows[(y - 1) * stride + i - channels]! : 0;
+      const p = a + b - c;
+      const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+      const pred = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter]!;
+      rows[y * stride + i] = (raw[src + i]! + pred) & 0xff;
+    }
+  }
+  const data = new Uint8Array(width * height * 4);
+  for (let p = 0; p < width * height; p++) {
+    const s = p * channels;
+    const grey = channels <= 2;
+    data[p * 4] = rows[s]!;
+    data[p * 4 + 1] = grey ? rows[s]! : rows[s + 1]!;
+    data[p * 4 + 2] = grey ? rows[s]! : rows[s + 2]!;
+    data[p * 4 + 3] = channels === 2 ? rows[s + 1]! : channels === 4 ? rows[s + 3]! : 255;
+  }
+  return { width, height, data };
+}

@@ -14,11 +14,16 @@ export interface FacesReport {
   detector: string | null;
   /** Faces hidden, over all images. */
   faces: number;
-  /** Vehicles blurred whole, as a coarse stand-in for their number plates (asked for each export; off by default). */
+  /**
+   * Number plates hidden by rule (asked for each export; off by default): the lower 60% of every
+   * vehicle the object detector finds is blurred, where its plates are in any view.
+   */
   vehiclesBlurred: boolean;
   /** The object detector that found them, id@version, when it ran. */
   vehicleDetector: string | null;
   vehicles: number;
+  /** Per image looked at: the faces hidden, and the vehicles whose plate band was blurred. */
+  images: { name: string; faces: number; plates: number }[];
   /** Images the detector looked at, and those it could not (not JPEG, unreadable, or turned off). */
   checked: string[];
   notChecked: string[];
@@ -28,7 +33,7 @@ export interface FacesReport {
 export interface HideOptions {
   /** Faces are hidden (default true). */
   faces?: boolean;
-  /** Vehicles are blurred whole too (default false). */
+  /** The plate band of every vehicle found is blurred too (default false). */
   vehicles?: boolean;
 }
 
@@ -47,6 +52,7 @@ export function createFaceHider(blur: FaceBlur | undefined, opts: HideOptions = 
     vehiclesBlurred: false,
     vehicleDetector: vehicles ? blur!.vehicles! : null,
     vehicles: 0,
+    images: [],
     checked: [],
     notChecked: [],
     note: '',
@@ -60,6 +66,7 @@ export function createFaceHider(blur: FaceBlur | undefined, opts: HideOptions = 
       try {
         const out = await blur.blur(bytes, vehicles ? { vehicles } : undefined);
         r.checked.push(name);
+        r.images.push({ name, faces: out.faces, plates: out.vehicles ?? 0 });
         r.faces += out.faces;
         r.vehicles += out.vehicles ?? 0;
         return out.faces || out.vehicles ? out.bytes : bytes;
@@ -76,10 +83,10 @@ export function createFaceHider(blur: FaceBlur | undefined, opts: HideOptions = 
       else
         r.note =
           `Faces found by ${r.detector} were hidden (padded boxes, blurred) in ${r.checked.length} image(s): ${r.faces} face(s).` +
-          (vehicles ? ` Vehicles found by ${r.vehicleDetector} were blurred whole, a coarse stand-in for their number plates: ${r.vehicles} vehicle(s).` : '') +
+          (vehicles ? ` Number plates: the lower part of each vehicle found by ${r.vehicleDetector} was blurred, where plates are in any view: ${r.vehicles} vehicle(s).` : '') +
           (r.notChecked.length ? ` Not checked: ${r.notChecked.length} image(s) that are not JPEG or could not be read.` : '') +
           ' The detector misses some faces (profiles, small or covered ones).';
-      return { ...r, checked: [...r.checked], notChecked: [...r.notChecked] };
+      return { ...r, images: r.images.map((i) => ({ ...i })), checked: [...r.checked], notChecked: [...r.notChecked] };
     },
   };
 }

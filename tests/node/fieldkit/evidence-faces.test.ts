@@ -117,7 +117,13 @@ describe('faces are hidden in evidence bundles', () => {
     expect(manifest.privacy).toMatchObject({ facesBlurred: true, vehiclesBlurred: true, vehicleDetector: 'nanodet-coco@human-models-3.0.4', notChecked: [] });
     // Six cars are labelled by hand in the car park (tests/support/labelled-photos.ts); the detector finds most.
     expect(manifest.privacy.vehicles).toBeGreaterThanOrEqual(4);
-    expect(manifest.privacy.note).toMatch(/number plates/);
+    expect(manifest.privacy.note).toMatch(/number plates/i);
+    // Per image: the car park's plates are counted against it, and the counts add up.
+    const perImage = manifest.privacy.images as { name: string; faces: number; plates: number }[];
+    expect(perImage.map((i) => i.name).sort()).toEqual([...manifest.privacy.checked].sort());
+    expect(perImage.reduce((n, i) => n + i.plates, 0)).toBe(manifest.privacy.vehicles);
+    expect(perImage.reduce((n, i) => n + i.faces, 0)).toBe(manifest.privacy.faces);
+    expect(Math.max(...perImage.map((i) => i.plates))).toBeGreaterThanOrEqual(4);
     expect(made.privacy).toMatchObject({ vehiclesBlurred: true, vehicles: manifest.privacy.vehicles });
     expect((await service().verify({ path: made.path })).ok).toBe(true);
   }, 60_000);
@@ -130,7 +136,7 @@ describe('faces are hidden in evidence bundles', () => {
     expect(meanDiff(luma(out, PLATE), luma(orig, PLATE))).toBeLessThan(4);
     const manifest = JSON.parse(strFromU8(entries['manifest.json']!));
     expect(manifest.privacy).toMatchObject({ facesBlurred: true, vehiclesBlurred: false, vehicleDetector: null, vehicles: 0 });
-    expect(manifest.privacy.note).not.toMatch(/number plates/);
+    expect(manifest.privacy.note).not.toMatch(/number plates/i);
   }, 60_000);
 
   it('turned off for one bundle: images go as cached, and the manifest says faces were not hidden', async () => {

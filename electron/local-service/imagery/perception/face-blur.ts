@@ -7,8 +7,8 @@ export interface FaceBlurService {
   /** The object detector that finds vehicles, id@version. */
   vehicles: string;
   /**
-   * A copy of the JPEG with every face found hidden (with `vehicles`, every vehicle too: a coarse
-   * stand-in for number plates), and how many there were.
+   * A copy of the JPEG with every face found hidden (with `vehicles`, the plate band of every
+   * vehicle too), and how many faces and vehicles there were.
    */
   blur(jpeg: Uint8Array, opts?: { vehicles?: boolean }): Promise<{ bytes: Uint8Array; faces: number; vehicles: number }>;
   close(): Promise<void>;

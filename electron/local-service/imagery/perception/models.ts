@@ -23,7 +23,7 @@ export type ModelEntry = z.infer<typeof ModelEntry>;
 export interface DetectorClass {
   label: string;
   words: string[];
-  /** A vehicle that carries number plates: blurred whole, when asked, in images leaving the laptop. */
+  /** A vehicle that carries number plates: its plate band is blurred, when asked, in images leaving the laptop. */
   plates?: boolean;
 }
 

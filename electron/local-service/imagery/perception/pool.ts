@@ -39,7 +39,7 @@ export interface BlurredPhoto {
   height: number;
   /** The faces found (boxes before padding). */
   faces: Seen[];
-  /** The vehicles blurred whole when asked (classes marked `plates` in the classes file). */
+  /** The vehicles whose plate band (the lower 60% of the box) was blurred, when asked (classes marked `plates`). */
   vehicles: Seen[];
 }
 
@@ -62,7 +62,7 @@ export interface DetectorPool {
   /**
    * A copy of a JPEG with its faces hidden: each box padded by `pad` (a square of `pad` times its
    * longer side, default 1.8: face boxes hug the eyes and mouth) and blurred hard. With `vehicles`,
-   * every vehicle the detector finds is blurred whole too, a coarse stand-in for its number plates.
+   * the lower 60% of every vehicle the detector finds is blurred too, where its number plates are.
    */
   blurFaces(jpeg: Uint8Array, opts?: { pad?: number; quality?: number; vehicles?: boolean }): Promise<BlurredPhoto>;
   readonly size: number;

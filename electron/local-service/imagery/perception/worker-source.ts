@@ -189,7 +189,7 @@ function anchors(size) {
   return out;
 }
 let faceAnchors = null;
-async function detectFaces(model, img, tile, m) {
+async function detectFaces(model, img, tile, m, minScore) {
   const size = m.inputSize;
   faceAnchors = faceAnchors || anchors(size);
   const input = tf.tensor4d(sample(img, tile[0], tile[1], tile[2], tile[3], size, BLAZEFACE_INPUT), [1, size, size, 3]);
@@ -210,10 +210,14 @@ async function detectFaces(model, img, tile, m) {
   for (let i = 0; i < faceAnchors.length; i++) {
     const o = i * rows.width;
     const score = 1 / (1 + Math.exp(-rows.data[o]));
-    if (score < m.minScore) continue;
+    if (score < minScore) continue;
     const cx = rows.data[o + 1] + faceAnchors[i][0], cy = rows.data[o + 2] + faceAnchors[i][1];
     const w = rows.data[o + 3], h = rows.data[o + 4];
     const sx = tile[2] / size, sy = tile[3] / size;
+    // Landmarks (right eye, left eye, nose, mouth, ears) as anchor offsets: a face has its mouth in
+    // the lower half of its box, well below its eyes; a texture scoring as a face rarely does.
+    const top = cy - h / 2, at = (k) => (rows.data[o + 6 + 2 * k] + faceAnchors[i][1] - top) / h;
+    if (at(3) < 0.5 || at(3) - (at(0) + at(1)) / 2 < 0.25) continue;
     found.push({ label: 'face', score, box: [tile[0] + (cx - w / 2) * sx, tile[1] + (cy - h / 2) * sy, w * sx, h * sy] });
   }
   return found;
@@ -248,15 +252,22 @@ function hide(img, regions) {
 }
 
 // A face box padded into a square of pad times its longer side (face boxes hug the eyes and mouth).
+// The padding stops at half the image's shorter side (never below the box itself): a close-up
+// face is hidden by its own box, and no face, real or a cat's, blurs the whole image.
 function faceRegion(img, b, pad) {
-  const side = Math.max(b[2], b[3]) * pad;
+  const long = Math.max(b[2], b[3]);
+  const side = Math.max(long, Math.min(long * pad, Math.min(img.width, img.height) / 2));
   const x0 = Math.max(0, Math.floor(b[0] + b[2] / 2 - side / 2)), y0 = Math.max(0, Math.floor(b[1] + b[3] / 2 - side / 2));
   return { x0, y0, x1: Math.min(img.width, Math.ceil(x0 + side)), y1: Math.min(img.height, Math.ceil(y0 + side)), r: Math.max(2, Math.round(side / 6)) };
 }
 
-// A vehicle's whole box, a tenth wider and taller: where its number plates are is not known.
-function vehicleRegion(img, b) {
-  const x0 = Math.max(0, Math.floor(b[0] - b[2] * 0.05)), y0 = Math.max(0, Math.floor(b[1] - b[3] * 0.05));
+// Where a vehicle's number plates are, without a plate detector: the lower 60% of its box, its
+// whole width, a twentieth wider each side. Seen from behind or in front the plate sits between
+// 45% and 95% of the box's height (bumper, boot lid); seen from the side or at an angle it is at
+// one end of that band. The vehicle's roof and windows stay visible.
+const PLATE_BAND = 0.4;
+function plateRegion(img, b) {
+  const x0 = Math.max(0, Math.floor(b[0] - b[2] * 0.05)), y0 = Math.max(0, Math.floor(b[1] + b[3] * PLATE_BAND));
   const x1 = Math.min(img.width, Math.ceil(b[0] + b[2] * 1.05)), y1 = Math.min(img.height, Math.ceil(b[1] + b[3] * 1.05));
   return { x0, y0, x1, y1, r: Math.max(2, Math.round(Math.min(x1 - x0, y1 - y0) / 6)) };
 }
@@ -267,10 +278,61 @@ async function findObjects(det, img) {
   return nms(found, 0.5, 100);
 }
 
-async function findFaces(face, img) {
+// Square tiles of \`side\` covering the image, neighbours overlapping by a quarter of a side.
+function grid(w, h, side) {
+  const along = (len) => {
+    if (len <= side) return [0];
+    const n = Math.ceil((len - side) / (side * 0.75)) + 1, step = (len - side) / (n - 1);
+    return Array.from({ length: n }, (_, i) => Math.round(i * step));
+  };
+  const out = [];
+  for (const y of along(h)) for (const x of along(w)) out.push([x, y, Math.min(side, w), Math.min(side, h)]);
+  return out;
+}
+
+// Where faces are looked for: the whole photo (or a panorama's tiles), and with \`levels\`, tiles
+// of a half, a quarter… of its shorter side, down to FACE_TILE_MIN px: a face a thirtieth of a
+// group photo's width is a few pixels in the 256 px the model sees of the whole.
+const FACE_TILE_MIN = 256;
+const FACE_LEVELS = 2;
+function faceTiles(w, h, levels, whole) {
+  const out = [...whole];
+  let side = Math.min(w, h);
+  for (let k = 0; k < levels; k++) {
+    side = Math.round(side / 2);
+    if (side < FACE_TILE_MIN) break;
+    out.push(...grid(w, h, side));
+  }
+  return out;
+}
+
+// Faces found in several tiles, or cut by a tile's edge: a box mostly inside a better one is the same face.
+function mergeFaces(list) {
+  list.sort((a, b) => b.score - a.score);
+  const kept = [];
+  for (const d of list) {
+    const inside = (k) => {
+      const w = Math.min(k.box[0] + k.box[2], d.box[0] + d.box[2]) - Math.max(k.box[0], d.box[0]);
+      const h = Math.min(k.box[1] + k.box[3], d.box[1] + d.box[3]) - Math.max(k.box[1], d.box[1]);
+      return (Math.max(0, w) * Math.max(0, h)) / Math.min(k.box[2] * k.box[3], d.box[2] * d.box[3] || 1) > 0.5;
+    };
+    if (!kept.some((k) => iou(k.box, d.box) > 0.3 || inside(k))) kept.push(d);
+    if (kept.length >= 200) break;
+  }
+  return kept;
+}
+
+// A tile shows the model textures closer than the whole photo does (bark, a chimney, a circuit
+// board), and it takes more of them for faces: a face found only in a tile must score higher.
+const TILE_FACE_SCORE = 0.7;
+async function findFaces(face, img, levels) {
   const found = [];
-  for (const tile of tiles(img.width, img.height)) found.push(...await detectFaces(face, img, tile, workerData.faces));
-  return nms(found, 0.3, 100);
+  const whole = tiles(img.width, img.height);
+  for (const tile of faceTiles(img.width, img.height, levels, whole)) {
+    const min = whole.includes(tile) ? workerData.faces.minScore : Math.max(workerData.faces.minScore, TILE_FACE_SCORE);
+    found.push(...await detectFaces(face, img, tile, workerData.faces, min));
+  }
+  return mergeFaces(found);
 }
 
 async function blur(id, bytes, pad, quality, vehicles) {
@@ -280,9 +342,9 @@ async function blur(id, bytes, pad, quality, vehicles) {
   const rgb = new Uint8Array(rgba.width * rgba.height * 3);
   for (let i = 0, j = 0; i < rgb.length; i += 3, j += 4) { rgb[i] = rgba.data[j]; rgb[i + 1] = rgba.data[j + 1]; rgb[i + 2] = rgba.data[j + 2]; }
   const img = { width: rgba.width, height: rgba.height, data: rgb };
-  const faces = await findFaces(face, img);
+  const faces = await findFaces(face, img, FACE_LEVELS);
   const plated = vehicles ? (await findObjects(det, img)).filter((d) => workerData.plates.includes(d.label)) : [];
-  hide(rgba, [...faces.map((f) => faceRegion(rgba, f.box, pad)), ...plated.map((v) => vehicleRegion(rgba, v.box))]);
+  hide(rgba, [...faces.map((f) => faceRegion(rgba, f.box, pad)), ...plated.map((v) => plateRegion(rgba, v.box))]);
   const out = jpeg.encode({ width: rgba.width, height: rgba.height, data: rgba.data }, quality).data;
   const copy = new Uint8Array(out);
   parentPort.postMessage({ id, width: rgba.width, height: rgba.height, bytes: copy, faces: faces.map(round), vehicles: plated.map(round) }, [copy.buffer]);
@@ -297,7 +359,7 @@ parentPort.on('message', async ({ id, path, bytes, objects: wantObjects = true, 
     const img = jpeg.decode(bytes ?? fs.readFileSync(path), { useTArray: true, formatAsRGBA: false, maxResolutionInMP: 200, maxMemoryUsageInMB: 1024 });
     collect();
     const objects = wantObjects ? (await findObjects(det, img)).map(round) : [];
-    const faceList = faces && face ? (await findFaces(face, img)).map(round) : [];
+    const faceList = faces && face ? (await findFaces(face, img, 0)).map(round) : [];
     const lines = text && workerData.ocr ? await readText(img) : [];
     parentPort.postMessage({ id, width: img.width, height: img.height, objects, faces: faceList, text: lines });
   } catch (e) {

@@ -6,7 +6,7 @@ import { StreamRequest, type StreamResponseSuccess } from '../../../shared/servi
 import { fieldErrors, sendProblem } from '../http/problem';
 import { ImageryCatalog } from './catalog';
 import type { Snapshot } from './snapshot';
-import { createCatalogGeocoder, createDefaultGeocoder, foldText, RegionTable, type Geocoder, type Region } from './geocoder';
+import { createCatalogGeocoder, createDefaultGeocoder, RegionTable, type Geocoder, type Region } from './geocoder';
 import { MediaSigner } from './media';
 import type { LocalServicePlugin, ServiceContext } from './plugin-types';
 import { openPgImageryStorage } from './pg-store';
@@ -16,6 +16,7 @@ import type { PerceptionProgress } from './perception/indexer';
 import { openSeeing, registerPerceptionRoutes, type Seeing } from './perception/seeing';
 import { defaultModelsDir, readModels } from './perception/models';
 import { ClassVocabulary } from './perception/vocabulary';
+import { linesHolding } from './read-text';
 import { photoDetections } from './seen-photos';
 import { byteRange, MEDIA_PATH, registerMedia, type MediaState } from './media-routes';
 import { observation, record, regionItem } from './present';
@@ -256,11 +257,13 @@ export function createImageryPlugin(opts: ImageryPluginOptions): ImageryPlugin {
         if (!snap) return reply;
         const limit = parsed.data.limit ?? IMAGERY_LIMIT.default;
         const page = parsed.data.page ?? 1;
-        const found = await searchPhotos(s.store, snap, s.regions, parsed.data.query, limit, page, ctx.catalog);
+        const found = await searchPhotos(s.store, snap, s.regions, parsed.data.query, limit, page, ctx.catalog, {
+          classes: s.seeing?.classes,
+          isPlace: (w) => s.regions.byName.has(w) || !!ctx.catalog?.cityByName.has(normalizeName(w)),
+        });
         const read = await s.store.textLines(found.rows.map((r) => r.rowid));
         const words = parseQuery(parsed.data.query).words.map((w) => w.folded);
-        const textSeen = (rowid: number) =>
-          (read.get(rowid) ?? []).filter((line) => foldText(line).split(/[^\p{L}\p{N}]+/u).some((t) => words.includes(t)));
+        const textSeen = (rowid: number) => linesHolding(read.get(rowid) ?? [], words);
         const res: ImageryResponseSuccess = {
           isSuccess: true,
           page,

@@ -196,25 +196,18 @@ export async function openPgImageryStorage({ pool, onWait, reads }: PgImagerySto
       if (reads?.replicated) raise(await reads.mark());
     },
 
-    async match(word) {
+    async match(word, withRead = true) {
       const tokens = tokenizer.tokens(word);
       // A phrase without tokens matches nothing in FTS5 either.
       if (!tokens.length) return [];
+      // Tokens hold no spaces (they split words), so "in a row" is a substring of the spaced list.
+      const inRow = tokens.length === 1 ? '' : ` AND strpos(' ' || array_to_string(words, ' ') || ' ', ' ' || array_to_string($1::text[], ' ') || ' ') > 0`;
       // The photo's words, then the words of the text read in it.
-      const r =
-        tokens.length === 1
-          ? await read<{ rowid: number }>(
-              'SELECT rowid FROM imagery_photo WHERE words @> $1 UNION SELECT photo_rowid FROM imagery_text WHERE words @> $1',
-              [tokens],
-            )
-          : await read<{ rowid: number }>(
-              // Tokens hold no spaces (they split words), so "in a row" is a substring of the spaced list.
-              `SELECT rowid FROM imagery_photo WHERE words @> $1
-               AND strpos(' ' || array_to_string(words, ' ') || ' ', ' ' || array_to_string($1::text[], ' ') || ' ') > 0
-               UNION SELECT photo_rowid FROM imagery_text WHERE words @> $1
-               AND strpos(' ' || array_to_string(words, ' ') || ' ', ' ' || array_to_string($1::text[], ' ') || ' ') > 0`,
-              [tokens],
-            );
+      const r = await read<{ rowid: number }>(
+        `SELECT rowid FROM imagery_photo WHERE words @> $1${inRow}` +
+          (withRead ? ` UNION SELECT photo_rowid FROM imagery_text WHERE words @> $1${inRow}` : ''),
+        [tokens],
+      );
       return r.rows.map((x) => x.rowid);
     },
 

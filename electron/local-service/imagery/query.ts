@@ -6,6 +6,7 @@ import { foldText, type Region, type RegionTable } from './geocoder';
 import type { ImageryStorage } from './storage';
 import type { PhotoRow, Sighting } from './store';
 import type { ClassVocabulary, NamedClass } from './perception/vocabulary';
+import { readTextMask } from './read-text';
 
 /**
  * Query words that name nothing in a catalog of photos: function words and the words for
@@ -15,6 +16,7 @@ const STOP_WORDS = new Set([
   'a', 'an', 'the', 'of', 'in', 'at', 'on', 'near', 'around', 'for', 'with', 'and', 'or', 'to', 'from', 'by',
   'show', 'me', 'find', 'all', 'any', 'some', 'is', 'are', 'there', 'where', 'what', 'which',
   'photo', 'photos', 'picture', 'pictures', 'image', 'images', 'imagery', 'capture', 'captures',
+  'showing', 'shown', 'seen', 'containing', 'visible',
 ]);
 
 export interface QueryWord {
@@ -85,10 +87,21 @@ export function namedCity(query: string, catalog: Catalog | undefined): NamedPla
   return undefined;
 }
 
-/** Snapshot positions of the photos matching at least one word, with the words each matched (bit i = word i). */
-export async function matchWords(store: ImageryStorage, snap: Snapshot, words: QueryWord[]): Promise<Map<number, number>> {
+/**
+ * Snapshot positions of the photos matching at least one word, with the words each matched (bit i
+ * = word i): the photo's own words, and the text read in it (`readTextMask`: case and spaces
+ * ignored, several content words as one phrase).
+ */
+export async function matchWords(
+  store: ImageryStorage,
+  snap: Snapshot,
+  words: QueryWord[],
+  isPlace?: (folded: string) => boolean,
+): Promise<Map<number, number>> {
   const hits = new Map<number, number>();
-  const matched = await Promise.all(words.slice(0, 30).map((w) => store.match(w.folded)));
+  if (!words.length) return hits;
+  const some = words.slice(0, 30);
+  const matched = await Promise.all(some.map((w) => store.match(w.folded, false)));
   matched.forEach((rowids, bit) => {
     for (const rowid of rowids) {
       const i = snap.indexOf.get(rowid);
@@ -96,7 +109,25 @@ export async function matchWords(store: ImageryStorage, snap: Snapshot, words: Q
       hits.set(i, (hits.get(i) ?? 0) | (1 << bit));
     }
   });
+  for (const [rowid, lines] of await store.textLines(Array.from(snap.rowids))) {
+    const i = snap.indexOf.get(rowid);
+    const mask = i === undefined ? 0 : readTextMask(lines, some, isPlace);
+    if (mask) hits.set(i!, (hits.get(i!) ?? 0) | mask);
+  }
   return hits;
+}
+
+/** Adds the photos the detector saw a class in to `hits`, as matching the words the class took. */
+async function addSeen(store: ImageryStorage, snap: Snapshot, hits: Map<number, number>, words: QueryWord[], classes?: ClassVocabulary): Promise<void> {
+  if (!classes) return;
+  const reading = classes.read(words);
+  for (const [k, c] of reading.classes.entries()) {
+    const mask = reading.took[k]!.reduce((m, i) => m | (1 << i), 0);
+    for (const rowid of (await store.seenWith(c.label)).keys()) {
+      const i = snap.indexOf.get(rowid);
+      if (i !== undefined) hits.set(i, (hits.get(i) ?? 0) | mask);
+    }
+  }
 }
 
 export function popcount(mask: number): number {
@@ -134,6 +165,7 @@ export async function searchPhotos(
   limit: number,
   page: number,
   catalog?: Catalog,
+  seen?: { classes?: ClassVocabulary; isPlace?: (folded: string) => boolean },
 ): Promise<SearchResult> {
   const parsed = parseQuery(query);
   const named = parsed.all ? undefined : namedRegion(parsed, regions);
@@ -143,7 +175,11 @@ export async function searchPhotos(
   if (parsed.all) {
     hits = new Map();
     for (let i = 0; i < snap.rowids.length; i++) hits.set(i, 0);
-  } else hits = await matchWords(store, snap, parsed.words);
+  } else {
+    hits = await matchWords(store, snap, parsed.words, seen?.isPlace);
+    // Words naming a detector class find the photos it was seen in ("cars").
+    await addSeen(store, snap, hits, parsed.words.slice(0, 30), seen?.classes);
+  }
   // Imagery records carry a still image URL: videos are found through /v1/stream only.
   let candidates = [...hits.keys()].filter((i) => !snap.isVideo[i]);
   if (named) candidates = candidates.filter((i) => snap.regionId[i] === named.id);
@@ -208,11 +244,12 @@ export interface StreamHit {
 
 const quoted = (words: string[]) => words.map((w) => `"${w}"`).join(', ');
 
-function perceptionMessage(classes: NamedClass[], unseen: string[], found: number): string | null {
+function perceptionMessage(classes: NamedClass[], unseen: string[], found: number, known: string[]): string | null {
   if (!unseen.length) return null;
   const has = unseen.length === 1 ? 'has no class for' : 'has no class for any of';
   if (classes.length) return `The photo detector ${has} ${quoted(unseen)}; photos are listed by what it saw: ${classes.map((c) => c.label).join(', ')}.`;
-  if (!found) return `The photo detector ${has} ${quoted(unseen)}, and no photo's keywords, captions or text read in it mention it: nothing is listed.`;
+  if (!found)
+    return `The photo detector ${has} ${quoted(unseen)}, and no photo's keywords, captions or text read in it mention it: nothing is listed. The classes it knows: ${known.join(', ')}.`;
   return `The photo detector ${has} ${quoted(unseen)}: these photos are listed because their keywords, captions or text read in them mention it, not because it was seen in them.`;
 }
 
@@ -230,11 +267,11 @@ export async function streamPhotos(store: ImageryStorage, snap: Snapshot, p: Str
   const inScope = (i: number) =>
     (p.year === undefined || snap.year[i] === p.year) && (!p.region || snap.regionId[i] === p.region.id);
   const parsed = parseQuery(p.query);
-  const reading = p.classes && !parsed.all ? p.classes.read(parsed.words) : null;
+  const reading = p.classes && !parsed.all ? p.classes.read(parsed.words, p.isPlace) : null;
   const classes = reading?.classes ?? [];
   const textWords = reading ? reading.rest.map((k) => parsed.words[k]!) : parsed.words;
   const mask = new Map<number, number>();
-  if (!parsed.all) for (const [i, m] of await matchWords(store, snap, textWords)) if (inScope(i)) mask.set(i, m);
+  if (!parsed.all) for (const [i, m] of await matchWords(store, snap, textWords, p.isPlace)) if (inScope(i)) mask.set(i, m);
   // Photos showing an asked class, with what was seen of those classes.
   const seen = new Map<number, Sighting[]>();
   if (classes.length) {
@@ -251,7 +288,9 @@ export async function streamPhotos(store: ImageryStorage, snap: Snapshot, p: Str
   // Years and places are not things to see; any other word no class took is one the detector lacks.
   const unseen = reading ? textWords.filter((w) => !/^\d+$/.test(w.folded) && !p.isPlace?.(w.folded)).map((w) => w.text) : [];
   const bySeen = classes.length > 0;
-  const byScope = !bySeen && (parsed.all || (mask.size === 0 && (!!p.points?.length || !!p.region)));
+  // A scope lists its photos only when the words asked for nothing the detector lacks: "wind
+  // turbines" in a region is refused as it is without one, never answered with every photo there.
+  const byScope = !bySeen && (parsed.all || (mask.size === 0 && !unseen.length && (!!p.points?.length || !!p.region)));
   const candidate = bySeen ? (i: number) => seen.has(i) : byScope ? inScope : (i: number) => mask.has(i);
   const nameOf = (i: number) =>
     bySeen ? seen.get(i)![0]!.label : byScope ? SCOPE_FEATURE_NAME : matchedText(textWords, mask.get(i) ?? 0);
@@ -303,6 +342,6 @@ export async function streamPhotos(store: ImageryStorage, snap: Snapshot, p: Str
       seen: seen.get(i) ?? [],
     });
   }
-  const perception = reading ? { classes, unseen, message: perceptionMessage(classes, unseen, hits.length) } : null;
+  const perception = reading ? { classes, unseen, message: perceptionMessage(classes, unseen, hits.length, p.classes!.labels()) } : null;
   return { hits, radiusKm, perception };
 }

@@ -39,8 +39,11 @@ export interface ImageryStorage {
    * path stays; new ones get `newId()`. The generation moves when anything changed.
    */
   apply(changes: ScanChanges, newId: () => string): Promise<void>;
-  /** Rowids whose search text, or text read in the photo, holds the word as one FTS5 phrase (tokens folded and in a row). */
-  match(word: string): Promise<number[]>;
+  /**
+   * Rowids whose search text, or (unless `read` is false) text read in the photo, holds the word as
+   * one FTS5 phrase (tokens folded and in a row).
+   */
+  match(word: string, read?: boolean): Promise<number[]>;
   skipped(): Promise<{ path: string; reason: string }[]>;
   /**
    * Photos (not videos) the detector run `run` has not looked at since they last changed, at most
@@ -100,7 +103,7 @@ export function embeddedStorageOf(store: ImageryStore): ImageryStorage {
     async apply(changes, newId) {
       if (changes.removed.length || changes.skipped.length || changes.photos.length || changes.identified?.length) write(changes, newId);
     },
-    match: async (word) => store.match(word),
+    match: async (word, read) => store.match(word, read),
     skipped: async () => store.skipped(),
     unseen: async (run, limit, skip) => store.unseen(run, limit, skip),
     forgetSeenUnder: async (folders) => store.forgetSeenUnder(folders),

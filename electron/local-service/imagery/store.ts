@@ -221,11 +221,11 @@ export class ImageryStore {
     this.st.deleteSkipped.run(path);
   }
 
-  /** Rowids whose text, or the text read in the photo, holds the token (an FTS5 phrase of one token). */
-  match(token: string): number[] {
+  /** Rowids whose text, or (unless `read` is false) the text read in the photo, holds the token (an FTS5 phrase of one token). */
+  match(token: string, read_ = true): number[] {
     const phrase = `"${token.replace(/"/g, '""')}"`;
     const out = this.st.ftsMatch.all(phrase) as number[];
-    const read = this.st.textMatch.all(phrase) as number[];
+    const read = read_ ? (this.st.textMatch.all(phrase) as number[]) : [];
     return read.length ? [...new Set([...out, ...read])] : out;
   }
 

@@ -10,7 +10,10 @@ interface Obs {
   properties: { description: string; match: string };
 }
 interface StreamBody {
-  data: { geojson: { features: Obs[] } };
+  data: { geojson: { features: Obs[] }; perception?: { classes: { label: string }[]; unseen: string[]; message: string | null } };
+}
+interface SearchBody {
+  data: { description: string; text_seen?: string[] }[];
 }
 
 /** The classes whose figures must reach 0.85, and any other class shown in at least 3 photos. */
@@ -52,10 +55,21 @@ describe(`real photos: per-class precision and recall of stream answers (${BACKE
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const stream = async (query: string) => {
-    const r = await h.stream({ query, limit: 50 });
+  const streamBody = async (body: object) => {
+    const r = await h.stream({ limit: 50, ...body });
     expect(r.status).toBe(200);
-    return (r.json as StreamBody).data.geojson.features;
+    return r.json as StreamBody;
+  };
+  const stream = async (query: string) => (await streamBody({ query })).data.geojson.features;
+  const search = async (query: string) => {
+    const r = await h.searchReq({ query, limit: 100 });
+    expect(r.status).toBe(200);
+    return (r.json as SearchBody).data.map((d) => d.description).sort();
+  };
+  /** Keys of the photos whose labelled sign text holds the phrase (case and spaces ignored). */
+  const signsWith = (phrase: string) => {
+    const squeeze = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, '');
+    return [...byKey].filter(([, p]) => (p.text ?? []).some((t) => squeeze(t).includes(squeeze(phrase)))).map(([k]) => k).sort();
   };
 
   it('finds person, car and every class shown in 3 photos with precision and recall >= 0.85', async () => {
@@ -82,5 +96,41 @@ describe(`real photos: per-class precision and recall of stream answers (${BACKE
     for (const r of checked) {
       expect({ label: r.label, precision: r.precision! >= MIN, recall: r.recall! >= MIN }).toEqual({ label: r.label, precision: true, recall: true });
     }
+  });
+
+  it('an unseen class with a region or a position is refused, naming it and the classes known', async () => {
+    const lyon = { latitude: 45.76, longitude: 4.84 };
+    for (const scope of [{ region_id: '250' }, { position: { points: [lyon] } }, {}]) {
+      const body = await streamBody({ query: 'wind turbines', ...scope });
+      expect(body.data.geojson.features).toEqual([]);
+      expect(body.data.perception!.unseen).toEqual(['wind', 'turbines']);
+      expect(body.data.perception!.message).toMatch(/no class for any of "wind", "turbines".*nothing is listed.*classes it knows: person, bicycle, car/);
+    }
+    // A scope alone still lists its photos.
+    expect((await streamBody({ query: 'photos', region_id: '250' })).data.geojson.features).toHaveLength(byKey.size);
+  });
+
+  it('"car parks" is not the class car: the sign saying it is found by its text', async () => {
+    const body = await streamBody({ query: 'car parks' });
+    expect(body.data.perception!.classes).toEqual([]);
+    expect(body.data.geojson.features.map((f) => f.properties.match)).not.toContain('seen');
+    expect(body.data.geojson.features.map((f) => f.properties.description).sort()).toEqual(signsWith('car parks'));
+  });
+
+  it('text on signs is found whatever its case and spacing, a phrase as a phrase', async () => {
+    // Read glued ("NOPARKING") or not, both signs saying parking are found, and only they.
+    expect(signsWith('parking')).toHaveLength(2);
+    expect(await search('parking')).toEqual(signsWith('parking'));
+    expect(await search('PARKING')).toEqual(signsWith('parking'));
+    // "Sports Centre" is the direction sign, not the copy centre.
+    expect(signsWith('sports centre')).toHaveLength(1);
+    expect(await search('Sports Centre')).toEqual(signsWith('sports centre'));
+    expect(await search('sportscentre')).toEqual(signsWith('sports centre'));
+  });
+
+  it('/search finds what the detector saw: "cars" lists the photos stream lists as showing cars', async () => {
+    const seen = (await stream('cars')).filter((f) => f.properties.match === 'seen').map((f) => f.properties.description).sort();
+    expect(seen.length).toBeGreaterThanOrEqual(4);
+    expect(await search('cars')).toEqual(seen);
   });
 });

@@ -113,4 +113,19 @@ describe('detector classes in query words', () => {
     expect(r.classes).toEqual([{ label: 'car', said: 'cars' }]);
     expect(r.rest).toEqual([0, 1]);
   });
+
+  it.each([
+    ['car parks', []],
+    ['bus stop', []],
+    ['bicycle lanes', []],
+    ['cars parked', ['car']],
+    ['people walking', ['person']],
+    ['car Lyon', ['car']],
+    ['car 2024', ['car']],
+    ['car bus', ['car', 'bus']],
+    ['red car', ['car']],
+  ])('"%s" names the classes %j (a singular class before another word qualifies it)', (q, labels) => {
+    const words = q.split(' ').map((t) => ({ text: t, folded: t.toLowerCase() }));
+    expect(vocab.read(words, (w) => w === 'lyon').classes.map((c) => c.label)).toEqual(labels);
+  });
 });

@@ -1,4 +1,4 @@
-import { singularForms } from '../../vocabulary/phrases';
+import { looksPlural, singularForms } from '../../vocabulary/phrases';
 import { foldText } from '../geocoder';
 import type { DetectorClass } from './models';
 
@@ -11,9 +11,14 @@ export interface NamedClass {
 
 export interface ClassReading {
   classes: NamedClass[];
+  /** Indexes of the words each class took, in the order of `classes`. */
+  took: number[][];
   /** Indexes of the words no class took. */
   rest: number[];
 }
+
+/** Plurals not made with an s (the classes' words list them). */
+const IRREGULAR_PLURALS = new Set(['people', 'men', 'women', 'children']);
 
 /** Longest class phrase looked for, in words ("fire hydrant", "cell phone"). */
 const MAX_WORDS = 3;
@@ -49,22 +54,40 @@ export class ClassVocabulary {
     return undefined;
   }
 
-  /** Classes named by the words (folded and as written), longest phrase first, left to right. */
-  read(words: readonly { text: string; folded: string }[]): ClassReading {
+  /**
+   * Classes named by the words (folded and as written), longest phrase first, left to right. A
+   * class written in the singular and followed by another word (not a class, a place or a number)
+   * qualifies that word, as in "car parks", "bus stops" or "bicycle lanes": it names no class there.
+   */
+  read(words: readonly { text: string; folded: string }[], isPlace: (folded: string) => boolean = () => false): ClassReading {
     const classes: NamedClass[] = [];
+    const took: number[][] = [];
     const rest: number[] = [];
+    const plain = (k: number) => {
+      const w = words[k];
+      return !!w && !/^\d+$/.test(w.folded) && !isPlace(w.folded) && !this.classOf([w.folded]);
+    };
     for (let i = 0; i < words.length; ) {
-      let took = 0;
-      for (let n = Math.min(MAX_WORDS, words.length - i); n >= 1 && !took; n--) {
+      let taken = 0;
+      for (let n = Math.min(MAX_WORDS, words.length - i); n >= 1 && !taken; n--) {
         const part = words.slice(i, i + n);
-        const label = this.classOf(part.map((w) => w.folded));
+        const folded = part.map((w) => w.folded);
+        const label = this.classOf(folded);
         if (!label) continue;
-        if (!classes.some((c) => c.label === label)) classes.push({ label, said: part.map((w) => w.text).join(' ') });
-        took = n;
+        const last = folded[folded.length - 1]!;
+        const singular = this.byPhrase.has(folded.join(' ')) && !looksPlural(last) && !IRREGULAR_PLURALS.has(last);
+        if (singular && plain(i + n)) break;
+        const at = classes.findIndex((c) => c.label === label);
+        const idx = Array.from({ length: n }, (_, k) => i + k);
+        if (at < 0) {
+          classes.push({ label, said: part.map((w) => w.text).join(' ') });
+          took.push(idx);
+        } else took[at]!.push(...idx);
+        taken = n;
       }
-      if (!took) rest.push(i);
-      i += took || 1;
+      if (!taken) rest.push(i);
+      i += taken || 1;
     }
-    return { classes, rest };
+    return { classes, took, rest };
   }
 }

@@ -90,6 +90,8 @@ export async function benchAll(sources = SOURCES): Promise<Figures> {
     await fetch(`${svc.baseUrl}/v1/imagery/catalog`, { headers: { authorization: `Bearer ${BENCH_KEYS.bearer}` } }).then((r) => r.arrayBuffer());
     const figures: Figures = {};
     for (const source of sources) mergeFigures(figures, await source(svc));
+    // Photos the detectors were still looking at while the figures were taken (a busy machine).
+    if (svc.photosPending) mergeFigures(figures, { photos_pending: svc.photosPending });
     return figures;
   } finally {
     await svc.stop();

@@ -83,7 +83,7 @@ export function createFaceHider(blur: FaceBlur | undefined, opts: HideOptions = 
       else
         r.note =
           `Faces found by ${r.detector} were hidden (padded boxes, blurred) in ${r.checked.length} image(s): ${r.faces} face(s).` +
-          (vehicles ? ` Number plates: the lower part of each vehicle found by ${r.vehicleDetector} was blurred, where plates are in any view: ${r.vehicles} vehicle(s).` : '') +
+          (vehicles ? ` To hide number plates, the lower part of each vehicle found by ${r.vehicleDetector} was blurred, where plates are in any view: ${r.vehicles} vehicle(s).` : '') +
           (r.notChecked.length ? ` Not checked: ${r.notChecked.length} image(s) that are not JPEG or could not be read.` : '') +
           ' The detector misses some faces (profiles, small or covered ones).';
       return { ...r, images: r.images.map((i) => ({ ...i })), checked: [...r.checked], notChecked: [...r.notChecked] };

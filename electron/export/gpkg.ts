@@ -117,7 +117,7 @@ function isoTime(t: string | Date | undefined): string | null {
  * The GeoPackage 1.3 R-tree triggers (spec F.3). Created after the bulk load, so they never run
  * here; the ST_ functions they call come from whichever application edits the file (GDAL, QGIS).
  */
-function rtreeTriggers(t: string, c: string): string {
+export function rtreeTriggers(t: string, c: string): string {
   const r = q(`rtree_${t}_${c}`);
   const rn = (suffix: string) => q(`rtree_${t}_${c}_${suffix}`);
   const T = q(t);

@@ -58,11 +58,10 @@ export interface ExportService {
   close(): Promise<void>;
 }
 
+/** The file named after the question of the first answer (the files and data layers beside it do not count). */
 function fileNameFor(layers: readonly ExportLayer[], format: ExportFormat): string {
-  const base =
-    layers.length === 1
-      ? layers[0]!.name.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').trim().slice(0, 60) || 'export'
-      : `fieldlens-export-${layers.length}-layers`;
+  const first = layers.find((l) => (l.role ?? 'answer') === 'answer') ?? layers[0]!;
+  const base = first.name.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').replace(/\s+/g, ' ').trim().slice(0, 60).trim() || 'export';
   return base + FORMAT_EXTENSION[format];
 }
 
@@ -127,7 +126,8 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
           project: {
             ...project,
             name: basename(fileName, extname(fileName)),
-            basemap: !project || project.basemap.kind === 'online' ? { kind: 'online', url: ONLINE_TILE_TEMPLATE } : project.basemap,
+            // The offline basemap always; the online tiles only when the map shows them.
+            basemap: project?.basemap.kind === 'online' ? { kind: 'online', url: ONLINE_TILE_TEMPLATE } : (project?.basemap ?? { kind: 'none' }),
           },
         },
         {

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { ExportEstimate, ExportFormat, ExportLayerStyle, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
-import { NO_VALUE, OTHER_KEY, type classify, type Colouring } from '../../../shared/map/symbology';
+import { CATEGORY_COLOURS, NO_VALUE, OTHER_KEY, type classify, type Colouring } from '../../../shared/map/symbology';
 import { useServices } from '../services';
 import { LAYER_COLOURS } from '../map/layerColours';
 import type { LayerName } from '../map/layers';
@@ -72,7 +72,7 @@ export interface ExportOptions {
   format?: ExportFormat;
   /** The map layer the entries are drawn in: the project draws them in its colour (History's when absent). */
   layer?: LayerName;
-  /** The project's basemap (the online tiles when absent). */
+  /** The project's raster basemap (the online tiles when the map shows them, else none: the offline basemap alone). */
   basemap?: ExportProject['basemap'];
   /** The project's extent [minLon, minLat, maxLon, maxLat] (the map's when absent). */
   extent?: [number, number, number, number];
@@ -98,7 +98,7 @@ export const useExportStore = defineStore('exports', () => {
   const running = computed(() => starting.value || [...tasks.value.values()].some((t) => t.job?.state === 'running'));
 
   /**
-   * A QGIS project opens where the map is, over the online basemap the map draws, each entry as
+   * A QGIS project opens on the data, over the basemap the map draws, each entry as
    * the map draws it: the one entry on the map's shown layer with the legend's classes (one
    * colour, by rank or by a column), any other in its layer's colour.
    */
@@ -108,11 +108,15 @@ export const useExportStore = defineStore('exports', () => {
     const box = e && ([Math.max(-180, e[0]), Math.max(-90, e[1]), Math.min(180, e[2]), Math.min(90, e[3])] as const);
     const layer = opts.layer ?? 'history';
     const colour = LAYER_COLOURS[layer];
+    const others = CATEGORY_COLOURS.filter((c) => c !== colour);
     const onMap = opts.layer !== undefined && queryIds.length === 1 && map.activeLayer === layer && !!map.collections[layer]?.features.length;
     return {
-      basemap: opts.basemap ?? { kind: 'online' },
+      basemap: opts.basemap ?? (map.onlineTiles && (typeof navigator === 'undefined' || navigator.onLine) ? { kind: 'online' } : { kind: 'none' }),
       ...(box && box[0] < box[2] && box[1] < box[3] ? { extent: [...box] } : {}),
-      styles: onMap ? [legendStyle(map.legend, map.hiddenClasses, colour)] : queryIds.map(() => ({ by: 'layer' as const, colour })),
+      // Several entries each in a colour of their own, the layer's first: in one colour they could not be told apart.
+      styles: onMap
+        ? [legendStyle(map.legend, map.hiddenClasses, colour)]
+        : queryIds.map((_, i) => ({ by: 'layer' as const, colour: i === 0 ? colour : others[(i - 1) % others.length]! })),
     };
   }
 

@@ -56,7 +56,11 @@ export type ExportLayerStyle = z.infer<typeof ExportLayerStyle>;
 /** The QGIS project of an export: what the map shows, so the project opens as the map looked. */
 export const ExportProject = z
   .object({
-    /** online: the OpenStreetMap tiles the map draws; pack: the tiles of an area pack file, for offline use. */
+    /**
+     * Raster tiles above the offline basemap every project carries (Natural Earth, places, the
+     * street basemap of loaded extracts): online, the OpenStreetMap tiles the map draws (off until
+     * switched on in QGIS); pack, the tiles of an area pack file; none, the offline basemap alone.
+     */
     basemap: z.union([
       z.object({ kind: z.literal('online') }).strict(),
       z.object({ kind: z.literal('pack'), path: z.string().min(1).max(4096) }).strict(),
@@ -81,7 +85,7 @@ export const ExportStartInput = z
     format: ExportFormat,
     /** Absolute file path chosen in a save dialog (desktop only); absent = a file to download. */
     destination: z.string().min(1).max(4096).optional(),
-    /** For qgz and qfield (absent: online basemap, extent of the data, the map's result colour). */
+    /** For qgz and qfield (absent: the offline basemap alone, extent of the data, the map's result colour). */
     project: ExportProject.optional(),
     /** Units of the `distance_display` field, as Settings chose them (absent: km and m); `distance_meters` stays in metres. */
     units: Units.optional(),
@@ -97,7 +101,7 @@ export const ExportEstimate = z.object({
   features: z.number().int().min(0),
   /** The GeoPackage's data, about (tiles not counted). */
   dataBytes: z.number().int().min(0),
-  /** The offline basemap's tiles (0 for an online basemap or none). */
+  /** The offline basemap: Natural Earth, places and street features around the data, and an area pack's tiles. */
   basemapBytes: z.number().int().min(0),
   /** All of it, about: the QField ZIP is at most this (tiles do not compress further). */
   bytes: z.number().int().min(0),

@@ -140,7 +140,7 @@ describe('export RPC', () => {
 describe('export RPC: QGIS projects', () => {
   const qgsOf = (zip: Uint8Array, name: string) => strFromU8(unzipSync(zip)[name]!);
 
-  it('writes a .qgz beside its GeoPackage on the desktop, in the selection order, online basemap by default', async () => {
+  it('writes a .qgz beside its GeoPackage on the desktop, in the selection order, the offline basemap alone by default', async () => {
     const desk = await setup('test', loadPoints(5));
     const dest = join(desk.dataDir, 'site survey.qgz');
     const r = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['b', 'a'] }, format: 'qgz', destination: dest });
@@ -149,7 +149,11 @@ describe('export RPC: QGIS projects', () => {
     expect(readdirSync(desk.dataDir).filter((f) => f.startsWith('site survey')).sort()).toEqual(['site survey.gpkg', 'site survey.qgz']);
     const xml = qgsOf(readFileSync(dest), 'site survey.qgs');
     const sources = [...xml.matchAll(/<datasource>([^<]*)<\/datasource>/g)].map((m) => m[1]);
-    expect(sources).toEqual(['./site survey.gpkg|layername=Query_b', './site survey.gpkg|layername=Query_a', expect.stringMatching(/^type=xyz&amp;url=https:\/\/tile\.openstreetmap\.org\//)]);
+    expect(sources.slice(0, 2)).toEqual(['./site survey.gpkg|layername=Query_b', './site survey.gpkg|layername=Query_a']);
+    // Below them the offline basemap's tables in the same GeoPackage; no online tiles unless asked.
+    expect(sources.slice(2).every((s) => s!.startsWith('./site survey.gpkg|layername=basemap_'))).toBe(true);
+    expect(sources.slice(2)).toContain('./site survey.gpkg|layername=basemap_land');
+    expect(xml).not.toContain('type=xyz');
     const wrongName = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz', destination: join(desk.dataDir, 'x.gpkg') });
     expect(wrongName).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
   });
@@ -183,7 +187,10 @@ describe('export RPC: QGIS projects', () => {
     expect(xml).not.toContain('type=xyz');
 
     const est = await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a', 'b'] }, format: 'qfield' });
-    expect(est).toMatchObject({ ok: true, value: { features: 10, basemapBytes: 0, layers: [{ name: 'Query a', features: 5 }, { name: 'Query b', features: 5 }] } });
+    expect(est).toMatchObject({ ok: true, value: { features: 10, layers: [{ name: 'Query a', features: 5 }, { name: 'Query b', features: 5 }] } });
+    // The offline basemap: Natural Earth around the data, some hundreds of kilobytes, as the ZIP holds it.
+    const basemapBytes = (est as { value: { basemapBytes: number } }).value.basemapBytes;
+    expect(basemapBytes).toBeGreaterThan(20_000);
     expect((est as { value: { bytes: number } }).value.bytes).toBeGreaterThan(zip.length);
     expect(
       await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: '/tmp/a.gpkg' } } }),

@@ -329,22 +329,31 @@ describe('Export store', () => {
     expect(calls[0]).toEqual({ method: 'export.start', input: { selection: { queryIds: ['5'] }, format: 'csv', units: { distance: 'nmi', short: 'ft' } } });
   });
 
-  it('sends a QGIS project the map extent, the online basemap and each layer in the colour the map draws it', async () => {
+  it('sends a QGIS project the map extent, the basemap the map shows and several entries each in a colour of its own', async () => {
     const { client, calls } = scriptedClient(async () => ({ ok: true, value: { jobId: 'j4', fileName: 'q.zip', downloadPath: '/exports/j4' } }));
     const { exp, map } = withStores(client, () => ({ exp: useExportStore(), map: useMapStore() }));
     map.provideExtent(() => [170, 40, 190, 50]);
     exp.format = 'qfield';
+    map.setOnlineTiles(false);
     await exp.start([9, 2]);
-    const history = { by: 'layer', colour: LAYER_COLOURS.history };
+    const styles = (calls[0]!.input as { project: { styles: { by: string; colour: string }[] } }).project.styles;
     expect(calls[0]).toEqual({
       method: 'export.start',
       input: {
         selection: { queryIds: ['9', '2'] },
         format: 'qfield',
         units: { distance: 'km', short: 'm' },
-        project: { basemap: { kind: 'online' }, extent: [170, 40, 180, 50], styles: [history, history] },
+        // Online tiles off on the map: the project's offline basemap alone.
+        project: { basemap: { kind: 'none' }, extent: [170, 40, 180, 50], styles },
       },
     });
+    expect(styles[0]).toEqual({ by: 'layer', colour: LAYER_COLOURS.history });
+    expect(styles[1]!.colour).not.toBe(styles[0]!.colour);
+    exp.dismiss([9, 2]);
+    calls.length = 0;
+    map.setOnlineTiles(true);
+    await exp.start([9, 2]);
+    expect((calls[0]!.input as { project: { basemap: unknown } }).project.basemap).toEqual({ kind: 'online' });
   });
 
   it("sends the legend's classes of the entry the map shows: by rank, by a column with a class turned off, and Other", async () => {

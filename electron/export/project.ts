@@ -7,10 +7,10 @@ import { strToU8, zipSync } from 'fflate';
 import { CATEGORY_COLOURS } from '../../shared/map/symbology';
 import { RpcError } from '../../shared/rpc/errors';
 import { basemapQml, basemapStyle, WATER_COLOUR } from './basemap-style';
-import { writeGeoPackage, safeUrl } from './gpkg';
+import { safeUrl, STYLES_TABLE, writeGeoPackage } from './gpkg';
 import { featuresBox, offlineBasemapBytes, placesIn, streetFeatures, writeOfflineBasemap, type BasemapFeature, type BasemapTable } from './offline-basemap';
 import { projectXml, type Box, type ProjectBasemap, type ProjectVectorLayer } from './qgis-project';
-import { NAME_FIELD, type LayerStyle } from './qgis-style';
+import { labelingXml, layerQml, NAME_FIELD, rendererXml, symbolType, type LayerStyle } from './qgis-style';
 import type { ExportedLayer, ExportLayer, LayerKind, Tick } from './types';
 
 /** Colour of a layer the map gave none for: the map's own result colour. */
@@ -172,6 +172,27 @@ function duplicatesAnswer(db: Database.Database, table: string, answers: readonl
   return r.n > 0 && r.dup === r.n;
 }
 
+/**
+ * Makes each layer's style in the project its table's default in `layer_styles`, as QGIS's own
+ * "Package layers" does, so the GeoPackage dragged into QGIS alone draws as the map. A table shown
+ * as one layer per kind of geometry keeps the plain default, which suits every kind.
+ */
+function setDefaultStyles(gpkg: string, layers: readonly ProjectVectorLayer[]): void {
+  const db = new Database(gpkg);
+  try {
+    const set = db.prepare(`UPDATE ${STYLES_TABLE} SET styleQML = ? WHERE f_table_name = ? AND useAsDefault = 1`);
+    db.transaction(() => {
+      for (const l of layers) {
+        if (l.geometryFilter) continue;
+        const labels = l.label ? labelingXml(l.label) : null;
+        set.run(layerQml(rendererXml(l.style, symbolType(l.geometryType)), labels, l.geometryType, l.label), l.table);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}
+
 const BASEMAP_ABSTRACT: Record<BasemapTable['role'], string> = {
   land: 'Natural Earth 1:50m land (public domain), as the map draws it offline.',
   borders: 'Natural Earth 1:50m country borders (public domain).',
@@ -261,6 +282,7 @@ export async function writeProject(
       // QGIS draws one kind of geometry per layer: a table of several is shown as one layer per kind.
       return split.map((k) => ({ ...base, id: `${base.id}_${k}`.slice(0, 80), name: `${l.name} (${KIND_NAME[k]})`, geometryFilter: k }));
     });
+    setDefaultStyles(gpkgPartial, projectLayers);
     const basemapLayer = (t: BasemapTable): ProjectVectorLayer => {
       const { renderer, labels } = basemapStyle(t.role);
       return {

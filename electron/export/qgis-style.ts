@@ -137,6 +137,20 @@ export function labelingXml(field: string): string {
   );
 }
 
+/** QML of a layer's style as a project draws it (renderer, labels), its default in `layer_styles`. */
+export function layerQml(renderer: string, labels: string | null, geometryType: string, preview: string | null): string {
+  const type = symbolType(geometryType);
+  return (
+    `<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n` +
+    `<qgis version="3.22.0" styleCategories="AllStyleCategories" labelsEnabled="${labels ? 1 : 0}">` +
+    renderer +
+    (labels ?? '') +
+    (preview ? `<previewExpression>${xmlText(`"${preview}"`)}</previewExpression>` : '') +
+    `<layerGeometryType>${type === 'marker' ? 0 : type === 'line' ? 1 : 2}</layerGeometryType>` +
+    `</qgis>\n`
+  );
+}
+
 /** QML for one layer: single-symbol renderer coloured by kind, preview (map tip) field by kind. */
 export function defaultQml(kind: LayerKind, geometryType: string): string {
   const type = symbolType(geometryType);

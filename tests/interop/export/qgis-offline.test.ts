@@ -14,7 +14,7 @@ import { RpcError } from '../../../shared/rpc/errors';
 import { BASEMAP_PALETTES, STREET_PALETTES } from '../../../shared/basemap/palettes';
 import type { ComputeFeature } from '../../../shared/service/compute';
 import { fillSource, finished, openSide, packService, type AppSide } from '../../support/pack-fixture';
-import { validateGpkg } from './tools';
+import { loadInQgis, validateGpkg } from './tools';
 
 /**
  * Every kind of QGIS project the app writes, opened and drawn by headless QGIS with no network
@@ -288,5 +288,15 @@ describe('a QGIS project drawn with no network', () => {
     expect((await validateGpkg(join(dir, 'qgz', 'cafes in Fulda.gpkg'))).code).toBe(0);
     const xml = strFromU8(unzipSync(readFileSync(join(dir, 'qgz', 'cafes in Fulda.qgz')))['cafes in Fulda.qgs']!);
     expect(xml).not.toContain('tile.openstreetmap.org');
+  });
+
+  it("stores the map's style as each table's default, so the GeoPackage alone draws as the map", async () => {
+    const [qgz] = await loadInQgis(join(dir, 'qgz', 'cafes in Fulda.gpkg'), ['cafes_in_Fulda']);
+    expect([qgz!.renderer, qgz!.labels, qgz!.labelField]).toEqual(['categorizedSymbol', true, 'name']);
+    expect(qgz!.categories).toEqual({ cafe: [STYLE.cafe, true], bakery: [STYLE.bakery, true], '': [STYLE.cafe, true] });
+    const [off, upload, land] = await loadInQgis(join(dir, 'qfield', 'cafes-qfield.gpkg'), ['cafes_in_Fulda', 'cafes_csv', 'basemap_land']);
+    expect(off!.categories!['bakery']).toEqual([STYLE.bakery, false]);
+    expect([upload!.labels, upload!.color]).toEqual([false, '#8c564b']);
+    expect([land!.renderer, land!.color]).toEqual(['singleSymbol', BASEMAP_PALETTES.light.land]);
   });
 });

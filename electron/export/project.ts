@@ -264,14 +264,16 @@ export async function writeProject(
     const projectLayers: ProjectVectorLayer[] = exported.flatMap((l, i) => {
       const layer = layers[i]!;
       const colour = layer.colour ?? (isAnswer(layer) ? ANSWER_COLOURS[answer++ % ANSWER_COLOURS.length]! : DEFAULT_LAYER_COLOUR);
+      const style = tableStyle(options.styles?.[i] ?? { by: 'layer', colour }, l);
       const base: ProjectVectorLayer = {
         id: `layer_${i + 1}_${l.table}`.slice(0, 80),
         name: l.name,
         table: l.table,
         geometryType: l.geometryType,
-        style: tableStyle(options.styles?.[i] ?? { by: 'layer', colour }, l),
+        style,
         // Names on the answers only: an upload or data layer beside them would name each place again.
-        label: isAnswer(layer) ? label(l.kind) : null,
+        // A heatmap names nothing, as on the map.
+        label: isAnswer(layer) && style.by !== 'heatmap' ? label(l.kind) : null,
         readOnly: !options.editable,
         abstract: provenanceText(layer, l.count),
         // A file the answer was asked over holds the answer's own features: drawn, they would cover its classes.

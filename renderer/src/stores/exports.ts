@@ -115,7 +115,7 @@ export const useExportStore = defineStore('exports', () => {
       ...(box && box[0] < box[2] && box[1] < box[3] ? { extent: [...box] } : {}),
       // Several entries each in a colour of their own, the layer's first: in one colour they could not be told apart.
       styles: onMap
-        ? [legendStyle(map.legend, map.hiddenClasses, colour)]
+        ? [map.display === 'heatmap' ? { by: 'heatmap' as const, colour } : legendStyle(map.legend, map.hiddenClasses, colour)]
         : queryIds.map((_, i) => ({ by: 'layer' as const, colour: i === 0 ? colour : others[(i - 1) % others.length]! })),
     };
   }

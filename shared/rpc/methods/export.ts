@@ -22,13 +22,15 @@ const HexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 const Shown = z.boolean();
 
 /**
- * How the map draws one layer, as its legend lists it: one colour, by rank (ranges of positions
+ * How the map draws one layer, as its legend lists it: one colour, a heatmap, by rank (ranges of positions
  * in the service's order, 1 the first), or a colour per value of a column (null: no value;
  * `other`: the values past the palette). `colour` is the layer's own colour, for features no
  * class covers; a class turned off in the legend is sent with `shown: false`.
  */
 export const ExportLayerStyle = z.discriminatedUnion('by', [
   z.object({ by: z.literal('layer'), colour: HexColour }).strict(),
+  /** The map's heatmap of the results: a density surface, no symbol or label per feature. */
+  z.object({ by: z.literal('heatmap'), colour: HexColour }).strict(),
   z
     .object({
       by: z.literal('rank'),

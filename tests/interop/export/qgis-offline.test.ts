@@ -160,7 +160,15 @@ const basemapColours = [BASEMAP_PALETTES.light.land, STREET_PALETTES.light.water
 
 let side: AppSide;
 const packPath = join(dir, 'area.gpkg');
-const seen: Record<'qgz' | 'qfield' | 'online', Seen> = {} as never;
+const seen: Record<'qgz' | 'qfield' | 'online' | 'heatmap', Seen> = {} as never;
+
+// A heatmap answer: 2,000 results, most around one spot (a fixed pseudo-random spread).
+const HOT: [number, number] = [9.68, 50.56];
+let seed = 7;
+const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) - 0.5;
+const crowd = Array.from({ length: 2000 }, (_, i) =>
+  point(`h${i}`, HOT[0] + (i % 4 ? 0.01 : 0.08) * (rand() + rand()), HOT[1] + (i % 4 ? 0.006 : 0.05) * (rand() + rand()), `Point ${i}`, {}),
+);
 const png = (name: string) => join(OUT, `qgis-${name}.png`);
 
 beforeAll(async () => {
@@ -185,15 +193,24 @@ beforeAll(async () => {
     destination: join(dir, 'online.zip'),
     project: options({ kind: 'online', url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png' }),
   });
-  for (const [name, zip] of [['qfield', 'cafes-qfield.zip'], ['online', 'online.zip']] as const) {
+  await startExport({
+    layers: [{ kind: 'compute', name: 'crowded places', features: crowd, count: crowd.length }],
+    format: 'qfield',
+    destination: join(dir, 'heatmap.zip'),
+    project: { basemap: { kind: 'none' }, styles: [{ by: 'heatmap', colour: STYLE.cafe }] },
+  });
+  for (const [name, zip] of [['qfield', 'cafes-qfield.zip'], ['online', 'online.zip'], ['heatmap', 'heatmap.zip']] as const) {
     const out = join(dir, name);
     mkdirSync(out);
     for (const [f, bytes] of Object.entries(unzipSync(readFileSync(join(dir, zip))))) writeFileSync(join(out, f), bytes);
   }
-  [seen.qgz, seen.qfield, seen.online] = await Promise.all([
+  [seen.qgz, seen.qfield] = await Promise.all([
     drawOffline(join(dir, 'qgz', 'cafes in Fulda.qgz'), png('qgz')),
     drawOffline(join(dir, 'qfield', 'cafes-qfield.qgz'), png('qfield')),
+  ]);
+  [seen.online, seen.heatmap] = await Promise.all([
     drawOffline(join(dir, 'online', 'online.qgz'), png('online')),
+    drawOffline(join(dir, 'heatmap', 'heatmap.qgz'), png('heatmap')),
   ]);
 }, 180_000);
 
@@ -214,7 +231,7 @@ describe('a QGIS project drawn with no network', () => {
     expect(seen.qfield.layers.filter((l) => l.type === 'raster')).toEqual([]);
   });
 
-  it.each(['qgz', 'qfield', 'online'] as const)('%s: every layer valid, the offline basemap drawn at every corner, no online layer switched on', (kind) => {
+  it.each(['qgz', 'qfield', 'online', 'heatmap'] as const)('%s: every layer valid, the offline basemap drawn at every corner, no online layer switched on', (kind) => {
     const s = seen[kind];
     for (const l of s.layers) expect([l.name, l.valid]).toEqual([l.name, true]);
     expect(s.background).toBe(STREET_PALETTES.light.water);
@@ -223,7 +240,7 @@ describe('a QGIS project drawn with no network', () => {
     const online = s.layers.filter((l) => l.type === 'raster' && /xyz|http/.test(l.source));
     expect(online.map((l) => l.shownInPanel)).toEqual(kind === 'online' ? [false] : []);
     expect(s.layers.filter((l) => l.basemap).map((l) => l.name)).toEqual(
-      expect.arrayContaining(['Places', 'Natural Earth land', 'Natural Earth borders', 'Street basemap: roads and water', 'Street basemap: areas']),
+      expect.arrayContaining(['Places', 'Natural Earth land', 'Natural Earth borders', ...(kind === 'heatmap' ? [] : ['Street basemap: roads and water', 'Street basemap: areas'])]),
     );
     expect(readFileSync(png(kind)).subarray(1, 4).toString()).toBe('PNG');
   });
@@ -298,5 +315,20 @@ describe('a QGIS project drawn with no network', () => {
     expect(off!.categories!['bakery']).toEqual([STYLE.bakery, false]);
     expect([upload!.labels, upload!.color]).toEqual([false, '#8c564b']);
     expect([land!.renderer, land!.color]).toEqual(['singleSymbol', BASEMAP_PALETTES.light.land]);
+  });
+
+  it('draws a heatmap answer with QGIS heatmap renderer: hot where the results crowd, no dot or name per result', () => {
+    const s = seen.heatmap;
+    const h = layer(s, 'crowded places');
+    expect([h.renderer, h.labels, h.count]).toEqual(['heatmapRenderer', false, crowd.length]);
+    expect(s.labels.filter((l) => l.layer === h.id)).toEqual([]);
+    // The pixel at the crowd's middle is at the warm end of the ramp; one at the view's corner is the basemap's.
+    const centre = h.samples!.reduce((best, p) => {
+      const d = (q: Sample) => Math.hypot(q.pixel[0] - SIZE / 2, q.pixel[1] - SIZE / 2);
+      return d(p) < d(best) ? p : best;
+    });
+    const [r, , b] = centre.colour!;
+    expect(r! > 200 && b! < 80, `centre ${centre.colour}`).toBe(true);
+    console.log(JSON.stringify({ heatmap_points: crowd.length, heatmap_render_ms: s.renderMs, qgz_render_ms: seen.qgz.renderMs }));
   });
 });

@@ -10,6 +10,7 @@ the image; every label QGIS placed is reported with its layer and text.
 """
 import json
 import sys
+import time
 
 from qgis.core import (QgsApplication, QgsCoordinateTransform, QgsMapRendererParallelJob,
                        QgsMapSettings, QgsPointXY, QgsProject, QgsRectangle, QgsWkbTypes)
@@ -35,6 +36,9 @@ def colour(c):
     return [c.red(), c.green(), c.blue(), c.alpha()]
 
 
+timings = []
+
+
 def render(which, out):
     s = QgsMapSettings()
     s.setLayers(which)
@@ -44,8 +48,10 @@ def render(which, out):
     s.setBackgroundColor(background)
     s.setExtent(QgsRectangle(view))
     job = QgsMapRendererParallelJob(s)
+    started = time.monotonic()
     job.start()
     job.waitForFinished()
+    timings.append(round((time.monotonic() - started) * 1000))
     img = job.renderedImage()
     labels = job.takeLabelingResults()
     placed = []
@@ -143,6 +149,7 @@ out = {
     "blank": base_image.isNull(),
     "background": background.name(),
     "labels": placed,
+    "renderMs": timings[0],
 }
 del layers, visible, base_layers, settings, image, base_image, m2p
 project.clear()

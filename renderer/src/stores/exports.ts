@@ -7,6 +7,7 @@ import { useServices } from '../services';
 import { LAYER_COLOURS } from '../map/layerColours';
 import type { LayerName } from '../map/layers';
 import { useAppStore } from './app';
+import { useHistoryStore } from './history';
 import { useMapStore } from './map';
 import { useUnitsStore } from './units';
 
@@ -83,8 +84,11 @@ export const useExportStore = defineStore('exports', () => {
   const { exports } = useServices();
   const app = useAppStore();
   const map = useMapStore();
+  const history = useHistoryStore();
   const units = useUnitsStore();
   const format = ref<ExportFormat>('gpkg');
+  /** Whether a QGIS project's layers open for editing (QField can then edit them); read-only otherwise. */
+  const editable = ref(false);
   /** One job and error per selection: an answer shows its own download, never another's. */
   const tasks = ref(new Map<string, ExportTask>());
   /** The selection of the last export started: what `job` and `error` read. */
@@ -111,6 +115,7 @@ export const useExportStore = defineStore('exports', () => {
     const others = CATEGORY_COLOURS.filter((c) => c !== colour);
     const onMap = opts.layer !== undefined && queryIds.length === 1 && map.activeLayer === layer && !!map.collections[layer]?.features.length;
     return {
+      ...(editable.value ? { editable: true } : {}),
       basemap: opts.basemap ?? (map.onlineTiles && (typeof navigator === 'undefined' || navigator.onLine) ? { kind: 'online' } : { kind: 'none' }),
       ...(box && box[0] < box[2] && box[1] < box[3] ? { extent: [...box] } : {}),
       // Several entries each in a colour of their own, the layer's first: in one colour they could not be told apart.
@@ -119,6 +124,12 @@ export const useExportStore = defineStore('exports', () => {
         : queryIds.map((_, i) => ({ by: 'layer' as const, colour: i === 0 ? colour : others[(i - 1) % others.length]! })),
     };
   }
+
+  /** A file name from the question of the first entry, as the service names downloads. */
+  const suggestedName = (queryIds: readonly number[]): string => {
+    const text = history.items.find((q) => q.id === queryIds[0])?.queryText ?? '';
+    return text.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').replace(/\s+/g, ' ').trim().slice(0, 60).trim() || 'fieldlens-export';
+  };
 
   /** The browser host cannot hand over a destination; a .qgz is two files, so only the QField ZIP comes as a download. */
   const needsDestination = (f: ExportFormat) => f === 'qgz' && app.info !== null && app.info.shell !== 'electron';
@@ -151,7 +162,7 @@ export const useExportStore = defineStore('exports', () => {
     try {
       let destination: string | undefined;
       if (app.info?.shell === 'electron') {
-        const chosen = await exports.chooseDestination({ format: fmt, suggestedName: opts.suggestedName ?? 'fieldlens-export' });
+        const chosen = await exports.chooseDestination({ format: fmt, suggestedName: opts.suggestedName ?? suggestedName(queryIds) });
         if (!chosen.ok) {
           put(key, { error: chosen.error });
           app.report('Export', chosen.error);
@@ -221,6 +232,7 @@ export const useExportStore = defineStore('exports', () => {
 
   return {
     format,
+    editable,
     job: computed(() => taskOf(lastKey.value)?.job ?? null),
     error: computed(() => taskOf(lastKey.value)?.error ?? null),
     jobFor: (queryIds: readonly number[]) => taskOf(selectionKey(queryIds))?.job ?? null,

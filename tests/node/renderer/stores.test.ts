@@ -354,6 +354,12 @@ describe('Export store', () => {
     map.setOnlineTiles(true);
     await exp.start([9, 2]);
     expect((calls[0]!.input as { project: { basemap: unknown } }).project.basemap).toEqual({ kind: 'online' });
+    // "Editable in QField" in the export bar: the project's layers open for editing.
+    exp.dismiss([9, 2]);
+    calls.length = 0;
+    exp.editable = true;
+    await exp.start([9, 2]);
+    expect((calls[0]!.input as { project: { editable?: boolean } }).project.editable).toBe(true);
   });
 
   it("sends the legend's classes of the entry the map shows: by rank, by a column with a class turned off, and Other", async () => {
@@ -409,6 +415,11 @@ describe('Export store', () => {
     const [byName] = (await styleSent()) as [{ classes: { value: string }[]; other: unknown }];
     expect(byName.classes.map((c) => c.value)).toEqual(['n0', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6']);
     expect(byName.other).toEqual({ colour: '#6f7780', shown: true });
+
+    // The map drawing a heatmap: the project draws one too.
+    map.setDisplay('heatmap');
+    expect(await styleSent()).toEqual([{ by: 'heatmap', colour }]);
+    map.setDisplay('features');
 
     // Entries the map does not show (another layer in front, or several) keep their layer's colour.
     map.setActiveLayer('street');

@@ -131,8 +131,6 @@ export const useExportStore = defineStore('exports', () => {
     return text.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').replace(/\s+/g, ' ').trim().slice(0, 60).trim() || 'fieldlens-export';
   };
 
-  /** The browser host cannot hand over a destination; a .qgz is two files, so only the QField ZIP comes as a download. */
-  const needsDestination = (f: ExportFormat) => f === 'qgz' && app.info !== null && app.info.shell !== 'electron';
 
   /** Estimates of projects per selection and format, with the error of the last try. */
   const estimates = ref(new Map<string, { estimate: ExportEstimate | null; error: RpcErrorBody | null }>());
@@ -238,7 +236,6 @@ export const useExportStore = defineStore('exports', () => {
     jobFor: (queryIds: readonly number[]) => taskOf(selectionKey(queryIds))?.job ?? null,
     errorFor: (queryIds: readonly number[]) => taskOf(selectionKey(queryIds))?.error ?? null,
     running,
-    needsDestination,
     estimate,
     estimateFor: (queryIds: readonly number[], opts: ExportOptions = {}) =>
       estimates.value.get(estimateKey(queryIds, opts.format ?? format.value, opts)) ?? null,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Units } from '../../units';
 import { RpcErrorBody } from '../errors';
 
-/** qgz: a QGIS project beside its GeoPackage; qfield: both (and the offline basemap) in one ZIP, as QField imports it. */
+/** qgz: a QGIS project beside its GeoPackage (two downloads in the browser host); qfield: both in one ZIP, as QField imports it. */
 export const ExportFormat = z.enum(['gpkg', 'geojson', 'ndjson', 'csv', 'qgz', 'qfield']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
@@ -128,12 +128,16 @@ export const ExportProgressEvent = z.object({
   fileName: z.string(),
   bytes: z.number().int().min(0).nullable(),
   downloadPath: z.string().nullable(),
+  /** A .qgz download's GeoPackage, the second file to save beside it (same folder, its name as the project's). */
+  dataDownloadPath: z.string().nullable().optional(),
   error: RpcErrorBody.nullable(),
 });
 export type ExportProgressEvent = z.infer<typeof ExportProgressEvent>;
 
 /** Browser-host route of a finished download export (token-checked like the rest of the host). */
 export const exportDownloadPath = (jobId: string) => `/exports/${encodeURIComponent(jobId)}`;
+/** Browser-host route of the GeoPackage beside a downloaded .qgz. */
+export const exportDataDownloadPath = (jobId: string) => `/exports/${encodeURIComponent(jobId)}/data`;
 
 /** File extension of each format, for save dialogs and download names. */
 export const EXPORT_EXTENSION: Record<ExportFormat, string> = {

@@ -186,6 +186,18 @@ describe('export RPC: QGIS projects', () => {
     expect(xml).toContain('value="123,63,181,255"');
     expect(xml).not.toContain('type=xyz');
 
+    // A .qgz downloads too: the project, and its GeoPackage as a second file of the same name.
+    const q = await web.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz' });
+    expect(q).toMatchObject({ ok: true, value: { fileName: 'Query a.qgz' } });
+    const qJob = (q as { value: { jobId: string } }).value.jobId;
+    expect(await web.finished(qJob)).toMatchObject({ state: 'done', written: 5, dataDownloadPath: `/exports/${qJob}/data` });
+    const project = web.services.exports.download(qJob)!;
+    const data = web.services.exports.download(qJob, 'data')!;
+    expect([project.fileName, data.fileName]).toEqual(['Query a.qgz', 'Query a.gpkg']);
+    expect(qgsOf(readFileSync(project.path), 'Query a.qgs')).toContain('<datasource>./Query a.gpkg|layername=Query_a</datasource>');
+    expect(readFileSync(data.path).subarray(0, 16).toString()).toBe('SQLite format 3\0');
+    expect(web.services.exports.download(jobId, 'data')).toBeUndefined();
+
     const est = await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a', 'b'] }, format: 'qfield' });
     expect(est).toMatchObject({ ok: true, value: { features: 10, layers: [{ name: 'Query a', features: 5 }, { name: 'Query b', features: 5 }] } });
     // The offline basemap: Natural Earth around the data, some hundreds of kilobytes, as the ZIP holds it.
@@ -197,7 +209,6 @@ describe('export RPC: QGIS projects', () => {
     ).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
 
     const cases: unknown[] = [
-      { selection: { queryIds: ['a'] }, format: 'qgz' },
       { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: '/tmp/area.gpkg' } } },
       { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, styles: [{ by: 'layer', colour: 'orange' }] } },
       { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, styles: [{ colour: '#7b3fb5' }] } },
@@ -221,7 +232,7 @@ describe('export RPC: QGIS projects', () => {
       });
   });
 
-  it('in the browser host, a pack this host wrote is the basemap of a QField download; no other file is read, no .qgz written', async () => {
+  it('in the browser host, a pack this host wrote is the basemap of a QField download; no other file is read', async () => {
     const web = await setup('browser-host', loadPoints(4));
     const packDone = new Promise<PackProgressEvent>((resolve) =>
       web.services.bus.subscribe((name, payload) => {
@@ -261,9 +272,7 @@ describe('export RPC: QGIS projects', () => {
       const refused = await web.services.router.dispatch(method, { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: other } } });
       expect(refused).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringContaining('only the area packs it wrote') } });
     }
-    // A .qgz (two files) cannot be a download: refused in words, and nothing is left in the exports folder but the one ZIP.
-    const qgz = await web.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz' });
-    expect(qgz).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringContaining('export for QField (one ZIP)') } });
+    // Nothing is left in the exports folder but the one ZIP: the refused basemaps wrote nothing.
     expect(readdirSync(join(web.dataDir, 'exports'))).toEqual([`${jobId}.zip`]);
   });
 });

@@ -447,15 +447,20 @@ describe('Export store', () => {
     expect(calls).toHaveLength(2);
   });
 
-  it('in the browser host a .qgz needs a destination it cannot have; the QField ZIP does not', async () => {
-    const { client } = scriptedClient(async (method) =>
-      method === 'app.info' ? { ok: true, value: { name: 'Fieldlens', version: '1', shell: 'browser-host', dataDir: '/d' } } : { ok: false, error: { code: 'NOT_FOUND', message: method } },
+  it('in the browser host a .qgz is a download like the QField ZIP, with its GeoPackage as a second file', async () => {
+    const { client, calls, emit } = scriptedClient(async (method) =>
+      method === 'app.info'
+        ? { ok: true, value: { name: 'Fieldlens', version: '1', shell: 'browser-host', dataDir: '/d' } }
+        : { ok: true, value: { jobId: 'q1', fileName: 'sites.qgz', downloadPath: '/exports/q1' } },
     );
     const { exp, app } = withStores(client, () => ({ exp: useExportStore(), app: useAppStore() }));
     await app.load();
-    expect(exp.needsDestination('qgz')).toBe(true);
-    expect(exp.needsDestination('qfield')).toBe(false);
-    expect(exp.needsDestination('gpkg')).toBe(false);
+    exp.format = 'qgz';
+    await exp.start([3]);
+    const sent = calls.find((c) => c.method === 'export.start')!.input as { format: string; destination?: string };
+    expect([sent.format, sent.destination]).toEqual(['qgz', undefined]);
+    emit('export.progress', { jobId: 'q1', state: 'done', written: 1, total: 1, layer: null, fileName: 'sites.qgz', bytes: 9, downloadPath: '/exports/q1', dataDownloadPath: '/exports/q1/data', error: null });
+    expect(exp.jobFor([3])?.dataDownloadPath).toBe('/exports/q1/data');
   });
 
   it("keeps each selection's job to itself: one answer's download never shows under another", async () => {

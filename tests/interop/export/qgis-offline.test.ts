@@ -42,6 +42,7 @@ interface Seen {
   view: [number, number, number, number];
   order: string[];
   background: string;
+  renderMs: number;
   labels: { layer: string; text: string }[];
   basemapCorners: ([number, number, number, number] | null)[];
   layers: {

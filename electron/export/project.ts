@@ -117,8 +117,8 @@ function dataBounds(db: Database.Database, tables: readonly string[]): Box | nul
 export function projectExtent(map: Box | undefined, data: Box | null): Box {
   const b: Box = data ? [...data] : map ? [...map] : [-180, -85, 180, 85];
   if (data) {
-    const w = Math.max(data[2] - data[0], 0.001) * 0.05;
-    const h = Math.max(data[3] - data[1], 0.001) * 0.05;
+    const w = Math.max(data[2] - data[0], 0.001) * 0.1;
+    const h = Math.max(data[3] - data[1], 0.001) * 0.1;
     b[0] = Math.max(-180, Math.min(b[0], data[0] - w));
     b[1] = Math.max(-85, Math.min(b[1], data[1] - h));
     b[2] = Math.min(180, Math.max(b[2], data[2] + w));

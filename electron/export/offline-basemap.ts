@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { pointOnFeature } from '@turf/turf';
 import type Database from 'better-sqlite3';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryCollection, Topology } from 'topojson-specification';
-import land50m from 'world-atlas/land-50m.json';
-import countries50m from 'world-atlas/countries-50m.json';
 import { STREET_MAX_ZOOM, streetClassOf, type StreetLayer } from '../../shared/basemap/streetClasses';
 import type { Geometry, Position } from '../../shared/service/geojson';
 import { resourcesDir } from '../ground/paths';
@@ -65,11 +64,16 @@ function boxOf(coords: unknown, into: Box = [Infinity, Infinity, -Infinity, -Inf
 
 const grow = (b: Box, d: number): Box => [b[0] - d, b[1] - d, b[2] + d, b[3] + d];
 
-/** Natural Earth 1:50m land polygons and country borders near a box, part by part. */
+/**
+ * Natural Earth 1:50m land polygons and country borders near a box, part by part. The files are
+ * read when a project is written (the main process keeps its packages external: a JSON import
+ * would need an import attribute there, and would parse 1.3 MB at every start).
+ */
 export function naturalEarth(box: Box): { land: Position[][][]; borders: Position[][] } {
   const around = grow(box, NE_MARGIN_DEGREES);
-  const landTopo = land50m as unknown as Topology<{ land: GeometryCollection }>;
-  const countriesTopo = countries50m as unknown as Topology<{ countries: GeometryCollection }>;
+  const require = createRequire(import.meta.url);
+  const landTopo = require('world-atlas/land-50m.json') as Topology<{ land: GeometryCollection }>;
+  const countriesTopo = require('world-atlas/countries-50m.json') as Topology<{ countries: GeometryCollection }>;
   const land: Position[][][] = [];
   for (const f of feature(landTopo, landTopo.objects.land).features) {
     const g = f.geometry;

@@ -16,7 +16,7 @@ export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string 
   { value: 'geojson', label: 'GeoJSON' },
   { value: 'ndjson', label: 'Newline-delimited GeoJSON' },
   { value: 'csv', label: 'CSV (lon/lat columns)' },
-  { value: 'qgz', label: 'QGIS project (.qgz + .gpkg, desktop)' },
+  { value: 'qgz', label: 'QGIS project (.qgz + .gpkg)' },
   { value: 'qfield', label: 'QGIS project for QField (.zip)' },
 ];
 

@@ -15,7 +15,8 @@ import type { Cell, Column, ColumnType } from './records';
  * Naming rule (case-insensitive): a property whose name is taken by a reserved name or an
  * earlier column gets the first free `_1`, `_2`, ... suffix (`feature_id_1`); an attribute
  * whose name is taken becomes `attr_<name>`, then `attr_<name>_2`, ... (an uploaded `name`
- * column becomes `attr_name` beside the feature's own `name`).
+ * column becomes `attr_name` beside the feature's own `name`, unless it repeats it: records.ts
+ * leaves such an echo out).
  */
 
 /** Column names the writers use themselves: GeoPackage's fid and geometry, the CSV frame. */

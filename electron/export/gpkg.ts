@@ -117,7 +117,7 @@ function isoTime(t: string | Date | undefined): string | null {
  * The GeoPackage 1.3 R-tree triggers (spec F.3). Created after the bulk load, so they never run
  * here; the ST_ functions they call come from whichever application edits the file (GDAL, QGIS).
  */
-function rtreeTriggers(t: string, c: string): string {
+export function rtreeTriggers(t: string, c: string): string {
   const r = q(`rtree_${t}_${c}`);
   const rn = (suffix: string) => q(`rtree_${t}_${c}_${suffix}`);
   const T = q(t);
@@ -271,21 +271,25 @@ async function writeLayer(
     geomTypes.size === 1 ? [...geomTypes][0]! : geomTypes.size === 0 && layer.kind !== 'compute' ? 'POINT' : 'GEOMETRY';
   const layout = fields.layout();
   const derived = layoutColumns(layout).slice(fixed.length);
+  // A file or data layer beside the answers has none of the service's fields (score, source...):
+  // its table leaves out those no feature fills, so it reads like the file it came from.
+  const kept = (layer.role ?? 'answer') === 'answer' ? fixed : fixed.filter((c) => db.prepare(`SELECT 1 FROM temp.stage WHERE ${q(c.name)} IS NOT NULL LIMIT 1`).get());
   const T = q(table);
   const columnDefs = [
     `"fid" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL`,
     `${q(GEOMETRY_COLUMN)} ${geometryType}`,
     `${q(ID_COLUMN)} TEXT`,
-    ...[...fixed, ...derived].map((c) => `${q(c.name)} ${c.type}`),
+    ...[...kept, ...derived].map((c) => `${q(c.name)} ${c.type}`),
   ];
   db.exec(`CREATE TABLE ${T} (${columnDefs.join(', ')})`);
-  const targetCols = ['fid', GEOMETRY_COLUMN, ID_COLUMN, ...fixed.map((c) => c.name), ...derived.map((c) => c.name)].map(q).join(', ');
+  const targetCols = ['fid', GEOMETRY_COLUMN, ID_COLUMN, ...kept.map((c) => c.name), ...derived.map((c) => c.name)].map(q).join(', ');
   // Plain cells are copied by SQLite itself (json_extract gives 0/1 for booleans, as cellOf does);
   // the rest go through fields.ts, as do keys a JSON path cannot quote.
   const sourceCols = [
     'fid',
     'geom',
-    ...stageCols.slice(0, -1).map(q),
+    q(ID_COLUMN),
+    ...kept.map((c) => q(c.name)),
     ...derived.map((c, i) => {
       const f = layout.derived[i];
       return f?.plain && !/["\\]/.test(f.key)
@@ -327,7 +331,9 @@ async function writeLayer(
   ).run(table, GEOMETRY_COLUMN, table.slice(0, 30), defaultQml(layer.kind, geometryType), `Default style for ${identifier}`, now);
   writeProvenance(db, table, identifier, layer.kind, prov, fid, now);
 
-  return { name: identifier, table, kind: layer.kind, count: fid, geometryType, columns: mapColumns(layer.kind, layout) };
+  const columns = mapColumns(layer.kind, layout);
+  for (const c of fixed) if (!kept.includes(c)) delete columns[c.name];
+  return { name: identifier, table, kind: layer.kind, count: fid, geometryType, columns };
 }
 
 // Properties the map reads under another name than their column's.

@@ -4,14 +4,19 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { strToU8, zipSync } from 'fflate';
+import { CATEGORY_COLOURS } from '../../shared/map/symbology';
 import { RpcError } from '../../shared/rpc/errors';
-import { writeGeoPackage, safeUrl } from './gpkg';
+import { basemapQml, basemapStyle, WATER_COLOUR } from './basemap-style';
+import { safeUrl, STYLES_TABLE, writeGeoPackage } from './gpkg';
+import { featuresBox, offlineBasemapBytes, placesIn, streetFeatures, writeOfflineBasemap, type BasemapFeature, type BasemapTable } from './offline-basemap';
 import { projectXml, type Box, type ProjectBasemap, type ProjectVectorLayer } from './qgis-project';
-import { NAME_FIELD, type LayerStyle } from './qgis-style';
+import { labelingXml, layerQml, NAME_FIELD, rendererXml, symbolType, type LayerStyle } from './qgis-style';
 import type { ExportedLayer, ExportLayer, LayerKind, Tick } from './types';
 
 /** Colour of a layer the map gave none for: the map's own result colour. */
 export const DEFAULT_LAYER_COLOUR = '#e8710a';
+/** Colours of further answers the map gave none for, after the first's: each its own. */
+export const ANSWER_COLOURS: readonly string[] = CATEGORY_COLOURS;
 
 export type ProjectBasemapChoice = { kind: 'online'; url: string } | { kind: 'pack'; path: string } | { kind: 'none' };
 
@@ -25,6 +30,10 @@ export interface ProjectOptions {
   editable?: boolean;
   /** File names inside (project and GeoPackage); the destination's name when absent. */
   name?: string;
+  /** The project's title; the first answer's name when absent. */
+  title?: string;
+  /** Named places around the data (lon/lat box) for the offline basemap; the app's bundled catalog when absent. */
+  places?: (box: Box) => BasemapFeature[];
 }
 
 export interface ProjectWriteResult {
@@ -64,6 +73,8 @@ function copyPackTiles(db: Database.Database, packPath: string): TilesInfo | nul
       | undefined;
     if (!t) return null;
     const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+    // A pack whose tile server was out of reach may hold the table and no tile.
+    if (!db.prepare(`SELECT 1 FROM pack.${q(t.table_name)} LIMIT 1`).get()) return null;
     const taken = db.prepare('SELECT 1 FROM main.gpkg_contents WHERE lower(table_name) = lower(?)').get(t.table_name);
     if (taken) throw new Error(`The area pack's tile table ${t.table_name} clashes with a layer of the export`);
     db.exec('BEGIN');
@@ -102,12 +113,12 @@ function dataBounds(db: Database.Database, tables: readonly string[]): Box | nul
   return box[0] === Infinity ? null : box;
 }
 
-/** The map's extent grown to hold the data, with a margin so no dot sits on the edge. */
+/** The data with a margin, so no dot sits on the edge; the map's extent where there is none. */
 export function projectExtent(map: Box | undefined, data: Box | null): Box {
-  const b: Box = map ? [...map] : data ? [...data] : [-180, -85, 180, 85];
+  const b: Box = data ? [...data] : map ? [...map] : [-180, -85, 180, 85];
   if (data) {
-    const w = Math.max(data[2] - data[0], 0.001) * 0.05;
-    const h = Math.max(data[3] - data[1], 0.001) * 0.05;
+    const w = Math.max(data[2] - data[0], 0.001) * 0.1;
+    const h = Math.max(data[3] - data[1], 0.001) * 0.1;
     b[0] = Math.max(-180, Math.min(b[0], data[0] - w));
     b[1] = Math.max(-85, Math.min(b[1], data[1] - h));
     b[2] = Math.min(180, Math.max(b[2], data[2] + w));
@@ -117,6 +128,79 @@ export function projectExtent(map: Box | undefined, data: Box | null): Box {
 }
 
 const label = (kind: LayerKind): string => NAME_FIELD[kind];
+
+const isAnswer = (l: ExportLayer) => (l.role ?? 'answer') === 'answer';
+
+/** A box three times as wide and high around the same middle: the places named around the data. */
+const widen = (b: Box): Box => {
+  const w = Math.max(b[2] - b[0], 0.05);
+  const h = Math.max(b[3] - b[1], 0.05);
+  return [b[0] - w, b[1] - h, b[2] + w, b[3] + h];
+};
+
+/** Features of a data layer with their OSM tags (its `attributes`). */
+function* tagged(features: readonly unknown[]) {
+  for (const f of features as { geometry: never; properties?: { attributes?: Record<string, unknown> } }[])
+    yield { geometry: f.geometry, tags: f.properties?.attributes ?? {} };
+}
+
+type GeometryKind = 'Point' | 'LineString' | 'Polygon';
+const KIND_NAME: Record<GeometryKind, string> = { Point: 'points', LineString: 'lines', Polygon: 'areas' };
+
+/**
+ * The kinds of geometry a table of several holds, in the order QGIS draws them best (areas under
+ * lines under points). The writer's blobs carry an XY envelope, so the WKB type is byte 42.
+ */
+function geometryKinds(db: Database.Database, l: ExportedLayer): GeometryKind[] {
+  if (l.geometryType !== 'GEOMETRY') return [];
+  const types = new Set(
+    db.prepare(`SELECT DISTINCT unicode(substr(geom, 42, 1)) FROM "${l.table.replace(/"/g, '""')}" WHERE geom IS NOT NULL`).pluck().all() as number[],
+  );
+  const out: GeometryKind[] = [];
+  if (types.has(1) || types.has(4)) out.push('Point');
+  if (types.has(2) || types.has(5)) out.push('LineString');
+  if (types.has(3) || types.has(6)) out.push('Polygon');
+  return out;
+}
+
+/** Whether every feature of an upload lies where an answer has one (same geometry): the answer repeats the file. */
+function duplicatesAnswer(db: Database.Database, table: string, answers: readonly string[]): boolean {
+  if (!answers.length) return false;
+  const qt = (t: string) => `"${t.replace(/"/g, '""')}"`;
+  const union = answers.map((a) => `SELECT geom FROM ${qt(a)}`).join(' UNION ');
+  const r = db.prepare(`SELECT count(*) AS n, sum(geom IN (${union})) AS dup FROM ${qt(table)}`).get() as { n: number; dup: number | null };
+  return r.n > 0 && r.dup === r.n;
+}
+
+/**
+ * Makes each layer's style in the project its table's default in `layer_styles`, as QGIS's own
+ * "Package layers" does, so the GeoPackage dragged into QGIS alone draws as the map. A table shown
+ * as one layer per kind of geometry keeps the plain default, which suits every kind.
+ */
+function setDefaultStyles(gpkg: string, layers: readonly ProjectVectorLayer[]): void {
+  const db = new Database(gpkg);
+  try {
+    const set = db.prepare(`UPDATE ${STYLES_TABLE} SET styleQML = ? WHERE f_table_name = ? AND useAsDefault = 1`);
+    db.transaction(() => {
+      for (const l of layers) {
+        if (l.geometryFilter) continue;
+        const labels = l.label ? labelingXml(l.label) : null;
+        set.run(layerQml(rendererXml(l.style, symbolType(l.geometryType)), labels, l.geometryType, l.label), l.table);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+const BASEMAP_ABSTRACT: Record<BasemapTable['role'], string> = {
+  land: 'Natural Earth 1:50m land (public domain), as the map draws it offline.',
+  borders: 'Natural Earth 1:50m country borders (public domain).',
+  places: 'Cities and towns of GeoNames (CC BY 4.0), the largest around the data.',
+  'street-areas': 'Street basemap made from your OSM extract. © OpenStreetMap contributors (ODbL).',
+  'street-lines': 'Street basemap made from your OSM extract. © OpenStreetMap contributors (ODbL).',
+  'street-places': 'Street basemap made from your OSM extract. © OpenStreetMap contributors (ODbL).',
+};
 
 /**
  * The map's style in the table's terms: a column by its column name, ranks as feature ids (the
@@ -148,37 +232,89 @@ export async function writeProject(
   const now = (hooks.clock ?? (() => new Date()))();
   try {
     const exported = await writeGeoPackage(gpkgPartial, layers, { tick: hooks.tick, clock: hooks.clock });
-    let basemap: ProjectBasemap = { kind: 'none' };
+    const rasters: ProjectBasemap[] = [];
+    let offline: BasemapTable[] = [];
+    const kinds: GeometryKind[][] = [];
+    let duplicates: boolean[] = [];
     let extent: Box;
     const db = new Database(gpkgPartial);
     try {
-      if (options.basemap.kind === 'pack') {
-        const tiles = copyPackTiles(db, options.basemap.path);
-        if (!tiles) throw new Error('The area pack holds no basemap tiles');
-        basemap = { kind: 'tiles', table: tiles.table, name: tiles.name };
-      } else if (options.basemap.kind === 'online')
-        basemap = { kind: 'online', name: 'OpenStreetMap', url: options.basemap.url, maxZoom: 19 };
-      extent = projectExtent(options.extent, dataBounds(db, exported.map((l) => l.table)));
+      const taken = (t: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE lower(name) = lower(?)').get(t) !== undefined;
+      // A pack packed offline holds no tiles: the offline tables below draw its area all the same.
+      const tiles = options.basemap.kind === 'pack' ? copyPackTiles(db, options.basemap.path) : null;
+      if (tiles) rasters.push({ kind: 'tiles', table: tiles.table, name: tiles.name });
+      if (options.basemap.kind === 'online') rasters.push({ kind: 'online', name: 'OpenStreetMap (online)', url: options.basemap.url, maxZoom: 19 });
+      const data = dataBounds(db, exported.map((l) => l.table));
+      extent = projectExtent(options.extent, data);
+      const street = layers.flatMap((l) => (l.streetBasemap && Array.isArray(l.features) ? streetFeatures(tagged(l.features as unknown[])) : []));
+      offline = writeOfflineBasemap(
+        db,
+        { box: data ?? extent, places: (options.places ?? placesIn)(widen(extent)), street },
+        now.toISOString(),
+        basemapQml,
+        taken,
+      );
+      for (let i = 0; i < exported.length; i++) kinds.push(geometryKinds(db, exported[i]!));
+      duplicates = exported.map((l, i) => layers[i]!.role === 'upload' && duplicatesAnswer(db, l.table, exported.filter((_, j) => isAnswer(layers[j]!)).map((a) => a.table)));
     } finally {
       db.close();
     }
 
-    const projectLayers: ProjectVectorLayer[] = exported.map((l, i) => {
+    let answer = 0;
+    const projectLayers: ProjectVectorLayer[] = exported.flatMap((l, i) => {
       const layer = layers[i]!;
-      return {
+      const colour = layer.colour ?? (isAnswer(layer) ? ANSWER_COLOURS[answer++ % ANSWER_COLOURS.length]! : DEFAULT_LAYER_COLOUR);
+      const style = tableStyle(options.styles?.[i] ?? { by: 'layer', colour }, l);
+      const base: ProjectVectorLayer = {
         id: `layer_${i + 1}_${l.table}`.slice(0, 80),
         name: l.name,
         table: l.table,
         geometryType: l.geometryType,
-        style: tableStyle(options.styles?.[i] ?? { by: 'layer', colour: layer.colour ?? DEFAULT_LAYER_COLOUR }, l),
-        label: label(l.kind),
+        style,
+        // Names on the answers only: an upload or data layer beside them would name each place again.
+        // A heatmap names nothing, as on the map.
+        label: isAnswer(layer) && style.by !== 'heatmap' ? label(l.kind) : null,
         readOnly: !options.editable,
         abstract: provenanceText(layer, l.count),
+        // A file the answer was asked over holds the answer's own features: drawn, they would cover its classes.
+        hidden: duplicates[i] ?? false,
       };
+      const split = kinds[i] ?? [];
+      if (split.length < 2) return [base];
+      // QGIS draws one kind of geometry per layer: a table of several is shown as one layer per kind.
+      return split.map((k) => ({ ...base, id: `${base.id}_${k}`.slice(0, 80), name: `${l.name} (${KIND_NAME[k]})`, geometryFilter: k }));
     });
-    const title = layers.length === 1 ? layers[0]!.name : `Fieldlens export (${layers.length} layers)`;
+    setDefaultStyles(gpkgPartial, projectLayers);
+    const basemapLayer = (t: BasemapTable): ProjectVectorLayer => {
+      const { renderer, labels } = basemapStyle(t.role);
+      return {
+        id: `layer_base_${t.table}`,
+        name: t.name,
+        table: t.table,
+        geometryType: t.geometryType,
+        style: { by: 'layer', colour: DEFAULT_LAYER_COLOUR },
+        label: null,
+        renderer,
+        labels,
+        readOnly: true,
+        abstract: BASEMAP_ABSTRACT[t.role],
+      };
+    };
+    const labelled = offline.filter((t) => t.role === 'places' || t.role === 'street-places').map(basemapLayer);
+    const below = offline.filter((t) => t.role !== 'places' && t.role !== 'street-places').map(basemapLayer);
+    const first = layers.find(isAnswer) ?? layers[0]!;
+    const title = options.title ?? first.name;
     const abstract = projectLayers.map((l) => `${l.name}\n${l.abstract}`).join('\n\n');
-    const xml = projectXml({ title, abstract, gpkg: gpkgName, layers: projectLayers, basemap, extent, created: now.toISOString() });
+    const xml = projectXml({
+      title,
+      abstract,
+      gpkg: gpkgName,
+      layers: projectLayers,
+      basemap: { labels: labelled, rasters, below },
+      background: WATER_COLOUR,
+      extent,
+      created: now.toISOString(),
+    });
     const qgz = zipSync({ [`${base}.qgs`]: strToU8(xml) }, { level: 6, mtime: now });
     if (packaged) {
       const gpkg = await readFile(gpkgPartial);
@@ -233,7 +369,12 @@ export function estimateProject(
     return { name: l.name, features: l.count ?? items?.length ?? 0 };
   });
   const dataBytes = Math.round(GPKG_EMPTY + GPKG_PER_LAYER * layers.length + GPKG_PER_JSON_BYTE * json);
-  const basemapBytes = packPath ? packTileBytes(packPath) + TILE_TABLE_BYTES : 0;
+  // The offline basemap around the data: Natural Earth and places, and the street features of extracts (as their data).
+  const box = featuresBox(layers.flatMap((l) => (Array.isArray(l.features) ? (l.features as { geometry?: { coordinates?: unknown } }[]) : [])));
+  let streetJson = 0;
+  for (const l of layers) if (l.streetBasemap && Array.isArray(l.features)) for (const f of l.features as unknown[]) streetJson += Buffer.byteLength(JSON.stringify(f));
+  const offline = offlineBasemapBytes(box ?? [-180, -85, 180, 85]) + Math.round(GPKG_PER_JSON_BYTE * streetJson);
+  const basemapBytes = offline + (packPath ? packTileBytes(packPath) + TILE_TABLE_BYTES : 0);
   return {
     layers: out,
     features: out.reduce((s, l) => s + l.features, 0),

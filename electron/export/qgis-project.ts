@@ -28,12 +28,18 @@ export interface ProjectVectorLayer {
   readOnly: boolean;
   /** Where the layer came from, in words (the layer's abstract). */
   abstract: string;
+  /** A renderer of its own (the basemap's), in place of `style`. */
+  renderer?: string;
+  /** Labels of its own (the basemap's place names), in place of those by `label`. */
+  labels?: string | null;
+  /** `|geometrytype=` of a table holding several kinds of geometry: this layer shows one. */
+  geometryFilter?: 'Point' | 'LineString' | 'Polygon';
+  /** Off in the layers panel (drawn once switched on). */
+  hidden?: boolean;
 }
 
-export type ProjectBasemap =
-  | { kind: 'online'; name: string; url: string; maxZoom: number }
-  | { kind: 'tiles'; name: string; table: string }
-  | { kind: 'none' };
+/** A raster basemap: online tiles (off until switched on) or an area pack's tiles in the GeoPackage. */
+export type ProjectBasemap = { kind: 'online'; name: string; url: string; maxZoom: number } | { kind: 'tiles'; name: string; table: string };
 
 export interface ProjectSpec {
   title: string;
@@ -42,7 +48,10 @@ export interface ProjectSpec {
   gpkg: string;
   /** Top of the map first, as in the QGIS layers panel. */
   layers: ProjectVectorLayer[];
-  basemap: ProjectBasemap;
+  /** The basemap, top first: place names, rasters, then the offline tables, in a group of its own. */
+  basemap: { labels: ProjectVectorLayer[]; rasters: ProjectBasemap[]; below: ProjectVectorLayer[] };
+  /** The map's background: its water ('#rrggbb'). */
+  background: string;
   /** Lon/lat box the project opens on. */
   extent: Box;
   created: string;
@@ -72,6 +81,7 @@ interface LayerEntry {
   source: string;
   provider: string;
   xml: string;
+  checked: boolean;
 }
 
 function metadataXml(title: string, abstract: string): string {
@@ -79,11 +89,12 @@ function metadataXml(title: string, abstract: string): string {
 }
 
 function vectorEntry(l: ProjectVectorLayer, gpkg: string): LayerEntry {
-  const source = `./${gpkg}|layername=${l.table}`;
-  const type = symbolType(l.geometryType);
+  const source = `./${gpkg}|layername=${l.table}${l.geometryFilter ? `|geometrytype=${l.geometryFilter}` : ''}`;
+  const type = l.geometryFilter ? ({ Point: 'marker', LineString: 'line', Polygon: 'fill' } as const)[l.geometryFilter] : symbolType(l.geometryType);
+  const labels = l.labels !== undefined ? l.labels : l.label ? labelingXml(l.label) : null;
   const geometry = type === 'marker' ? 'Point' : type === 'line' ? 'Line' : 'Polygon';
   const xml =
-    `<maplayer type="vector" geometry="${geometry}" labelsEnabled="${l.label ? 1 : 0}" readOnly="${l.readOnly ? 1 : 0}" ` +
+    `<maplayer type="vector" geometry="${geometry}" labelsEnabled="${labels ? 1 : 0}" readOnly="${l.readOnly ? 1 : 0}" ` +
     `hasScaleBasedVisibilityFlag="0" minScale="100000000" maxScale="0" styleCategories="AllStyleCategories">` +
     el('id', l.id) +
     el('datasource', source) +
@@ -92,21 +103,20 @@ function vectorEntry(l: ProjectVectorLayer, gpkg: string): LayerEntry {
     metadataXml(l.name, l.abstract) +
     `<provider encoding="UTF-8">ogr</provider>` +
     `<flags><Identifiable>1</Identifiable><Removable>1</Removable><Searchable>1</Searchable><Private>0</Private></flags>` +
-    rendererXml(l.style, type) +
-    (l.label ? labelingXml(l.label) : '') +
+    (l.renderer ?? rendererXml(l.style, type)) +
+    (labels ?? '') +
     (l.label ? `<previewExpression>${xmlText(`"${l.label}"`)}</previewExpression>` : '') +
     `</maplayer>`;
-  return { id: l.id, name: l.name, source, provider: 'ogr', xml };
+  return { id: l.id, name: l.name, source, provider: 'ogr', xml, checked: !l.hidden };
 }
 
-function basemapEntry(b: ProjectBasemap, gpkg: string): LayerEntry | null {
-  if (b.kind === 'none') return null;
+function basemapEntry(b: ProjectBasemap, gpkg: string, n: number): LayerEntry {
   const [source, provider, abstract] =
     b.kind === 'online'
       ? [xyzSource(b.url, b.maxZoom), 'wms', 'Map data © OpenStreetMap contributors (online tiles).']
       : [`GPKG:./${gpkg}:${b.table}`, 'gdal', 'Basemap tiles packed for offline use. Map data © OpenStreetMap contributors.'];
   // QGIS gives a raster layer a new id when its own is a bare word; this one keeps.
-  const id = 'layer_0_basemap';
+  const id = `layer_0_basemap_${n}`;
   const xml =
     `<maplayer type="raster" hasScaleBasedVisibilityFlag="0" minScale="100000000" maxScale="0" styleCategories="AllStyleCategories">` +
     el('id', id) +
@@ -118,20 +128,33 @@ function basemapEntry(b: ProjectBasemap, gpkg: string): LayerEntry | null {
     `<flags><Identifiable>0</Identifiable><Removable>1</Removable><Searchable>0</Searchable><Private>0</Private></flags>` +
     `<pipe><rasterrenderer type="singlebandcolordata" opacity="1" alphaBand="-1" band="1" nodataColor=""><rasterTransparency/><minMaxOrigin><limits>None</limits><extent>WholeRaster</extent><statAccuracy>Estimated</statAccuracy><cumulativeCutLower>0.02</cumulativeCutLower><cumulativeCutUpper>0.98</cumulativeCutUpper><stdDevFactor>2</stdDevFactor></minMaxOrigin></rasterrenderer><brightnesscontrast brightness="0" contrast="0" gamma="1"/><huesaturation saturation="0" grayscaleMode="0" colorizeOn="0" colorizeRed="255" colorizeGreen="128" colorizeBlue="128" colorizeStrength="100" invertColors="0"/><rasterresampler maxOversampling="2"/></pipe>` +
     `</maplayer>`;
-  return { id, name: b.name, source, provider, xml };
+  // The online tiles need the network: off until the analyst switches them on.
+  return { id, name: b.name, source, provider, xml, checked: b.kind !== 'online' };
 }
 
-/** The project's XML: layers top first, the basemap at the bottom, opening on the given extent. */
+const treeLayer = (e: LayerEntry) =>
+  `<layer-tree-layer id="${xmlText(e.id)}" name="${xmlText(e.name)}" source="${xmlText(e.source)}" providerKey="${e.provider}" checked="${e.checked ? 'Qt::Checked' : 'Qt::Unchecked'}" expanded="${e.provider === 'ogr' ? 1 : 0}"><customproperties/></layer-tree-layer>`;
+
+/** QGIS's project background: its Gui properties, one colour part each. */
+function backgroundXml(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return `<Gui><CanvasColorRedPart type="int">${r}</CanvasColorRedPart><CanvasColorGreenPart type="int">${g}</CanvasColorGreenPart><CanvasColorBluePart type="int">${b}</CanvasColorBluePart></Gui>`;
+}
+
+/** The project's XML: layers top first, the basemap group at the bottom, opening on the given extent. */
 export function projectXml(spec: ProjectSpec): string {
-  const entries = spec.layers.map((l) => vectorEntry(l, spec.gpkg));
-  const base = basemapEntry(spec.basemap, spec.gpkg);
-  if (base) entries.push(base);
-  const tree = entries
-    .map(
-      (e) =>
-        `<layer-tree-layer id="${xmlText(e.id)}" name="${xmlText(e.name)}" source="${xmlText(e.source)}" providerKey="${e.provider}" checked="Qt::Checked" expanded="1"><customproperties/></layer-tree-layer>`,
-    )
-    .join('');
+  const data = spec.layers.map((l) => vectorEntry(l, spec.gpkg));
+  const base = [
+    ...spec.basemap.labels.map((l) => vectorEntry(l, spec.gpkg)),
+    ...spec.basemap.rasters.map((b, i) => basemapEntry(b, spec.gpkg, i + 1)),
+    ...spec.basemap.below.map((l) => vectorEntry(l, spec.gpkg)),
+  ];
+  const entries = [...data, ...base];
+  const tree =
+    data.map(treeLayer).join('') +
+    (base.length
+      ? `<layer-tree-group name="Basemap" checked="Qt::Checked" expanded="0"><customproperties/>${base.map(treeLayer).join('')}</layer-tree-group>`
+      : '');
   const [x0, y0] = toMercator(spec.extent[0], spec.extent[1]);
   const [x1, y1] = toMercator(spec.extent[2], spec.extent[3]);
   const extent = `<xmin>${x0}</xmin><ymin>${y0}</ymin><xmax>${x1}</xmax><ymax>${y1}</ymax>`;
@@ -145,7 +168,7 @@ export function projectXml(spec: ProjectSpec): string {
     `<mapcanvas name="theMapCanvas" annotationsVisible="1"><units>meters</units><extent>${extent}</extent><rotation>0</rotation>` +
     `<destinationsrs>${CRS[3857]}</destinationsrs><rendermaptile>0</rendermaptile></mapcanvas>` +
     `<projectlayers>${entries.map((e) => e.xml).join('')}</projectlayers>` +
-    `<properties><Paths><Absolute type="bool">false</Absolute></Paths><SpatialRefSys><ProjectionsEnabled type="int">1</ProjectionsEnabled></SpatialRefSys></properties>` +
+    `<properties>${backgroundXml(spec.background)}<Paths><Absolute type="bool">false</Absolute></Paths><SpatialRefSys><ProjectionsEnabled type="int">1</ProjectionsEnabled></SpatialRefSys></properties>` +
     `<projectMetadata>${el('title', spec.title)}${el('abstract', spec.abstract)}<type>project</type>${el('creation', spec.created)}</projectMetadata>` +
     `<ProjectViewSettings UseProjectScales="0" rotation="0"><Scales/>` +
     `<DefaultViewExtent xmin="${x0}" ymin="${y0}" xmax="${x1}" ymax="${y1}">${CRS[3857]}</DefaultViewExtent></ProjectViewSettings>` +

@@ -118,7 +118,26 @@ function categorizedXml(style: Extract<LayerStyle, { by: 'column' }>, type: Symb
   return `<renderer-v2 type="categorizedSymbol" attr="${xmlText(style.column)}" ${HEAD}><categories>${cats}</categories><symbols>${syms}</symbols></renderer-v2>`;
 }
 
+/**
+ * QGIS's heatmap renderer in the map's heatmap colours (OpenLayers' default gradient, blue through
+ * red, clear where there is nothing); its radius in pixels, the map's radius and blur together.
+ */
+export function heatmapXml(): string {
+  const ramp = opts({
+    color1: '0,0,255,0',
+    color2: '255,0,0,255',
+    discrete: '0',
+    rampType: 'gradient',
+    stops: '0.2;0,0,255,255:0.4;0,255,255,255:0.6;0,255,0,255:0.8;255,255,0,255',
+  });
+  return (
+    `<renderer-v2 type="heatmapRenderer" radius="20" radius_unit="2" radius_map_unit_scale="3x:0,0,0,0,0,0" max_value="0" quality="3" weight_expression="" forceraster="0" enableorderby="0">` +
+    `<colorramp type="gradient" name="[source]"><Option type="Map">${ramp}</Option></colorramp></renderer-v2>`
+  );
+}
+
 export function rendererXml(style: LayerStyle, type: SymbolType): string {
+  if (style.by === 'heatmap') return type === 'marker' ? heatmapXml() : singleXml(style.colour, type);
   if (style.by === 'rank') return graduatedXml(style, type);
   if (style.by === 'column') return categorizedXml(style, type);
   return singleXml(style.colour, type);
@@ -134,6 +153,20 @@ export function labelingXml(field: string): string {
     `<placement placement="0" dist="1.5" distUnits="MM" offsetType="0" quadOffset="1" priority="5"/>` +
     `<rendering obstacle="1" drawLabels="1" fontLimitPixelSize="0" displayAll="0" upsidedownLabels="0" scaleVisibility="0" zIndex="0"/>` +
     `</settings></labeling>`
+  );
+}
+
+/** QML of a layer's style as a project draws it (renderer, labels), its default in `layer_styles`. */
+export function layerQml(renderer: string, labels: string | null, geometryType: string, preview: string | null): string {
+  const type = symbolType(geometryType);
+  return (
+    `<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n` +
+    `<qgis version="3.22.0" styleCategories="AllStyleCategories" labelsEnabled="${labels ? 1 : 0}">` +
+    renderer +
+    (labels ?? '') +
+    (preview ? `<previewExpression>${xmlText(`"${preview}"`)}</previewExpression>` : '') +
+    `<layerGeometryType>${type === 'marker' ? 0 : type === 'line' ? 1 : 2}</layerGeometryType>` +
+    `</qgis>\n`
   );
 }
 

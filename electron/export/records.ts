@@ -125,9 +125,52 @@ function rest(o: object, spec: Set<string>, into: Record<string, unknown> | null
   return into;
 }
 
+/**
+ * An uploaded file's columns without those repeating a property of the same name (ignoring case)
+ * with the same value: an uploaded `name` column is the feature's `name`, written once.
+ */
+function withoutEchoes(attributes: Record<string, unknown>, p: Record<string, unknown>): Record<string, unknown> {
+  const props = new Map(Object.keys(p).map((k) => [k.toLowerCase(), p[k]]));
+  const echoes = (k: string) => {
+    const v = attributes[k];
+    const same = props.get(k.toLowerCase());
+    return k !== 'attributes' && same != null && v != null && typeof v !== 'object' && String(v) === String(same);
+  };
+  const keys = Object.keys(attributes);
+  if (!keys.some(echoes)) return attributes;
+  const out: Record<string, unknown> = {};
+  // Defined, not assigned: a column named __proto__ stays a column.
+  for (const k of keys) if (!echoes(k)) Object.defineProperty(out, k, { value: attributes[k], enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/**
+ * GeoJSON properties with the uploaded columns flat beside the service's, as a file of them
+ * would have them (so the export can be uploaded again and asked about its columns); a column
+ * whose name a property holds (ignoring case, `layer` included) becomes `attr_<name>`, as in
+ * GeoPackage and CSV.
+ */
+function flatProperties(p: Record<string, unknown>, attributes: Record<string, unknown> | null): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in p) if (k !== 'attributes') out[k] = p[k];
+  if (!attributes) {
+    if (p['attributes'] != null && typeof p['attributes'] !== 'object') out['attributes'] = p['attributes'];
+    return out;
+  }
+  const taken = new Set(['layer', ...Object.keys(out)].map((k) => k.toLowerCase()));
+  for (const k in attributes) {
+    let name = k;
+    for (let n = 1; taken.has(name.toLowerCase()); n++) name = n === 1 ? `attr_${k}` : `attr_${k}_${n}`;
+    taken.add(name.toLowerCase());
+    out[name] = attributes[k];
+  }
+  return out;
+}
+
 function computeRecord(f: ComputeFeature): FlatRecord {
   const p = f.properties;
-  const attributes = p.attributes && typeof p.attributes === 'object' && !Array.isArray(p.attributes) ? p.attributes : null;
+  const attributes =
+    p.attributes && typeof p.attributes === 'object' && !Array.isArray(p.attributes) ? withoutEchoes(p.attributes as Record<string, unknown>, p) : null;
   // Members of `source` beyond name and url follow as source_<member>; a property of that name wins.
   let extras: Record<string, unknown> | null = null;
   if (p.source && typeof p.source === 'object')
@@ -141,7 +184,7 @@ function computeRecord(f: ComputeFeature): FlatRecord {
     values: valuesOf(FIELDS.compute, p),
     extras,
     attributes,
-    properties: p,
+    properties: flatProperties(p, attributes),
   };
 }
 

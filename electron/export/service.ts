@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync } from 'node:fs';
-import { basename, extname, isAbsolute, join } from 'node:path';
+import { basename, dirname, extname, isAbsolute, join } from 'node:path';
 import { RpcError, type RpcErrorBody } from '../../shared/rpc/errors';
 import {
+  exportDataDownloadPath,
   exportDownloadPath,
   type ExportProgressEvent,
   type ExportSelection,
@@ -42,6 +43,8 @@ interface Job {
   controller: AbortController;
   fileName: string;
   path: string;
+  /** The GeoPackage beside a downloaded .qgz. */
+  dataPath: string | null;
   download: boolean;
   state: ExportProgressEvent['state'];
   done: Promise<void>;
@@ -51,18 +54,17 @@ export interface ExportService {
   start(input: MethodParsedInput<'export.start'>): Promise<MethodOutput<'export.start'>>;
   cancel(input: MethodParsedInput<'export.cancel'>): MethodOutput<'export.cancel'>;
   estimate(input: MethodParsedInput<'export.estimate'>): Promise<MethodOutput<'export.estimate'>>;
-  /** A finished download export, for the browser host's file route. */
-  download(jobId: string): { path: string; fileName: string } | undefined;
+  /** A finished download export, for the browser host's file route; `data`: the GeoPackage beside a .qgz. */
+  download(jobId: string, part?: 'file' | 'data'): { path: string; fileName: string } | undefined;
   /** Settles when the job ends (tests and shutdown). */
   settled(jobId: string): Promise<void> | undefined;
   close(): Promise<void>;
 }
 
+/** The file named after the question of the first answer (the files and data layers beside it do not count). */
 function fileNameFor(layers: readonly ExportLayer[], format: ExportFormat): string {
-  const base =
-    layers.length === 1
-      ? layers[0]!.name.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').trim().slice(0, 60) || 'export'
-      : `fieldlens-export-${layers.length}-layers`;
+  const first = layers.find((l) => (l.role ?? 'answer') === 'answer') ?? layers[0]!;
+  const base = first.name.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').replace(/\s+/g, ' ').trim().slice(0, 60).trim() || 'export';
   return base + FORMAT_EXTENSION[format];
 }
 
@@ -88,8 +90,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         const what = { gpkg: 'A GeoPackage', qgz: 'A QGIS project' } as const;
         if ((format === 'gpkg' || format === 'qgz') && extname(destination).toLowerCase() !== FORMAT_EXTENSION[format])
           throw new RpcError('VALIDATION', `${what[format]} destination must end in ${FORMAT_EXTENSION[format]}`);
-      } else if (format === 'qgz')
-        throw new RpcError('VALIDATION', 'A QGIS project is two files (project and GeoPackage): choose a destination, or export for QField (one ZIP)');
+      }
       if (project?.basemap.kind === 'pack') checkPack(project.basemap.path);
       const layers = withDisplayDistances(await deps.loadLayers(selection), units);
       if (layers.length === 0) throw new RpcError('NOT_FOUND', 'Nothing to export for this selection');
@@ -97,9 +98,12 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         layers.push(...(await deps.contextLayers(selection.queryIds)));
       const id = randomUUID();
       const download = destination === undefined;
-      if (download) mkdirSync(exportsDir, { recursive: true });
-      const path = destination ?? join(exportsDir, id + FORMAT_EXTENSION[format]);
-      const fileName = download ? fileNameFor(layers, format) : basename(path);
+      const fileName = download ? fileNameFor(layers, format) : basename(destination);
+      // A .qgz download is two files: the project and its GeoPackage, named alike in a folder of the job's own.
+      const twoFiles = download && format === 'qgz';
+      if (download) mkdirSync(twoFiles ? join(exportsDir, id) : exportsDir, { recursive: true });
+      const path = destination ?? (twoFiles ? join(exportsDir, id, fileName) : join(exportsDir, id + FORMAT_EXTENSION[format]));
+      const dataPath = twoFiles ? join(exportsDir, id, `${basename(fileName, extname(fileName))}.gpkg`) : null;
       const downloadPath = download ? exportDownloadPath(id) : null;
       const controller = new AbortController();
       const event = (
@@ -114,10 +118,11 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
         fileName,
         bytes: p.bytes ?? null,
         downloadPath: state === 'done' ? downloadPath : null,
+        dataDownloadPath: state === 'done' && dataPath ? exportDataDownloadPath(id) : null,
         error: p.error ?? null,
       });
       let last = { written: 0, total: null as number | null, layer: null as string | null };
-      const job: Job = { id, controller, fileName, path, download, state: 'running', done: Promise.resolve() };
+      const job: Job = { id, controller, fileName, path, dataPath, download, state: 'running', done: Promise.resolve() };
       jobs.set(id, job);
       job.done = startExport(
         {
@@ -127,7 +132,8 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
           project: {
             ...project,
             name: basename(fileName, extname(fileName)),
-            basemap: !project || project.basemap.kind === 'online' ? { kind: 'online', url: ONLINE_TILE_TEMPLATE } : project.basemap,
+            // The offline basemap always; the online tiles only when the map shows them.
+            basemap: project?.basemap.kind === 'online' ? { kind: 'online', url: ONLINE_TILE_TEMPLATE } : (project?.basemap ?? { kind: 'none' }),
           },
         },
         {
@@ -173,9 +179,11 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
       return { cancelled: true };
     },
 
-    download(jobId) {
+    download(jobId, part = 'file') {
       const job = jobs.get(jobId);
-      return job?.download && job.state === 'done' ? { path: job.path, fileName: job.fileName } : undefined;
+      if (!job?.download || job.state !== 'done') return undefined;
+      if (part === 'file') return { path: job.path, fileName: job.fileName };
+      return job.dataPath ? { path: job.dataPath, fileName: basename(job.dataPath) } : undefined;
     },
 
     settled: (jobId) => jobs.get(jobId)?.done,
@@ -184,7 +192,7 @@ export function createExportService(deps: ExportServiceDeps): ExportService {
       for (const job of jobs.values()) job.controller.abort();
       await Promise.all([...jobs.values()].map((j) => j.done));
       // Download files live only for the session that made them.
-      for (const job of jobs.values()) if (job.download) rmSync(job.path, { force: true });
+      for (const job of jobs.values()) if (job.download) rmSync(job.dataPath ? dirname(job.path) : job.path, { force: true, recursive: true });
       jobs.clear();
     },
   };

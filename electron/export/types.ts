@@ -30,6 +30,10 @@ interface LayerBase {
   provenance?: LayerProvenance;
   /** The colour the map draws it in, when the loader knows it ('#rrggbb'). */
   colour?: string;
+  /** What it is beside the others in a QGIS project: an answer (the default), a file it was asked with, a data layer. */
+  role?: 'answer' | 'upload' | 'data';
+  /** A data layer of an OSM extract: its features also make the project's street basemap. */
+  streetBasemap?: boolean;
 }
 
 export type ExportLayer =

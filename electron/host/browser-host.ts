@@ -22,8 +22,8 @@ export interface BrowserHostOptions {
   port?: number;
   /** Per-run secret; generated when absent. */
   token?: string;
-  /** Finished export files offered as downloads at /exports/:jobId. */
-  downloads?: { download(jobId: string): { path: string; fileName: string } | undefined };
+  /** Finished export files offered as downloads at /exports/:jobId (a .qgz's GeoPackage at /exports/:jobId/data). */
+  downloads?: { download(jobId: string, part?: 'file' | 'data'): { path: string; fileName: string } | undefined };
   /** Finished area packs offered as downloads at /packs/:jobId. */
   packDownloads?: { download(jobId: string): { path: string; fileName: string } | undefined };
 }
@@ -181,6 +181,12 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
     app.get<{ Params: { jobId: string } }>('/exports/:jobId', async (req, reply) => {
       const file = downloads.download(req.params.jobId);
       if (!file) return reply.code(404).send({ error: 'No finished export with this id' });
+      return serveFile(file, reply);
+    });
+  if (downloads)
+    app.get<{ Params: { jobId: string } }>('/exports/:jobId/data', async (req, reply) => {
+      const file = downloads.download(req.params.jobId, 'data');
+      if (!file) return reply.code(404).send({ error: 'No finished QGIS project with this id' });
       return serveFile(file, reply);
     });
   const packDownloads = opts.packDownloads;

@@ -39,6 +39,7 @@ export function exportContextLayers(cache: Cache, layers: () => PackLayers | nul
           out.push({
             kind: 'compute',
             name: u.name,
+            role: 'upload',
             colour: OVERLAY_COLOURS.uploads,
             count: features.length,
             features: features.map((f) => ({
@@ -69,7 +70,16 @@ export function exportContextLayers(cache: Cache, layers: () => PackLayers | nul
         const name = typeof f.tags['name'] === 'string' ? f.tags['name'] : '';
         features.push({ type: 'Feature' as const, id: f.sourceId, geometry: geometry as never, properties: { name, attributes: f.tags } });
       }
-      if (features.length) out.push({ kind: 'compute', name: `Layer ${info.name}`, colour: DATA_LAYER_COLOUR, count: features.length, features: features as never[] });
+      if (features.length)
+        out.push({
+          kind: 'compute',
+          name: `Layer ${info.name}`,
+          role: 'data',
+          streetBasemap: info.format === 'osm-pbf' || info.format === 'osm-xml',
+          colour: DATA_LAYER_COLOUR,
+          count: features.length,
+          features: features as never[],
+        });
     }
     return out;
   };

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,7 +9,7 @@ import { ask, openApp, shot } from './workspace-helpers';
 
 /**
  * QGIS and QField projects in the browser host: the size said before writing, the ZIP downloaded
- * as a pack is, a .qgz (two files) declined in words with nothing written, and the Field kit's
+ * as a pack is, a .qgz downloaded as two files (project and GeoPackage), and the Field kit's
  * pack turned into a project over its own tiles.
  */
 const AREA = { west: 4.3, south: 45.2, east: 5.5, north: 46.2 };
@@ -55,7 +55,7 @@ function readZip(path: string, dir: string) {
   }
 }
 
-test('the results dock estimates a QField project, downloads it styled as the map, and declines a .qgz in words', async ({ page, host }) => {
+test('the results dock estimates a QField project, downloads it styled as the map, and a .qgz as two files', async ({ page, host }) => {
   await openApp(page, host.launchUrl);
   await ask(page, 'airports within 80 km of Lyon');
   const rows = airportsNearLyon(80);
@@ -91,14 +91,18 @@ test('the results dock estimates a QField project, downloads it styled as the ma
   expect(rankedZip.xml).toMatch(/<range symbol="0" lower="1" upper="\d+"/);
   expect(rankedZip.xml).toContain('value="140,45,4,255"');
 
-  // A .qgz beside its .gpkg cannot be saved by a browser: said before anything is sent, nothing written.
-  const before = readdirSync(join(host.dataDir, 'exports')).sort();
+  // A .qgz downloads as two files, the project and its GeoPackage, named alike.
   await bar.getByTestId('export-format').selectOption('qgz');
-  await expect(bar.getByTestId('export-needs-desktop')).toContainText('QGIS project for QField (.zip)');
-  await expect(bar.getByTestId('export-start')).toBeDisabled();
-  expect(readdirSync(join(host.dataDir, 'exports')).sort()).toEqual(before);
-  expect(before.filter((f) => f.endsWith('.qgz') || f.endsWith('.gpkg'))).toEqual([]);
-  await shot(page, 'qgis-export-qgz-declined');
+  const names: string[] = [];
+  const onDownload = (d: { suggestedFilename(): string }) => names.push(d.suggestedFilename());
+  page.on('download', onDownload);
+  await bar.getByTestId('export-start').click();
+  await expect.poll(() => names.length).toBe(2);
+  page.off('download', onDownload);
+  const stem = names[0]!.replace(/\.qgz$/, '');
+  expect(names).toEqual([`${stem}.qgz`, `${stem}.gpkg`]);
+  await expect(bar.getByTestId('export-data-download')).toBeVisible();
+  await shot(page, 'qgis-export-qgz-download');
   await bar.getByTestId('export-format').selectOption('gpkg');
 });
 
@@ -119,8 +123,7 @@ test("the Field kit's area pack becomes a QField project over the pack's own til
 
   const project = page.getByTestId('pack-project');
   await project.getByTestId('pack-project-open').click();
-  await expect(project.getByTestId('export-estimate')).toContainText(/basemap tiles [\d.]+ [KM]?B/);
-  await expect(project.getByTestId('pack-project-no-tiles')).toHaveCount(0);
+  await expect(project.getByTestId('export-estimate')).toContainText(/basemap [\d.]+ [KM]?B/);
   await project.scrollIntoViewIfNeeded();
   await shot(page, 'qgis-export-pack-project');
   const download = page.waitForEvent('download');

@@ -236,18 +236,30 @@ export async function writePack(
         data: Buffer;
       }>)
         putTile(db, t);
+    let unreachable = false;
     if (fetchTiles) {
       done = 0;
       for (const t of tilesOf(s.tiles)) {
         stop();
-        putTile(db, { ...t, data: await deps.fetchTile(t.z, t.x, t.y, hooks.signal) });
+        let data: Buffer;
+        try {
+          data = await deps.fetchTile(t.z, t.x, t.y, hooks.signal);
+        } catch (e) {
+          // The tile server out of reach: the pack goes without (more of) its tiles, as packed offline.
+          // The map and a QGIS project of the pack draw the area from the offline basemap all the same.
+          if (!(e instanceof RpcError && e.code === 'NETWORK') || hooks.signal.aborted) throw e;
+          unreachable = true;
+          break;
+        }
+        putTile(db, { ...t, data });
         hooks.progress({ phase: 'tiles', done: ++done, total: s.tileCount });
       }
     }
     if (hadTiles || fetchTiles) finishTiles(db);
 
     hooks.progress({ phase: 'finishing', done: 0, total: 1 });
-    writeMeta(db, sel, s, now, !fetchTiles && s.tileCount > 0, mediaMissing, faces.report());
+    const skipped = unreachable ? 'tile server unreachable' : !fetchTiles && s.tileCount > 0 ? 'offline when packed' : null;
+    writeMeta(db, sel, s, now, skipped, mediaMissing, faces.report());
     const contents = countContents(db);
     db.exec('COMMIT');
     db.pragma('journal_mode = DELETE');
@@ -343,7 +355,7 @@ function writeMeta(
   sel: PackSelection,
   s: Selection,
   now: string,
-  tilesSkipped: boolean,
+  tilesSkipped: string | null,
   mediaMissing: string[],
   faces: FacesReport,
 ): void {
@@ -354,7 +366,7 @@ function writeMeta(
   set.run('from', sel.from === undefined ? null : new Date(sel.from).toISOString());
   set.run('to', sel.to === undefined ? null : new Date(sel.to).toISOString());
   set.run('max_tile_zoom', sel.maxTileZoom === undefined ? null : String(sel.maxTileZoom));
-  set.run('tiles_skipped', tilesSkipped ? 'offline when packed' : null);
+  set.run('tiles_skipped', tilesSkipped);
   set.run('media_missing', mediaMissing.length ? JSON.stringify(mediaMissing) : null);
   set.run('faces', JSON.stringify(faces));
   set.run('written_at', now);

@@ -6,44 +6,9 @@ import RenderFeature from 'ol/render/Feature';
 import { Fill, Stroke, Style, Text } from 'ol/style';
 import type { StyleFunction } from 'ol/style/Style';
 import type { Theme } from '../lib/theme';
+import { STREET_PALETTES } from '../../../shared/basemap/palettes';
 
-/**
- * Colours of the street basemap. Light: paper land, white streets cased in grey, warm major
- * roads, stone buildings, the Natural Earth water. Dark: the same order of strength a few steps
- * down, so results and overlays stay the brightest things on the map.
- */
-export interface StreetPalette {
-  water: string;
-  park: string;
-  wood: string;
-  grass: string;
-  residential: string;
-  industrial: string;
-  building: string;
-  buildingEdge: string;
-  casing: string;
-  motorway: string;
-  primary: string;
-  secondary: string;
-  street: string;
-  path: string;
-  rail: string;
-  label: string;
-  halo: string;
-}
-
-export const STREET_PALETTES: Record<Theme, StreetPalette> = {
-  light: {
-    water: '#b9d3e6', park: '#cfe5bd', wood: '#b9d6a6', grass: '#dcebc9', residential: '#ece8e1', industrial: '#e6dfe6',
-    building: '#d6cbbd', buildingEdge: '#b9ab99', casing: '#a9a49b', motorway: '#f3b36b', primary: '#f7d38b', secondary: '#fbe8b0',
-    street: '#ffffff', path: '#a0796a', rail: '#8a8a8a', label: '#2f3338', halo: '#ffffff',
-  },
-  dark: {
-    water: '#1f2e3b', park: '#2b3d30', wood: '#26382b', grass: '#2f3b30', residential: '#30363d', industrial: '#363240',
-    building: '#4a4f57', buildingEdge: '#5e646d', casing: '#1b1f24', motorway: '#9a6a3c', primary: '#8a7448', secondary: '#6f6a58',
-    street: '#6d737c', path: '#8a6f63', rail: '#7a7f87', label: '#e4e7eb', halo: '#15191e',
-  },
-};
+export { STREET_PALETTES, type StreetPalette } from '../../../shared/basemap/palettes';
 
 /** Road width in pixels at zoom 16 per class; it doubles with each zoom in, halves out. */
 const ROAD_WIDTH: Record<string, number> = { motorway: 9, primary: 8, secondary: 7, street: 6, service: 3.5, path: 1.5 };

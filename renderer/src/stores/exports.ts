@@ -2,11 +2,12 @@ import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
 import type { ExportEstimate, ExportFormat, ExportLayerStyle, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
-import { NO_VALUE, OTHER_KEY, type classify, type Colouring } from '../../../shared/map/symbology';
+import { CATEGORY_COLOURS, NO_VALUE, OTHER_KEY, type classify, type Colouring } from '../../../shared/map/symbology';
 import { useServices } from '../services';
 import { LAYER_COLOURS } from '../map/layerColours';
 import type { LayerName } from '../map/layers';
 import { useAppStore } from './app';
+import { useHistoryStore } from './history';
 import { useMapStore } from './map';
 import { useUnitsStore } from './units';
 
@@ -15,7 +16,7 @@ export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string 
   { value: 'geojson', label: 'GeoJSON' },
   { value: 'ndjson', label: 'Newline-delimited GeoJSON' },
   { value: 'csv', label: 'CSV (lon/lat columns)' },
-  { value: 'qgz', label: 'QGIS project (.qgz + .gpkg, desktop)' },
+  { value: 'qgz', label: 'QGIS project (.qgz + .gpkg)' },
   { value: 'qfield', label: 'QGIS project for QField (.zip)' },
 ];
 
@@ -72,7 +73,7 @@ export interface ExportOptions {
   format?: ExportFormat;
   /** The map layer the entries are drawn in: the project draws them in its colour (History's when absent). */
   layer?: LayerName;
-  /** The project's basemap (the online tiles when absent). */
+  /** The project's raster basemap (the online tiles when the map shows them, else none: the offline basemap alone). */
   basemap?: ExportProject['basemap'];
   /** The project's extent [minLon, minLat, maxLon, maxLat] (the map's when absent). */
   extent?: [number, number, number, number];
@@ -83,8 +84,11 @@ export const useExportStore = defineStore('exports', () => {
   const { exports } = useServices();
   const app = useAppStore();
   const map = useMapStore();
+  const history = useHistoryStore();
   const units = useUnitsStore();
   const format = ref<ExportFormat>('gpkg');
+  /** Whether a QGIS project's layers open for editing (QField can then edit them); read-only otherwise. */
+  const editable = ref(false);
   /** One job and error per selection: an answer shows its own download, never another's. */
   const tasks = ref(new Map<string, ExportTask>());
   /** The selection of the last export started: what `job` and `error` read. */
@@ -98,7 +102,7 @@ export const useExportStore = defineStore('exports', () => {
   const running = computed(() => starting.value || [...tasks.value.values()].some((t) => t.job?.state === 'running'));
 
   /**
-   * A QGIS project opens where the map is, over the online basemap the map draws, each entry as
+   * A QGIS project opens on the data, over the basemap the map draws, each entry as
    * the map draws it: the one entry on the map's shown layer with the legend's classes (one
    * colour, by rank or by a column), any other in its layer's colour.
    */
@@ -108,16 +112,25 @@ export const useExportStore = defineStore('exports', () => {
     const box = e && ([Math.max(-180, e[0]), Math.max(-90, e[1]), Math.min(180, e[2]), Math.min(90, e[3])] as const);
     const layer = opts.layer ?? 'history';
     const colour = LAYER_COLOURS[layer];
+    const others = CATEGORY_COLOURS.filter((c) => c !== colour);
     const onMap = opts.layer !== undefined && queryIds.length === 1 && map.activeLayer === layer && !!map.collections[layer]?.features.length;
     return {
-      basemap: opts.basemap ?? { kind: 'online' },
+      ...(editable.value ? { editable: true } : {}),
+      basemap: opts.basemap ?? (map.onlineTiles && (typeof navigator === 'undefined' || navigator.onLine) ? { kind: 'online' } : { kind: 'none' }),
       ...(box && box[0] < box[2] && box[1] < box[3] ? { extent: [...box] } : {}),
-      styles: onMap ? [legendStyle(map.legend, map.hiddenClasses, colour)] : queryIds.map(() => ({ by: 'layer' as const, colour })),
+      // Several entries each in a colour of their own, the layer's first: in one colour they could not be told apart.
+      styles: onMap
+        ? [map.display === 'heatmap' ? { by: 'heatmap' as const, colour } : legendStyle(map.legend, map.hiddenClasses, colour)]
+        : queryIds.map((_, i) => ({ by: 'layer' as const, colour: i === 0 ? colour : others[(i - 1) % others.length]! })),
     };
   }
 
-  /** The browser host cannot hand over a destination; a .qgz is two files, so only the QField ZIP comes as a download. */
-  const needsDestination = (f: ExportFormat) => f === 'qgz' && app.info !== null && app.info.shell !== 'electron';
+  /** A file name from the question of the first entry, as the service names downloads. */
+  const suggestedName = (queryIds: readonly number[]): string => {
+    const text = history.items.find((q) => q.id === queryIds[0])?.queryText ?? '';
+    return text.normalize('NFC').replace(/[^\p{L}\p{N} ._-]+/gu, '_').replace(/\s+/g, ' ').trim().slice(0, 60).trim() || 'fieldlens-export';
+  };
+
 
   /** Estimates of projects per selection and format, with the error of the last try. */
   const estimates = ref(new Map<string, { estimate: ExportEstimate | null; error: RpcErrorBody | null }>());
@@ -147,7 +160,7 @@ export const useExportStore = defineStore('exports', () => {
     try {
       let destination: string | undefined;
       if (app.info?.shell === 'electron') {
-        const chosen = await exports.chooseDestination({ format: fmt, suggestedName: opts.suggestedName ?? 'fieldlens-export' });
+        const chosen = await exports.chooseDestination({ format: fmt, suggestedName: opts.suggestedName ?? suggestedName(queryIds) });
         if (!chosen.ok) {
           put(key, { error: chosen.error });
           app.report('Export', chosen.error);
@@ -217,12 +230,12 @@ export const useExportStore = defineStore('exports', () => {
 
   return {
     format,
+    editable,
     job: computed(() => taskOf(lastKey.value)?.job ?? null),
     error: computed(() => taskOf(lastKey.value)?.error ?? null),
     jobFor: (queryIds: readonly number[]) => taskOf(selectionKey(queryIds))?.job ?? null,
     errorFor: (queryIds: readonly number[]) => taskOf(selectionKey(queryIds))?.error ?? null,
     running,
-    needsDestination,
     estimate,
     estimateFor: (queryIds: readonly number[], opts: ExportOptions = {}) =>
       estimates.value.get(estimateKey(queryIds, opts.format ?? format.value, opts)) ?? null,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Units } from '../../units';
 import { RpcErrorBody } from '../errors';
 
-/** qgz: a QGIS project beside its GeoPackage; qfield: both (and the offline basemap) in one ZIP, as QField imports it. */
+/** qgz: a QGIS project beside its GeoPackage (two downloads in the browser host); qfield: both in one ZIP, as QField imports it. */
 export const ExportFormat = z.enum(['gpkg', 'geojson', 'ndjson', 'csv', 'qgz', 'qfield']);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
@@ -22,13 +22,15 @@ const HexColour = z.string().regex(/^#[0-9a-fA-F]{6}$/);
 const Shown = z.boolean();
 
 /**
- * How the map draws one layer, as its legend lists it: one colour, by rank (ranges of positions
+ * How the map draws one layer, as its legend lists it: one colour, a heatmap, by rank (ranges of positions
  * in the service's order, 1 the first), or a colour per value of a column (null: no value;
  * `other`: the values past the palette). `colour` is the layer's own colour, for features no
  * class covers; a class turned off in the legend is sent with `shown: false`.
  */
 export const ExportLayerStyle = z.discriminatedUnion('by', [
   z.object({ by: z.literal('layer'), colour: HexColour }).strict(),
+  /** The map's heatmap of the results: a density surface, no symbol or label per feature. */
+  z.object({ by: z.literal('heatmap'), colour: HexColour }).strict(),
   z
     .object({
       by: z.literal('rank'),
@@ -56,7 +58,11 @@ export type ExportLayerStyle = z.infer<typeof ExportLayerStyle>;
 /** The QGIS project of an export: what the map shows, so the project opens as the map looked. */
 export const ExportProject = z
   .object({
-    /** online: the OpenStreetMap tiles the map draws; pack: the tiles of an area pack file, for offline use. */
+    /**
+     * Raster tiles above the offline basemap every project carries (Natural Earth, places, the
+     * street basemap of loaded extracts): online, the OpenStreetMap tiles the map draws (off until
+     * switched on in QGIS); pack, the tiles of an area pack file; none, the offline basemap alone.
+     */
     basemap: z.union([
       z.object({ kind: z.literal('online') }).strict(),
       z.object({ kind: z.literal('pack'), path: z.string().min(1).max(4096) }).strict(),
@@ -81,7 +87,7 @@ export const ExportStartInput = z
     format: ExportFormat,
     /** Absolute file path chosen in a save dialog (desktop only); absent = a file to download. */
     destination: z.string().min(1).max(4096).optional(),
-    /** For qgz and qfield (absent: online basemap, extent of the data, the map's result colour). */
+    /** For qgz and qfield (absent: the offline basemap alone, extent of the data, the map's result colour). */
     project: ExportProject.optional(),
     /** Units of the `distance_display` field, as Settings chose them (absent: km and m); `distance_meters` stays in metres. */
     units: Units.optional(),
@@ -97,7 +103,7 @@ export const ExportEstimate = z.object({
   features: z.number().int().min(0),
   /** The GeoPackage's data, about (tiles not counted). */
   dataBytes: z.number().int().min(0),
-  /** The offline basemap's tiles (0 for an online basemap or none). */
+  /** The offline basemap: Natural Earth, places and street features around the data, and an area pack's tiles. */
   basemapBytes: z.number().int().min(0),
   /** All of it, about: the QField ZIP is at most this (tiles do not compress further). */
   bytes: z.number().int().min(0),
@@ -122,12 +128,16 @@ export const ExportProgressEvent = z.object({
   fileName: z.string(),
   bytes: z.number().int().min(0).nullable(),
   downloadPath: z.string().nullable(),
+  /** A .qgz download's GeoPackage, the second file to save beside it (same folder, its name as the project's). */
+  dataDownloadPath: z.string().nullable().optional(),
   error: RpcErrorBody.nullable(),
 });
 export type ExportProgressEvent = z.infer<typeof ExportProgressEvent>;
 
 /** Browser-host route of a finished download export (token-checked like the rest of the host). */
 export const exportDownloadPath = (jobId: string) => `/exports/${encodeURIComponent(jobId)}`;
+/** Browser-host route of the GeoPackage beside a downloaded .qgz. */
+export const exportDataDownloadPath = (jobId: string) => `/exports/${encodeURIComponent(jobId)}/data`;
 
 /** File extension of each format, for save dialogs and download names. */
 export const EXPORT_EXTENSION: Record<ExportFormat, string> = {

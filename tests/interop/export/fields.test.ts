@@ -135,19 +135,16 @@ const EXPECTED: [string, string][] = [
   ['attr_fid', 'Integer64'],
   ['only_here', 'String'],
 ];
-const ATTRIBUTE_COLUMN: Record<string, string> = { name: 'attr_name', Kind: 'attr_Kind', fid: 'attr_fid' };
 const TEXT_MIXED = new Set(['code']);
 
-/** Flattens a feature as read from the GeoJSON file: spec fields, other properties, attributes. */
+/** Uploaded columns in the GeoJSON file: flat, `attr_` where a property holds the name (ignoring case). */
+const GEOJSON_ATTRIBUTE: Record<string, string> = { name: 'attr_name', Kind: 'attr_Kind' };
+
+/** Flattens a feature as read from the GeoJSON file: spec fields, other properties, attributes (GeoPackage's names). */
 function flatten(f: { id: string; properties: Record<string, unknown> }): Record<string, unknown> {
-  const { source, attributes, layer: _layer, ...rest } = f.properties as {
-    source: { name: string; url: string };
-    attributes: Record<string, unknown>;
-    layer: string;
-  };
-  const out: Record<string, unknown> = { feature_id: f.id, ...rest, source_name: source.name, source_url: source.url };
-  for (const [k, v] of Object.entries(attributes)) out[ATTRIBUTE_COLUMN[k] ?? k] = v;
-  return out;
+  const { source, layer: _layer, fid, ...rest } = f.properties as { source: { name: string; url: string }; layer: string; fid?: unknown };
+  // `fid` is GeoPackage's own column: the uploaded one is attr_fid there.
+  return { feature_id: f.id, ...rest, source_name: source.name, source_url: source.url, ...(fid === undefined ? {} : { attr_fid: fid }) };
 }
 
 /** GDAL's text for dates ("2021/06/01") and date-times ("2024/05/01 08:00:00+00") as instants. */
@@ -168,8 +165,14 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('every export format carries the same fields', () => {
-  it('keeps GeoJSON properties as they were, nested attributes included', () => {
-    expect(geojson.map((f) => f.properties)).toEqual(features.map((f) => ({ layer: 'Near Geneva', ...f.properties })));
+  it("keeps GeoJSON's service properties as they were, the uploaded columns flat beside them", () => {
+    expect(geojson.map((f) => f.properties)).toEqual(
+      features.map((f) => {
+        const { attributes, ...service } = f.properties;
+        const flat = Object.fromEntries(Object.entries(attributes ?? {}).map(([k, v]) => [GEOJSON_ATTRIBUTE[k] ?? k, v]));
+        return { layer: 'Near Geneva', ...service, ...flat };
+      }),
+    );
   });
 
   it('GeoPackage has a column for every flattened GeoJSON field, in order, typed as ogrinfo reads them', async () => {

@@ -87,6 +87,11 @@ export interface QgisLayer {
   crs: string;
   wkbType: string;
   color: string | null;
+  renderer: string | null;
+  /** A categorised renderer's categories: value to [colour, drawn]. */
+  categories: Record<string, [string, boolean]> | null;
+  labels: boolean;
+  labelField: string | null;
 }
 
 /** Loads layers in headless QGIS. */

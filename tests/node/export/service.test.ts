@@ -140,7 +140,7 @@ describe('export RPC', () => {
 describe('export RPC: QGIS projects', () => {
   const qgsOf = (zip: Uint8Array, name: string) => strFromU8(unzipSync(zip)[name]!);
 
-  it('writes a .qgz beside its GeoPackage on the desktop, in the selection order, online basemap by default', async () => {
+  it('writes a .qgz beside its GeoPackage on the desktop, in the selection order, the offline basemap alone by default', async () => {
     const desk = await setup('test', loadPoints(5));
     const dest = join(desk.dataDir, 'site survey.qgz');
     const r = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['b', 'a'] }, format: 'qgz', destination: dest });
@@ -149,7 +149,11 @@ describe('export RPC: QGIS projects', () => {
     expect(readdirSync(desk.dataDir).filter((f) => f.startsWith('site survey')).sort()).toEqual(['site survey.gpkg', 'site survey.qgz']);
     const xml = qgsOf(readFileSync(dest), 'site survey.qgs');
     const sources = [...xml.matchAll(/<datasource>([^<]*)<\/datasource>/g)].map((m) => m[1]);
-    expect(sources).toEqual(['./site survey.gpkg|layername=Query_b', './site survey.gpkg|layername=Query_a', expect.stringMatching(/^type=xyz&amp;url=https:\/\/tile\.openstreetmap\.org\//)]);
+    expect(sources.slice(0, 2)).toEqual(['./site survey.gpkg|layername=Query_b', './site survey.gpkg|layername=Query_a']);
+    // Below them the offline basemap's tables in the same GeoPackage; no online tiles unless asked.
+    expect(sources.slice(2).every((s) => s!.startsWith('./site survey.gpkg|layername=basemap_'))).toBe(true);
+    expect(sources.slice(2)).toContain('./site survey.gpkg|layername=basemap_land');
+    expect(xml).not.toContain('type=xyz');
     const wrongName = await desk.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz', destination: join(desk.dataDir, 'x.gpkg') });
     expect(wrongName).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
   });
@@ -182,15 +186,29 @@ describe('export RPC: QGIS projects', () => {
     expect(xml).toContain('value="123,63,181,255"');
     expect(xml).not.toContain('type=xyz');
 
+    // A .qgz downloads too: the project, and its GeoPackage as a second file of the same name.
+    const q = await web.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz' });
+    expect(q).toMatchObject({ ok: true, value: { fileName: 'Query a.qgz' } });
+    const qJob = (q as { value: { jobId: string } }).value.jobId;
+    expect(await web.finished(qJob)).toMatchObject({ state: 'done', written: 5, dataDownloadPath: `/exports/${qJob}/data` });
+    const project = web.services.exports.download(qJob)!;
+    const data = web.services.exports.download(qJob, 'data')!;
+    expect([project.fileName, data.fileName]).toEqual(['Query a.qgz', 'Query a.gpkg']);
+    expect(qgsOf(readFileSync(project.path), 'Query a.qgs')).toContain('<datasource>./Query a.gpkg|layername=Query_a</datasource>');
+    expect(readFileSync(data.path).subarray(0, 16).toString()).toBe('SQLite format 3\0');
+    expect(web.services.exports.download(jobId, 'data')).toBeUndefined();
+
     const est = await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a', 'b'] }, format: 'qfield' });
-    expect(est).toMatchObject({ ok: true, value: { features: 10, basemapBytes: 0, layers: [{ name: 'Query a', features: 5 }, { name: 'Query b', features: 5 }] } });
+    expect(est).toMatchObject({ ok: true, value: { features: 10, layers: [{ name: 'Query a', features: 5 }, { name: 'Query b', features: 5 }] } });
+    // The offline basemap: Natural Earth around the data, some hundreds of kilobytes, as the ZIP holds it.
+    const basemapBytes = (est as { value: { basemapBytes: number } }).value.basemapBytes;
+    expect(basemapBytes).toBeGreaterThan(20_000);
     expect((est as { value: { bytes: number } }).value.bytes).toBeGreaterThan(zip.length);
     expect(
       await web.services.router.dispatch('export.estimate', { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: '/tmp/a.gpkg' } } }),
     ).toMatchObject({ ok: false, error: { code: 'VALIDATION' } });
 
     const cases: unknown[] = [
-      { selection: { queryIds: ['a'] }, format: 'qgz' },
       { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: '/tmp/area.gpkg' } } },
       { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, styles: [{ by: 'layer', colour: 'orange' }] } },
       { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'online' }, styles: [{ colour: '#7b3fb5' }] } },
@@ -214,7 +232,7 @@ describe('export RPC: QGIS projects', () => {
       });
   });
 
-  it('in the browser host, a pack this host wrote is the basemap of a QField download; no other file is read, no .qgz written', async () => {
+  it('in the browser host, a pack this host wrote is the basemap of a QField download; no other file is read', async () => {
     const web = await setup('browser-host', loadPoints(4));
     const packDone = new Promise<PackProgressEvent>((resolve) =>
       web.services.bus.subscribe((name, payload) => {
@@ -254,9 +272,7 @@ describe('export RPC: QGIS projects', () => {
       const refused = await web.services.router.dispatch(method, { selection: { queryIds: ['a'] }, format: 'qfield', project: { basemap: { kind: 'pack', path: other } } });
       expect(refused).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringContaining('only the area packs it wrote') } });
     }
-    // A .qgz (two files) cannot be a download: refused in words, and nothing is left in the exports folder but the one ZIP.
-    const qgz = await web.services.router.dispatch('export.start', { selection: { queryIds: ['a'] }, format: 'qgz' });
-    expect(qgz).toMatchObject({ ok: false, error: { code: 'VALIDATION', message: expect.stringContaining('export for QField (one ZIP)') } });
+    // Nothing is left in the exports folder but the one ZIP: the refused basemaps wrote nothing.
     expect(readdirSync(join(web.dataDir, 'exports'))).toEqual([`${jobId}.zip`]);
   });
 });

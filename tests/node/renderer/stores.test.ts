@@ -329,22 +329,37 @@ describe('Export store', () => {
     expect(calls[0]).toEqual({ method: 'export.start', input: { selection: { queryIds: ['5'] }, format: 'csv', units: { distance: 'nmi', short: 'ft' } } });
   });
 
-  it('sends a QGIS project the map extent, the online basemap and each layer in the colour the map draws it', async () => {
+  it('sends a QGIS project the map extent, the basemap the map shows and several entries each in a colour of its own', async () => {
     const { client, calls } = scriptedClient(async () => ({ ok: true, value: { jobId: 'j4', fileName: 'q.zip', downloadPath: '/exports/j4' } }));
     const { exp, map } = withStores(client, () => ({ exp: useExportStore(), map: useMapStore() }));
     map.provideExtent(() => [170, 40, 190, 50]);
     exp.format = 'qfield';
+    map.setOnlineTiles(false);
     await exp.start([9, 2]);
-    const history = { by: 'layer', colour: LAYER_COLOURS.history };
+    const styles = (calls[0]!.input as { project: { styles: { by: string; colour: string }[] } }).project.styles;
     expect(calls[0]).toEqual({
       method: 'export.start',
       input: {
         selection: { queryIds: ['9', '2'] },
         format: 'qfield',
         units: { distance: 'km', short: 'm' },
-        project: { basemap: { kind: 'online' }, extent: [170, 40, 180, 50], styles: [history, history] },
+        // Online tiles off on the map: the project's offline basemap alone.
+        project: { basemap: { kind: 'none' }, extent: [170, 40, 180, 50], styles },
       },
     });
+    expect(styles[0]).toEqual({ by: 'layer', colour: LAYER_COLOURS.history });
+    expect(styles[1]!.colour).not.toBe(styles[0]!.colour);
+    exp.dismiss([9, 2]);
+    calls.length = 0;
+    map.setOnlineTiles(true);
+    await exp.start([9, 2]);
+    expect((calls[0]!.input as { project: { basemap: unknown } }).project.basemap).toEqual({ kind: 'online' });
+    // "Editable in QField" in the export bar: the project's layers open for editing.
+    exp.dismiss([9, 2]);
+    calls.length = 0;
+    exp.editable = true;
+    await exp.start([9, 2]);
+    expect((calls[0]!.input as { project: { editable?: boolean } }).project.editable).toBe(true);
   });
 
   it("sends the legend's classes of the entry the map shows: by rank, by a column with a class turned off, and Other", async () => {
@@ -401,6 +416,11 @@ describe('Export store', () => {
     expect(byName.classes.map((c) => c.value)).toEqual(['n0', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6']);
     expect(byName.other).toEqual({ colour: '#6f7780', shown: true });
 
+    // The map drawing a heatmap: the project draws one too.
+    map.setDisplay('heatmap');
+    expect(await styleSent()).toEqual([{ by: 'heatmap', colour }]);
+    map.setDisplay('features');
+
     // Entries the map does not show (another layer in front, or several) keep their layer's colour.
     map.setActiveLayer('street');
     expect(await styleSent()).toEqual([{ by: 'layer', colour }]);
@@ -427,15 +447,20 @@ describe('Export store', () => {
     expect(calls).toHaveLength(2);
   });
 
-  it('in the browser host a .qgz needs a destination it cannot have; the QField ZIP does not', async () => {
-    const { client } = scriptedClient(async (method) =>
-      method === 'app.info' ? { ok: true, value: { name: 'Fieldlens', version: '1', shell: 'browser-host', dataDir: '/d' } } : { ok: false, error: { code: 'NOT_FOUND', message: method } },
+  it('in the browser host a .qgz is a download like the QField ZIP, with its GeoPackage as a second file', async () => {
+    const { client, calls, emit } = scriptedClient(async (method) =>
+      method === 'app.info'
+        ? { ok: true, value: { name: 'Fieldlens', version: '1', shell: 'browser-host', dataDir: '/d' } }
+        : { ok: true, value: { jobId: 'q1', fileName: 'sites.qgz', downloadPath: '/exports/q1' } },
     );
     const { exp, app } = withStores(client, () => ({ exp: useExportStore(), app: useAppStore() }));
     await app.load();
-    expect(exp.needsDestination('qgz')).toBe(true);
-    expect(exp.needsDestination('qfield')).toBe(false);
-    expect(exp.needsDestination('gpkg')).toBe(false);
+    exp.format = 'qgz';
+    await exp.start([3]);
+    const sent = calls.find((c) => c.method === 'export.start')!.input as { format: string; destination?: string };
+    expect([sent.format, sent.destination]).toEqual(['qgz', undefined]);
+    emit('export.progress', { jobId: 'q1', state: 'done', written: 1, total: 1, layer: null, fileName: 'sites.qgz', bytes: 9, downloadPath: '/exports/q1', dataDownloadPath: '/exports/q1/data', error: null });
+    expect(exp.jobFor([3])?.dataDownloadPath).toBe('/exports/q1/data');
   });
 
   it("keeps each selection's job to itself: one answer's download never shows under another", async () => {

@@ -28,6 +28,11 @@ for name in sys.argv[2:]:
         "crs": layer.crs().authid(),
         "wkbType": QgsWkbTypes.displayString(layer.wkbType()),
         "color": color,
+        "renderer": renderer.type() if renderer is not None else None,
+        "categories": {str(c.value()): [c.symbol().color().name(), c.renderState()] for c in renderer.categories()}
+        if renderer is not None and renderer.type() == "categorizedSymbol" else None,
+        "labels": layer.labelsEnabled(),
+        "labelField": layer.labeling().settings().fieldName if layer.labeling() else None,
     })
     # Layers must go before exitQgis() or the interpreter crashes on exit.
     del renderer

@@ -3,11 +3,14 @@
 Usage: qgis_project.py PROJECT PNG WIDTH HEIGHT
 Reports every layer (validity, count, fields, renderer with its categories or ranges, labels, read-only, abstract), the project's
 CRS and view extent, the layers' extents in the project CRS, and the colour of the rendered image at
-every vector feature's position (points: the point; areas: a point inside). The basemap alone is
-rendered too and its colour reported at the corners of the image.
+every vector feature's position (points: the point; lines: their middle; areas: a point inside). Only the
+layers switched on in the layers panel are drawn, over the project's background, as QGIS opens it. The basemap
+alone (rasters and the tables of the "Basemap" group) is rendered too and its colour reported at the corners of
+the image; every label QGIS placed is reported with its layer and text.
 """
 import json
 import sys
+import time
 
 from qgis.core import (QgsApplication, QgsCoordinateTransform, QgsMapRendererParallelJob,
                        QgsMapSettings, QgsPointXY, QgsProject, QgsRectangle, QgsWkbTypes)
@@ -23,10 +26,17 @@ crs = project.crs()
 view = project.viewSettings().defaultViewExtent()
 order = [l.name() for l in project.layerTreeRoot().layerOrder()]
 layers = project.layerTreeRoot().layerOrder()
+shown = set(l.id() for l in project.layerTreeRoot().checkedLayers())
+group = project.layerTreeRoot().findGroup("Basemap")
+in_basemap = set(l.layerId() for l in group.findLayers()) if group else set()
+background = project.backgroundColor()
 
 
 def colour(c):
     return [c.red(), c.green(), c.blue(), c.alpha()]
+
+
+timings = []
 
 
 def render(which, out):
@@ -35,21 +45,29 @@ def render(which, out):
     s.setDestinationCrs(crs)
     s.setOutputSize(QSize(width, height))
     s.setOutputDpi(96)
-    s.setBackgroundColor(QColor(255, 255, 255))
+    s.setBackgroundColor(background)
     s.setExtent(QgsRectangle(view))
     job = QgsMapRendererParallelJob(s)
+    started = time.monotonic()
     job.start()
     job.waitForFinished()
+    timings.append(round((time.monotonic() - started) * 1000))
     img = job.renderedImage()
+    labels = job.takeLabelingResults()
+    placed = []
+    if labels:
+        for lp in labels.allLabels():
+            placed.append({"layer": lp.layerID, "text": lp.labelText})
     if out:
         img.save(out, "PNG")
-    return s, img
+    return s, img, placed
 
 
-settings, image = render(layers, png)
+visible = [l for l in layers if l.id() in shown]
+settings, image, placed = render(visible, png)
 m2p = settings.mapToPixel()
-base_layers = [l for l in layers if l.type() != l.VectorLayer]
-_, base_image = render(base_layers, None)
+base_layers = [l for l in visible if l.type() != l.VectorLayer or l.id() in in_basemap]
+_, base_image, _ = render(base_layers, None)
 
 
 def pixel(img, x, y):
@@ -68,6 +86,9 @@ for layer in layers:
         "provider": layer.providerType(),
         "abstract": layer.metadata().abstract(),
         "readOnly": layer.readOnly(),
+        "id": layer.id(),
+        "shownInPanel": layer.id() in shown,
+        "basemap": layer.id() in in_basemap,
     }
     if layer.type() == layer.VectorLayer:
         r = layer.renderer()
@@ -92,7 +113,9 @@ for layer in layers:
         for f in layer.getFeatures():
             g = f.geometry()
             if g.type() == QgsWkbTypes.PointGeometry:
-                p = g.asPoint()
+                p = g.asPoint() if not g.isMultipart() else g.asMultiPoint()[0]
+            elif g.type() == QgsWkbTypes.LineGeometry:
+                p = g.interpolate(g.length() / 2).asPoint()
             else:
                 # Inside a convex area near its corner: clear of the label at its middle.
                 b = g.boundingBox()
@@ -105,7 +128,7 @@ for layer in layers:
                 "pixel": [px.x(), px.y()],
                 "colour": pixel(image, px.x(), px.y()),
             })
-        entry["samples"] = samples
+        entry["samples"] = samples if layer.id() not in in_basemap else []
         del r
     else:
         entry["extent"] = [layer.extent().xMinimum(), layer.extent().yMinimum(), layer.extent().xMaximum(), layer.extent().yMaximum()]
@@ -124,8 +147,11 @@ out = {
     "layers": report,
     "basemapCorners": [pixel(base_image, x, y) for x, y in corners],
     "blank": base_image.isNull(),
+    "background": background.name(),
+    "labels": placed,
+    "renderMs": timings[0],
 }
-del layers, base_layers, settings, image, base_image, m2p
+del layers, visible, base_layers, settings, image, base_image, m2p
 project.clear()
 app.exitQgis()
 print(json.dumps(out))

@@ -9,7 +9,7 @@ import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
 import type { Condition, Plan, RefPoint, Reference, Warning } from './plan';
 import {
-  DETERMINERS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
+  DETERMINERS, GENERIC_HEADS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
 } from './words';
 import { parseCoord, rewritePaste } from '../../../shared/coords';
 import type { TypoReader } from './typos';
@@ -51,6 +51,8 @@ const UPLOAD_CLASS = { type: 'class', kind: UPLOADS.name, label: UPLOADS.label.m
 /** Words for uploaded polygons after "my": "inside my area". */
 const UPLOAD_AREAS = new Set(['area', 'areas', 'polygon', 'polygons', 'zone', 'zones', 'boundary', 'boundaries', 'region', 'regions']);
 /** Words for uploaded lines after "my": "within 5 km of my route". */
+/** Words that name a position written after them ("around coordinates 42.36, -71.07"). */
+const POSITION_WORDS = new Set(['coordinates', 'coordinate', 'coords', 'position', 'location', 'point', 'latlon', 'lat/lon']);
 const UPLOAD_LINES = new Set(['route', 'routes', 'line', 'lines', 'track', 'tracks', 'trail', 'trails', 'path', 'paths']);
 
 export type Reader = ReturnType<typeof createReader>;
@@ -133,6 +135,12 @@ export function createReader(query: string, ctx: ParseContext) {
      * UTM "33T 448251 5411932" (DMS, DDM and MGRS arrive here as decimals). [point, tokens used], else null.
      */
     pointAt(i: number): [RefPoint, number] | null {
+      // "the coordinates 61.83, -6.81", "position 45, 5": a word naming what follows.
+      if (POSITION_WORDS.has(w(i))) {
+        const lead = w(i + 1) === ':' ? 2 : 1;
+        const p = r.pointAt(i + lead);
+        return p && [p[0], p[1] + lead];
+      }
       // UTM: zone and band ("31U", which the tokenizer may split as "31" "U"), easting, northing.
       const zone = /^\d{1,2}[c-hj-np-x]$/.test(w(i)) ? 1 : /^\d{1,2}$/.test(w(i)) && /^[c-hj-np-x]$/.test(w(i + 1)) ? 2 : 0;
       if (zone && /^\d{5,7}(\.\d+)?$/.test(w(i + zone)) && /^\d{6,8}(\.\d+)?$/.test(w(i + zone + 1))) {
@@ -174,6 +182,11 @@ export function createReader(query: string, ctx: ParseContext) {
       if (!m || (m.len === 1 && grammarWord(w(i)))) return null;
       // "amenity=bench": a word before "=" is a tag's key, read as tag syntax.
       if (w(i + m.len) === '=' || w(i + m.len) === '!=') return null;
+      // "police stations", "recycling facilities": a word for any such thing after a preset adds nothing to it.
+      if (GENERIC_HEADS.has(w(i + m.len)) && m.selection.reading.startsWith('the OSM preset')) {
+        const len = m.len + 1;
+        return { len, selection: { ...m.selection, plural: isPlural(w(i + m.len)), said: said(i, i + len) } };
+      }
       return { ...m, selection: { ...m.selection, said: said(i, i + m.len) } };
     },
 

@@ -1,7 +1,7 @@
 import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { Reader } from '../reader';
 import type { Reference } from '../plan';
-import { narrowSelection, sourcesText } from '../../vocabulary/vocabulary';
+import { narrowSelection, sourcesText, type Selection, type Source } from '../../vocabulary/vocabulary';
 
 /** Metres either side of a line that "along" covers when the question gives no distance. */
 export const ALONG_M = 50;
@@ -13,9 +13,46 @@ export function layerSubject(r: Reader, i: number): number {
   const m = r.phraseAt(i);
   if (!m) return 0;
   if (m.unread) r.notRead(m.unread.words, m.unread.why, 'subject');
-  plan.layerSubject = m.selection;
-  r.subjectWordAt = i + m.len - 1;
-  return m.len;
+  // "hospitals, police stations and supermarkets", "piers or parking spots": features of any of them.
+  const parts = [m.selection];
+  let len = m.len;
+  for (;;) {
+    let j = i + len;
+    const comma = r.w(j) === ',';
+    if (comma) j++;
+    const joined = r.w(j) === 'and' || r.w(j) === 'or';
+    if (joined) j++;
+    if (!comma && !joined) break;
+    while (['a', 'an', 'the', 'any', 'all'].includes(r.w(j))) j++;
+    const next = r.phraseAt(j);
+    // "emergency and leisure slipways": words before one noun, not a list of things; a list names
+    // each thing in the plural ("hospitals, police stations and supermarkets").
+    if (!next || !parts.at(-1)!.plural) break;
+    if (next.unread) r.notRead(next.unread.words, next.unread.why, 'subject');
+    parts.push(next.selection);
+    len = j + next.len - i;
+    if (joined && !comma && r.w(i + len) !== ',') break;
+  }
+  if (parts.length > 1)
+    for (const p of parts) if (!p.sources.length) r.notRead(p.said, `read as ${p.reading}, but no layer holds such features`, 'subject');
+  plan.layerSubject = parts.length > 1 ? unionOf(parts, r.said(i, i + len)) : m.selection;
+  r.subjectWordAt = i + len - 1;
+  return len;
+}
+
+/** Several phrases as one subject: per layer, features any of them names (a whole layer when one names it). */
+function unionOf(parts: readonly Selection[], said: string): Selection {
+  const byLayer = new Map<string, Source>();
+  for (const p of parts)
+    for (const s of p.sources) {
+      const had = byLayer.get(s.layer.id);
+      if (!had) byLayer.set(s.layer.id, { layer: s.layer, ...(s.match && { match: [...s.match] }) });
+      else if (!had.match || !s.match) delete had.match;
+      else had.match.push(...s.match);
+    }
+  // A part no layer holds leaves the union empty: its words are refused, never answered as the rest.
+  const sources = parts.some((p) => !p.sources.length) ? [] : [...byLayer.values()];
+  return { label: parts.map((p) => p.label).join(' or '), said, reading: parts.map((p) => p.reading).join(' or '), plural: true, sources };
 }
 
 /** A reference after a relation word: a class or named feature of a layer, a kind, uploads or a place. */

@@ -111,7 +111,7 @@ export function nameCondition(r: Reader, i: number): number {
   else if (w(j) === 'name' || w(j) === 'names') {
     j++;
     if (['is', '=', 'equals', 'of'].includes(w(j))) j++;
-    else if (['contains', 'containing', 'includes', 'including'].includes(w(j))) {
+    else if (['contains', 'containing', 'includes', 'including', 'matching', 'matches', 'like'].includes(w(j))) {
       mode = 'contains';
       j++;
     } else if (['starts', 'starting', 'begins', 'beginning'].includes(w(j)) && w(j + 1) === 'with') {
@@ -164,6 +164,30 @@ export function absence(r: Reader, i: number): number {
   const match = sel.selection.sources.flatMap((s) => s.match!.map((m) => m.slice(-1)));
   return push(r, { type: 'not_match', match, label: `not ${sel.selection.said} (${sel.selection.reading})` }, j + sel.len - i);
 }
+
+/**
+ * "with a name", "with a website", "that have a wikidata tag", "having opening hours": the tag is
+ * there. What follows must be a key some layer has (or "name"); a phrase of the vocabulary longer
+ * than the key is the thing meant ("with a parking lot") and is left to the other rules.
+ */
+export function presence(r: Reader, i: number): number {
+  const { w } = r;
+  let j = i;
+  if (['with', 'has', 'have', 'having'].includes(w(j))) j++;
+  else return 0;
+  while (['a', 'an', 'the', 'any', 'some'].includes(w(j))) j++;
+  const held = heldKeyAt(r, j) ?? (w(j) === 'name' ? (['name', 1] as [string, number]) : null);
+  if (!held) return 0;
+  const sel = r.selectionAt(j);
+  if (sel && sel.len > held[1]) return 0;
+  // "with a name matching X", "with the name Fulerum": the name's text (nameCondition), not its presence.
+  if (held[0] === 'name' && (NAME_FOLLOWS.has(w(j + 1)) || /^\p{Lu}/u.test(r.t[j + 1]?.raw ?? ''))) return 0;
+  const tagWord = ['tag', 'key', 'attribute', 'set', 'entry', 'value'].includes(w(j + held[1])) ? 1 : 0;
+  return push(r, { type: 'present', key: held[0], label: held[0] === 'name' ? 'with a name' : `with ${held[0]}` }, j + held[1] + tagWord - i);
+}
+
+/** Words after "name" that make it the name's text, not its presence. */
+const NAME_FOLLOWS = new Set(['is', '=', 'equals', 'of', 'contains', 'containing', 'includes', 'including', 'matching', 'matches', 'like', 'starts', 'starting', 'begins', 'beginning']);
 
 const ELEMENTS: Record<string, 'node' | 'way' | 'relation'> = {
   node: 'node', nodes: 'node', way: 'way', ways: 'way', relation: 'relation', relations: 'relation',

@@ -1,0 +1,87 @@
+import { distance, point } from '@turf/turf';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ComputeResponse } from '../../../shared/service/compute';
+import { extractXml } from '../../support/overpassnl/osm-xml';
+import { keyOf, type Element } from '../../support/overpassnl/ql-run';
+import { compute, refused, startService, stopService, type Running } from '../local-service/harness';
+
+/**
+ * Lists of things ("hospitals, police stations and supermarkets", "piers or parking spaces"), a
+ * word for any such thing after a preset ("police stations"), a tag's presence ("with a name",
+ * "with a website"), a radius written without "within" ("50 meters around coordinates …") and a
+ * preset's value carrying its first tag ("nursing homes": amenity=social_facility +
+ * social_facility=nursing_home). Each answer is checked against a filter over the elements
+ * written here, distances with turf.
+ */
+const els: Element[] = [];
+let id = 1;
+const node = (lon: number, lat: number, tags: Record<string, string>) => els.push({ type: 'node', id: id++, tags, coords: [[lon, lat]] });
+const ring = (lon: number, lat: number): [number, number][] => [[lon, lat], [lon + 0.001, lat], [lon + 0.001, lat + 0.001], [lon, lat + 0.001], [lon, lat]];
+
+node(9.0, 48.0, { amenity: 'police', name: 'Revier Mitte' });
+node(9.001, 48.001, { amenity: 'police' });
+els.push({ type: 'way', id: id++, tags: { amenity: 'hospital', name: 'Klinikum' }, coords: ring(9.002, 48.002) });
+node(9.003, 48.003, { shop: 'supermarket', name: 'Markt' });
+node(9.004, 48.004, { shop: 'bakery', name: 'Beck' });
+node(9.005, 48.005, { man_made: 'pier', name: 'Steg' });
+node(9.006, 48.006, { amenity: 'parking_space' });
+node(9.007, 48.007, { amenity: 'parking' });
+node(9.008, 48.008, { amenity: 'school', name: 'Grundschule' });
+node(9.009, 48.009, { amenity: 'school' });
+node(9.010, 48.010, { amenity: 'restaurant', name: 'Krone', website: 'https://krone.example' });
+node(9.011, 48.011, { amenity: 'restaurant', name: 'Adler' });
+node(9.012, 48.012, { amenity: 'social_facility', social_facility: 'nursing_home', name: 'Haus am See' });
+// A near miss: the value without the tag a nursing home is tagged as first.
+node(9.013, 48.013, { social_facility: 'nursing_home', name: 'Stray' });
+node(9.014, 48.014, { amenity: 'social_facility', social_facility: 'group_home' });
+node(9.0001, 48.0002, { amenity: 'cafe', name: 'Near' });
+node(9.0004, 48.0004, { amenity: 'cafe', name: 'Mid' });
+node(9.002, 48.0, { amenity: 'cafe', name: 'Far' });
+
+let r: Running;
+beforeAll(async () => {
+  r = await startService();
+  const file = join(r.dataDir, 'lists.osm');
+  writeFileSync(file, extractXml(els, 1_000_000));
+  await r.service.layers.startImport(file, { name: 'Lists extract' }).done;
+});
+afterAll(() => stopService(r));
+
+const ids = (res: ComputeResponse) => res.results.features.map((f) => String(f.properties.source_id)).sort();
+const where = (test: (t: Record<string, string>, e: Element) => boolean) => els.filter((e) => test(e.tags, e)).map(keyOf).sort();
+const ask = async (query: string) => ids(await compute(r, { query, limit: 500 }));
+
+describe('lists, generic heads, presence, bare radii', () => {
+  it('reads a list of things as features of any of them', async () => {
+    expect(await ask('hospitals, police stations and supermarkets')).toEqual(where((t) => t['amenity'] === 'hospital' || t['amenity'] === 'police' || t['shop'] === 'supermarket'));
+    expect(await ask('piers or parking spaces')).toEqual(where((t) => t['man_made'] === 'pier' || t['amenity'] === 'parking_space'));
+  });
+
+  it('reads "police stations" as police, and refuses a list part no layer holds by its words', async () => {
+    expect(await ask('police stations')).toEqual(where((t) => t['amenity'] === 'police'));
+    const res = await refused(r, { query: 'police stations and fire stations' });
+    expect(JSON.stringify(res.unread)).toMatch(/fire stations/);
+  });
+
+  it('reads "with a name" and "with a website" as the tag being there', async () => {
+    expect(await ask('schools with a name')).toEqual(where((t) => t['amenity'] === 'school' && 'name' in t));
+    expect(await ask('restaurants with a website')).toEqual(where((t) => t['amenity'] === 'restaurant' && 'website' in t));
+    // "with the name X" is still the name's text.
+    expect(await ask('restaurants with the name Adler')).toEqual(where((t) => t['amenity'] === 'restaurant' && t['name'] === 'Adler'));
+  });
+
+  it('reads "N meters around coordinates X, Y" as a radius', async () => {
+    const at = point([9.0, 48.0]);
+    const within = (m: number) => where((t, e) => t['amenity'] === 'cafe' && distance(at, point(e.coords[0]!), { units: 'meters' }) <= m);
+    expect(await ask('cafes 50 meters around coordinates 48.0, 9.0')).toEqual(within(50));
+    expect(await ask('cafes in a radius of 100 m around 48.0, 9.0')).toEqual(within(100));
+    expect(within(50).length).toBeGreaterThan(0);
+    expect(within(100).length).toBeGreaterThan(within(50).length);
+  });
+
+  it('carries the first tag of the preset a value names', async () => {
+    expect(await ask('nursing homes')).toEqual(where((t) => t['amenity'] === 'social_facility' && t['social_facility'] === 'nursing_home'));
+  });
+});

@@ -1,4 +1,5 @@
 import { UPLOADS } from '../../catalog/kinds/uploads';
+import { PLACE_HEADS } from '../words';
 import type { Reader } from '../reader';
 import type { Reference } from '../plan';
 import { narrowSelection, sourcesText, type Selection, type Source } from '../../vocabulary/vocabulary';
@@ -64,6 +65,8 @@ function refAfter(r: Reader, i: number, phrase: string): [Reference, number] | n
   // "in Nordviertel quarter", "along the Lenne river": a class word after a name only repeats what
   // it is. One that would narrow it is not dropped: it is left to be read, or refused.
   let len = j - i + ref[1];
+  // "in Chennai city", "in Brugelette municipality": the kind of place a name is, said after it.
+  if (ref[0].type === 'selection' && PLACE_HEADS.has(r.w(i + len))) return [ref[0], len + 1];
   const next = ref[0].type === 'selection' ? r.selectionAt(i + len) : null;
   if (ref[0].type === 'selection' && next?.len === 1 && r.ctx.vocabulary) {
     const narrowed = narrowSelection(next.selection, ref[0].selection, r.ctx.vocabulary.summaries, r.said(j, i + len + 1));

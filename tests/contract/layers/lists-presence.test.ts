@@ -40,6 +40,20 @@ node(9.0001, 48.0002, { amenity: 'cafe', name: 'Near' });
 node(9.0004, 48.0004, { amenity: 'cafe', name: 'Mid' });
 node(9.002, 48.0, { amenity: 'cafe', name: 'Far' });
 
+const line = (lon: number, lat: number, tags: Record<string, string>) => els.push({ type: 'way', id: id++, tags, coords: [[lon, lat], [lon + 0.002, lat], [lon + 0.002, lat + 0.0001], [lon, lat]] });
+line(9.02, 48.02, { highway: 'service', maxspeed: '30' });
+line(9.02, 48.021, { highway: 'residential', maxspeed: '60' });
+line(9.02, 48.022, { highway: 'primary', maxspeed: '60' });
+line(9.02, 48.023, { highway: 'primary', maxspeed: '50' });
+node(9.03, 48.03, { highway: 'bus_stop', public_transport: 'platform', name: 'Halt A' });
+node(9.031, 48.031, { highway: 'bus_stop', public_transport: 'stop_position', name: 'Halt B' });
+node(9.032, 48.032, { highway: 'bus_stop', name: 'Halt C' });
+els.push({ type: 'relation', id: id++, tags: { type: 'boundary', boundary: 'administrative', admin_level: '8', name: 'Quarzlingen' }, coords: ring(9.04, 48.04) });
+els.push({ type: 'relation', id: id++, tags: { type: 'boundary', boundary: 'administrative', admin_level: '10', name: 'Oberau' }, coords: ring(9.042, 48.04) });
+els.push({ type: 'relation', id: id++, tags: { type: 'boundary', boundary: 'administrative', admin_level: '6', name: 'Kreis' }, coords: ring(9.044, 48.04) });
+node(9.0405, 48.0405, { amenity: 'library', name: 'Inside' });
+node(9.0605, 48.0605, { amenity: 'library', name: 'Outside' });
+
 let r: Running;
 beforeAll(async () => {
   r = await startService();
@@ -83,5 +97,20 @@ describe('lists, generic heads, presence, bare radii', () => {
 
   it('carries the first tag of the preset a value names', async () => {
     expect(await ask('nursing homes')).toEqual(where((t) => t['amenity'] === 'social_facility' && t['social_facility'] === 'nursing_home'));
+  });
+
+  it('reads "tagged as X" as narrowing the subject, and "not tagged as X" as excluding it', async () => {
+    expect(await ask('roads tagged as service')).toEqual(where((t) => t['highway'] === 'service'));
+    expect(await ask('bus stops not tagged as a stop position')).toEqual(where((t) => t['highway'] === 'bus_stop' && t['public_transport'] !== 'stop_position'));
+  });
+
+  it('reads a key with figures: "maxspeed of 60", "admin level 10 or 8"', async () => {
+    expect(await ask('ways with maxspeed of 60')).toEqual(where((t, e) => e.type === 'way' && t['maxspeed'] === '60'));
+    expect(await ask('administrative boundaries with admin level 10 or 8')).toEqual(where((t) => t['boundary'] === 'administrative' && ['10', '8'].includes(t['admin_level'] ?? '')));
+  });
+
+  it('reads the kind of place said after its name ("in Quarzlingen municipality")', async () => {
+    const [w, s, e, n] = [9.04, 48.04, 9.041, 48.041];
+    expect(await ask('libraries in Quarzlingen municipality')).toEqual(where((t, el) => t['amenity'] === 'library' && el.coords[0]![0] >= w && el.coords[0]![0] <= e && el.coords[0]![1] >= s && el.coords[0]![1] <= n));
   });
 });

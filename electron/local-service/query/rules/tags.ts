@@ -1,5 +1,5 @@
 import { phraseKey } from '../../vocabulary/phrases';
-import { narrowSelection } from '../../vocabulary/vocabulary';
+import { narrowSelection, type Selection } from '../../vocabulary/vocabulary';
 import type { Condition } from '../plan';
 import type { Reader } from '../reader';
 import { UPLOAD_NOUNS } from '../words';
@@ -223,8 +223,15 @@ export function taggedAs(r: Reader, i: number): number {
   if (m.unread) r.notRead(m.unread.words, m.unread.why, 'subject');
   if (plan.layerSubject) {
     const narrowed = narrowSelection(plan.layerSubject, m.selection, v.summaries, `${plan.layerSubject.said} ${r.said(i, end)}`);
-    if (!narrowed.sources.length) r.notRead(r.said(i, end), `no layer holds ${plan.layerSubject.said} that are ${m.selection.reading}`);
-    else plan.layerSubject = narrowed;
+    // "roads tagged as service": the tag names which of them, on the key the subject is read from.
+    const keys = (x: Selection) => new Set(x.sources.flatMap((s) => s.match?.flatMap((t) => t.map((c) => c.key)) ?? []));
+    const subjectKeys = keys(plan.layerSubject);
+    const sameKey = m.selection.sources.length > 0 && [...keys(m.selection)].every((k) => subjectKeys.has(k));
+    if (narrowed.sources.length) plan.layerSubject = narrowed;
+    else if (sameKey) {
+      r.warn('reading', `read "${plan.layerSubject.said} ${r.said(i, end)}" as ${m.selection.reading}`);
+      plan.layerSubject = { ...m.selection, said: `${plan.layerSubject.said} ${r.said(i, end)}`, plural: plan.layerSubject.plural };
+    } else r.notRead(r.said(i, end), `no layer holds ${plan.layerSubject.said} that are ${m.selection.reading}`);
   } else if (plan.subject === null) {
     plan.layerSubject = m.selection;
     r.subjectWordAt = end - 1;

@@ -9,7 +9,7 @@ import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
 import type { Condition, Plan, RefPoint, Reference, Warning } from './plan';
 import {
-  DETERMINERS, GENERIC_HEADS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
+  DETERMINERS, GENERIC_HEADS, isGrammarWord, PLACE_HEADS, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
 } from './words';
 import { parseCoord, rewritePaste } from '../../../shared/coords';
 import type { TypoReader } from './typos';
@@ -208,6 +208,12 @@ export function createReader(query: string, ctx: ParseContext) {
         return { selection: head.selection, len, unread: head.unread ?? { words: m.selection.said, why } };
       }
       return head.unread ? { selection: narrowed, len, unread: head.unread } : { selection: narrowed, len };
+    },
+
+    /** Whether the word at i is a kind of place said after a place's name ("municipality", "city"): 1, else 0. */
+    placeHeadAt(i: number): number {
+      const noun = lexicon.nouns.get(w(i));
+      return PLACE_HEADS.has(w(i)) || (noun !== undefined && !noun.plural && noun.kind === catalog.kinds.fallback) ? 1 : 0;
     },
 
     /** A count for "top N": a positive whole number, else null. */

@@ -64,8 +64,12 @@ export const POPULATION_WORDS = ['population', 'people', 'inhabitants', 'residen
  */
 export const GENERIC_HEADS = new Set(['station', 'stations', 'facility', 'facilities', 'place', 'places', 'site', 'sites', 'location', 'locations', 'area', 'areas']);
 
-/** Kinds of place said after a place's name ("in Chennai city", "in Brugelette municipality"): they name what it is, nothing more. */
-export const PLACE_HEADS = new Set(['city', 'town', 'village', 'municipality', 'commune', 'district', 'county', 'province', 'state', 'region', 'borough', 'area']);
+/**
+ * Kinds of area said after a place's name ("in Brugelette municipality", "in Lyon area"): they
+ * name what it is, nothing more. The settlement nouns of the catalog ("Chennai city") count too
+ * (the reader's `placeHeadAt`).
+ */
+export const PLACE_HEADS = new Set(['village', 'municipality', 'commune', 'district', 'county', 'province', 'state', 'region', 'borough', 'area']);
 
 export const SILENT = new Set([
   'a', 'an', 'the', 'of', 'which', 'what', 'whats', 'are', 'is', 'show', 'me', 'find', 'list', 'all', 'with', 'that',

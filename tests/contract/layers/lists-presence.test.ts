@@ -45,6 +45,8 @@ line(9.02, 48.02, { highway: 'service', maxspeed: '30' });
 line(9.02, 48.021, { highway: 'residential', maxspeed: '60' });
 line(9.02, 48.022, { highway: 'primary', maxspeed: '60' });
 line(9.02, 48.023, { highway: 'primary', maxspeed: '50' });
+line(9.02, 48.024, { highway: 'secondary' });
+line(9.02, 48.025, { highway: 'tertiary' });
 node(9.03, 48.03, { highway: 'bus_stop', public_transport: 'platform', name: 'Halt A' });
 node(9.031, 48.031, { highway: 'bus_stop', public_transport: 'stop_position', name: 'Halt B' });
 node(9.032, 48.032, { highway: 'bus_stop', name: 'Halt C' });
@@ -71,6 +73,8 @@ describe('lists, generic heads, presence, bare radii', () => {
   it('reads a list of things as features of any of them', async () => {
     expect(await ask('hospitals, police stations and supermarkets')).toEqual(where((t) => t['amenity'] === 'hospital' || t['amenity'] === 'police' || t['shop'] === 'supermarket'));
     expect(await ask('piers or parking spaces')).toEqual(where((t) => t['man_made'] === 'pier' || t['amenity'] === 'parking_space'));
+    // Words before one noun each narrow it.
+    expect(await ask('primary or secondary highways')).toEqual(where((t) => t['highway'] === 'primary' || t['highway'] === 'secondary'));
   });
 
   it('reads "police stations" as police, and refuses a list part no layer holds by its words', async () => {

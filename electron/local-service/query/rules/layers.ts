@@ -1,5 +1,4 @@
 import { UPLOADS } from '../../catalog/kinds/uploads';
-import { PLACE_HEADS } from '../words';
 import type { Reader } from '../reader';
 import type { Reference } from '../plan';
 import { narrowSelection, sourcesText, type Selection, type Source } from '../../vocabulary/vocabulary';
@@ -16,6 +15,7 @@ export function layerSubject(r: Reader, i: number): number {
   if (m.unread) r.notRead(m.unread.words, m.unread.why, 'subject');
   // "hospitals, police stations and supermarkets", "piers or parking spots": features of any of them.
   const parts = [m.selection];
+  const starts = [i];
   let len = m.len;
   for (;;) {
     let j = i + len;
@@ -26,14 +26,26 @@ export function layerSubject(r: Reader, i: number): number {
     if (!comma && !joined) break;
     while (['a', 'an', 'the', 'any', 'all'].includes(r.w(j))) j++;
     const next = r.phraseAt(j);
-    // "emergency and leisure slipways": words before one noun, not a list of things; a list names
-    // each thing in the plural ("hospitals, police stations and supermarkets").
-    if (!next || !parts.at(-1)!.plural) break;
+    if (!next) break;
     if (next.unread) r.notRead(next.unread.words, next.unread.why, 'subject');
     parts.push(next.selection);
+    starts.push(j);
     len = j + next.len - i;
     if (joined && !comma && r.w(i + len) !== ',') break;
   }
+  // "primary or secondary highways", "emergency and leisure slipways": words before one noun, each
+  // narrowing it; one that narrows it to nothing any layer holds is refused, never dropped.
+  const lastAt = starts.at(-1)!;
+  const first = parts.length > 1 ? r.selectionAt(lastAt) : null;
+  const head = first && lastAt + first.len < i + len ? r.phraseAt(lastAt + first.len) : null;
+  if (head && r.ctx.vocabulary)
+    for (let k = 0; k < parts.length - 1; k++) {
+      if (parts[k]!.plural) continue;
+      const said = `${parts[k]!.said} ${head.selection.said}`;
+      const narrowed = narrowSelection(head.selection, parts[k]!, r.ctx.vocabulary.summaries, said);
+      if (!narrowed.sources.length) r.notRead(parts[k]!.said, `no layer holds ${head.selection.said} that are ${parts[k]!.reading}`, 'subject');
+      parts[k] = narrowed;
+    }
   if (parts.length > 1)
     for (const p of parts) if (!p.sources.length) r.notRead(p.said, `read as ${p.reading}, but no layer holds such features`, 'subject');
   plan.layerSubject = parts.length > 1 ? unionOf(parts, r.said(i, i + len)) : m.selection;
@@ -66,7 +78,7 @@ function refAfter(r: Reader, i: number, phrase: string): [Reference, number] | n
   // it is. One that would narrow it is not dropped: it is left to be read, or refused.
   let len = j - i + ref[1];
   // "in Chennai city", "in Brugelette municipality": the kind of place a name is, said after it.
-  if (ref[0].type === 'selection' && PLACE_HEADS.has(r.w(i + len))) return [ref[0], len + 1];
+  if (ref[0].type === 'selection' && r.placeHeadAt(i + len)) return [ref[0], len + 1];
   const next = ref[0].type === 'selection' ? r.selectionAt(i + len) : null;
   if (ref[0].type === 'selection' && next?.len === 1 && r.ctx.vocabulary) {
     const narrowed = narrowSelection(next.selection, ref[0].selection, r.ctx.vocabulary.summaries, r.said(j, i + len + 1));

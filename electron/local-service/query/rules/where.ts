@@ -1,6 +1,6 @@
 import { bboxAt, boxText } from '../bbox';
 import type { Reader } from '../reader';
-import { IN_CITY_KM, NEAR_KM, PLACE_HEADS } from '../words';
+import { IN_CITY_KM, NEAR_KM } from '../words';
 
 /** "within 30 km of REF", "inside 5 mi of REF": a radius around a place or a class. */
 export function withinRadius(r: Reader, i: number): number {
@@ -116,7 +116,7 @@ export function inPlace(r: Reader, i: number): number {
     r.warn('reading', `read "in ${pt.label}" as within ${IN_CITY_KM} km of its centre`);
   }
   // "in Chennai city", "in Lyon municipality": the kind of place a name is, said after it.
-  const head = PLACE_HEADS.has(w(i + skip + p.len)) ? 1 : 0;
+  const head = r.placeHeadAt(i + skip + p.len);
   return skip + p.len + head;
 }
 

@@ -55,6 +55,8 @@ els.push({ type: 'relation', id: id++, tags: { type: 'boundary', boundary: 'admi
 els.push({ type: 'relation', id: id++, tags: { type: 'boundary', boundary: 'administrative', admin_level: '6', name: 'Kreis' }, coords: ring(9.044, 48.04) });
 node(9.0405, 48.0405, { amenity: 'library', name: 'Inside' });
 node(9.0605, 48.0605, { amenity: 'library', name: 'Outside' });
+node(9.07, 48.07, { 'addr:street': 'Hauptstrasse', 'addr:housenumber': '4' });
+node(9.071, 48.071, { 'addr:street': 'Hauptstrasse' });
 
 let r: Running;
 beforeAll(async () => {
@@ -116,5 +118,9 @@ describe('lists, generic heads, presence, bare radii', () => {
   it('reads the kind of place said after its name ("in Quarzlingen municipality")', async () => {
     const [w, s, e, n] = [9.04, 48.04, 9.041, 48.041];
     expect(await ask('libraries in Quarzlingen municipality')).toEqual(where((t, el) => t['amenity'] === 'library' && el.coords[0]![0] >= w && el.coords[0]![0] <= e && el.coords[0]![1] >= s && el.coords[0]![1] <= n));
+  });
+
+  it('reads a key said in words as the subject ("house numbers": addr:housenumber)', async () => {
+    expect(await ask('house numbers')).toEqual(where((t) => 'addr:housenumber' in t));
   });
 });

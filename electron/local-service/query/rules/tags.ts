@@ -1,4 +1,4 @@
-import { phraseKey } from '../../vocabulary/phrases';
+import { phraseKey, singularForms } from '../../vocabulary/phrases';
 import { narrowSelection, type Selection } from '../../vocabulary/vocabulary';
 import type { Condition } from '../plan';
 import type { Reader } from '../reader';
@@ -32,8 +32,37 @@ function heldKeyAt(r: Reader, i: number): [string, number] | null {
     if (words.length < len || words.some((x) => !/^[\p{L}]+$/u.test(x.w))) continue;
     const key = words.map((x) => x.w).join('_');
     if (v.hasKey(key)) return [key, len];
+    // "house numbers": addr:housenumber, the words run together as the key's last part is written.
+    const joined = singularForms(words.map((x) => x.w).join(''));
+    const found = keysByLastPart(r).get(joined.at(-1)!) ?? keysByLastPart(r).get(joined[0]!);
+    if (found) return [found, len];
   }
   return null;
+}
+
+/** Held keys with a namespace ("addr:housenumber"), by their last part with "_" removed; one key per part. */
+function keysByLastPart(r: Reader): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of r.ctx.vocabulary?.summaries.values() ?? [])
+    for (const c of s.columns) {
+      if (!c.key.includes(':')) continue;
+      const part = c.key.split(':').at(-1)!.replace(/_/g, '');
+      if (part.length >= 6 && !out.has(part)) out.set(part, c.key);
+    }
+  return out;
+}
+
+/**
+ * "house numbers in Ismaning": a key said in words, with nothing else as the subject, names the
+ * features that have it. Only keys of two or three words: one word is a vocabulary phrase.
+ */
+export function keyPhrase(r: Reader, i: number): number {
+  if (r.plan.subject !== null || r.plan.layerSubject) return 0;
+  const held = heldKeyAt(r, i);
+  if (!held || held[1] < 2) return 0;
+  const sel = r.selectionAt(i);
+  if (sel && sel.len >= held[1]) return 0;
+  return push(r, { type: 'present', key: held[0], label: `with ${held[0]}` }, held[1]);
 }
 
 const push = (r: Reader, c: Condition, used: number) => {

@@ -123,4 +123,10 @@ describe('lists, generic heads, presence, bare radii', () => {
   it('reads a key said in words as the subject ("house numbers": addr:housenumber)', async () => {
     expect(await ask('house numbers')).toEqual(where((t) => 'addr:housenumber' in t));
   });
+
+  it('reads a group of presets by its name ("major roads")', async () => {
+    // iD's "Major Roads": motorways, trunk, primary, secondary and tertiary roads and their links.
+    const major = new Set(['motorway', 'trunk', 'primary', 'secondary', 'tertiary', 'motorway_link', 'trunk_link', 'primary_link', 'secondary_link', 'tertiary_link']);
+    expect(await ask('major roads')).toEqual(where((t) => major.has(t['highway'] ?? '')));
+  });
 });

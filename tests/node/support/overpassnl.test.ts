@@ -93,6 +93,8 @@ describe('bench:overpassnl extract and gold set', () => {
     expect(unstated('node["amenity"="bicycle_parking"]["capacity"!~".*"]({{bbox}});out;', 'bicycle parkings here')).toBe('capacity');
     expect(unstated('nwr["amenity"="courthouse"]["courthouse:type:at"]({{bbox}});out;', 'austrian courthouses')).toBe('courthouse:type:at');
     expect(unstated('way["highway"]["official_name"]["name"!~".*"]({{bbox}});out;', 'highway with official name')).toBe('name');
+    expect(unstated('nwr["boundary"="local_authority"]["local_authority:IN"="gram_panchayat"]["admin_level"="8"];out;', 'Local authorities Gram Panchayat')).toBe('admin_level');
+    expect(unstated('nwr["amenity"="social_facility"]["social_facility"="nursing_home"];out;', 'nursing homes')).toBeNull();
     // Stated: the name, a negated value, the key of a qualifier, any value test, the subject's test.
     expect(unstated('node["amenity"="library"]["name"]({{bbox}});out;', 'a library with a name')).toBeNull();
     expect(unstated('node["amenity"="cafe"]["name"="Fulerum"]({{bbox}});out;', 'the cafe called "Fulerum"')).toBeNull();

@@ -13,9 +13,12 @@ import type { Filter, Program, Stmt, TagFilter } from './ql-parse';
  * - a negated test of values (`!=`, `!~`) none of whose values' words is in the request, unless
  *   the request names its key and the key is not the subject's ("without a fee" for fee!=yes);
  * - a test of a key's presence or absence whose key's words (all of them, parts of 3 letters or
- *   more) are not in the request.
- * Tests of a value (`=`, `~`) are always judged: a request may say them in other words ("bio fuel"
- * for fuel:biogas=yes), which is what the reader is measured on.
+ *   more) are not in the request;
+ * - a test of a value (`=`, `~`) none of whose key's words and none of whose value's words is in
+ *   the request ("admin_level"="10" after "municipal corporations"); any one word states it, as
+ *   "bio fuel" states fuel:biogas=yes.
+ * The first test of a statement is never judged so: requests name their subject in their own words
+ * ("nursing homes" for amenity=social_facility + social_facility=nursing_home keeps the second test).
  * Words are compared folded and without a plural ending.
  */
 export const UNSTATED = 'gold tests a tag the request does not state';
@@ -40,8 +43,9 @@ const valueWords = (v: string) => wordsOf(v.replace(/\\.|[\^$.*+?()[\]{}]/g, ' '
 
 function stated(t: TagFilter, subjectKey: string, request: string, said: ReadonlySet<string>): boolean {
   if (t.key === 'name') return NAME_WORDS.test(request.toLowerCase());
-  if (t.op === '=' || t.op === '~') return true;
   const keyParts = wordsOf(t.key).filter((w) => w.length >= 3);
+  // A value test is stated by any word of its key or its value ("bio fuel" for fuel:biogas=yes).
+  if (t.op === '=' || t.op === '~') return keyParts.some((w) => said.has(w)) || valueWords(t.value).some((w) => said.has(w));
   const keySaid = keyParts.length > 0 && keyParts.every((w) => said.has(w));
   // `["k"!~"."]` is the key's absence: judged by the key's words.
   const values = t.op === '!=' || t.op === '!~' ? valueWords(t.value) : [];

@@ -216,6 +216,27 @@ export function createReader(query: string, ctx: ParseContext) {
       return PLACE_HEADS.has(w(i)) || (noun !== undefined && !noun.plural && noun.kind === catalog.kinds.fallback) ? 1 : 0;
     },
 
+    /**
+     * Words that say a name follows, after "in": "the area with the name X", "area named X",
+     * "the region called X", "area with "name" tag X": the tokens to skip to the name, else 0.
+     */
+    areaNameLeadAt(i: number): number {
+      let j = i;
+      if (w(j) === 'the') j++;
+      if (!['area', 'region', 'boundary', 'areas'].includes(w(j))) return 0;
+      j++;
+      if (w(j) === 'named' || w(j) === 'called') return j + 1 - i;
+      if (w(j) !== 'with') return 0;
+      j++;
+      if (w(j) === 'the' || w(j) === 'a') j++;
+      if (w(j) === '"') j++;
+      if (w(j) !== 'name') return 0;
+      j++;
+      if (w(j) === '"') j++;
+      if (w(j) === 'tag' || w(j) === 'of') j++;
+      return j - i;
+    },
+
     /** A count for "top N": a positive whole number, else null. */
     countAt(i: number): [number, number] | null {
       const num = numberAt(t, i, false);

@@ -115,8 +115,9 @@ describe('lists, generic heads, presence, bare radii', () => {
     expect(await ask('administrative boundaries with admin level 10 or 8')).toEqual(where((t) => t['boundary'] === 'administrative' && ['10', '8'].includes(t['admin_level'] ?? '')));
   });
 
-  it('reads the kind of place said after its name ("in Quarzlingen municipality")', async () => {
+  it('reads the kind of place said after its name ("in Quarzlingen municipality") and "the area with the name X"', async () => {
     const [w, s, e, n] = [9.04, 48.04, 9.041, 48.041];
+    expect(await ask('libraries in the area with the name Quarzlingen')).toEqual(await ask('libraries in Quarzlingen'));
     expect(await ask('libraries in Quarzlingen municipality')).toEqual(where((t, el) => t['amenity'] === 'library' && el.coords[0]![0] >= w && el.coords[0]![0] <= e && el.coords[0]![1] >= s && el.coords[0]![1] <= n));
   });
 

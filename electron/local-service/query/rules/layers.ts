@@ -90,12 +90,14 @@ function refAfter(r: Reader, i: number, phrase: string): [Reference, number] | n
 /** "in / inside NAME" where NAME is a polygon of a layer ("in Nordviertel"): inside it. */
 export function insideFeature(r: Reader, i: number): number {
   if (r.w(i) !== 'in' && r.w(i) !== 'inside' && r.w(i) !== 'within') return 0;
-  const m = r.selectionAt(i + 1 + (r.w(i + 1) === 'the' ? 1 : 0));
+  // "in the area with the name X": X.
+  const lead = r.areaNameLeadAt(i + 1);
+  const m = r.selectionAt(i + 1 + (lead || (r.w(i + 1) === 'the' ? 1 : 0)));
   if (!m || !m.selection.sources.some((s) => s.layer.geometryTypes['Polygon'] || s.layer.geometryTypes['MultiPolygon'])) return 0;
-  const ref = refAfter(r, i + 1, r.w(i));
+  const ref = refAfter(r, i + 1 + lead, r.w(i));
   if (!ref) return 0;
   r.plan.inside = ref[0];
-  return 1 + ref[1];
+  return 1 + lead + ref[1];
 }
 
 /** "inside / in / within my area": inside the uploaded polygons (points on them count). */

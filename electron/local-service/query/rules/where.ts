@@ -101,7 +101,8 @@ export function near(r: Reader, i: number): number {
 export function inPlace(r: Reader, i: number): number {
   const { w, plan } = r;
   if (w(i) !== 'in' && w(i) !== 'inside') return 0;
-  const skip = 1 + (w(i + 1) === 'the' ? 1 : 0);
+  const lead = r.areaNameLeadAt(i + 1);
+  const skip = 1 + (lead || (w(i + 1) === 'the' ? 1 : 0));
   const unknownBefore = plan.unread.length;
   const p = r.placeAt(i + skip, false);
   if (!p) {

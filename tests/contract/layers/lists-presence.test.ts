@@ -118,6 +118,9 @@ describe('lists, generic heads, presence, bare radii', () => {
   it('reads the kind of place said after its name ("in Quarzlingen municipality") and "the area with the name X"', async () => {
     const [w, s, e, n] = [9.04, 48.04, 9.041, 48.041];
     expect(await ask('libraries in the area with the name Quarzlingen')).toEqual(await ask('libraries in Quarzlingen'));
+    const inside = await ask('libraries in Quarzlingen');
+    expect(await ask('libraries not in Quarzlingen')).toEqual(where((t, el) => t['amenity'] === 'library' && !inside.includes(keyOf(el))));
+    expect(await ask('libraries which are not located in Quarzlingen')).toEqual(await ask('libraries outside Quarzlingen'));
     expect(await ask('libraries in Quarzlingen municipality')).toEqual(where((t, el) => t['amenity'] === 'library' && el.coords[0]![0] >= w && el.coords[0]![0] <= e && el.coords[0]![1] >= s && el.coords[0]![1] <= n));
   });
 

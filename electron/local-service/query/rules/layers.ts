@@ -109,10 +109,18 @@ export function insideUploads(r: Reader, i: number): number {
   return 1 + cls[1];
 }
 
-/** "outside (of) X": not in X (polygons) and not on it. */
+/** "outside (of) X", "not in X": not in X (polygons) and not on it. */
 export function outside(r: Reader, i: number): number {
-  if (r.w(i) !== 'outside') return 0;
-  const skip = r.w(i + 1) === 'of' ? 2 : 1;
+  const { w } = r;
+  let skip: number;
+  if (w(i) === 'outside') skip = w(i + 1) === 'of' ? 2 : 1;
+  // "not in Germany", "which are not located in a railway yard": outside it.
+  else if (['not', 'isnt', 'arent'].includes(w(i))) {
+    skip = 1;
+    if (['located', 'situated', 'lying', 'found'].includes(w(i + skip))) skip++;
+    if (!['in', 'inside', 'within'].includes(w(i + skip))) return 0;
+    skip++;
+  } else return 0;
   const ref = refAfter(r, i + skip, 'outside');
   if (!ref) return 0;
   r.plan.outside = ref[0];

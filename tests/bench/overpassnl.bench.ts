@@ -11,6 +11,7 @@ import { buildScene, type Scene } from '../support/overpassnl/extract';
 import { judge, namesTag, refusalCauses, top } from '../support/overpassnl/judge';
 import { extractXml } from '../support/overpassnl/osm-xml';
 import { LeftOut, mainTag, parseQl, queriesOf, type Program } from '../support/overpassnl/ql-parse';
+import { UNSTATED, unstatedTest } from '../support/overpassnl/unstated';
 import { runQl } from '../support/overpassnl/ql-run';
 import { BENCH_KEYS } from './service-harness';
 
@@ -86,6 +87,7 @@ const taken = requests.filter((r) => !lines || lines.includes(r.line)).slice(0, 
 for (const req of taken) {
   try {
     const program = parseQl(req.query);
+    if (unstatedTest(program, req.nl)) throw new LeftOut(UNSTATED);
     const countries = program.stmts.flatMap((st) => (st.kind === 'geocodeArea' ? st.names : [])).filter((n) => catalog.countryByName.has(normalizeName(n)));
     const scene = buildScene({ program, center: centerOf(program, req), view: req.view, ids, rand, countries });
     items.push({ req, program, scene, gold: scene.gold });
@@ -161,7 +163,7 @@ try {
         }
         tally.judged++;
         if (verdict !== 'correct' && process.env['OVERPASSNL_VERBOSE'])
-          process.stdout.write(`  ${verdict} line ${it.req.line}: ${it.req.nl}\n    gold ${it.req.query.slice(0, 160)}\n    ${diff}\n    ${JSON.stringify(json['unread'] ?? (json['warnings'] as unknown[] | undefined)?.slice(0, 3) ?? json).slice(0, lines ? 4000 : 300)}\n`);
+          process.stdout.write(`  ${verdict} line ${it.req.line}: ${it.req.nl}\n    gold ${it.req.query.slice(0, lines ? 2000 : 160)}\n    ${diff}\n    ${JSON.stringify(json['unread'] ?? (json['warnings'] as unknown[] | undefined)?.slice(0, 3) ?? json).slice(0, lines ? 4000 : 300)}\n`);
       }
     } finally {
       await service.layers.remove(layer.id);

@@ -12,7 +12,7 @@ import { along, insideFeature, insideUploads, intersecting, layerSubject, outsid
 import type { Rule } from './rules/rule';
 import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { seenSubject } from './rules/seen';
-import { absence, elementWord, nameCondition, tagCondition } from './rules/tags';
+import { absence, elementWord, keyPhrase, nameCondition, presence, tagCondition, taggedAs } from './rules/tags';
 import { mapView } from './rules/view';
 import {
   barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
@@ -29,7 +29,7 @@ export const RULES: readonly Rule[] = [
   possessedNoun, howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
   uploadValue, openCondition, wheelchairCondition, operatorCondition, numberCondition,
   withinRadius, underRadius, beyondRadius, betweenRadius, near, mapView, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
-  nameCondition, tagCondition, absence,
+  nameCondition, taggedAs, tagCondition, absence, presence, keyPhrase,
   sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
   populationFilter,
   seenSubject, demonym, barePlace, elementWord, layerSubject, modifierWord, subjectNoun, uploadsOrSaved, possessiveBeforeOrder,

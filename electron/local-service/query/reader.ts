@@ -9,7 +9,7 @@ import { trailingPopulationFilter } from './filters';
 import { createPlaceReader, type Place } from './places';
 import type { Condition, Plan, RefPoint, Reference, Warning } from './plan';
 import {
-  DETERMINERS, isGrammarWord, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
+  DETERMINERS, GENERIC_HEADS, isGrammarWord, PLACE_HEADS, isPlural, NOT_PLACES, numberAt, RULE_WORDS, signedAt, SILENT, tokenize, UNIT_KM, unitAt, UPLOAD_NOUNS,
 } from './words';
 import { parseCoord, rewritePaste } from '../../../shared/coords';
 import type { TypoReader } from './typos';
@@ -51,6 +51,8 @@ const UPLOAD_CLASS = { type: 'class', kind: UPLOADS.name, label: UPLOADS.label.m
 /** Words for uploaded polygons after "my": "inside my area". */
 const UPLOAD_AREAS = new Set(['area', 'areas', 'polygon', 'polygons', 'zone', 'zones', 'boundary', 'boundaries', 'region', 'regions']);
 /** Words for uploaded lines after "my": "within 5 km of my route". */
+/** Words that name a position written after them ("around coordinates 42.36, -71.07"). */
+const POSITION_WORDS = new Set(['coordinates', 'coordinate', 'coords', 'position', 'location', 'point', 'latlon', 'lat/lon']);
 const UPLOAD_LINES = new Set(['route', 'routes', 'line', 'lines', 'track', 'tracks', 'trail', 'trails', 'path', 'paths']);
 
 export type Reader = ReturnType<typeof createReader>;
@@ -133,6 +135,12 @@ export function createReader(query: string, ctx: ParseContext) {
      * UTM "33T 448251 5411932" (DMS, DDM and MGRS arrive here as decimals). [point, tokens used], else null.
      */
     pointAt(i: number): [RefPoint, number] | null {
+      // "the coordinates 61.83, -6.81", "position 45, 5": a word naming what follows.
+      if (POSITION_WORDS.has(w(i))) {
+        const lead = w(i + 1) === ':' ? 2 : 1;
+        const p = r.pointAt(i + lead);
+        return p && [p[0], p[1] + lead];
+      }
       // UTM: zone and band ("31U", which the tokenizer may split as "31" "U"), easting, northing.
       const zone = /^\d{1,2}[c-hj-np-x]$/.test(w(i)) ? 1 : /^\d{1,2}$/.test(w(i)) && /^[c-hj-np-x]$/.test(w(i + 1)) ? 2 : 0;
       if (zone && /^\d{5,7}(\.\d+)?$/.test(w(i + zone)) && /^\d{6,8}(\.\d+)?$/.test(w(i + zone + 1))) {
@@ -174,6 +182,11 @@ export function createReader(query: string, ctx: ParseContext) {
       if (!m || (m.len === 1 && grammarWord(w(i)))) return null;
       // "amenity=bench": a word before "=" is a tag's key, read as tag syntax.
       if (w(i + m.len) === '=' || w(i + m.len) === '!=') return null;
+      // "police stations", "recycling facilities": a word for any such thing after a preset adds nothing to it.
+      if (GENERIC_HEADS.has(w(i + m.len)) && m.selection.reading.startsWith('the OSM preset')) {
+        const len = m.len + 1;
+        return { len, selection: { ...m.selection, plural: isPlural(w(i + m.len)), said: said(i, i + len) } };
+      }
       return { ...m, selection: { ...m.selection, said: said(i, i + m.len) } };
     },
 
@@ -195,6 +208,33 @@ export function createReader(query: string, ctx: ParseContext) {
         return { selection: head.selection, len, unread: head.unread ?? { words: m.selection.said, why } };
       }
       return head.unread ? { selection: narrowed, len, unread: head.unread } : { selection: narrowed, len };
+    },
+
+    /** Whether the word at i is a kind of place said after a place's name ("municipality", "city"): 1, else 0. */
+    placeHeadAt(i: number): number {
+      const noun = lexicon.nouns.get(w(i));
+      return PLACE_HEADS.has(w(i)) || (noun !== undefined && !noun.plural && noun.kind === catalog.kinds.fallback) ? 1 : 0;
+    },
+
+    /**
+     * Words that say a name follows, after "in": "the area with the name X", "area named X",
+     * "the region called X", "area with "name" tag X": the tokens to skip to the name, else 0.
+     */
+    areaNameLeadAt(i: number): number {
+      let j = i;
+      if (w(j) === 'the') j++;
+      if (!['area', 'region', 'boundary', 'areas'].includes(w(j))) return 0;
+      j++;
+      if (w(j) === 'named' || w(j) === 'called') return j + 1 - i;
+      if (w(j) !== 'with') return 0;
+      j++;
+      if (w(j) === 'the' || w(j) === 'a') j++;
+      if (w(j) === '"') j++;
+      if (w(j) !== 'name') return 0;
+      j++;
+      if (w(j) === '"') j++;
+      if (w(j) === 'tag' || w(j) === 'of') j++;
+      return j - i;
     },
 
     /** A count for "top N": a positive whole number, else null. */

@@ -56,6 +56,21 @@ export const DETERMINERS = new Set(['a', 'an', 'any', 'the', 'some', 'one', 'eac
 /** Words for a population ("over 1000 inhabitants"): an upload's numeric column of one of these names holds it. */
 export const POPULATION_WORDS = ['population', 'people', 'inhabitants', 'residents', 'persons'];
 /** Words that carry no meaning for the reading: dropped silently. */
+/**
+ * Nouns for "any such thing" that English puts after a thing's name ("police stations", "recycling
+ * facilities", "camping places"): after an OSM preset that is not itself said with them, they add
+ * nothing. Not "spots" ("parking spots" are spaces, not lots) nor "buildings" (a school building is
+ * building=school, not the school).
+ */
+export const GENERIC_HEADS = new Set(['station', 'stations', 'facility', 'facilities', 'place', 'places', 'site', 'sites', 'location', 'locations', 'area', 'areas']);
+
+/**
+ * Kinds of area said after a place's name ("in Brugelette municipality", "in Lyon area"): they
+ * name what it is, nothing more. The settlement nouns of the catalog ("Chennai city") count too
+ * (the reader's `placeHeadAt`).
+ */
+export const PLACE_HEADS = new Set(['village', 'municipality', 'commune', 'district', 'county', 'province', 'state', 'region', 'borough', 'area']);
+
 export const SILENT = new Set([
   'a', 'an', 'the', 'of', 'which', 'what', 'whats', 'are', 'is', 'show', 'me', 'find', 'list', 'all', 'with', 'that',
   'there', 'and', 'for', 'please', 'give', 'where', 'do', 'does', 'have', 'has', 'to', 'from', 'than', 'get', 'return',

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { TagMatch } from '../layers/store/layer-store';
-import { phraseKey } from './phrases';
+import { phraseKey, singularForms } from './phrases';
 
 /** One way of saying what a preset is: its name, a term, an alias, or its tag value in words. */
 export interface PresetPhrase {
@@ -78,6 +78,25 @@ export function loadPresetPhrases(): PresetPhrase[] {
     const main = tags[tags.length - 1]![1];
     if (!/^(yes|no)$/.test(main)) add(main.replace(/_/g, ' '), 1);
     for (const term of (t.terms ?? '').split(',')) if (term.trim()) add(term.trim(), 0);
+  }
+  // iD's preset categories name groups of things ("Major Roads": motorway … tertiary and their
+  // links; "Paths"; "Waterways"): each is a phrase for any of its members. Those named "… Features"
+  // or "… Equipment" are groups for browsing, not words people ask with.
+  const categories = JSON.parse(readFileSync(join(dir, 'preset_categories.min.json'), 'utf8')) as Record<string, { members: string[] }>;
+  const names = (en.en.presets as unknown as { categories?: Record<string, { name?: string }> }).categories ?? {};
+  for (const [id, c] of Object.entries(categories)) {
+    const name = names[id]?.name;
+    if (!name || / (features|equipment)$/i.test(name)) continue;
+    const members = c.members.flatMap((m) => {
+      const p = presets[m];
+      const match = p ? fixed(p) : [];
+      return match.length && !match.some((x) => x.key.startsWith('@')) ? [match] : [];
+    });
+    if (!members.length) continue;
+    // Named in the plural: kept in the singular, as the question's last word is looked up.
+    const words = phraseKey(name).split(' ');
+    const key = [...words.slice(0, -1), singularForms(words.at(-1)!).at(-1)!].join(' ');
+    if (key) out.push({ key, label: name, match: members[0]!, also: members.slice(1), strength: 3, score: 1, fields: [] });
   }
   return out;
 }

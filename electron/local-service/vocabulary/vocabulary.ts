@@ -187,6 +187,14 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     }
   }
 
+  // The first tag of the presets that also fix a tag ("amenity=social_facility" for
+  // social_facility=nursing_home): what a feature of that value is tagged as first.
+  const parentOfValue = new Map<string, TagMatch[number]>();
+  for (const p of input.presets) {
+    if (p.strength !== 3 || p.match.length < 2) continue;
+    const [first, ...rest] = p.match;
+    for (const c of rest) if (c.values?.length === 1 && c.key !== first!.key && !parentOfValue.has(`${c.key}=${c.values[0]}`)) parentOfValue.set(`${c.key}=${c.values[0]}`, first!);
+  }
   for (const l of input.layers) {
     for (const col of l.summary.columns) {
       if (col.numeric) {
@@ -202,8 +210,12 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
       }
       for (const v of col.values) {
         if (v.length > MAX_WORD_VALUE || YES_NO.has(v.toLowerCase())) continue;
-        const match: TagMatch[] = [[{ key: col.key, values: [v] }]];
-        add(phraseKey(v.replace(/_/g, ' ')), { rank: 30, label: v, reading: `${col.key}=${v} in "${l.info.name}"`, sources: [{ layer: l.info, match }] });
+        // A value a preset is named by carries the preset's other tags the layer holds
+        // (social_facility=nursing_home with amenity=social_facility): the thing, not a stray tag.
+        const parent = parentOfValue.get(`${col.key}=${v}`);
+        const tests: TagMatch = parent && holds(l.summary, [parent]) ? [parent, { key: col.key, values: [v] }] : [{ key: col.key, values: [v] }];
+        const match: TagMatch[] = [tests];
+        add(phraseKey(v.replace(/_/g, ' ')), { rank: 30, label: v, reading: `${matchText(tests)} in "${l.info.name}"`, sources: [{ layer: l.info, match }] });
       }
     }
   }

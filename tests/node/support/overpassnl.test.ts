@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildScene } from '../../support/overpassnl/extract';
 import { LeftOut, parseQl } from '../../support/overpassnl/ql-parse';
 import type { Element } from '../../support/overpassnl/ql-run';
+import { unstatedTest } from '../../support/overpassnl/unstated';
 
 // The bench's Overpass QL reader, interpreter and extract builder on queries written here: each
 // gold set is checked against a brute force over the extract's elements written with turf.
@@ -82,5 +83,25 @@ describe('bench:overpassnl extract and gold set', () => {
     expect(why('way["highway"]({{bbox}});(._;>>;);out;')).toMatch(/recursion/);
     expect(why('(node["a"="b"]; - node["c"="d"];);out;')).toMatch(/difference/);
     expect(why('node["amenity"="cafe"]({{bbox}});out;')).toBeNull();
+  });
+
+  it('leaves out gold queries that test a tag the request does not state, and keeps stated ones', () => {
+    const unstated = (q: string, nl: string) => unstatedTest(parseQl(q), nl)?.key ?? null;
+    // Added by the gold's author: a name test, a negated list of the subject's own values, a key's absence.
+    expect(unstated('node["amenity"="bench"]["name"]({{bbox}});out;', 'bench in the current view')).toBe('name');
+    expect(unstated('way["highway"]["highway"!~"^(construction|cycleway|footway)$"]({{bbox}});out;', 'highway in the current view')).toBe('highway');
+    expect(unstated('node["amenity"="bicycle_parking"]["capacity"!~".*"]({{bbox}});out;', 'bicycle parkings here')).toBe('capacity');
+    expect(unstated('nwr["amenity"="courthouse"]["courthouse:type:at"]({{bbox}});out;', 'austrian courthouses')).toBe('courthouse:type:at');
+    expect(unstated('way["highway"]["official_name"]["name"!~".*"]({{bbox}});out;', 'highway with official name')).toBe('name');
+    expect(unstated('nwr["boundary"="local_authority"]["local_authority:IN"="gram_panchayat"]["admin_level"="8"];out;', 'Local authorities Gram Panchayat')).toBe('admin_level');
+    expect(unstated('nwr["amenity"="social_facility"]["social_facility"="nursing_home"];out;', 'nursing homes')).toBeNull();
+    // Stated: the name, a negated value, the key of a qualifier, any value test, the subject's test.
+    expect(unstated('node["amenity"="library"]["name"]({{bbox}});out;', 'a library with a name')).toBeNull();
+    expect(unstated('node["amenity"="cafe"]["name"="Fulerum"]({{bbox}});out;', 'the cafe called "Fulerum"')).toBeNull();
+    expect(unstated('wr["highway"]["highway"!="platform"]({{bbox}});out;', 'highways which are not platforms')).toBeNull();
+    expect(unstated('node["amenity"="toilets"]["fee"!="yes"]({{bbox}});out;', 'toilets without a fee')).toBeNull();
+    expect(unstated('node["amenity"="fuel"]["fuel:biogas"="yes"]({{bbox}});out;', 'gas stations with bio fuel')).toBeNull();
+    expect(unstated('node["amenity"="restaurant"]["opening_hours"!~"."]({{bbox}});out;', 'restaurants without opening hours')).toBeNull();
+    expect(unstated('node["amenity"="pharmacy"]({{bbox}});out;', 'drugstores')).toBeNull();
   });
 });

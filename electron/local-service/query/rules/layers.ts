@@ -1,7 +1,7 @@
 import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { Reader } from '../reader';
 import type { Reference } from '../plan';
-import { narrowSelection, sourcesText } from '../../vocabulary/vocabulary';
+import { narrowSelection, sourcesText, type Selection, type Source } from '../../vocabulary/vocabulary';
 
 /** Metres either side of a line that "along" covers when the question gives no distance. */
 export const ALONG_M = 50;
@@ -13,9 +13,59 @@ export function layerSubject(r: Reader, i: number): number {
   const m = r.phraseAt(i);
   if (!m) return 0;
   if (m.unread) r.notRead(m.unread.words, m.unread.why, 'subject');
-  plan.layerSubject = m.selection;
-  r.subjectWordAt = i + m.len - 1;
-  return m.len;
+  // "hospitals, police stations and supermarkets", "piers or parking spots": features of any of them.
+  const parts = [m.selection];
+  const starts = [i];
+  let len = m.len;
+  for (;;) {
+    let j = i + len;
+    const comma = r.w(j) === ',';
+    if (comma) j++;
+    const joined = r.w(j) === 'and' || r.w(j) === 'or';
+    if (joined) j++;
+    if (!comma && !joined) break;
+    while (['a', 'an', 'the', 'any', 'all'].includes(r.w(j))) j++;
+    const next = r.phraseAt(j);
+    if (!next) break;
+    if (next.unread) r.notRead(next.unread.words, next.unread.why, 'subject');
+    parts.push(next.selection);
+    starts.push(j);
+    len = j + next.len - i;
+    if (joined && !comma && r.w(i + len) !== ',') break;
+  }
+  // "primary or secondary highways", "emergency and leisure slipways": words before one noun, each
+  // narrowing it; one that narrows it to nothing any layer holds is refused, never dropped.
+  const lastAt = starts.at(-1)!;
+  const first = parts.length > 1 ? r.selectionAt(lastAt) : null;
+  const head = first && lastAt + first.len < i + len ? r.phraseAt(lastAt + first.len) : null;
+  if (head && r.ctx.vocabulary)
+    for (let k = 0; k < parts.length - 1; k++) {
+      if (parts[k]!.plural) continue;
+      const said = `${parts[k]!.said} ${head.selection.said}`;
+      const narrowed = narrowSelection(head.selection, parts[k]!, r.ctx.vocabulary.summaries, said);
+      if (!narrowed.sources.length) r.notRead(parts[k]!.said, `no layer holds ${head.selection.said} that are ${parts[k]!.reading}`, 'subject');
+      parts[k] = narrowed;
+    }
+  if (parts.length > 1)
+    for (const p of parts) if (!p.sources.length) r.notRead(p.said, `read as ${p.reading}, but no layer holds such features`, 'subject');
+  plan.layerSubject = parts.length > 1 ? unionOf(parts, r.said(i, i + len)) : m.selection;
+  r.subjectWordAt = i + len - 1;
+  return len;
+}
+
+/** Several phrases as one subject: per layer, features any of them names (a whole layer when one names it). */
+function unionOf(parts: readonly Selection[], said: string): Selection {
+  const byLayer = new Map<string, Source>();
+  for (const p of parts)
+    for (const s of p.sources) {
+      const had = byLayer.get(s.layer.id);
+      if (!had) byLayer.set(s.layer.id, { layer: s.layer, ...(s.match && { match: [...s.match] }) });
+      else if (!had.match || !s.match) delete had.match;
+      else had.match.push(...s.match);
+    }
+  // A part no layer holds leaves the union empty: its words are refused, never answered as the rest.
+  const sources = parts.some((p) => !p.sources.length) ? [] : [...byLayer.values()];
+  return { label: parts.map((p) => p.label).join(' or '), said, reading: parts.map((p) => p.reading).join(' or '), plural: true, sources };
 }
 
 /** A reference after a relation word: a class or named feature of a layer, a kind, uploads or a place. */
@@ -27,6 +77,8 @@ function refAfter(r: Reader, i: number, phrase: string): [Reference, number] | n
   // "in Nordviertel quarter", "along the Lenne river": a class word after a name only repeats what
   // it is. One that would narrow it is not dropped: it is left to be read, or refused.
   let len = j - i + ref[1];
+  // "in Chennai city", "in Brugelette municipality": the kind of place a name is, said after it.
+  if (ref[0].type === 'selection' && r.placeHeadAt(i + len)) return [ref[0], len + 1];
   const next = ref[0].type === 'selection' ? r.selectionAt(i + len) : null;
   if (ref[0].type === 'selection' && next?.len === 1 && r.ctx.vocabulary) {
     const narrowed = narrowSelection(next.selection, ref[0].selection, r.ctx.vocabulary.summaries, r.said(j, i + len + 1));
@@ -38,12 +90,14 @@ function refAfter(r: Reader, i: number, phrase: string): [Reference, number] | n
 /** "in / inside NAME" where NAME is a polygon of a layer ("in Nordviertel"): inside it. */
 export function insideFeature(r: Reader, i: number): number {
   if (r.w(i) !== 'in' && r.w(i) !== 'inside' && r.w(i) !== 'within') return 0;
-  const m = r.selectionAt(i + 1 + (r.w(i + 1) === 'the' ? 1 : 0));
+  // "in the area with the name X": X.
+  const lead = r.areaNameLeadAt(i + 1);
+  const m = r.selectionAt(i + 1 + (lead || (r.w(i + 1) === 'the' ? 1 : 0)));
   if (!m || !m.selection.sources.some((s) => s.layer.geometryTypes['Polygon'] || s.layer.geometryTypes['MultiPolygon'])) return 0;
-  const ref = refAfter(r, i + 1, r.w(i));
+  const ref = refAfter(r, i + 1 + lead, r.w(i));
   if (!ref) return 0;
   r.plan.inside = ref[0];
-  return 1 + ref[1];
+  return 1 + lead + ref[1];
 }
 
 /** "inside / in / within my area": inside the uploaded polygons (points on them count). */
@@ -55,10 +109,18 @@ export function insideUploads(r: Reader, i: number): number {
   return 1 + cls[1];
 }
 
-/** "outside (of) X": not in X (polygons) and not on it. */
+/** "outside (of) X", "not in X": not in X (polygons) and not on it. */
 export function outside(r: Reader, i: number): number {
-  if (r.w(i) !== 'outside') return 0;
-  const skip = r.w(i + 1) === 'of' ? 2 : 1;
+  const { w } = r;
+  let skip: number;
+  if (w(i) === 'outside') skip = w(i + 1) === 'of' ? 2 : 1;
+  // "not in Germany", "which are not located in a railway yard": outside it.
+  else if (['not', 'isnt', 'arent'].includes(w(i))) {
+    skip = 1;
+    if (['located', 'situated', 'lying', 'found'].includes(w(i + skip))) skip++;
+    if (!['in', 'inside', 'within'].includes(w(i + skip))) return 0;
+    skip++;
+  } else return 0;
   const ref = refAfter(r, i + skip, 'outside');
   if (!ref) return 0;
   r.plan.outside = ref[0];

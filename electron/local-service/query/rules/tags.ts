@@ -1,4 +1,5 @@
-import { phraseKey } from '../../vocabulary/phrases';
+import { phraseKey, singularForms } from '../../vocabulary/phrases';
+import { narrowSelection, type Selection } from '../../vocabulary/vocabulary';
 import type { Condition } from '../plan';
 import type { Reader } from '../reader';
 import { UPLOAD_NOUNS } from '../words';
@@ -31,8 +32,37 @@ function heldKeyAt(r: Reader, i: number): [string, number] | null {
     if (words.length < len || words.some((x) => !/^[\p{L}]+$/u.test(x.w))) continue;
     const key = words.map((x) => x.w).join('_');
     if (v.hasKey(key)) return [key, len];
+    // "house numbers": addr:housenumber, the words run together as the key's last part is written.
+    const joined = singularForms(words.map((x) => x.w).join(''));
+    const found = keysByLastPart(r).get(joined.at(-1)!) ?? keysByLastPart(r).get(joined[0]!);
+    if (found) return [found, len];
   }
   return null;
+}
+
+/** Held keys with a namespace ("addr:housenumber"), by their last part with "_" removed; one key per part. */
+function keysByLastPart(r: Reader): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const s of r.ctx.vocabulary?.summaries.values() ?? [])
+    for (const c of s.columns) {
+      if (!c.key.includes(':')) continue;
+      const part = c.key.split(':').at(-1)!.replace(/_/g, '');
+      if (part.length >= 6 && !out.has(part)) out.set(part, c.key);
+    }
+  return out;
+}
+
+/**
+ * "house numbers in Ismaning": a key said in words, with nothing else as the subject, names the
+ * features that have it. Only keys of two or three words: one word is a vocabulary phrase.
+ */
+export function keyPhrase(r: Reader, i: number): number {
+  if (r.plan.subject !== null || r.plan.layerSubject) return 0;
+  const held = heldKeyAt(r, i);
+  if (!held || held[1] < 2) return 0;
+  const sel = r.selectionAt(i);
+  if (sel && sel.len >= held[1]) return 0;
+  return push(r, { type: 'present', key: held[0], label: `with ${held[0]}` }, held[1]);
 }
 
 const push = (r: Reader, c: Condition, used: number) => {
@@ -84,12 +114,20 @@ export function tagCondition(r: Reader, i: number): number {
   // "with a wikidata tag", "with the key wikidata".
   if (w(at) === 'tag' || w(at) === 'key' || w(at) === 'attribute') return push(r, { type: 'present', key, label: `with a ${key} tag` }, at + 1 - i);
   // "admin level 8": a column some layer has, then a figure.
+  // "maxspeed of 60", "voltage 225000", "admin level 10 or 8": figures, as written.
   const held = heldKeyAt(r, i);
-  if (held && /^\d+$/.test(w(i + held[1]))) {
-    const value = w(i + held[1]);
-    return push(r, { type: 'equals', key: held[0], values: [value], label: `${held[0]}=${value}`, inWords: true }, held[1] + 1);
+  if (!held) return 0;
+  at = i + held[1];
+  if (w(at) === 'of' || w(at) === 'is') at++;
+  const values: string[] = [];
+  while (/^\d+(\.\d+)?$/.test(w(at))) {
+    values.push(w(at++));
+    if ([',', 'or'].includes(w(at)) && /^\d+(\.\d+)?$/.test(w(at + 1))) at++;
+    else break;
   }
-  return 0;
+  // A unit after the figure ("maxspeed of 60 mph") is another value than the bare figure: left unread.
+  if (!values.length || /^\p{L}/u.test(w(at)) && r.distanceUnit(at)) return 0;
+  return push(r, { type: 'equals', key: held[0], values, label: `${held[0]}=${values.join('|')}`, inWords: true }, at - i);
 }
 
 /** Where a name in the question ends: a comma or a word that starts another part of it. */
@@ -111,7 +149,7 @@ export function nameCondition(r: Reader, i: number): number {
   else if (w(j) === 'name' || w(j) === 'names') {
     j++;
     if (['is', '=', 'equals', 'of'].includes(w(j))) j++;
-    else if (['contains', 'containing', 'includes', 'including'].includes(w(j))) {
+    else if (['contains', 'containing', 'includes', 'including', 'matching', 'matches', 'like'].includes(w(j))) {
       mode = 'contains';
       j++;
     } else if (['starts', 'starting', 'begins', 'beginning'].includes(w(j)) && w(j + 1) === 'with') {
@@ -142,7 +180,9 @@ export function absence(r: Reader, i: number): number {
   else if (w(j) === 'with' && w(j + 1) === 'no') j += 2;
   else if (w(j) === 'no' || w(j) === 'not' || w(j) === 'arent' || w(j) === 'isnt') j++;
   else return 0;
-  while (['a', 'an', 'the', 'any'].includes(w(j))) j++;
+  // "not tagged as a stop position", "not marked as private".
+  if (['tagged', 'marked', 'mapped', 'labelled', 'labeled'].includes(w(j)) && w(j + 1) === 'as') j += 2;
+  while (['a', 'an', 'the', 'any', '"'].includes(w(j))) j++;
   // "without highway=footway"
   const k = tagWordAt(r, j);
   if (k && w(j + k[1]) === '=') {
@@ -163,6 +203,69 @@ export function absence(r: Reader, i: number): number {
   // not also type=boundary): excluding more than was said leaves the answer narrower, never wider.
   const match = sel.selection.sources.flatMap((s) => s.match!.map((m) => m.slice(-1)));
   return push(r, { type: 'not_match', match, label: `not ${sel.selection.said} (${sel.selection.reading})` }, j + sel.len - i);
+}
+
+/**
+ * "with a name", "with a website", "that have a wikidata tag", "having opening hours": the tag is
+ * there. What follows must be a key some layer has (or "name"); a phrase of the vocabulary longer
+ * than the key is the thing meant ("with a parking lot") and is left to the other rules.
+ */
+export function presence(r: Reader, i: number): number {
+  const { w } = r;
+  let j = i;
+  if (['with', 'has', 'have', 'having'].includes(w(j))) j++;
+  else return 0;
+  while (['a', 'an', 'the', 'any', 'some'].includes(w(j))) j++;
+  const held = heldKeyAt(r, j) ?? (w(j) === 'name' ? (['name', 1] as [string, number]) : null);
+  if (!held) return 0;
+  const sel = r.selectionAt(j);
+  if (sel && sel.len > held[1]) return 0;
+  // "with a name matching X", "with the name Fulerum": the name's text (nameCondition), not its presence.
+  if (held[0] === 'name' && (NAME_FOLLOWS.has(w(j + 1)) || /^\p{Lu}/u.test(r.t[j + 1]?.raw ?? ''))) return 0;
+  // "with maxspeed of 60", "with voltage 225000": a value follows, read at the key (tagCondition).
+  const after = w(j + held[1]);
+  if (after === 'of' || after === 'is' || after === '=' || after === '!=' || /^\d/.test(after)) return 0;
+  const tagWord = ['tag', 'key', 'attribute', 'set', 'entry', 'value'].includes(after) ? 1 : 0;
+  return push(r, { type: 'present', key: held[0], label: held[0] === 'name' ? 'with a name' : `with ${held[0]}` }, j + held[1] + tagWord - i);
+}
+
+/** Words after "name" that make it the name's text, not its presence. */
+const NAME_FOLLOWS = new Set(['is', '=', 'equals', 'of', 'contains', 'containing', 'includes', 'including', 'matching', 'matches', 'like', 'starts', 'starting', 'begins', 'beginning']);
+
+/**
+ * "places marked as city", "roads tagged as service", "tagged as \"living_street\"": the phrase after
+ * "as" narrows the subject read so far, or is the subject when there is none yet.
+ */
+export function taggedAs(r: Reader, i: number): number {
+  const { w, plan } = r;
+  if (!['tagged', 'marked', 'mapped', 'labelled', 'labeled', 'classified'].includes(w(i)) || w(i + 1) !== 'as') return 0;
+  let j = i + 2;
+  while (['a', 'an', 'the', '"'].includes(w(j))) j++;
+  const v = r.ctx.vocabulary;
+  if (!v) return 0;
+  // After "as" a word is a value even when grammar reads it elsewhere ("marked as city").
+  const raw = v.at(r.t.map((x) => x.w), j);
+  const m = r.phraseAt(j) ?? (raw && { ...raw, selection: { ...raw.selection, said: r.said(j, j + raw.len) } });
+  if (!m) return 0;
+  let end = j + m.len;
+  if (w(end) === '"') end++;
+  if (m.unread) r.notRead(m.unread.words, m.unread.why, 'subject');
+  if (plan.layerSubject) {
+    const narrowed = narrowSelection(plan.layerSubject, m.selection, v.summaries, `${plan.layerSubject.said} ${r.said(i, end)}`);
+    // "roads tagged as service": the tag names which of them, on the key the subject is read from.
+    const keys = (x: Selection) => new Set(x.sources.flatMap((s) => s.match?.flatMap((t) => t.map((c) => c.key)) ?? []));
+    const subjectKeys = keys(plan.layerSubject);
+    const sameKey = m.selection.sources.length > 0 && [...keys(m.selection)].every((k) => subjectKeys.has(k));
+    if (narrowed.sources.length) plan.layerSubject = narrowed;
+    else if (sameKey) {
+      r.warn('reading', `read "${plan.layerSubject.said} ${r.said(i, end)}" as ${m.selection.reading}`);
+      plan.layerSubject = { ...m.selection, said: `${plan.layerSubject.said} ${r.said(i, end)}`, plural: plan.layerSubject.plural };
+    } else r.notRead(r.said(i, end), `no layer holds ${plan.layerSubject.said} that are ${m.selection.reading}`);
+  } else if (plan.subject === null) {
+    plan.layerSubject = m.selection;
+    r.subjectWordAt = end - 1;
+  } else return 0;
+  return end - i;
 }
 
 const ELEMENTS: Record<string, 'node' | 'way' | 'relation'> = {

@@ -4,7 +4,22 @@ import { IN_CITY_KM, NEAR_KM } from '../words';
 
 /** "within 30 km of REF", "inside 5 mi of REF": a radius around a place or a class. */
 export function withinRadius(r: Reader, i: number): number {
-  if (r.w(i) !== 'within' && r.w(i) !== 'inside') return 0;
+  const { w } = r;
+  // "50 meters around REF", "in a radius of 2 km around REF", "in a 2 km radius of REF": a radius too.
+  if (w(i) !== 'within' && w(i) !== 'inside') {
+    let j = i;
+    if (w(j) === 'in' && (w(j + 1) === 'a' || w(j + 1) === 'the')) j += 2;
+    if (w(j) === 'radius' && w(j + 1) === 'of') j += 2;
+    const dist = r.distanceAt(j);
+    if (!dist) return 0;
+    if (w(j + dist.len) === 'radius' && ['of', 'around', 'from'].includes(w(j + dist.len + 1))) {
+      const n = r.relationAt(j, j + dist.len + 1, { hi: dist.said });
+      return n ? j - i + n : 0;
+    }
+    if (w(j + dist.len) !== 'around' && j === i) return 0;
+    const n = r.radiusAt(j);
+    return n ? j - i + n : 0;
+  }
   const n = r.radiusAt(i + 1);
   return n ? n + 1 : 0;
 }
@@ -86,7 +101,8 @@ export function near(r: Reader, i: number): number {
 export function inPlace(r: Reader, i: number): number {
   const { w, plan } = r;
   if (w(i) !== 'in' && w(i) !== 'inside') return 0;
-  const skip = 1 + (w(i + 1) === 'the' ? 1 : 0);
+  const lead = r.areaNameLeadAt(i + 1);
+  const skip = 1 + (lead || (w(i + 1) === 'the' ? 1 : 0));
   const unknownBefore = plan.unread.length;
   const p = r.placeAt(i + skip, false);
   if (!p) {
@@ -100,7 +116,9 @@ export function inPlace(r: Reader, i: number): number {
     r.placeNotFound(unknownBefore, plan.within.reference);
     r.warn('reading', `read "in ${pt.label}" as within ${IN_CITY_KM} km of its centre`);
   }
-  return skip + p.len;
+  // "in Chennai city", "in Lyon municipality": the kind of place a name is, said after it.
+  const head = r.placeHeadAt(i + skip + p.len);
+  return skip + p.len + head;
 }
 
 /** "of COUNTRY" ("capital of France", "airports of Spain"): only a country or region after "of". */

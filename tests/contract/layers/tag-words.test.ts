@@ -114,9 +114,10 @@ describe('names', () => {
     expect(await ask('pharmacies whose name contains Markt')).toEqual(markt);
   });
 
-  it('"in the area with the name X" names a place, not the subject: not read as the name', async () => {
-    const p = await refused(r, { query: 'benches in area with name Unterdorf' });
-    expect(p.unread.map((u) => u.words).join(' ')).toMatch(/Unterdorf/);
+  it('"in the area with the name X" names a place, not the subject: read as the place, not as the name', async () => {
+    const res = await compute(r, { query: 'benches in area with name Unterdorf', limit: 500 });
+    expect(ids(res)).toEqual(await ask('benches in Unterdorf'));
+    expect(JSON.stringify(res.warnings)).not.toMatch(/named "Unterdorf"/);
   });
 });
 

@@ -2,7 +2,7 @@
  * The side panel's tabs as data: one descriptor per panel, in tab order. The tab strip, the
  * keyboard shortcuts, the map's result layers and their colours, and which runs Esc cancels are
  * all read from this list; adding a panel is one entry here plus its component and, when it
- * runs something, its store (panels/components.ts and panels/runs.ts are typed by it).
+ * runs something, its store (panels/runs.ts and components/SidePanel.vue are typed by it).
  */
 export interface PanelDescriptor {
   id: string;

@@ -183,7 +183,8 @@ export function createReader(query: string, ctx: ParseContext) {
       // "amenity=bench": a word before "=" is a tag's key, read as tag syntax.
       if (w(i + m.len) === '=' || w(i + m.len) === '!=') return null;
       // "police stations", "recycling facilities": a word for any such thing after a preset adds nothing to it.
-      if (GENERIC_HEADS.has(w(i + m.len)) && m.selection.reading.startsWith('the OSM preset')) {
+      // (After a thing: a preset or a tag value, not a key's any value, a layer, a place or a brand.)
+      if (GENERIC_HEADS.has(w(i + m.len)) && !/^(any |the layer|the place|the brand)/.test(m.selection.reading)) {
         const len = m.len + 1;
         return { len, selection: { ...m.selection, plural: isPlural(w(i + m.len)), said: said(i, i + len) } };
       }

@@ -59,10 +59,10 @@ export const POPULATION_WORDS = ['population', 'people', 'inhabitants', 'residen
 /**
  * Nouns for "any such thing" that English puts after a thing's name ("police stations", "recycling
  * facilities", "camping places"): after an OSM preset that is not itself said with them, they add
- * nothing. Not "spots" ("parking spots" are spaces, not lots) nor "buildings" (a school building is
- * building=school, not the school).
+ * nothing ("recycling spots"; "parking spots" is a phrase of its own, Parking Space, read first).
+ * Not "buildings": a school building is building=school, not the school.
  */
-export const GENERIC_HEADS = new Set(['station', 'stations', 'facility', 'facilities', 'place', 'places', 'site', 'sites', 'location', 'locations', 'area', 'areas']);
+export const GENERIC_HEADS = new Set(['station', 'stations', 'facility', 'facilities', 'place', 'places', 'site', 'sites', 'location', 'locations', 'area', 'areas', 'spot', 'spots']);
 
 /**
  * Kinds of area said after a place's name ("in Brugelette municipality", "in Lyon area"): they

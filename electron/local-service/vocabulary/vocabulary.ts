@@ -248,8 +248,13 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     },
     at(words, i) {
       for (let len = Math.min(maxLen, words.length - i); len >= 1; len--) {
-        const head = words.slice(i, i + len - 1);
+        let head = words.slice(i, i + len - 1);
         const last = words[i + len - 1]!;
+        // "places of worship": the plural is the first word of a phrase with "of".
+        if (head.length >= 2 && head[1] === 'of') {
+          const first = singularForms(head[0]!).find((f) => entries.has([f, ...head.slice(1), last].join(' ')));
+          if (first) head = [first, ...head.slice(1)];
+        }
         // "wind turbines": a form some layer holds ("wind turbine") beats one none holds (a term "wind turbines").
         const forms = singularForms(last).filter((f) => entries.has([...head, f].join(' ')));
         const form = forms.find((f) => entries.get([...head, f].join(' '))!.sources.length) ?? forms[0];

@@ -57,6 +57,8 @@ node(9.0405, 48.0405, { amenity: 'library', name: 'Inside' });
 node(9.0605, 48.0605, { amenity: 'library', name: 'Outside' });
 node(9.07, 48.07, { 'addr:street': 'Hauptstrasse', 'addr:housenumber': '4' });
 node(9.071, 48.071, { 'addr:street': 'Hauptstrasse' });
+node(9.072, 48.072, { amenity: 'place_of_worship', religion: 'christian' });
+node(9.073, 48.073, { amenity: 'recycling', recycling_type: 'container' });
 
 let r: Running;
 beforeAll(async () => {
@@ -132,5 +134,11 @@ describe('lists, generic heads, presence, bare radii', () => {
     // iD's "Major Roads": motorways, trunk, primary, secondary and tertiary roads and their links.
     const major = new Set(['motorway', 'trunk', 'primary', 'secondary', 'tertiary', 'motorway_link', 'trunk_link', 'primary_link', 'secondary_link', 'tertiary_link']);
     expect(await ask('major roads')).toEqual(where((t) => major.has(t['highway'] ?? '')));
+  });
+
+  it('reads "places of worship" (the plural first), "recycling spots" and "places with a house number"', async () => {
+    expect(await ask('places of worship')).toEqual(where((t) => t['amenity'] === 'place_of_worship'));
+    expect(await ask('recycling spots')).toEqual(where((t) => t['amenity'] === 'recycling'));
+    expect(await ask('places with a house number')).toEqual(where((t) => 'addr:housenumber' in t));
   });
 });

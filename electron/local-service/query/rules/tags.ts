@@ -271,8 +271,8 @@ export function taggedAs(r: Reader, i: number): number {
 const ELEMENTS: Record<string, 'node' | 'way' | 'relation'> = {
   node: 'node', nodes: 'node', way: 'way', ways: 'way', relation: 'relation', relations: 'relation',
 };
-/** Words for features of any type: read as no filter, and said so. */
-const ANY_ELEMENT = new Set(['features', 'elements', 'objects', 'entities', 'feature', 'element', 'object']);
+/** Words for features of any type ("places with a house number"): read as no filter, and said so. */
+const ANY_ELEMENT = new Set(['features', 'elements', 'objects', 'entities', 'feature', 'element', 'object', 'places', 'locations', 'things']);
 
 /**
  * "nodes", "ways and relations": OSM element types, tested on the source id (else the geometry);

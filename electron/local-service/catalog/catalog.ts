@@ -177,6 +177,31 @@ export interface PointSource {
   country: string;
 }
 
+/** Points read one by one: an array of them (pointList) or columns of positions (the uploads). */
+export interface PointList {
+  readonly length: number;
+  lon(i: number): number;
+  lat(i: number): number;
+  country(i: number): string;
+}
+
+export function pointList(points: readonly PointSource[]): PointList {
+  return { length: points.length, lon: (i) => points[i]!.lon, lat: (i) => points[i]!.lat, country: (i) => points[i]!.country };
+}
+
+/** pointLayer of a point list, at once. */
+export function pointLayerAt(kind: Kind, points: PointList): Layer {
+  const lon: number[] = [];
+  const lat: number[] = [];
+  const country: string[] = [];
+  for (let i = 0; i < points.length; i++) {
+    lon.push(points.lon(i));
+    lat.push(points.lat(i));
+    country.push(points.country(i));
+  }
+  return pointLayer(kind, lon, lat, country);
+}
+
 /** Point count from which layers are built in slices with the index on a worker thread. */
 export const LARGE_LAYER = 20_000;
 
@@ -187,21 +212,19 @@ export const LARGE_LAYER = 20_000;
  */
 export async function pointLayerOf(
   kind: Kind,
-  points: readonly PointSource[],
+  points: PointList,
   tools: { slice: Slicer; indexer: PointIndexer },
 ): Promise<Layer> {
   const size = points.length;
-  if (size < LARGE_LAYER)
-    return pointLayer(kind, points.map((p) => p.lon), points.map((p) => p.lat), points.map((p) => p.country));
+  if (size < LARGE_LAYER) return pointLayerAt(kind, points);
   const lon = new Float64Array(size);
   const lat = new Float64Array(size);
   const country: string[] = new Array(size);
   const byCountry = new Map<string, number[]>();
   for (let i = 0; i < size; i++) {
-    const p = points[i]!;
-    lon[i] = p.lon;
-    lat[i] = p.lat;
-    const c = (country[i] = p.country);
+    lon[i] = points.lon(i);
+    lat[i] = points.lat(i);
+    const c = (country[i] = points.country(i));
     let list = byCountry.get(c);
     if (!list) byCountry.set(c, (list = []));
     list.push(i);

@@ -183,6 +183,8 @@ export interface PointList {
   lon(i: number): number;
   lat(i: number): number;
   country(i: number): string;
+  /** All positions at once, when the list holds them so: the layer shares them (read-only) rather than copy them. */
+  positions?(): { lon: Float64Array; lat: Float64Array };
 }
 
 export function pointList(points: readonly PointSource[]): PointList {
@@ -217,13 +219,16 @@ export async function pointLayerOf(
 ): Promise<Layer> {
   const size = points.length;
   if (size < LARGE_LAYER) return pointLayerAt(kind, points);
-  const lon = new Float64Array(size);
-  const lat = new Float64Array(size);
+  const shared = points.positions?.();
+  const lon = shared?.lon ?? new Float64Array(size);
+  const lat = shared?.lat ?? new Float64Array(size);
   const country: string[] = new Array(size);
   const byCountry = new Map<string, number[]>();
   for (let i = 0; i < size; i++) {
-    lon[i] = points.lon(i);
-    lat[i] = points.lat(i);
+    if (!shared) {
+      lon[i] = points.lon(i);
+      lat[i] = points.lat(i);
+    }
     const c = (country[i] = points.country(i));
     let list = byCountry.get(c);
     if (!list) byCountry.set(c, (list = []));

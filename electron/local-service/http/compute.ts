@@ -106,7 +106,9 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         ]);
       out.push(await readFile(f.name, { bytes }, new UploadReport(), slice, held));
     }
-    return UploadSet.concat(out);
+    const all = UploadSet.concat(out);
+    held.push(all);
+    return all;
   };
 
   /** Files written for each request in flight, removed before its answer is sent (or when it ends otherwise). */
@@ -169,6 +171,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
         read.push(await readFile(f.name, { path: f.path }, report, slice, held));
       }
       let uploads = UploadSet.concat(read);
+      held.push(uploads);
       for (const n of body.longNames) report.truncated({ file: n.name, line: null, column: '(file name)', length: n.length });
       warnings.push(...report.warnings());
       // A saved set read back from the database names its files; their features are read again.

@@ -32,7 +32,7 @@ class Spool {
   private to = 0;
   constructor(
     readonly path: string,
-    readonly offsets: Float64Array,
+    readonly offsets: Uint32Array,
     readonly typed: TypedColumn[],
   ) {}
 
@@ -122,10 +122,15 @@ export class UploadSet {
     return set;
   }
 
-  /** The features of several sets in order, as one (the sets given are then this one's). */
+  /** The features of several sets in order, as one: the sets given are left empty, their spools this one's to dispose of. */
   static concat(sets: readonly UploadSet[]): UploadSet {
     const set = new UploadSet();
-    for (const s of sets) for (const seg of s.segments) set.push({ ...seg });
+    for (const s of sets) {
+      for (const seg of s.segments) set.push(seg);
+      s.segments = [];
+      s.length = 0;
+      s.merged = null;
+    }
     return set;
   }
 
@@ -220,6 +225,24 @@ export class UploadSet {
     const all = new ColumnStats();
     for (const s of this.segments) all.merge(s.stats);
     return (this.merged = all);
+  }
+
+  /**
+   * Every position in one pair of arrays, which the uploads' point layer then shares: the files'
+   * arrays are copied once into these and let go.
+   */
+  positions(): { lon: Float64Array; lat: Float64Array } {
+    const s = this.segments;
+    if (s.length === 1 && s[0]!.lon.length === this.length) return { lon: s[0]!.lon, lat: s[0]!.lat };
+    const lon = new Float64Array(this.length);
+    const lat = new Float64Array(this.length);
+    for (const seg of s) {
+      lon.set(seg.lon.subarray(0, seg.count), seg.start);
+      lat.set(seg.lat.subarray(0, seg.count), seg.start);
+      seg.lon = lon.subarray(seg.start, seg.start + seg.count);
+      seg.lat = lat.subarray(seg.start, seg.start + seg.count);
+    }
+    return { lon, lat };
   }
 
   /** Attribute names of any row, in the order first met. */

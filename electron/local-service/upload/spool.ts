@@ -25,7 +25,8 @@ export interface UploadPart {
   columns: ColumnState[];
   /** Rows are [id, name, address, geometry or null, attributes] at offsets[i] .. offsets[i + 1]. */
   spool: string;
-  offsets: Float64Array;
+  /** A file's spool stays well under 4 GiB: a 20 MiB file's rows take a few times its size at most. */
+  offsets: Uint32Array;
   /** A table's columns typed once all its rows were read: applied as a row is read back. */
   typed: TypedColumn[];
 }
@@ -33,7 +34,7 @@ export interface UploadPart {
 /** Bytes gathered before one write. */
 const WRITE_AT = 1 << 20;
 
-function grow<T extends Float64Array | Uint8Array>(a: T, n: number): T {
+function grow<T extends Float64Array | Uint32Array | Uint8Array>(a: T, n: number): T {
   if (n < a.length) return a;
   const b = new (a.constructor as new (n: number) => T)(a.length * 2);
   b.set(a);
@@ -50,7 +51,7 @@ export class SpoolWriter implements RowSink {
   private lon = new Float64Array(1024);
   private lat = new Float64Array(1024);
   private types = new Uint8Array(1024);
-  private offsets = new Float64Array(1025);
+  private offsets = new Uint32Array(1025);
   private stats = new ColumnStats();
   private typedColumns: TypedColumn[] = [];
   private file = '';

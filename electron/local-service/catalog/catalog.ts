@@ -210,7 +210,9 @@ export const LARGE_LAYER = 20_000;
 /**
  * pointLayer for requests: small sets on this thread at once (a worker round trip costs more
  * than their whole build); large ones copied in slices between which other requests are
- * answered, and indexed by the worker.
+ * answered (or sharing the list's positions), and indexed by the worker. What a question over
+ * uploads seldom asks of its layer (countries, their lists, populations, which uploads have
+ * none) is made on first use: for millions of rows these are a hundred MB and more.
  */
 export async function pointLayerOf(
   kind: Kind,
@@ -222,23 +224,47 @@ export async function pointLayerOf(
   const shared = points.positions?.();
   const lon = shared?.lon ?? new Float64Array(size);
   const lat = shared?.lat ?? new Float64Array(size);
-  const country: string[] = new Array(size);
-  const byCountry = new Map<string, number[]>();
-  for (let i = 0; i < size; i++) {
-    if (!shared) {
+  if (!shared)
+    for (let i = 0; i < size; i++) {
       lon[i] = points.lon(i);
       lat[i] = points.lat(i);
+      if ((i & 4095) === 4095 && tools.slice.due()) await tools.slice.pause();
     }
-    const c = (country[i] = points.country(i));
-    let list = byCountry.get(c);
-    if (!list) byCountry.set(c, (list = []));
-    list.push(i);
-    if ((i & 4095) === 4095 && tools.slice.due()) await tools.slice.pause();
-  }
   const index = await tools.indexer.build(lon, lat);
-  const byPopulation = new Uint32Array(size);
-  for (let i = 0; i < size; i++) byPopulation[i] = i;
-  return { kind, size, lon, lat, country, pop: new Float64Array(size).fill(NaN), index, byCountry, byPopulation };
+  let country: string[] | undefined;
+  let byCountry: Map<string, number[]> | undefined;
+  let pop: Float64Array | undefined;
+  let byPopulation: Uint32Array | undefined;
+  return {
+    kind,
+    size,
+    lon,
+    lat,
+    index,
+    get country() {
+      return (country ??= Array.from({ length: size }, (_, i) => points.country(i)));
+    },
+    get byCountry() {
+      if (byCountry) return byCountry;
+      byCountry = new Map();
+      for (let i = 0; i < size; i++) {
+        const c = points.country(i);
+        let list = byCountry.get(c);
+        if (!list) byCountry.set(c, (list = []));
+        list.push(i);
+      }
+      return byCountry;
+    },
+    get pop() {
+      return (pop ??= new Float64Array(size).fill(NaN));
+    },
+    get byPopulation() {
+      if (byPopulation) return byPopulation;
+      byPopulation = new Uint32Array(size);
+      for (let i = 0; i < size; i++) byPopulation[i] = i;
+      return byPopulation;
+    },
+  };
 }
 
 // RFC 4122 name-based UUID (v5); node:crypto has only v4, and one function is not worth a dependency.

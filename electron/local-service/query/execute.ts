@@ -17,7 +17,7 @@ import { referenceGeometries, uploadGeometries, type ResolveContext } from './la
 import { countPerCountry, measure, type MeasurementResult } from './measure';
 import { measureNearest } from './nearest';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './layers/per-polygon';
-import { pastMin, shapeOf, type Plan, type RefPoint, type Reference, type Warning } from './plan';
+import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
 import { measurer, type ReferenceContext } from './references';
 import { refusalOfParts, unheldParts, UnreadQuestion, type UnreadPart } from './refusal';
 import { sortByDistance } from './sort';

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { UploadSet, type UploadFeature } from './uploads';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -186,7 +187,7 @@ export function savedSearchFromRow(row: SearchRowHead, files: StoredFile[], item
     userId: row.user_id,
     query: row.query,
     catalogVersion: row.catalog_version,
-    set: { subject: row.subject as SavedSet['subject'], items, uploads: JSON.parse(row.uploads) },
+    set: { subject: row.subject as SavedSet['subject'], items, uploads: UploadSet.of(JSON.parse(row.uploads) as UploadFeature[]) },
   };
 }
 

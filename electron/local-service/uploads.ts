@@ -4,12 +4,14 @@ import { readGeoJson } from './upload/geojson';
 import { decodeUpload, printableName } from './upload/text';
 import type { ReadContext, UploadFeature } from './upload/types';
 import type { UploadReport } from './upload/report';
+import { UploadSet } from './upload/set';
 import type { Slicer } from './upload/slice';
 
 export { MAX_VERTICES, representativePoint } from './upload/geometry';
 export { printableName } from './upload/text';
 export { UploadReport } from './upload/report';
 export { createSlicer, type Slicer } from './upload/slice';
+export { UploadSet } from './upload/set';
 export { UploadError, type ReadContext, type UploadErrorCode, type UploadFeature, type UploadWarning } from './upload/types';
 
 /**
@@ -19,7 +21,7 @@ export { UploadError, type ReadContext, type UploadErrorCode, type UploadFeature
  */
 export async function readUpload(givenName: string, bytes: Buffer, ctx: ReadContext): Promise<UploadFeature[]> {
   const features = await parseUpload(givenName, { ...ctx, countryAt: () => '' }, bytes);
-  await locateUpload(printableName(givenName), features, ctx.countryAt, ctx.report, ctx.slice);
+  await locateUpload(printableName(givenName), UploadSet.of(features), ctx.countryAt, ctx.report, ctx.slice);
   return features;
 }
 
@@ -44,16 +46,12 @@ export async function parseUpload(givenName: string, ctx: ReadContext, bytes: Bu
 /** Each feature's country (from the catalog's polygons), in slices, then the swapped-coordinates check. */
 export async function locateUpload(
   fileName: string,
-  features: UploadFeature[],
+  features: UploadSet,
   countryAt: ReadContext['countryAt'],
   report: UploadReport,
   slice: Slicer,
 ): Promise<void> {
-  for (let i = 0; i < features.length; i++) {
-    const f = features[i]!;
-    f.country = countryAt(f.lon, f.lat);
-    if ((i & 255) === 255 && slice.due()) await slice.pause();
-  }
+  await features.locate(countryAt, slice);
   const swapped = swappedWarning(fileName, features, countryAt);
   if (swapped) report.warn(swapped);
 }

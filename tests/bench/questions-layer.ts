@@ -11,6 +11,7 @@ import { isGrammarWord } from '../../electron/local-service/query/words';
 import { createVocabularyProvider } from '../../electron/local-service/vocabulary/provider';
 import { syntheticFeatures, SYNTHETIC_BOX, writeSyntheticLayer } from '../support/synthetic-layer';
 import type { Figures } from './figures';
+import { UploadSet } from '../../electron/local-service/upload/set';
 
 const QUESTIONS = 400;
 const RAD = Math.PI / 180;
@@ -62,7 +63,7 @@ export async function layerParseExecute(catalog: Catalog, dataDir: string, n: nu
       const t = performance.now();
       const plan = parseQuery(text, { vocabulary, catalog, coordinates: [], fileNames: [] });
       if (plan.notRead.length || !plan.layerSubject) throw new Error(`${text}: not read as a layer question (${JSON.stringify(plan.notRead)})`);
-      const ex = await execute({ plan, catalog, uploads: { features: [], layer: noUploads }, coordinates: [], h3Cells: [], now: new Date(), layers: { store, summaries: vocabulary.summaries } });
+      const ex = await execute({ plan, catalog, uploads: { features: new UploadSet(), layer: noUploads }, coordinates: [], h3Cells: [], now: new Date(), layers: { store, summaries: vocabulary.summaries } });
       times.push(performance.now() - t);
       matched += ex.items.length;
       if (q % 4 === 0) {

@@ -15,6 +15,7 @@ import { writeTownFiles } from '../support/town/files';
 import { printFigures, type Figures } from './figures';
 import { layerParseExecute } from './questions-layer';
 import { BENCH_KEYS } from './service-harness';
+import { UploadSet } from '../../electron/local-service/upload/set';
 
 /**
  * `npm run bench:questions [-- PLANS] [-- --layer-only]`: the time to read and run a question in
@@ -66,7 +67,7 @@ async function corpora(layerFigures: Figures): Promise<Figures> {
 
   // Reading and running one question in process (no HTTP, no saving), over the built-in catalog.
   const times: number[] = [];
-  const uploads = { features: [], layer: pointLayer(UPLOADS.name, [], [], []) };
+  const uploads = { features: new UploadSet(), layer: pointLayer(UPLOADS.name, [], [], []) };
   for (const q of questions) {
     if (q.plan.subject !== 'airports') continue;
     const t0 = performance.now();

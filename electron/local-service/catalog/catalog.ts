@@ -177,40 +177,94 @@ export interface PointSource {
   country: string;
 }
 
+/** Points read one by one: an array of them (pointList) or columns of positions (the uploads). */
+export interface PointList {
+  readonly length: number;
+  lon(i: number): number;
+  lat(i: number): number;
+  country(i: number): string;
+  /** All positions at once, when the list holds them so: the layer shares them (read-only) rather than copy them. */
+  positions?(): { lon: Float64Array; lat: Float64Array };
+}
+
+export function pointList(points: readonly PointSource[]): PointList {
+  return { length: points.length, lon: (i) => points[i]!.lon, lat: (i) => points[i]!.lat, country: (i) => points[i]!.country };
+}
+
+/** pointLayer of a point list, at once. */
+export function pointLayerAt(kind: Kind, points: PointList): Layer {
+  const lon: number[] = [];
+  const lat: number[] = [];
+  const country: string[] = [];
+  for (let i = 0; i < points.length; i++) {
+    lon.push(points.lon(i));
+    lat.push(points.lat(i));
+    country.push(points.country(i));
+  }
+  return pointLayer(kind, lon, lat, country);
+}
+
 /** Point count from which layers are built in slices with the index on a worker thread. */
 export const LARGE_LAYER = 20_000;
 
 /**
  * pointLayer for requests: small sets on this thread at once (a worker round trip costs more
  * than their whole build); large ones copied in slices between which other requests are
- * answered, and indexed by the worker.
+ * answered (or sharing the list's positions), and indexed by the worker. What a question over
+ * uploads seldom asks of its layer (countries, their lists, populations, which uploads have
+ * none) is made on first use: for millions of rows these are a hundred MB and more.
  */
 export async function pointLayerOf(
   kind: Kind,
-  points: readonly PointSource[],
+  points: PointList,
   tools: { slice: Slicer; indexer: PointIndexer },
 ): Promise<Layer> {
   const size = points.length;
-  if (size < LARGE_LAYER)
-    return pointLayer(kind, points.map((p) => p.lon), points.map((p) => p.lat), points.map((p) => p.country));
-  const lon = new Float64Array(size);
-  const lat = new Float64Array(size);
-  const country: string[] = new Array(size);
-  const byCountry = new Map<string, number[]>();
-  for (let i = 0; i < size; i++) {
-    const p = points[i]!;
-    lon[i] = p.lon;
-    lat[i] = p.lat;
-    const c = (country[i] = p.country);
-    let list = byCountry.get(c);
-    if (!list) byCountry.set(c, (list = []));
-    list.push(i);
-    if ((i & 4095) === 4095 && tools.slice.due()) await tools.slice.pause();
-  }
+  if (size < LARGE_LAYER) return pointLayerAt(kind, points);
+  const shared = points.positions?.();
+  const lon = shared?.lon ?? new Float64Array(size);
+  const lat = shared?.lat ?? new Float64Array(size);
+  if (!shared)
+    for (let i = 0; i < size; i++) {
+      lon[i] = points.lon(i);
+      lat[i] = points.lat(i);
+      if ((i & 4095) === 4095 && tools.slice.due()) await tools.slice.pause();
+    }
   const index = await tools.indexer.build(lon, lat);
-  const byPopulation = new Uint32Array(size);
-  for (let i = 0; i < size; i++) byPopulation[i] = i;
-  return { kind, size, lon, lat, country, pop: new Float64Array(size).fill(NaN), index, byCountry, byPopulation };
+  let country: string[] | undefined;
+  let byCountry: Map<string, number[]> | undefined;
+  let pop: Float64Array | undefined;
+  let byPopulation: Uint32Array | undefined;
+  return {
+    kind,
+    size,
+    lon,
+    lat,
+    index,
+    get country() {
+      return (country ??= Array.from({ length: size }, (_, i) => points.country(i)));
+    },
+    get byCountry() {
+      if (byCountry) return byCountry;
+      byCountry = new Map();
+      for (let i = 0; i < size; i++) {
+        const c = points.country(i);
+        let list = byCountry.get(c);
+        if (!list) byCountry.set(c, (list = []));
+        list.push(i);
+      }
+      return byCountry;
+    },
+    get pop() {
+      return (pop ??= new Float64Array(size).fill(NaN));
+    },
+    get byPopulation() {
+      if (byPopulation) return byPopulation;
+      byPopulation = new Uint32Array(size);
+      for (let i = 0; i < size; i++) byPopulation[i] = i;
+      return byPopulation;
+    },
+  };
 }
 
 // RFC 4122 name-based UUID (v5); node:crypto has only v4, and one function is not worth a dependency.

@@ -12,14 +12,14 @@ import type { Plan, RefPoint } from '../query/plan';
 import { holdsOf, refusalOfParts, type Refusal } from '../query/refusal';
 import type { Vocabulary } from '../vocabulary/vocabulary';
 import { DETECTION_COLUMNS, detectionSource, seenSelection, type PhotoDetections } from '../query/sources/detections';
-import type { Slicer, UploadFeature } from '../uploads';
+import type { Slicer, UploadSet } from '../uploads';
 
 export interface PlanAnswerInput {
   plan: Plan;
   catalog: Catalog;
   now: Date;
   coordinates: RefPoint[];
-  uploads: UploadFeature[];
+  uploads: UploadSet;
   cells: string[];
   areaCountry?: string;
   limit: number;
@@ -43,7 +43,7 @@ export function refusalOf(
   plan: Plan,
   catalog: Catalog,
   vocabulary: Vocabulary | undefined,
-  uploads: readonly UploadFeature[],
+  uploads: UploadSet,
   savedSubject?: Kind | null,
 ): Refusal {
   const subject = plan.subject ?? savedSubject ?? null;
@@ -57,7 +57,7 @@ export function refusalOf(
     const columns = new Set(plan.layerSubject.sources.flatMap((s) => vocabulary?.summaries.get(s.layer.id)?.columns.map((c) => c.key) ?? []));
     return refuse({ holds: { subject: plan.layerSubject.said, columns: [...columns] } });
   }
-  const holds = holdsOf(subject, catalog, [...new Set(uploads.flatMap((u) => Object.keys(u.attributes)))]);
+  const holds = holdsOf(subject, catalog, uploads.columns());
   if (holds) return refuse({ holds });
   return refuse({ builtIn: catalog.kinds.labels(() => true), layers: vocabulary?.layers.map((l) => l.name) ?? [] });
 }

@@ -14,7 +14,7 @@ import { readingOf } from '../query/reading';
 import { refusalProblem, refusalText, UnreadQuestion } from '../query/refusal';
 import type { ResultStore } from '../result-store';
 import { packItemsSliced, type SavedSearch, type StoredFile } from '../store';
-import { createSlicer, locateUpload, printableName, UploadError, UploadReport, type Slicer, type UploadFeature } from '../uploads';
+import { createSlicer, locateUpload, printableName, UploadError, UploadReport, UploadSet, type Slicer } from '../uploads';
 import type { UploadParser } from '../upload/parse-pool';
 import { createSlots } from '../upload/slots';
 import { sendProblem } from './problem';
@@ -77,10 +77,14 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
     return i >= 0 ? catalog.countries.rows[i]!.cca2 : '';
   };
 
-  /** One uploaded file's features; a file that cannot be used at all becomes a 400 naming it. */
-  const readFile = async (name: string, from: { path: string } | { bytes: Buffer }, report: UploadReport, slice: Slicer) => {
+  /**
+   * One uploaded file's features; a file that cannot be used at all becomes a 400 naming it. The
+   * set goes to `held`, which the request lets go of (spool files and all) when it ends.
+   */
+  const readFile = async (name: string, from: { path: string } | { bytes: Buffer }, report: UploadReport, slice: Slicer, held: UploadSet[]) => {
     try {
-      const features = await deps.parser.parse(name, from, report, { slice, nameHeaders });
+      const features = await deps.parser.parse(name, from, report, { slice, nameHeaders, spoolDir: deps.uploadDir });
+      held.push(features);
       await locateUpload(printableName(name), features, countryCode, report, slice);
       return features;
     } catch (e) {
@@ -92,17 +96,19 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
   };
 
   /** The uploads of a saved result, read again from the stored files. */
-  const readSaved = async (files: StoredFile[], slice: Slicer) => {
-    let out: UploadFeature[] = [];
+  const readSaved = async (files: StoredFile[], slice: Slicer, held: UploadSet[]) => {
+    const out: UploadSet[] = [];
     for (const f of files) {
       const bytes = await store.readUpload(f.hash);
       if (!bytes)
         throw new Invalid(409, 'Conflict', `The files of that saved query are no longer stored (${f.name}); send them again.`, [
           { field: 'search_id', message: 'uploaded files expired' },
         ]);
-      out = out.concat(await readFile(f.name, { bytes }, new UploadReport(), slice));
+      out.push(await readFile(f.name, { bytes }, new UploadReport(), slice, held));
     }
-    return out;
+    const all = UploadSet.concat(out);
+    held.push(all);
+    return all;
   };
 
   /** Files written for each request in flight, removed before its answer is sent (or when it ends otherwise). */
@@ -122,6 +128,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
     const temps: string[] = [];
     written.set(request, temps);
     let release: (() => void) | null = null;
+    const held: UploadSet[] = [];
     try {
       const body = await readBody(request, deps.uploadDir, temps, deps.receipt);
       const { req, extra } = validate(body);
@@ -157,28 +164,31 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       const report = new UploadReport();
       // One clock for the whole request: every long step below pauses on it.
       const slice = createSlicer();
-      let uploads: UploadFeature[] = [];
       const sent: StoredFile[] = [];
+      const read: UploadSet[] = [];
       for (const f of body.files) {
         sent.push({ hash: f.hash, name: f.name });
-        uploads = uploads.concat(await readFile(f.name, { path: f.path }, report, slice));
+        read.push(await readFile(f.name, { path: f.path }, report, slice, held));
       }
+      let uploads = UploadSet.concat(read);
+      held.push(uploads);
       for (const n of body.longNames) report.truncated({ file: n.name, line: null, column: '(file name)', length: n.length });
       warnings.push(...report.warnings());
       // A saved set read back from the database names its files; their features are read again.
-      if (parent?.files?.length && !parent.set.uploads.length) parent.set.uploads = await readSaved(parent.files, slice);
+      // (A set this process saved moments ago holds uploads another request has let go of: read again too.)
+      if (parent?.files?.length && (!parent.set.uploads.length || !parent.set.uploads.usable)) parent.set.uploads = await readSaved(parent.files, slice, held);
       if (!body.files.length && parent) uploads = parent.set.uploads;
 
       // A layer removed (here, or by another process before its notice arrived) while the question
       // read it: the question is read again over the layers as they are now, once.
       const asIs = warnings.length;
       // What the reader learns from the uploads' columns: the same on every attempt.
-      const words = await uploadWords(uploads, slice);
+      const words = await uploadWords(uploads);
       for (let attempt = 0; ; attempt++) {
         try {
           const vocabulary = deps.layers ? await deps.layers.vocabulary.get() : undefined;
           const photos = deps.photos?.() ?? undefined;
-          const fileNames = body.files.length ? body.files.map((f) => f.name) : [...new Set(uploads.map((u) => u.file))];
+          const fileNames = body.files.length ? body.files.map((f) => f.name) : uploads.files();
           const { values: uploadValues, numeric: uploadNumeric } = words;
           // A follow-up on layer features ("only those open now") is read together with the question
           // it continues: their saved set holds no kind items, their question holds what they were.
@@ -262,7 +272,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
 
           const id = randomUUID();
           // Layer features are no kind items: the saved record keeps the question, which a follow-up reads again.
-          const set: SavedSet = run.set ?? { subject: catalog.kinds.fallback, items: [], uploads: [] };
+          const set: SavedSet = run.set ?? { subject: catalog.kinds.fallback, items: [], uploads: new UploadSet() };
           // The saved set refers to the files its uploads came from; each is stored once per content.
           const files = !set.uploads.length
             ? []
@@ -316,6 +326,7 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
       }
       throw e;
     } finally {
+      for (const s of held) s.dispose();
       release?.();
       // Cut off, or failed past this handler: the files go all the same.
       if (written.has(request)) void removeWritten(request);

@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/catalog';
 import { formatNumber } from '../catalog/format';
-import type { UploadFeature } from '../uploads';
+import type { UploadSet } from '../uploads';
 import type { Execution, Item } from './item';
 import { nameOf } from './features';
 import { originSentence } from './origin';
@@ -13,7 +13,7 @@ const fmt = formatNumber;
  * The written answer: a short, fixed-template summary of the results (no language model).
  * Deterministic so tests can assert on it.
  */
-export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadFeature[], said?: SaidDistance): string {
+export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadSet, said?: SaidDistance): string {
   const n = ex.items.length;
   const parts: string[] = [];
   const name = (x: Item) => nameOf(x, ex, catalog, uploads);

@@ -1,10 +1,10 @@
 import { bboxPolygon, booleanIntersects } from '@turf/turf';
 import type { BBox } from '../layers/store/geo';
 import type { Geometry, Position } from 'geojson';
-import { pointLayer, pointLayerOf, type Catalog, type Kind, type Layer, type PointSource } from '../catalog/catalog';
+import { pointLayerAt, pointLayerOf, pointList, type Catalog, type Kind, type Layer, type PointList, type PointSource } from '../catalog/catalog';
 import type { PointIndexer } from '../catalog/index-worker';
 import { UPLOADS } from '../catalog/kinds/uploads';
-import type { Slicer, UploadFeature } from '../uploads';
+import type { Slicer, UploadSet } from '../uploads';
 import { inBox } from './bbox';
 import { candidatesOf } from './candidates';
 import { h3Filter } from './h3';
@@ -13,11 +13,11 @@ import { numericValue } from './source';
 import { conditionTests, unheldConditions } from './layers/conditions';
 import { growBox, piecesOf } from './layers/ref-index';
 import { pointPlaceAsRadius } from './layers/point-place';
-import { referenceGeometries, type ResolveContext } from './layers/resolve';
+import { referenceGeometries, uploadGeometries, type ResolveContext } from './layers/resolve';
 import { countPerCountry, measure, type MeasurementResult } from './measure';
 import { measureNearest } from './nearest';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './layers/per-polygon';
-import { pastMin, shapeOf, type Plan, type RefPoint, type Reference, type Warning } from './plan';
+import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
 import { measurer, type ReferenceContext } from './references';
 import { refusalOfParts, unheldParts, UnreadQuestion, type UnreadPart } from './refusal';
 import { sortByDistance } from './sort';
@@ -30,7 +30,7 @@ export { LAYER_ITEM, type Execution, type Item, type SavedSet } from './item';
 export interface ExecuteInput {
   plan: Plan;
   catalog: Catalog;
-  uploads: { features: UploadFeature[]; layer: Layer };
+  uploads: { features: UploadSet; layer: Layer };
   /** Request coordinates that the question did not name. */
   coordinates: RefPoint[];
   h3Cells: string[];
@@ -62,8 +62,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   let { plan } = input;
   const warnings: Warning[] = [];
   const warn = (w: Warning) => warnings.push(w);
-  const layerFrom = (kind: Kind, points: readonly PointSource[]): Promise<Layer> | Layer =>
-    work ? pointLayerOf(kind, points, work) : pointLayer(kind, points.map((p) => p.lon), points.map((p) => p.lat), points.map((p) => p.country));
+  const layerFrom = (kind: Kind, points: PointList): Promise<Layer> | Layer => (work ? pointLayerOf(kind, points, work) : pointLayerAt(kind, points));
   const subject = await subjectOf({ ...input, layerFrom }, warn);
   const { source } = subject;
   const unheld: UnreadPart[] = [];
@@ -112,10 +111,10 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     layerOf: (k) => catalog.kinds.get(k),
     savedLayer,
     geometriesOf: (ref) => {
-      if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadsRef.flatMap((f) => (!ref.shape || shapeOf(f.geometry) === ref.shape ? piecesOf(f.geometry) : []));
+      if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadGeometries(uploadsRef, ref.shape);
       if (ref.type === 'saved' && saved?.items.some((x) => x.k === UPLOADS.name))
         return saved.items.flatMap((x): Geometry[] => {
-          if (x.k === UPLOADS.name) return piecesOf(saved.uploads[x.i]!.geometry);
+          if (x.k === UPLOADS.name) return piecesOf(saved.uploads.geometry(x.i));
           const RL = catalog.kinds.get(x.k);
           return [{ type: 'Point', coordinates: [RL.lon[x.i]!, RL.lat[x.i]!] }];
         });
@@ -358,14 +357,14 @@ function perPolygon(base: Omit<Execution, 'items' | 'matched' | 'nearestFirst' |
 }
 
 /** The saved items as one point layer, for "near those" (uploads from their kept positions). */
-async function savedAsLayer(saved: SavedSet, catalog: Catalog, layerFrom: (kind: Kind, points: readonly PointSource[]) => Promise<Layer> | Layer): Promise<Layer> {
+async function savedAsLayer(saved: SavedSet, catalog: Catalog, layerFrom: (kind: Kind, points: PointList) => Promise<Layer> | Layer): Promise<Layer> {
   const points = saved.items.map((x): PointSource => {
     if (x.k === UPLOADS.name) {
-      const f = saved.uploads[x.i]!;
-      return { lon: f.lon, lat: f.lat, country: f.country };
+      const u = saved.uploads;
+      return { lon: u.lon(x.i), lat: u.lat(x.i), country: u.country(x.i) };
     }
     const L = catalog.kinds.get(x.k);
     return { lon: L.lon[x.i]!, lat: L.lat[x.i]!, country: L.country[x.i] ?? '' };
   });
-  return layerFrom(saved.subject, points);
+  return layerFrom(saved.subject, pointList(points));
 }

@@ -1,7 +1,7 @@
 import type { ComputeFeature } from '../../../shared/service/compute';
 import type { Catalog } from '../catalog/catalog';
 import { UPLOADS } from '../catalog/kinds/uploads';
-import type { UploadFeature } from '../uploads';
+import type { UploadSet } from '../uploads';
 import type { Execution, Item } from './item';
 import { layerAddress, type NearPlaces } from './layers/address';
 import { representativePoint } from './layers/geometry';
@@ -28,14 +28,14 @@ export function scoreOf(x: Item, ex: Execution, catalog: Catalog): number {
 }
 
 /** The name an item is listed by: a kind's own, an upload's, a layer feature's name or brand, else its label and id. */
-export function nameOf(x: Item, ex: Execution, catalog: Catalog, uploads: UploadFeature[]): string {
+export function nameOf(x: Item, ex: Execution, catalog: Catalog, uploads: UploadSet): string {
   if (x.hit) return String(x.hit.f.tags['name'] ?? x.hit.f.tags['brand'] ?? `${ex.layers?.label} ${x.hit.f.sourceId}`);
-  if (x.k === UPLOADS.name) return uploads[x.i]!.name;
+  if (x.k === UPLOADS.name) return uploads.get(x.i).name;
   return catalog.kinds.get(x.k).feature(x.i).name;
 }
 
 /** One item of any source as a feature of the answer; `near` keeps the "near …" addresses of layer features. */
-export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: UploadFeature[], near?: NearPlaces): ComputeFeature {
+export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: UploadSet, near?: NearPlaces): ComputeFeature {
   const score = scoreOf(x, ex, catalog);
   const distance_meters = x.d !== undefined ? Math.round(x.d * 10) / 10 : 0;
   // Full precision for tools; the written answer rounds for people.
@@ -63,7 +63,7 @@ export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: Upl
     };
   }
   if (x.k === UPLOADS.name) {
-    const u = uploads[x.i]!;
+    const u = uploads.get(x.i);
     return {
       type: 'Feature',
       id: `upload:${u.file}:${u.id}`,

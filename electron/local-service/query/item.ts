@@ -1,5 +1,5 @@
 import type { Kind } from '../catalog/catalog';
-import type { UploadFeature } from '../uploads';
+import type { UploadSet } from '../uploads';
 import type { Selection } from '../vocabulary/vocabulary';
 import type { LayerHit } from './layers/resolve';
 import type { MeasurementResult } from './measure';
@@ -30,7 +30,7 @@ export interface Item {
 export interface SavedSet {
   subject: Kind;
   items: Item[];
-  uploads: UploadFeature[];
+  uploads: UploadSet;
 }
 
 /** What the items of data layers are: the selection read and how the question said it. */
@@ -57,7 +57,7 @@ export interface Execution {
   measurement?: MeasurementResult;
   aggregated: boolean;
   /** The uploaded features that upload items index into. */
-  uploads: UploadFeature[];
+  uploads: UploadSet;
   /** Set when the subject is features of data layers. */
   layers?: LayerSubject;
   warnings: Warning[];

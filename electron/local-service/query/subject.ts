@@ -1,7 +1,7 @@
-import type { Catalog, Kind, Layer, PointSource } from '../catalog/catalog';
+import type { Catalog, Kind, Layer, PointList } from '../catalog/catalog';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import type { LayerStore } from '../layers/store/layer-store';
-import type { UploadFeature } from '../uploads';
+import type { UploadSet } from '../uploads';
 import type { Selection } from '../vocabulary/vocabulary';
 import { LAYER_ITEM, type Item, type LayerSubject, type SavedSet } from './item';
 import type { Plan, Warning } from './plan';
@@ -31,7 +31,7 @@ export interface Subject<T> {
   /** Set when the subject is features of data layers. */
   layers?: LayerSubject;
   /** The uploaded features that items of the uploads index into. */
-  uploads: UploadFeature[];
+  uploads: UploadSet;
   /** What a refusal says the subject holds. */
   holds: Holds;
 }
@@ -45,12 +45,12 @@ export interface SeenInput {
 export interface SubjectInput {
   plan: Plan;
   catalog: Catalog;
-  uploads: { features: UploadFeature[]; layer: Layer };
+  uploads: { features: UploadSet; layer: Layer };
   saved?: SavedSet;
   layers?: LayersInput;
   seen?: SeenInput;
   /** Builds a point layer (on the worker when the work is large). */
-  layerFrom(kind: Kind, points: readonly PointSource[]): Promise<Layer> | Layer;
+  layerFrom(kind: Kind, points: PointList): Promise<Layer> | Layer;
 }
 
 /**
@@ -87,7 +87,7 @@ export async function subjectOf(input: SubjectInput, warn: (w: Warning) => void)
   const isUploads = subject === UPLOADS.name;
   if (isUploads && !useSaved && !input.uploads.features.length)
     warn({ code: 'no_uploads', message: 'the question is about uploaded features but no files were sent' });
-  const savedUploads = useSaved?.uploads ?? [];
+  const savedUploads = useSaved?.uploads ?? input.uploads.features;
   const uploads = useSaved ? savedUploads : input.uploads.features;
   // Saved uploads are read back without a layer: theirs is built here.
   const uploadsLayer = useSaved && savedUploads.length ? await input.layerFrom(UPLOADS.name, savedUploads) : input.uploads.layer;

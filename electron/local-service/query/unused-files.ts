@@ -1,24 +1,27 @@
+import type { Geometry } from 'geojson';
 import { UPLOADS } from '../catalog/kinds/uploads';
-import type { UploadFeature } from '../upload/types';
+import type { UploadSet } from '../upload/set';
 import { shapeOf, type Plan, type Warning } from './plan';
 
 /**
  * The files sent with a question that no part of its reading uses ("airports in France" with a
  * CSV attached; "my sites inside my polygon" uses both): a warning naming them, else null.
  */
-export function unusedFilesWarning(plan: Plan, uploads: readonly UploadFeature[], fileNames: readonly string[]): Warning | null {
+export function unusedFilesWarning(plan: Plan, uploads: UploadSet, fileNames: readonly string[]): Warning | null {
   if (!fileNames.length) return null;
   const used = new Set<string>();
   // Without a subject of its own the question searches the uploads (see subjectOf).
   const subjectUploads = plan.subject === UPLOADS.name || (plan.subject === null && !plan.layerSubject && !plan.seen);
   const refs = [plan.inside, plan.outside, plan.intersecting, plan.within?.reference, plan.distanceRef, plan.perRef];
-  for (const f of uploads) {
-    const shape = shapeOf(f.geometry);
-    if (subjectUploads && (!plan.uploadsExcept || shape !== plan.uploadsExcept)) used.add(f.file);
-    if (refs.some((r) => r?.type === 'class' && r.kind === UPLOADS.name && (!r.shape || r.shape === shape))) used.add(f.file);
+  for (let i = 0; i < uploads.length; i++) {
+    const shape = shapeOf({ type: uploads.type(i) } as Geometry);
+    const file = uploads.file(i);
+    if (subjectUploads && (!plan.uploadsExcept || shape !== plan.uploadsExcept)) used.add(file);
+    if (refs.some((r) => r?.type === 'class' && r.kind === UPLOADS.name && (!r.shape || r.shape === shape))) used.add(file);
   }
   // A file that held no feature is named by the upload report already.
-  const unused = fileNames.filter((n) => !used.has(n) && uploads.some((f) => f.file === n));
+  const held = new Set(uploads.files());
+  const unused = fileNames.filter((n) => !used.has(n) && held.has(n));
   if (!unused.length) return null;
   return { code: 'unused_files', message: `not used by the question: ${unused.join(', ')}; the answer does not depend on ${unused.length > 1 ? 'them' : 'it'}`, files: unused };
 }

@@ -1,6 +1,6 @@
 import { foldLetters } from '../catalog/text';
-import type { Slicer, UploadFeature } from '../uploads';
-import { numericValue } from './source';
+import { MAX_DISTINCT } from '../upload/column-stats';
+import type { UploadSet } from '../uploads';
 import { POPULATION_WORDS, RULE_WORDS, SILENT, UNIT_KM } from './words';
 
 /** A word that is a value of an uploaded column ("open" of status): the column and the value. */
@@ -8,9 +8,6 @@ export interface UploadValue {
   key: string;
   value: string;
 }
-
-/** Columns with more distinct values than this are names or ids, not categories. */
-const MAX_DISTINCT = 50;
 
 /** What the reader learns from uploaded columns (see `uploadWords`). */
 export interface UploadWords {
@@ -21,36 +18,21 @@ export interface UploadWords {
 }
 
 /**
- * The words of uploaded columns, in one pass over the rows between slices of `slice` (a large
- * upload is otherwise read in one go). A value word is a one-word text value of a column with few
+ * The words of uploaded columns, from what was gathered of them as the files were read (columns
+ * with more than MAX_DISTINCT values are names or ids, not categories). A value word is a one-word text value of a column with few
  * distinct values ("open", "closed", "high"); a word two columns hold, or one the grammar reads
  * ("in", "within", "km"), is left out. A numeric column has a value in some row and only numbers.
  */
-export async function uploadWords(features: readonly UploadFeature[], slice?: Slicer): Promise<UploadWords> {
-  const perKey = new Map<string, Set<string>>();
-  // Per column: every value so far a number (true), one is not (false), none yet (undefined).
-  const isNumeric = new Map<string, boolean | undefined>();
-  for (let i = 0; i < features.length; i++) {
-    const attributes = features[i]!.attributes;
-    for (const key in attributes) {
-      const v = attributes[key];
-      if (typeof v === 'string') {
-        let set = perKey.get(key);
-        if (!set) perKey.set(key, (set = new Set()));
-        if (set.size <= MAX_DISTINCT) set.add(v);
-      }
-      if (isNumeric.get(key) === false) continue;
-      if (v === undefined || v === null || v === '') {
-        if (!isNumeric.has(key)) isNumeric.set(key, undefined);
-      } else isNumeric.set(key, Number.isFinite(numericValue(v)));
-    }
-    if ((i & 1023) === 1023 && slice?.due()) await slice.pause();
-  }
+export async function uploadWords(features: UploadSet): Promise<UploadWords> {
+  const columns = features.stats().states();
+  const perKey = new Map(columns.flatMap((c) => (c.texts ? [[c.key, c.texts] as const] : [])));
+  // Per column: every value a number (true), one is not (false), none filled (undefined).
+  const isNumeric = new Map(columns.map((c) => [c.key, c.nonNumeric ? false : c.filled ? true : undefined]));
 
   const values = new Map<string, UploadValue>();
   const taken = new Set<string>();
   for (const [key, seen] of perKey) {
-    if (seen.size > MAX_DISTINCT) continue;
+    if (seen.length > MAX_DISTINCT) continue;
     for (const value of seen) {
       const word = foldLetters(value.trim());
       if (!/^\p{L}[\p{L}\p{N}]*$/u.test(word) || word.length > 40 || SILENT.has(word) || RULE_WORDS.has(word) || UNIT_KM[word] !== undefined) continue;

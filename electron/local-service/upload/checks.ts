@@ -1,4 +1,5 @@
-import type { UploadFeature, UploadWarning } from './types';
+import type { UploadSet } from './set';
+import type { UploadWarning } from './types';
 
 // Extent of EPSG:3857 in metres: ±π·R with R = 6,378,137 m (x), and y up to about ±85.06°.
 const MERCATOR_MAX = Math.PI * 6378137;
@@ -44,14 +45,14 @@ const SAMPLE = 500;
  */
 export function swappedWarning(
   file: string,
-  features: readonly UploadFeature[],
+  features: UploadSet,
   countryAt: (lon: number, lat: number) => string,
 ): UploadWarning | null {
   // Plain loops: this runs once per upload over every row, in the request thread.
   let count = 0;
-  for (const f of features) {
-    if (f.geometry.type !== 'Point') continue;
-    if (Math.abs(f.lon) > 90) return null;
+  for (let i = 0; i < features.length; i++) {
+    if (features.type(i) !== 'Point') continue;
+    if (Math.abs(features.lon(i)) > 90) return null;
     count++;
   }
   if (!count) return null;
@@ -60,11 +61,10 @@ export function swappedWarning(
   let asRead = 0;
   let swapped = 0;
   for (let i = 0, p = -1; i < features.length; i++) {
-    const f = features[i]!;
-    if (f.geometry.type !== 'Point' || ++p % step) continue;
+    if (features.type(i) !== 'Point' || ++p % step) continue;
     n++;
-    if (f.country) asRead++;
-    if (countryAt(f.lat, f.lon)) swapped++;
+    if (features.country(i)) asRead++;
+    if (countryAt(features.lat(i), features.lon(i))) swapped++;
   }
   if (asRead > n * 0.5 || swapped < n * 0.8) return null;
   return {

@@ -5,7 +5,7 @@ import { Geometry as GeometrySchema } from '../../../shared/service/geojson';
 import { guessProjected } from './checks';
 import { representativePoint } from './geometry';
 import { cut, excerpt, MAX_LABEL, MAX_TEXT } from './text';
-import { protoWarning, setOwn, UploadError, type ReadContext, type UploadFeature } from './types';
+import { protoWarning, setOwn, UploadError, type ReadContext, type TypedColumn, type UploadFeature } from './types';
 
 const LAT = ['lat', 'latitude', 'lat_deg', 'latitude_deg', 'y', 'ylat', 'lat_dd'];
 const LON = ['lon', 'lng', 'long', 'longitude', 'lon_deg', 'longitude_deg', 'x', 'xlon', 'lon_dd'];
@@ -192,6 +192,8 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
   const delimiter = Papa.parse(text.slice(0, 64 * 1024), { delimitersToGuess: [',', ';', '\t', '|'], preview: 20, skipEmptyLines: 'greedy' }).meta.delimiter;
   const { report } = ctx;
   const out: UploadFeature[] = [];
+  const { sink } = ctx;
+  const add = sink ? (f: UploadFeature) => sink.add(f) : (f: UploadFeature) => void out.push(f);
   const outOfRange: [number, number][] = [];
   let header: Rec | null = null;
   let cols: Columns | null = null;
@@ -280,7 +282,7 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
       }
       setOwn(attributes, c.headers[i]!, v);
     }
-    out.push({
+    add({
       id: label(c.id, String(n)),
       file,
       name: label(c.name, `${file} row ${n}`),
@@ -309,7 +311,7 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
   if (!header) throw new UploadError(file, null, 'file is empty', 'empty');
   if (!dataRows) throw new UploadError(file, null, 'file has a header and no rows', 'header_only');
   if (!cols) start();
-  if (!out.length) {
+  if (!(sink ? sink.count : out.length)) {
     const crs = guessProjected(outOfRange);
     if (crs && outOfRange.length === dataRows) throw new UploadError(file, null, crs, 'crs');
     const first = report.badRowsOf(file).slice(0, 3).map((b) => `line ${b.line}: ${b.reason}`);
@@ -317,21 +319,24 @@ export async function readCsv(file: string, text: string, ctx: ReadContext): Pro
   }
   const crs = guessProjected(outOfRange);
   if (crs) report.warn({ code: 'crs', message: `${file}: ${outOfRange.length} row(s) out of range: ${crs}`, file });
-  await typeColumns(cols!, numeric, boolean, filled, out, ctx);
+  const c = cols!;
+  const typed = c.headers.flatMap((key, i): TypedColumn[] => {
+    if (!filled[i] || i === c.lat || i === c.lon || i === c.wkt) return [];
+    return numeric[i] ? [{ key, as: 'number' }] : boolean[i] ? [{ key, as: 'boolean' }] : [];
+  });
+  if (sink) sink.typed(typed);
+  else await typeColumns(typed, out, ctx);
   return out;
 }
 
 /** Columns whose every filled value is a number (or true/false) become numbers (or booleans); empty cells null. */
-async function typeColumns(c: Columns, numeric: boolean[], boolean: boolean[], filled: number[], out: UploadFeature[], ctx: ReadContext) {
-  const typed = c.headers
-    .map((h, i) => ({ h, i, as: !filled[i] ? null : numeric[i] ? 'number' : boolean[i] ? 'boolean' : null }))
-    .filter((t) => t.as !== null && t.i !== c.lat && t.i !== c.lon && t.i !== c.wkt);
+async function typeColumns(typed: TypedColumn[], out: UploadFeature[], ctx: ReadContext) {
   if (!typed.length) return;
   for (let j = 0; j < out.length; j++) {
     const a = out[j]!.attributes;
     for (const t of typed) {
-      const v = a[t.h] as string;
-      setOwn(a, t.h, v === '' ? null : t.as === 'number' ? Number(v) : v.toLowerCase() === 'true');
+      const v = a[t.key] as string;
+      setOwn(a, t.key, v === '' ? null : t.as === 'number' ? Number(v) : v.toLowerCase() === 'true');
     }
     if ((j & 1023) === 0 && ctx.slice.due()) await ctx.slice.pause();
   }

@@ -129,6 +129,8 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
   const crs = declaredCrs(doc);
   const lineOfFeature = featureLines(text);
   const out: UploadFeature[] = [];
+  const { sink } = ctx;
+  const add = sink ? (f: UploadFeature) => sink.add(f) : (f: UploadFeature) => void out.push(f);
   let otherNames: ReadonlySet<string> | undefined;
   let protoSeen = false;
   const otherName = (keys: string[]) => {
@@ -184,7 +186,7 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
       return short ?? v;
     };
     const id = f.id !== undefined && f.id !== null ? cut(String(f.id), MAX_LABEL) ?? String(f.id) : label(ID, String(n + 1));
-    out.push({
+    add({
       id,
       file,
       name: label(NAME, `${file} #${n + 1}`),
@@ -200,7 +202,7 @@ export async function readGeoJson(file: string, text: string, ctx: ReadContext):
     report.warn({ code: 'null_geometry', message: `${file}: ${unlocated} feature(s) without a geometry were left out (they have no place on a map)`, file, count: unlocated });
   const projected = guessProjected(outOfRange);
   const declared = crs && crs !== WGS84 ? `the file declares ${excerpt(crs, 60)} (its "crs" member); reproject to WGS 84 longitude/latitude (EPSG:4326)` : null;
-  if (!out.length) {
+  if (!(sink ? sink.count : out.length)) {
     if (!features.length) throw new UploadError(file, null, 'the FeatureCollection has no features', 'no_usable_rows');
     if (outOfRange.length && (declared || projected)) throw new UploadError(file, null, (declared ?? projected)!, 'crs');
     if (unlocated === features.length) throw new UploadError(file, null, `none of its ${features.length} feature(s) has a geometry`, 'no_usable_rows');

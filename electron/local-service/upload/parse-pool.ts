@@ -1,13 +1,16 @@
-import { existsSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { parseUpload } from '../uploads';
 import type { ReportState, UploadReport } from './report';
-import { UploadError, type ReadContext, type UploadErrorCode, type UploadFeature } from './types';
+import { UploadSet } from './set';
+import type { UploadPart } from './spool';
+import { UploadError, type ReadContext, type UploadErrorCode } from './types';
 
 /** A file for a worker to read: by path (it reads the file itself) or its bytes. */
 export interface ParseRequest {
@@ -15,16 +18,17 @@ export interface ParseRequest {
   name: string;
   path?: string;
   bytes?: Uint8Array;
+  /** Where the worker writes the file's rows. */
+  spool: string;
 }
 
-export type ParseAnswer =
-  | { id: number; features: UploadFeature[]; done?: undefined }
-  | {
-      id: number;
-      done: true;
-      report: ReportState;
-      error?: { file: string; line: number | null; reason: string; code: UploadErrorCode } | { message: string };
-    };
+export interface ParseAnswer {
+  id: number;
+  done: true;
+  report: ReportState;
+  part?: UploadPart;
+  error?: { file: string; line: number | null; reason: string; code: UploadErrorCode } | { message: string };
+}
 
 /**
  * Files smaller than this are read on the service's thread: a worker's round trip (the file's
@@ -33,12 +37,16 @@ export type ParseAnswer =
  */
 export const INLINE_BYTES = 256 * 1024;
 
+/** What `parse` needs besides the file: slices, the name headers, and the folder of its spool (default: the system's). */
+export type ParseContext = Pick<ReadContext, 'slice' | 'nameHeaders'> & { spoolDir?: string };
+
 export interface UploadParser {
   /**
    * The features of one file (each `country` left ''), what its reading reported added to
-   * `report`; a file that cannot be used throws UploadError as the readers do.
+   * `report`; a file that cannot be used throws UploadError as the readers do. A file read on a
+   * worker has its rows in a spool file in `ctx.spoolDir`, removed by the set's `dispose()`.
    */
-  parse(name: string, from: { path: string } | { bytes: Buffer }, report: UploadReport, ctx: Pick<ReadContext, 'slice' | 'nameHeaders'>): Promise<UploadFeature[]>;
+  parse(name: string, from: { path: string } | { bytes: Buffer }, report: UploadReport, ctx: ParseContext): Promise<UploadSet>;
   /** Workers alive now (idle ones are ended after a while). */
   running(): number;
   close(): Promise<void>;
@@ -75,12 +83,11 @@ function workerScript(): { file: URL | string; eval?: true; workerData?: unknown
   return null;
 }
 
-type Done = Extract<ParseAnswer, { done: true }>;
+type Done = ParseAnswer;
 
 interface Job {
   req: ParseRequest;
   transfer: ArrayBuffer[];
-  features: UploadFeature[];
   /** The worker's last answer, or why there was none. */
   settle: (a: Done | Error) => void;
 }
@@ -90,8 +97,8 @@ interface Job {
  * GeoJSON is one JSON.parse of seconds; checking a polygon of a million vertices as long) never
  * holds the service's thread. The pool is small and its queue shared by every request: how many
  * files are parsed at once, and so how much memory parsing takes, is bounded whatever the upload
- * budget lets in. Features come back in batches, each read on this thread in a few ms, the next
- * sent only when this thread has taken the last.
+ * budget lets in. A worker writes the rows to a spool file and sends back typed arrays only
+ * (positions, geometry types, offsets: 33 bytes a row), so no row is ever an object here.
  */
 export function createUploadParser(opts: UploadParserOptions): UploadParser {
   const size = Math.max(1, opts.workers ?? Math.min(2, Math.max(1, availableParallelism() - 1)));
@@ -121,13 +128,6 @@ export function createUploadParser(opts: UploadParserOptions): UploadParser {
       worked = true;
       const job = busy.get(w);
       if (!job || m.id !== job.req.id) return;
-      if (!m.done) {
-        for (const f of m.features) job.features.push(f);
-        // The next batch is asked for once the event loop has turned: messages that wait on a port
-        // are all read in one go, and a hundred batches at once held this thread 400 ms.
-        setImmediate(() => w.postMessage({ taken: m.id }));
-        return;
-      }
       busy.delete(w);
       idle.push(w);
       job.settle(m);
@@ -178,15 +178,15 @@ export function createUploadParser(opts: UploadParserOptions): UploadParser {
     }
   };
 
-  const inline = async (name: string, from: { path: string } | { bytes: Buffer }, report: UploadReport, ctx: Pick<ReadContext, 'slice' | 'nameHeaders'>) =>
-    parseUpload(name, { countryAt: () => '', report, slice: ctx.slice, nameHeaders: ctx.nameHeaders }, 'bytes' in from ? from.bytes : await readFile(from.path));
+  const inline = async (name: string, from: { path: string } | { bytes: Buffer }, report: UploadReport, ctx: ParseContext) =>
+    UploadSet.of(await parseUpload(name, { countryAt: () => '', report, slice: ctx.slice, nameHeaders: ctx.nameHeaders }, 'bytes' in from ? from.bytes : await readFile(from.path)));
 
   return {
     async parse(name, from, report, ctx) {
       const bytes = 'bytes' in from ? from.bytes.length : (await stat(from.path)).size;
       if (closed || broken || bytes < INLINE_BYTES) return inline(name, from, report, ctx);
       const ask = () => {
-        const req: ParseRequest = { id: next++, name };
+        const req: ParseRequest = { id: next++, name, spool: join(ctx.spoolDir ?? tmpdir(), `upload-rows-${randomUUID()}`) };
         const transfer: ArrayBuffer[] = [];
         if ('bytes' in from) {
           // A copy is sent (transferred): a Buffer may be a view of a pool other code still uses.
@@ -194,16 +194,20 @@ export function createUploadParser(opts: UploadParserOptions): UploadParser {
           req.bytes = copy;
           transfer.push(copy.buffer);
         } else req.path = from.path;
-        const job: Job = { req, transfer, features: [], settle: () => {} };
-        return new Promise<[Done | Error, Job]>((settle) => {
-          job.settle = (a) => settle([a, job]);
+        const job: Job = { req, transfer, settle: () => {} };
+        return new Promise<Done | Error>((settle) => {
+          job.settle = (a) => {
+            // A worker that died under the file leaves what it had written.
+            if (a instanceof Error) rmSync(req.spool, { force: true });
+            settle(a);
+          };
           queue.push(job);
           pump();
         });
       };
-      let [answer, job] = await ask();
+      let answer = await ask();
       // A worker that died under this file (ended from outside, or its thread failed) gets one more try on a new one.
-      if (answer instanceof Error && !broken && !closed) [answer, job] = await ask();
+      if (answer instanceof Error && !broken && !closed) answer = await ask();
       if (answer instanceof Error) {
         // No worker could start (or none ever answered): read here, as the point index does.
         if (broken && !closed) return inline(name, from, report, ctx);
@@ -212,7 +216,7 @@ export function createUploadParser(opts: UploadParserOptions): UploadParser {
       report.merge(answer.report);
       const err = answer.error;
       if (err) throw 'reason' in err ? new UploadError(err.file, err.line, err.reason, err.code) : new Error(err.message);
-      return job.features;
+      return UploadSet.fromPart(answer.part!);
     },
     running: () => all.size,
     async close() {

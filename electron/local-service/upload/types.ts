@@ -70,6 +70,20 @@ export interface UploadWarning {
   [extra: string]: unknown;
 }
 
+/** A table column whose every filled value is a number (or true/false): its values become such. */
+export interface TypedColumn {
+  key: string;
+  as: 'number' | 'boolean';
+}
+
+/** Where a reader puts the features it reads when they are not to be held (a parsing worker's spool). */
+export interface RowSink {
+  /** A feature read; a table's attributes still as text, typed when `typed` says how. */
+  add(f: UploadFeature): void;
+  typed(columns: TypedColumn[]): void;
+  readonly count: number;
+}
+
 /** What a reader needs besides the bytes: the country lookup and where to report. */
 export interface ReadContext {
   countryAt: (lon: number, lat: number) => string;
@@ -83,4 +97,6 @@ export interface ReadContext {
   nameHeaders?: () => ReadonlySet<string>;
   /** Told which CSV columns were chosen for the coordinates (a preview shows them). */
   onColumns?: (file: string, columns: { latitude: string | null; longitude: string | null; wkt: string | null }) => void;
+  /** Given: features go there, and the reader returns none. */
+  sink?: RowSink;
 }

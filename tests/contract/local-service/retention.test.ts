@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { RetentionOptions } from '../../../electron/local-service/retention';
 import { createSearchStore, DATABASE_FILE, openDatabase } from '../../../electron/local-service/store';
 import { BACKEND, compute, computeForm, fileForm, postJson, savedCount, scalar, startService, stopService } from './harness';
+import { UploadSet } from '../../../electron/local-service/upload/set';
 
 const T0 = Date.parse('2026-01-02T03:04:05Z');
 const DAY = 86_400_000;
@@ -73,7 +74,7 @@ const filler = (i: number, n: number) => ({
   userId: null,
   query: `airports near site ${i}`,
   catalogVersion: 'v1',
-  set: { subject: 'airport' as const, items: Array.from({ length: n }, (_, j) => ({ k: 'airport' as const, i: (i * 7 + j) % 5000, d: j * 1.5 })), uploads: [] },
+  set: { subject: 'airport' as const, items: Array.from({ length: n }, (_, j) => ({ k: 'airport' as const, i: (i * 7 + j) % 5000, d: j * 1.5 })), uploads: new UploadSet() },
 });
 
 describe.runIf(BACKEND === 'sqlite')('retention bounds the database file on disk', () => {

@@ -7,6 +7,7 @@ import { execute, type Execution } from '../../../electron/local-service/query/e
 import { toFeature } from '../../../electron/local-service/query/features';
 import { parseQuery } from '../../../electron/local-service/query/parse';
 import { packItems, unpackItems } from '../../../electron/local-service/store';
+import { UploadSet } from '../../../electron/local-service/upload/set';
 
 const catalog = loadCatalog(defaultCatalogDir());
 const read = (q: string) => parseQuery(q, { catalog, coordinates: [], fileNames: [] });
@@ -46,10 +47,10 @@ describe('kinds as vocabulary entries', () => {
 
   it('an unknown kind is an error, never uploads', async () => {
     const plan = { ...read('wells in Peru'), subject: 'well' };
-    const uploads = { features: [], layer: pointLayer(UPLOADS.name, [], [], []) };
+    const uploads = { features: new UploadSet(), layer: pointLayer(UPLOADS.name, [], [], []) };
     await expect(execute({ plan, catalog, uploads, coordinates: [], h3Cells: [] })).rejects.toThrow(UnknownKindError);
     const ex = { items: [], radiusKm: undefined } as unknown as Execution;
-    expect(() => toFeature({ k: 'well', i: 0 }, ex, catalog, [])).toThrow('unknown kind "well"');
+    expect(() => toFeature({ k: 'well', i: 0 }, ex, catalog, new UploadSet())).toThrow('unknown kind "well"');
     expect(() => catalog.kinds.get('well')).toThrow(UnknownKindError);
     expect(() => packItems([{ k: 'well', i: 0 }])).toThrow(UnknownKindError);
   });

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { defaultCatalogDir, LARGE_LAYER, loadCatalog, pointLayer, pointLayerOf } from '../../../electron/local-service/catalog/catalog';
+import { defaultCatalogDir, LARGE_LAYER, loadCatalog, pointLayer, pointLayerOf, pointList } from '../../../electron/local-service/catalog/catalog';
 import { createPointIndexer } from '../../../electron/local-service/catalog/index-worker';
 import { execute, sortByDistance, type Item } from '../../../electron/local-service/query/execute';
 import { parseQuery } from '../../../electron/local-service/query/parse';
 import { packItems, packItemsSliced, unpackItems } from '../../../electron/local-service/store';
 import { createSlicer, type UploadFeature } from '../../../electron/local-service/uploads';
+import { UploadSet } from '../../../electron/local-service/upload/set';
 
 let seed = 7;
 const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
@@ -40,7 +41,7 @@ describe('large point layers', () => {
       throw e;
     });
     try {
-      const { value: L, turns } = await turnsDuring(() => pointLayerOf('upload', pts, { slice: createSlicer(2), indexer }));
+      const { value: L, turns } = await turnsDuring(() => pointLayerOf('upload', pointList(pts), { slice: createSlicer(2), indexer }));
       expect(turns).toBeGreaterThan(0);
       expect(L.size).toBe(pts.length);
       for (const [w, s, e, n] of [
@@ -64,7 +65,7 @@ describe('large point layers', () => {
       build: () => Promise.reject(new Error('the worker was asked')),
       close: async () => {},
     };
-    const L = await pointLayerOf('upload', pts, { slice: createSlicer(), indexer });
+    const L = await pointLayerOf('upload', pointList(pts), { slice: createSlicer(), indexer });
     const want = pts.flatMap((p, i) => (p.lon >= 0 && p.lon <= 10 && p.lat >= 0 && p.lat <= 10 ? [i] : []));
     expect(L.index.range(0, 0, 10, 10).sort((a, b) => a - b)).toEqual(want);
   });
@@ -118,7 +119,7 @@ describe('large queries', () => {
     }));
     const plan = () => parseQuery('my sites within 2000 km of Paris', { catalog, coordinates: [], fileNames: ['sites.csv'] });
     const layer = pointLayer('upload', features.map((f) => f.lon), features.map((f) => f.lat), features.map((f) => f.country));
-    const input = { catalog, uploads: { features, layer }, coordinates: [], h3Cells: [] };
+    const input = { catalog, uploads: { features: UploadSet.of(features), layer }, coordinates: [], h3Cells: [] };
     const once = await execute({ ...input, plan: plan() });
     const indexer = createPointIndexer((e) => {
       throw e;

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPgResultStore } from '../../../electron/local-service/pg/pg-result-store';
 import { startPgCluster, type PgCluster } from '../../support/pg-cluster';
+import { UploadSet } from '../../../electron/local-service/upload/set';
 
 let cluster: PgCluster;
 let pool: pg.Pool;
@@ -57,7 +58,7 @@ describe('saved result sets on PostgreSQL', () => {
     userId: `user${n % 3}`,
     query: `airports in Peru ${n}`,
     catalogVersion: 'v1',
-    set: { subject: 'airport' as const, items: [{ k: 'airport' as const, i: n, d: n * 1.5 }, { k: 'airport' as const, i: n + 1 }], uploads: [] },
+    set: { subject: 'airport' as const, items: [{ k: 'airport' as const, i: n, d: n * 1.5 }, { k: 'airport' as const, i: n + 1 }], uploads: new UploadSet() },
   });
 
   it('writes the saves of one turn in one statement, files linked in order, and reads each back', async () => {

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyRetention, expiredSearches, type RetentionRow } from '../../../electron/local-service/retention';
 import { sqliteResultStore } from '../../../electron/local-service/result-store';
 import { createSearchStore, DATABASE_FILE, openDatabase } from '../../../electron/local-service/store';
+import { UploadSet } from '../../../electron/local-service/upload/set';
 
 const now = new Date('2026-03-01T00:00:00Z');
 const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000).toISOString();
@@ -39,7 +40,7 @@ describe('retention on the embedded store, by the size on disk', () => {
     userId: null,
     query: `airports near site ${i}`,
     catalogVersion: 'v1',
-    set: { subject: 'airport' as const, items: Array.from({ length: 300 }, (_, j) => ({ k: 'airport' as const, i: (i + j) % 4000, d: j })), uploads: [] },
+    set: { subject: 'airport' as const, items: Array.from({ length: 300 }, (_, j) => ({ k: 'airport' as const, i: (i + j) % 4000, d: j })), uploads: new UploadSet() },
   });
 
   it('a new file vacuums incrementally from the start; each prune leaves the file and WAL within the bound', async () => {

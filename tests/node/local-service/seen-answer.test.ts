@@ -8,6 +8,7 @@ import type { LayerStore } from '../../../electron/local-service/layers/store/la
 import { parseQuery } from '../../../electron/local-service/query/parse';
 import type { PhotoDetections, SeenPhoto } from '../../../electron/local-service/query/sources/detections';
 import { createSlicer } from '../../../electron/local-service/uploads';
+import { UploadSet } from '../../../electron/local-service/upload/set';
 
 /** A plan about photos answered from a stand-in for the imagery catalog: which photos, and what the answer says of photos not looked at yet. */
 const catalog = loadCatalog(defaultCatalogDir());
@@ -28,7 +29,7 @@ async function ask(query: string, waiting: number) {
   const plan = parseQuery(query, { catalog, coordinates: [], fileNames: [], detections: classes });
   expect(plan.notRead).toEqual([]);
   const run = await answerPlan({
-    plan, catalog, now: new Date(), coordinates: [], uploads: [], cells: [], limit: 100, photos,
+    plan, catalog, now: new Date(), coordinates: [], uploads: new UploadSet(), cells: [], limit: 100, photos,
     layers: { store: () => ({}) as LayerStore },
     work: { slice: createSlicer(), indexer: {} as PointIndexer },
   });

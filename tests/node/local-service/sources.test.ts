@@ -13,6 +13,7 @@ import { layerSource } from '../../../electron/local-service/query/sources/layer
 import { uploadSource } from '../../../electron/local-service/query/sources/upload';
 import type { UploadFeature } from '../../../electron/local-service/uploads';
 import { bothLayerBackends } from '../../support/layer-backends';
+import { UploadSet } from '../../../electron/local-service/upload/set';
 
 /**
  * Each adapter of the Source interface against a brute force over the same positions (a
@@ -114,7 +115,7 @@ describe('upload source', () => {
     lon: lon as number, lat: lat as number, country: 'FR', attributes: { name, status, rank },
   }));
   const layer = pointLayer(UPLOADS.name, features.map((f) => f.lon), features.map((f) => f.lat), features.map((f) => f.country));
-  const source = uploadSource(features, layer, catalog);
+  const source = uploadSource(UploadSet.of(features), layer, catalog);
 
   it('answers from the uploaded positions and attributes, in file order', async () => {
     expect(await source.all()).toEqual([0, 1, 2]);
@@ -180,7 +181,7 @@ describe.each(backends)('layer source on $name', ({ name, open }) => {
     const base = (extra: Partial<Plan>): Plan => ({ subject: null, conditions: [], countries: [], unread: [], notRead: [], ignored: [], warnings: [], ...extra });
     const run = async (extra: Partial<Plan>, on: 'layer' | 'upload') => {
       const plan = on === 'layer' ? base({ ...extra, layerSubject: selection }) : base({ ...extra, subject: UPLOADS.name });
-      const ex = await execute({ plan, catalog, uploads: { features: uploads, layer: uploadLayer }, coordinates: [], h3Cells: [], layers: { store } });
+      const ex = await execute({ plan, catalog, uploads: { features: UploadSet.of(uploads), layer: uploadLayer }, coordinates: [], h3Cells: [], layers: { store } });
       return ex.items.map((x) => ({ name: x.hit ? String(x.hit.f.tags['name']) : uploads[x.i]!.name, km: x.d! / 1000 }));
     };
     const byD = [...pharmacies].sort((a, b) => d(a) - d(b));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyMigrations, createSearchStore, DATABASE_FILE, openDatabase, packItems, startCheckpointer, unpackItems } from '../../../electron/local-service/store';
+import { UploadSet } from '../../../electron/local-service/upload/set';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -22,7 +23,7 @@ const saved = (id: string) => ({
   userId: 'u',
   query: 'airports in Peru',
   catalogVersion: 'v1',
-  set: { subject: 'airport' as const, items: [{ k: 'airport' as const, i: 3, d: 12.5 }], uploads: [] },
+  set: { subject: 'airport' as const, items: [{ k: 'airport' as const, i: 3, d: 12.5 }], uploads: new UploadSet() },
 });
 
 describe('search store', () => {
@@ -115,7 +116,7 @@ describe('search store', () => {
     expect(data.length).toBeLessThan(bytes.length / 10);
     const reopened = createSearchStore(db);
     expect(reopened.get(ids[1]!)?.files).toEqual([{ hash, name: 'sites-1.csv' }]);
-    expect(reopened.get(ids[1]!)?.set.uploads).toEqual([]);
+    expect(reopened.get(ids[1]!)?.set.uploads.length).toBe(0);
     expect((await reopened.readUpload(hash))?.equals(bytes)).toBe(true);
     // Deleting saved results removes their links; the file goes with the last one.
     db.prepare('DELETE FROM searches WHERE id IN (?, ?)').run(ids[0], ids[1]);

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ColumnStats } from '../../../electron/local-service/upload/column-stats';
 import { createUploadParser, INLINE_BYTES, type UploadParser } from '../../../electron/local-service/upload/parse-pool';
 import { createSlots } from '../../../electron/local-service/upload/slots';
 import { createSlicer, readUpload, UploadError, UploadReport } from '../../../electron/local-service/uploads';
@@ -20,18 +21,32 @@ const start = () => (parser = createUploadParser({ workers: 1, onError: (e) => e
 async function inline(name: string, bytes: Buffer) {
   const report = new UploadReport();
   try {
-    return { features: await readUpload(name, bytes, { countryAt: () => '', report, slice: createSlicer() }), warnings: report.warnings() };
+    const features = await readUpload(name, bytes, { countryAt: () => '', report, slice: createSlicer() });
+    const stats = new ColumnStats();
+    for (const f of features) stats.add(f.attributes);
+    return { features, columns: stats.states(), warnings: report.warnings() };
   } catch (e) {
     return { error: e as UploadError, warnings: report.warnings() };
   }
 }
 
+/** What the pool read, its rows made again from the worker's spool (in a folder of its own, empty once the set is let go). */
 async function pooled(p: UploadParser, name: string, from: { path: string } | { bytes: Buffer }) {
   const report = new UploadReport();
+  const spoolDir = mkdtempSync(join(tmpdir(), 'fieldlens-spool-'));
   try {
-    return { features: await p.parse(name, from, report, { slice: createSlicer() }), warnings: report.warnings() };
+    const set = await p.parse(name, from, report, { slice: createSlicer(), spoolDir });
+    const features = set.all();
+    // What the set gathered of the columns is what a pass over the rows finds.
+    const columns = set.stats().states();
+    set.dispose();
+    expect(readdirSync(spoolDir)).toEqual([]);
+    return { features, columns, warnings: report.warnings() };
   } catch (e) {
+    expect(readdirSync(spoolDir)).toEqual([]);
     return { error: e as UploadError, warnings: report.warnings() };
+  } finally {
+    rmSync(spoolDir, { recursive: true, force: true });
   }
 }
 

@@ -3,9 +3,9 @@ import type { Catalog } from '../../catalog/catalog';
 import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { BBox } from '../../layers/store/geo';
 import type { LayerInfo, LayerStore, ScanOptions, StoredFeature } from '../../layers/store/layer-store';
-import type { UploadFeature } from '../../uploads';
+import type { UploadSet } from '../../uploads';
 import { classPredicate } from '../modifiers';
-import { shapeOf, type Reference, type Warning } from '../plan';
+import { shapeOf, type Reference, type UploadShape, type Warning } from '../plan';
 import { piecesOf } from './ref-index';
 
 /** A feature of a data layer with the layer it came from. */
@@ -21,8 +21,18 @@ export interface ResolveContext {
   /** Absent without data layers: a selection then stands for nothing. */
   store?: LayerStore;
   catalog: Catalog;
-  uploads: readonly UploadFeature[];
+  uploads: UploadSet;
   warn: (w: Warning) => void;
+}
+
+/** The uploaded geometries of a shape (all without one), long ones in short pieces. */
+export function uploadGeometries(uploads: UploadSet, shape?: UploadShape | null): Geometry[] {
+  const out: Geometry[] = [];
+  for (let i = 0; i < uploads.length; i++) {
+    if (shape && shapeOf({ type: uploads.type(i) } as Geometry) !== shape) continue;
+    for (const g of piecesOf(uploads.geometry(i))) out.push(g);
+  }
+  return out;
 }
 
 /** Up to `limit` features of a scan; the read stops there (the store ends its cursor). */
@@ -67,7 +77,7 @@ export async function referenceGeometries(ref: Reference, ctx: ResolveContext, n
       return null;
     case 'class': {
       // A long uploaded route in short pieces: each is measured only where it comes near.
-      if (ref.kind === UPLOADS.name) return ctx.uploads.flatMap((u) => (!ref.shape || shapeOf(u.geometry) === ref.shape ? piecesOf(u.geometry as Geometry) : []));
+      if (ref.kind === UPLOADS.name) return uploadGeometries(ctx.uploads, ref.shape);
       const K = ctx.catalog.kinds.get(ref.kind);
       // "a large airport", "a city over 1 million people": the class's own modifiers and filters.
       const keep = classPredicate(ref, ctx.catalog) ?? (() => true);

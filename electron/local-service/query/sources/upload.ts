@@ -1,8 +1,8 @@
+import type { Geometry } from 'geojson';
 import type { Catalog, Layer } from '../../catalog/catalog';
 import { UPLOADS } from '../../catalog/kinds/uploads';
-import type { UploadFeature } from '../../uploads';
+import type { UploadSet } from '../../uploads';
 import type { Source } from '../source';
-import { numericValue } from '../source';
 import { pointCandidates } from './points';
 import { shapeOf, type Plan } from '../plan';
 
@@ -11,41 +11,38 @@ import { shapeOf, type Plan } from '../plan';
  * layer (representative points, indexed) answers the spatial calls, and their geometry (a route,
  * an area) is what distances are measured to.
  */
-export function uploadSource(features: readonly UploadFeature[], layer: Layer, catalog: Catalog): Source<number> {
+export function uploadSource(features: UploadSet, layer: Layer, catalog: Catalog): Source<number> {
   const regionOf = new Map(catalog.countries.rows.map((r) => [r.cca2, r.region]));
-  // Columns are looked at only when a question needs them: a 300,000-row upload's scan is not free.
-  let keys: string[] | undefined;
-  const columns = () => {
-    if (keys) return keys;
-    const seen = new Set<string>();
-    for (const f of features) for (const k in f.attributes) seen.add(k);
-    return (keys = [...seen]);
-  };
-  let numeric: string[] | undefined;
+  // The columns, and which hold only numbers, were gathered as the files were read.
+  const columns = () => features.columns();
   const points = pointCandidates(layer);
-  const pointLike = features.every((f) => f.geometry.type === 'Point');
-  const every = async () => features.map((_, i) => i);
+  let pointLike = true;
+  for (let i = 0; i < features.length && pointLike; i++) pointLike = features.type(i) === 'Point';
+  const every = async () => Array.from({ length: features.length }, (_, i) => i);
   return {
     label: UPLOADS.label.many,
     populated: false,
     columns,
-    numericColumns: () =>
-      (numeric ??= columns().filter((k) => features.some((f) => f.attributes[k] !== undefined) && features.every((f) => f.attributes[k] === undefined || f.attributes[k] === '' || Number.isFinite(numericValue(f.attributes[k]))))),
+    numericColumns: () => features.stats().numericColumns(),
     ...points,
     // A route or an area is indexed by one point of it: the candidates are then every feature, and the exact tests decide.
     ...(!pointLike && { inBox: every, within: every, nearest: every }),
     // Uploads come in file order, which is their own order.
     all: every,
-    inCountry: async (cca2) => features.flatMap((f, i) => (f.country === cca2 ? [i] : [])),
-    geometry: (i) => features[i]!.geometry,
-    region: (i) => regionOf.get(features[i]!.country) ?? '',
-    attributes: (i) => features[i]!.attributes,
+    inCountry: async (cca2) => {
+      const out: number[] = [];
+      for (let i = 0; i < features.length; i++) if (features.country(i) === cca2) out.push(i);
+      return out;
+    },
+    geometry: (i) => features.geometry(i),
+    region: (i) => regionOf.get(features.country(i)) ?? '',
+    attributes: (i) => features.attributes(i),
     pointLike,
     compare: (a, b) => a - b,
     conditionColumns: () => [columns()],
     modifiers: (chosen) => {
       const except = (chosen as Plan).uploadsExcept;
-      return except ? (i) => shapeOf(features[i]!.geometry) !== except : undefined;
+      return except ? (i) => shapeOf({ type: features.type(i) } as Geometry) !== except : undefined;
     },
   };
 }

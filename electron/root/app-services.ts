@@ -41,6 +41,7 @@ import type { Logger } from '../ground/logger';
 import { createStaging } from '../ground/staging';
 import type { InlineAttachment } from '../../shared/rpc/methods/compute';
 import { resourcesDir } from '../ground/paths';
+import { createPlaceHandlers } from './places';
 
 export interface AppDeps {
   dataDir: string;
@@ -287,6 +288,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     }),
     ...layerHandlers.handlers,
     ...createPackHandlers(packs),
+    ...createPlaceHandlers(join(resourcesDir(), 'catalog')),
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.
       await imagery?.catalog()?.ready().catch(() => undefined);

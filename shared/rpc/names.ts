@@ -33,6 +33,8 @@ export const METHOD_NAMES = [
   'cache.vacuum',
   'cache.tile',
   'cache.tileCount',
+  'places.labels',
+  'places.find',
   'media.get',
   'photos.status',
   'photos.setFolders',

@@ -162,6 +162,8 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'cache.vacuum': none,
     'cache.tile': [{ z: 0, x: 0, y: 0 }, { z: 7, x: 67, y: 43 }],
     'cache.tileCount': none,
+    'places.labels': [{}, { minPopulation: 100_000 }],
+    'places.find': [{ text: 'Lyon, France' }, { text: 'France' }, { text: '45.76, 4.83' }],
     'media.get': [{ url: 'http://127.0.0.1:9/media/x.jpg' }],
     'photos.status': none,
     'photos.setFolders': [{ folders: [] }, { folders: [scratch] }],

@@ -13,6 +13,8 @@ export const METHOD_NAMES = [
   'keys.delete',
   'keys.status',
   'keys.test',
+  'keys.backend',
+  'keys.unlock',
   'export.chooseDestination',
   'export.start',
   'export.estimate',

@@ -133,6 +133,8 @@ function validExamples(scratch: string): Record<MethodName, unknown[]> {
     'profiles.select': [{ id: 'local' }, { id: 'p1' }],
     'keys.set': [{ profileId: 'local', kind: 'bearer', key: 'abcdefgh12345678' }, { profileId: 'p1', kind: 'search', key: 'k'.repeat(40) }],
     'keys.delete': [{ profileId: 'p1', kind: 'bearer' }],
+    'keys.backend': none,
+    'keys.unlock': [{ passphrase: 'correct horse battery' }],
     'keys.status': [{ profileId: 'local' }],
     'keys.test': [{ profileId: 'local', kind: 'search' }],
     'export.chooseDestination': [{ format: 'csv', suggestedName: 'airports' }],

@@ -23,3 +23,26 @@ test('the figure asked about is a column of the table: the capacity of "my 2 lar
   for (const c of largest) await expect(table).toContainText(c);
   await shot(page, 'asked-figure-capacity');
 });
+
+test('an answer of countries frames their main parts: France without French Guiana and Réunion', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  await page.getByTestId('tab-ask').click();
+  await page.getByTestId('ask-query').fill('countries in Western Europe');
+  await page.getByTestId('ask-run').click();
+  await expect(page.getByTestId('ask-count')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('result-table')).toContainText('France');
+  await expect(page.getByTestId('map')).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  await page.waitForTimeout(400);
+  await expect(page.getByTestId('map')).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  const [west, south, east] = (await page.evaluate(() => {
+    const app = (document.getElementById('app') as unknown as { __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, Record<string, unknown>> } } } } }).__vue_app__;
+    return (app.config.globalProperties.$pinia._s.get('map')!['extent'] as () => number[])();
+  })) as [number, number, number, number];
+  // French Guiana lies near 53° W, 4° N; Réunion near 55° E, 21° S: neither is framed, mainland Europe is.
+  expect(west).toBeGreaterThan(-40);
+  expect(south).toBeGreaterThan(20);
+  expect(east).toBeLessThan(50);
+  expect(west).toBeLessThan(-4.5);
+  expect(east).toBeGreaterThan(16);
+  await shot(page, 'asked-figure-framing');
+});

@@ -34,7 +34,10 @@ export function useMapContext(fieldMap: ShallowRef<FieldMap | null>, tilesShown:
   async function drawReference(): Promise<void> {
     const mine = ++seq;
     // A refused or failed question greys the answer: its reference goes with its results.
-    const refs = ask.stale ? [] : await places.referencesOf(ask.reading);
+    const found = ask.stale ? [] : await places.referencesOf(ask.reading);
+    // An area the answer itself lists (countries in a region) is drawn as a result already.
+    const listed = new Set((ask.response?.results.features ?? []).map((f) => f.properties.name));
+    const refs = found.filter((r) => !(r.area && listed.has(r.label)));
     if (mine !== seq || !reference.value) return;
     reference.value.set(refs);
     referenceText.value = refs.map((r) => [r.label, r.minKm ?? '', r.maxKm ?? '', r.area ? 'area' : ''].join('|')).join(';');

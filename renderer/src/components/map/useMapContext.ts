@@ -3,6 +3,7 @@ import { ref, shallowRef, watch, type Ref, type ShallowRef } from 'vue';
 import type FieldMap from '../../map/FieldMap';
 import ReferenceLayer from '../../map/ReferenceLayer';
 import { useAskStore } from '../../stores/ask';
+import { useMapStore } from '../../stores/map';
 import { usePackedTilesStore } from '../../stores/packedTiles';
 import { usePlacesStore } from '../../stores/places';
 import { useStreetBasemapStore } from '../../stores/streetBasemap';
@@ -22,6 +23,7 @@ export function useMapContext(fieldMap: ShallowRef<FieldMap | null>, tilesShown:
   const street = useStreetBasemapStore();
   const packed = usePackedTilesStore();
   const theme = useThemeStore();
+  const mapStore = useMapStore();
   const reference = shallowRef<ReferenceLayer | null>(null);
   /** What is drawn ("Lyon|50|150" per reference, ";" between), for tests and assistive text. */
   const referenceText = ref('');
@@ -45,7 +47,8 @@ export function useMapContext(fieldMap: ShallowRef<FieldMap | null>, tilesShown:
 
   /** Whether the street basemap or a pack's tiles cover the view's centre at this zoom. */
   async function covered(m: FieldMap): Promise<boolean> {
-    if (tilesShown.value) return true;
+    // Online tiles, and a basemap file the person opened, draw their own detail.
+    if (tilesShown.value || mapStore.basemapFile) return true;
     const view = m.map.getView();
     const [lon, lat] = toLonLat(view.getCenter() ?? [0, 0]) as [number, number];
     if (street.shown && street.bboxes.some(([w, s, e, n]) => lon >= w! && lon <= e! && lat >= s! && lat <= n!)) return true;
@@ -87,7 +90,7 @@ export function useMapContext(fieldMap: ShallowRef<FieldMap | null>, tilesShown:
     () => theme.theme,
     (t) => reference.value?.setTheme(t),
   );
-  watch([tilesShown, () => street.key, () => packed.seq], () => void checkCoverage());
+  watch([tilesShown, () => street.key, () => packed.seq, () => mapStore.basemapFile], () => void checkCoverage());
 
   function dispose(): void {
     reference.value?.dispose();

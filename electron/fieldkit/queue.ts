@@ -24,9 +24,11 @@ export interface QueueDeps {
 // Errors that mean "still no connection": the question waits for the next return.
 const TRANSIENT = new Set(['OFFLINE', 'NETWORK', 'TIMEOUT', 'CANCELLED']);
 
-const out = (q: QueuedQuestion): QueuedOut => ({
+/** A queued question as the windows see it; `answeredOn` is the profile of its History entry. */
+const out = (q: QueuedQuestion, answeredOn: string | null = null): QueuedOut => ({
   id: q.id,
   profileId: q.profileId,
+  answeredOn,
   queryText: q.queryText,
   request: q.request,
   status: q.status,
@@ -43,6 +45,8 @@ const out = (q: QueuedQuestion): QueuedOut => ({
  */
 export function createQuestionQueue(deps: QueueDeps) {
   const { cache } = deps;
+  // The connection that answered may not be the one the question was asked on (the person switched meanwhile).
+  const shown = (q: QueuedQuestion) => out(q, q.queryId !== null ? (cache.get(q.queryId)?.profileId ?? null) : null);
   for (const q of cache.listQueue()) if (q.status === 'running') cache.setQueued(q.id, { status: 'queued', now: deps.now() });
   let flushing: Promise<void> | null = null;
   let again = false;
@@ -74,7 +78,7 @@ export function createQuestionQueue(deps: QueueDeps) {
       }
       // A question dropped while it ran is gone; nothing to tell.
       const settled = cache.queued(next.id);
-      if (settled) deps.settled(out(settled));
+      if (settled) deps.settled(shown(settled));
     }
   }
 
@@ -98,7 +102,7 @@ export function createQuestionQueue(deps: QueueDeps) {
   }
 
   return {
-    list: () => ({ items: cache.listQueue().map(out) }),
+    list: () => ({ items: cache.listQueue().map(shown) }),
     /**
      * Keeps the question with its files' bytes in the cache (base64, as a call carries them), so
      * they outlive a restart; staged files are read once and removed.

@@ -75,6 +75,11 @@ export class KeyService {
     }
   }
 
+  /** Another value the log must never show (the key file's passphrase). */
+  redact(value: string): void {
+    this.known.add(value);
+  }
+
   /** For the logger's `secrets` option: every key value this process has seen. */
   readonly secretValues = (): Iterable<string> => this.known;
 

@@ -17,6 +17,8 @@ import { createTileFetcher } from '../fieldkit/pack/fetch-tile';
 import { createPackHandlers } from '../fieldkit/pack/handlers';
 import { createPackService, type PackService } from '../fieldkit/pack/service';
 import { createExportService, type ExportService, type LoadLayers } from '../export/service';
+import { createFallbackStore } from '../keys/fallback-store';
+import { createKeyFileStore } from '../keys/file-store';
 import { createKeytarStore } from '../keys/keytar-store';
 import type { SecretStore } from '../keys/secret-store';
 import { createImageryPlugin, type ImageryPlugin } from '../local-service/imagery';
@@ -41,6 +43,7 @@ import type { Logger } from '../ground/logger';
 import { createStaging } from '../ground/staging';
 import type { InlineAttachment } from '../../shared/rpc/methods/compute';
 import { resourcesDir } from '../ground/paths';
+import { createPlaceHandlers } from './places';
 
 export interface AppDeps {
   dataDir: string;
@@ -92,6 +95,8 @@ export interface AppServices {
 }
 
 export const APP_NAME = 'Fieldlens';
+/** The encrypted key file in the data folder, used where no system keychain answers. */
+export const KEY_FILE = 'keys.enc';
 
 /**
  * Builds every Node-side service from injected dependencies and joins their handlers into one
@@ -102,7 +107,12 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   const bus = new EventBus();
   let localUrls: { baseUrl: string; searchBaseUrl: string } | null = null;
 
-  const secretStore = deps.secretStore ?? createKeytarStore({ service: APP_NAME, clock: deps.clock });
+  // The system keychain; where none answers, an encrypted key file opened with a passphrase.
+  const secretStore = createFallbackStore(
+    deps.secretStore ?? createKeytarStore({ service: APP_NAME, clock: deps.clock }),
+    createKeyFileStore({ path: join(deps.dataDir, KEY_FILE), clock: deps.clock }),
+  );
+  const keyBackend = async () => ({ backend: await secretStore.backend(), keyFile: secretStore.fileExists() });
   const connections = createConnections({
     dataDir: deps.dataDir,
     logger: deps.logger,
@@ -253,6 +263,14 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
   const handlers: Handlers = {
     'app.info': () => ({ name: APP_NAME, version: deps.version, shell: deps.shell, dataDir: deps.dataDir }),
     ...connections.handlers,
+    'keys.backend': keyBackend,
+    'keys.unlock': async ({ passphrase }) => {
+      connections.keys.redact(passphrase);
+      await secretStore.unlockFile(passphrase);
+      // Keys kept in the file are redacted from the log from now on, as the keychain's are at start.
+      await connections.keys.warm();
+      return keyBackend();
+    },
     ...createQueryHandlers({
       client,
       cache,
@@ -287,6 +305,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     }),
     ...layerHandlers.handlers,
     ...createPackHandlers(packs),
+    ...createPlaceHandlers(join(resourcesDir(), 'catalog')),
     'photos.status': async () => {
       // Report after the first scan, not a half-built count.
       await imagery?.catalog()?.ready().catch(() => undefined);

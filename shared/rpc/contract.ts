@@ -16,6 +16,7 @@ import { photosMethods } from './methods/photos';
 import { uploadsMethods } from './methods/uploads';
 import { layersEvents, layersMethods } from './methods/layers';
 import { packEvents, packMethods } from './methods/pack';
+import { placesMethods } from './methods/places';
 import type { EVENT_NAMES, METHOD_NAMES } from './names';
 
 /**
@@ -40,6 +41,7 @@ export const methods = {
   ...uploadsMethods,
   ...layersMethods,
   ...packMethods,
+  ...placesMethods,
 } as const;
 
 export const events = {

@@ -5,7 +5,14 @@ import type { Page } from '@playwright/test';
  * carries the token). For test setup only; the app itself goes through its stores.
  */
 export async function rpcCall<T = unknown>(page: Page, method: string, input: unknown): Promise<T> {
-  const result = await page.evaluate(
+  const result = await rpcResult(page, method, input);
+  if (!result.ok) throw new Error(`${method} failed: ${result.error?.code} ${result.error?.message}`);
+  return result.value as T;
+}
+
+/** One RPC call's whole envelope, for a test that expects it to fail. */
+export async function rpcResult(page: Page, method: string, input: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }> {
+  return page.evaluate(
     ({ method, input }) =>
       new Promise<{ ok: boolean; value?: unknown; error?: { code: string; message: string } }>((resolve, reject) => {
         const ws = new WebSocket(`ws://${location.host}/rpc`);
@@ -20,6 +27,4 @@ export async function rpcCall<T = unknown>(page: Page, method: string, input: un
       }),
     { method, input },
   );
-  if (!result.ok) throw new Error(`${method} failed: ${result.error?.code} ${result.error?.message}`);
-  return result.value as T;
 }

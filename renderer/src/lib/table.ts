@@ -37,6 +37,22 @@ export function extraColumns(rows: readonly TableRow[]): string[] {
   return [...seen];
 }
 
+/**
+ * The columns of the figure a question asked about, among those offered: the ones its reading's
+ * order or measurement names ("largest capacity first", "count per country", "area"), so the
+ * figure shows in the table without choosing it.
+ */
+export function askedColumns(reading: { order?: string | undefined; measurement?: string | undefined } | null, offered: readonly string[]): string[] {
+  if (!reading) return [];
+  const said = ` ${[reading.order, reading.measurement].filter(Boolean).join(' ').toLowerCase().replace(/[_\s]+/g, ' ')} `;
+  return offered.filter((c) => {
+    const name = c.toLowerCase().replace(/_/g, ' ');
+    // "area_km2" is the area asked about, "length_m" the length.
+    const base = name.replace(/ (km2|m2|km|m|ha|mi)$/, '');
+    return said.includes(` ${name} `) || said.includes(` ${base} `);
+  });
+}
+
 /** A fixed column, or a chosen one by its property name (`x:population`). */
 export type SortKey = 'rank' | 'name' | 'address' | 'distance' | 'score' | 'source' | `x:${string}`;
 export type SortDir = 'asc' | 'desc';

@@ -10,7 +10,9 @@ import { openFileBasemap, type FileBasemap } from './fileBasemap';
 import { createOnlineBasemap } from './onlineBasemap';
 import { createPackedTilesLayer, type LoadPackedTile } from './packedTiles';
 import { createStreetBasemapLayer, paintStreetBasemap, type LoadStreetTile } from './streetBasemap';
+import PlaceLabels from './PlaceLabels';
 import type { PlaceNamed } from './streetStyle';
+import type { PlaceLabel } from '../../../shared/rpc/methods/places';
 
 export interface BasemapsOptions {
   map: Map;
@@ -36,11 +38,25 @@ export default class Basemaps {
   /** Increases with each file opened, so a slow header read cannot replace a newer choice. */
   private fileSeq = 0;
   private readonly natural: VectorLayer[];
+  /** Country and city names over Natural Earth and the street basemap, under any tiles that carry their own. */
+  private readonly places: PlaceLabels;
 
   constructor(private readonly options: BasemapsOptions) {
     this.theme = options.theme ?? 'light';
     this.natural = createBasemapLayers(BASEMAP_PALETTES[options.theme ?? 'light']);
     for (const layer of this.natural) options.map.addLayer(layer);
+    this.places = new PlaceLabels(this.theme, options.placeNamed);
+    options.map.addLayer(this.places.layer);
+  }
+
+  /** The catalog's places to name. */
+  setPlaces(places: { countries: readonly PlaceLabel[]; cities: readonly PlaceLabel[] }): void {
+    this.places.setPlaces(places);
+  }
+
+  /** Online tiles and a basemap file name places themselves. */
+  private showPlaces(): void {
+    this.places.layer.setVisible(this.online === null && this.file === null);
   }
 
   /**
@@ -51,12 +67,13 @@ export default class Basemaps {
   setTheme(theme: Theme): void {
     this.theme = theme;
     paintBasemapLayers(this.natural, BASEMAP_PALETTES[theme]);
+    this.places.setTheme(theme);
     if (this.street) paintStreetBasemap(this.street, theme, this.options.placeNamed);
   }
 
-  /** Above Natural Earth's land and borders (the first two layers) and the street basemap when shown. */
+  /** Above Natural Earth's land, borders and place names (the first three layers) and the street basemap when shown. */
   private insertAboveBase(layer: BaseLayer, offset: number): void {
-    this.options.map.getLayers().insertAt(2 + (this.street ? 1 : 0) + offset, layer);
+    this.options.map.getLayers().insertAt(3 + (this.street ? 1 : 0) + offset, layer);
   }
 
   /**
@@ -71,16 +88,17 @@ export default class Basemaps {
     }
     if (!street) return;
     this.street = createStreetBasemapLayer(street.load, this.theme, street.bboxes, this.options.placeNamed);
-    // Just above Natural Earth, below pack, online and file tiles.
+    // Just above Natural Earth, under the place names, below pack, online and file tiles.
     this.options.map.getLayers().insertAt(2, this.street);
   }
 
-  /** Places its labels again (what the overlays name has changed); false when no basemap shown draws labels. */
+  /** Places its labels again (what the overlays name has changed); the place names are always drawn, so always true. */
   relabel(): boolean {
     this.street?.changed();
+    this.places.layer.changed();
     const file = this.file?.kind === 'vector' ? this.file.layer : null;
     file?.changed();
-    return this.street !== null || file !== null;
+    return true;
   }
 
   get streetShown(): boolean {
@@ -99,6 +117,7 @@ export default class Basemaps {
       this.online.dispose();
       this.online = null;
     }
+    this.showPlaces();
   }
 
   /** Shows the cached pack tiles up to their deepest zoom (null hides them); made afresh each time so newly opened tiles are read. */
@@ -124,6 +143,7 @@ export default class Basemaps {
       this.options.map.removeLayer(this.file.layer);
       this.file.layer.dispose();
       this.file = null;
+      this.showPlaces();
     }
     if (!file) return null;
     try {
@@ -133,6 +153,7 @@ export default class Basemaps {
         return null;
       }
       this.file = opened;
+      this.showPlaces();
       this.insertAboveBase(opened.layer, (this.online ? 1 : 0) + (this.packed ? 1 : 0));
       this.options.onProblem(null);
       return opened;
@@ -147,5 +168,6 @@ export default class Basemaps {
     this.setOnline(false);
     this.setPacked(null);
     this.setStreet(null);
+    this.places.dispose();
   }
 }

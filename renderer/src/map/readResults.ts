@@ -2,6 +2,7 @@ import Feature from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
 import RenderFeature from 'ol/render/Feature';
 import { createEmpty, extend, type Extent } from 'ol/extent';
+import { frameExtent } from './frameExtent';
 import { facingDegrees } from './facing';
 
 /** GeoJSON features as the service sends them (WGS84, [lon, lat]). */
@@ -15,7 +16,7 @@ export type MapFeature = Feature | RenderFeature;
 
 export interface ReadResults {
   features: MapFeature[];
-  /** Map-projection extent of everything read; empty when nothing had a geometry. */
+  /** Map-projection extent a fit frames (a multi-part area by its main parts, frameExtent.ts); empty when nothing had a geometry. */
   extent: Extent;
   /** Features without a usable geometry (not drawn, still listed). */
   skipped: number;
@@ -82,7 +83,7 @@ export function readResults(collection: GeoJsonFeatureCollection, options: ReadO
       continue;
     }
     feature.setProperties(props, true);
-    extend(others, geom.getExtent());
+    extend(others, frameExtent(geom));
     out[n++] = feature;
   }
   out.length = n;

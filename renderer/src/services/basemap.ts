@@ -1,8 +1,19 @@
 import type { RpcClient } from '../../../shared/rpc/client';
+import type { PlaceFound, PlaceLabel } from '../../../shared/rpc/methods/places';
 
 /** Basemap tiles from the Node side: the street basemap's vector tiles and the raster tiles opened from area packs. */
 export function createBasemapService(rpc: RpcClient) {
   return {
+    /** Countries and cities to name on the offline basemap (null when the call failed). */
+    async places(): Promise<{ countries: PlaceLabel[]; cities: PlaceLabel[] } | null> {
+      const r = await rpc.call('places.labels', {});
+      return r.ok ? r.value : null;
+    },
+    /** A place a reading names, as the built-in catalog holds it (null when it holds none). */
+    async findPlace(text: string): Promise<PlaceFound | null> {
+      const r = await rpc.call('places.find', { text });
+      return r.ok ? r.value : null;
+    },
     /** How many pack tiles the cache holds and their deepest zoom (null when the call failed). */
     async packedCount(): Promise<{ count: number; maxZoom: number | null } | null> {
       const r = await rpc.call('cache.tileCount', {});

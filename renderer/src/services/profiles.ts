@@ -13,6 +13,9 @@ export function createProfileService(rpc: RpcClient) {
     setKey: (profileId: string, kind: KeyKind, key: string) => rpc.call('keys.set', { profileId, kind, key }),
     deleteKey: (profileId: string, kind: KeyKind) => rpc.call('keys.delete', { profileId, kind }),
     testKey: (profileId: string, kind: KeyKind) => rpc.call('keys.test', { profileId, kind }),
+    keyBackend: () => rpc.call('keys.backend', {}),
+    /** The passphrase goes to the main process, which keeps only the key derived from it. */
+    unlockKeyFile: (passphrase: string) => rpc.call('keys.unlock', { passphrase }),
   };
 }
 export type ProfileService = ReturnType<typeof createProfileService>;

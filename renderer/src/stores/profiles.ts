@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, readonly, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import type { KeyKind, KeyState, KeyTestResult } from '../../../shared/rpc/methods/keys';
+import type { KeyBackendState, KeyKind, KeyState, KeyTestResult } from '../../../shared/rpc/methods/keys';
 import type { ProfileList, ProfileSaveInput } from '../../../shared/rpc/methods/profiles';
 import { useServices } from '../services';
 
@@ -18,6 +18,8 @@ export const useProfilesStore = defineStore('profiles', () => {
   const testResults = ref<Record<string, KeyTestResult>>({});
   const error = ref<RpcErrorBody | null>(null);
   const busy = ref(0);
+  /** Where keys are kept (keychain, key file, nowhere yet). */
+  const backend = ref<KeyBackendState | null>(null);
 
   const profiles = computed(() => list.value?.profiles ?? []);
   const activeProfileId = computed(() => list.value?.activeProfileId ?? null);
@@ -44,7 +46,22 @@ export const useProfilesStore = defineStore('profiles', () => {
     if (s) keyStates.value = { ...keyStates.value, [profileId]: s.keys };
   }
 
+  async function loadBackend(): Promise<void> {
+    const b = await service.keyBackend();
+    if (b.ok) backend.value = b.value;
+  }
+
+  /** Opens the key file with its passphrase (or makes it); the passphrase is not kept here. */
+  async function unlockKeyFile(passphrase: string): Promise<boolean> {
+    const b = await run(service.unlockKeyFile(passphrase));
+    if (!b) return false;
+    backend.value = b;
+    await load();
+    return true;
+  }
+
   async function load(): Promise<void> {
+    void loadBackend();
     const l = await run(service.list());
     if (!l) return;
     list.value = l;
@@ -106,6 +123,8 @@ export const useProfilesStore = defineStore('profiles', () => {
     keyStates: readonly(keyStates),
     testResults: readonly(testResults),
     error: readonly(error),
+    backend: readonly(backend),
+    unlockKeyFile,
     busy: computed(() => busy.value > 0),
     profiles,
     activeProfileId,

@@ -23,6 +23,8 @@ export const compareMethods = {
       oldId: z.number().int(),
       newId: z.number().int(),
       toleranceMetres: z.number(),
+      /** How the two runs' rows were paired: item ids, or an upload's id column, name column or position within the tolerance. */
+      key: z.enum(['item id', 'id column', 'name column', 'position']),
       rows: z.array(PlaceDiffRow),
       unchanged: z.number().int(),
       features: z.array(z.object({ type: z.literal('Feature'), id: z.string(), geometry: z.unknown(), properties: z.record(z.string(), z.unknown()) })),

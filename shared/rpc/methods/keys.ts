@@ -43,7 +43,18 @@ export type KeyTestResult = z.infer<typeof KeyTestResult>;
 
 const Target = { profileId: ProfileId, kind: KeyKindSchema };
 
+/** Where keys are kept: the system keychain, the encrypted key file (opened with a passphrase), or nowhere yet. */
+export const KeyBackendState = z.object({
+  backend: z.enum(['keychain', 'file', 'none']),
+  /** Whether a key file exists (locked or open). */
+  keyFile: z.boolean(),
+});
+export type KeyBackendState = z.infer<typeof KeyBackendState>;
+
 export const keysMethods = {
+  'keys.backend': { input: z.object({}).strict(), output: KeyBackendState },
+  /** Opens the key file with its passphrase, or makes it under this one; keys are kept there from then on. */
+  'keys.unlock': { input: z.object({ passphrase: z.string().min(8, 'The passphrase needs at least 8 characters').max(1024) }).strict(), output: KeyBackendState },
   /** Write-only: the key goes in, only its state comes back. */
   'keys.set': { input: z.object({ ...Target, key: KeyValue }).strict(), output: KeyState },
   'keys.delete': { input: z.object(Target).strict(), output: KeyState },

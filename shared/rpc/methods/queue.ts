@@ -4,7 +4,10 @@ import { Attachments } from './compute';
 
 export const QueuedQuestion = z.object({
   id: z.number().int(),
+  /** The profile it was asked on. */
   profileId: z.string(),
+  /** The profile that answered it (its History entry's), null until answered: another than profileId when the connection was switched meanwhile. */
+  answeredOn: z.string().nullable(),
   queryText: z.string(),
   request: z.record(z.string(), z.unknown()),
   /** queued: waits for the connection; running: being sent; answered: in History as queryId; failed: see error. */

@@ -231,6 +231,23 @@ const operations: { name: string; run(): Promise<void> }[] = [
     },
   },
   {
+    name: 'key file: made under a passphrase, a key set, replaced, tested and read back there',
+    async run() {
+      // The passphrase is as secret as a key: swept for everywhere too.
+      const passphrase = use('passphrase');
+      expect(await s.app.value('keys.unlock', { passphrase })).toMatchObject({ backend: 'file', keyFile: true });
+      await s.app.value('keys.backend');
+      s.fake.keys.bearer = use('file-bearer');
+      await s.app.value('keys.set', { profileId: s.remote.id, kind: 'bearer', key: use('file-old') });
+      await s.app.value('keys.set', { profileId: s.remote.id, kind: 'bearer', key: s.fake.keys.bearer });
+      await s.app.value('keys.status', { profileId: s.remote.id });
+      expect(await s.app.value('keys.test', { profileId: s.remote.id, kind: 'bearer' })).toMatchObject({ outcome: 'ok' });
+      // A wrong passphrase is refused without echoing it.
+      expect((await s.app.call('keys.unlock', { passphrase: use('wrong-passphrase') })).ok).toBe(false);
+      expect(readFileSync(join(s.app.dataDir, 'keys.enc'), 'utf8')).toMatch(/"kdf":"scrypt"/);
+    },
+  },
+  {
     name: 'cleanup: delete keys and a profile',
     async run() {
       await s.app.value('keys.delete', { profileId: s.remote.id, kind: 'bearer' });

@@ -19,6 +19,7 @@ describe('the re-run diff on the map', () => {
     oldId: 1,
     newId: 2,
     toleranceMetres: 25,
+    key: 'item id' as const,
     unchanged: 3,
     rows: [
       { id: 'new', change: 'added' as const, name: 'New', movedMetres: null, from: null },

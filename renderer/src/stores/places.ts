@@ -1,0 +1,53 @@
+import { defineStore } from 'pinia';
+import { shallowRef } from 'vue';
+import type { PlaceLabel } from '../../../shared/rpc/methods/places';
+import type { QuestionReading } from '../../../shared/service/reading';
+import type { MapReference } from '../map/ReferenceLayer';
+import { useServices } from '../services';
+
+/** A reading's filter that keeps an area ("in France"): the area's name. */
+const AREA_FILTER = /^in (.+)$/;
+
+/**
+ * The built-in catalog's place names for the offline basemap, read once, and the places an
+ * answer's reading names, found in the same catalog so the map can draw what was asked about.
+ */
+export const usePlacesStore = defineStore('places', () => {
+  const { basemap } = useServices();
+  const labels = shallowRef<{ countries: PlaceLabel[]; cities: PlaceLabel[] } | null>(null);
+  let loading: Promise<void> | null = null;
+
+  function ensureLoaded(): Promise<void> {
+    return (loading ??= basemap.places().then((v) => {
+      labels.value = v;
+      if (!v) loading = null;
+    }));
+  }
+
+  /** The references of a reading the catalog holds: relations to a place, and areas it keeps within. */
+  async function referencesOf(reading: QuestionReading | null): Promise<MapReference[]> {
+    if (!reading) return [];
+    const out: MapReference[] = [];
+    for (const r of reading.relations) {
+      const found = await basemap.findPlace(r.reference);
+      if (!found) continue;
+      const ref: MapReference = { label: found.kind === 'point' ? r.reference : found.name, lon: found.lon, lat: found.lat };
+      if (r.max_km !== undefined) ref.maxKm = r.max_km;
+      if (r.min_km !== undefined) ref.minKm = r.min_km;
+      if (found.geometry && (r.relation === 'inside' || r.relation === 'outside' || r.relation === 'intersecting')) ref.area = found.geometry;
+      out.push(ref);
+    }
+    for (const f of reading.filters) {
+      const m = AREA_FILTER.exec(f);
+      if (!m) continue;
+      // "in France or Spain": each country named.
+      for (const name of m[1]!.split(' or ')) {
+        const found = await basemap.findPlace(name);
+        if (found?.geometry) out.push({ label: found.name, lon: found.lon, lat: found.lat, area: found.geometry });
+      }
+    }
+    return out;
+  }
+
+  return { labels, ensureLoaded, referencesOf };
+});

@@ -1,0 +1,48 @@
+import { expect, test } from './fixtures';
+import { openApp, shot } from './workspace-helpers';
+
+const SITES = [
+  ['Lyon depot', 45.7485, 4.8467, 120],
+  ['Annecy store', 45.8992, 6.1294, 340],
+  ['Grenoble yard', 45.1885, 5.7245, 75],
+  ['Chambery shop', 45.5646, 5.9178, 210],
+] as const;
+
+test('the figure asked about is a column of the table: the capacity of "my 2 largest sites by capacity"', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  const csv = ['name,lat,lon,capacity', ...SITES.map((s) => s.join(','))].join('\n');
+  await page.getByTestId('tab-ask').click();
+  await page.getByTestId('ask-files').setInputFiles({ name: 'sites.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('ask-query').fill('my 2 largest sites by capacity');
+  await page.getByTestId('ask-run').click();
+  await expect(page.getByTestId('ask-count')).toBeVisible({ timeout: 30_000 });
+  const table = page.getByTestId('result-table');
+  await expect(table.getByRole('columnheader', { name: 'capacity' })).toBeVisible();
+  // The two largest capacities, read from the file here.
+  const largest = [...SITES].sort((a, b) => b[3] - a[3]).slice(0, 2).map((s) => String(s[3]));
+  for (const c of largest) await expect(table).toContainText(c);
+  await shot(page, 'asked-figure-capacity');
+});
+
+test('an answer of countries frames their main parts: France without French Guiana and Réunion', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  await page.getByTestId('tab-ask').click();
+  await page.getByTestId('ask-query').fill('countries in Western Europe');
+  await page.getByTestId('ask-run').click();
+  await expect(page.getByTestId('ask-count')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('result-table')).toContainText('France');
+  await expect(page.getByTestId('map')).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  await page.waitForTimeout(400);
+  await expect(page.getByTestId('map')).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
+  const [west, south, east] = (await page.evaluate(() => {
+    const app = (document.getElementById('app') as unknown as { __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, Record<string, unknown>> } } } } }).__vue_app__;
+    return (app.config.globalProperties.$pinia._s.get('map')!['extent'] as () => number[])();
+  })) as [number, number, number, number];
+  // French Guiana lies near 53° W, 4° N; Réunion near 55° E, 21° S: neither is framed, mainland Europe is.
+  expect(west).toBeGreaterThan(-40);
+  expect(south).toBeGreaterThan(20);
+  expect(east).toBeLessThan(50);
+  expect(west).toBeLessThan(-4.5);
+  expect(east).toBeGreaterThan(16);
+  await shot(page, 'asked-figure-framing');
+});

@@ -211,7 +211,7 @@ export function createReader(query: string, ctx: ParseContext) {
       return head.unread ? { selection: narrowed, len, unread: head.unread } : { selection: narrowed, len };
     },
 
-    /** Whether the word at i is a kind of place said after a place's name ("municipality", "city"): 1, else 0. */
+    /** Whether the word at i is a kind of place said after a place's name ("municipality", or a settlement noun of the catalog): 1, else 0. */
     placeHeadAt(i: number): number {
       const noun = lexicon.nouns.get(w(i));
       return PLACE_HEADS.has(w(i)) || (noun !== undefined && !noun.plural && noun.kind === catalog.kinds.fallback) ? 1 : 0;

@@ -21,7 +21,7 @@ test('a question queued on a remote profile and answered by the bundled service 
   await openApp(page, host.launchUrl);
   const remote = await rpcCall<{ id: string; label: string }>(page, 'profiles.save', { label: 'Field office', baseUrl: 'http://127.0.0.1:9/', searchBaseUrl: 'http://127.0.0.1:9/search' });
   await rpcCall(page, 'profiles.select', { id: remote.id });
-  const queued = await rpcCall<{ profileId: string; status: string }>(page, 'queue.add', { request: { query: 'airports within 40 km of Lyon' } });
+  const queued = await rpcCall<{ id: number; profileId: string; status: string }>(page, 'queue.add', { request: { query: 'airports within 40 km of Lyon' } });
   expect(queued.profileId).toBe(remote.id);
   await page.getByTestId('tab-ask').click();
   // Back on the bundled service, the question runs there.
@@ -32,4 +32,7 @@ test('a question queued on a remote profile and answered by the bundled service 
   await shot(page, 'ask-queue-answered-elsewhere');
   const list = await rpcCall<{ items: { profileId: string; answeredOn: string | null }[] }>(page, 'queue.list', {});
   expect(list.items[0]).toMatchObject({ profileId: remote.id, answeredOn: 'local' });
+  // The host is shared by a worker's specs: the queue and the profiles are left as found.
+  await rpcCall(page, 'queue.drop', { id: queued.id });
+  await rpcCall(page, 'profiles.delete', { id: remote.id });
 });

@@ -1,4 +1,5 @@
 import { phraseKey, singularForms } from '../../vocabulary/phrases';
+import type { LayerSummary } from '../../layers/store/layer-store';
 import { narrowSelection, type Selection } from '../../vocabulary/vocabulary';
 import type { Condition } from '../plan';
 import type { Reader } from '../reader';
@@ -34,21 +35,30 @@ function heldKeyAt(r: Reader, i: number): [string, number] | null {
     if (v.hasKey(key)) return [key, len];
     // "house numbers": addr:housenumber, the words run together as the key's last part is written.
     const joined = singularForms(words.map((x) => x.w).join(''));
-    const found = keysByLastPart(r).get(joined.at(-1)!) ?? keysByLastPart(r).get(joined[0]!);
+    const byPart = keysByLastPart(v.summaries);
+    const found = byPart.get(joined.at(-1)!) ?? byPart.get(joined[0]!);
     if (found) return [found, len];
   }
   return null;
 }
 
-/** Held keys with a namespace ("addr:housenumber"), by their last part with "_" removed; one key per part. */
-function keysByLastPart(r: Reader): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const s of r.ctx.vocabulary?.summaries.values() ?? [])
+/**
+ * Held keys with a namespace ("addr:housenumber"), by their last part with "_" removed; one key per
+ * part. Kept per vocabulary (its summaries are rebuilt when layers change): every token of every
+ * question would otherwise scan every column of every layer.
+ */
+const lastParts = new WeakMap<ReadonlyMap<string, LayerSummary>, Map<string, string>>();
+function keysByLastPart(summaries: ReadonlyMap<string, LayerSummary>): Map<string, string> {
+  let out = lastParts.get(summaries);
+  if (out) return out;
+  out = new Map<string, string>();
+  for (const s of summaries.values())
     for (const c of s.columns) {
       if (!c.key.includes(':')) continue;
       const part = c.key.split(':').at(-1)!.replace(/_/g, '');
       if (part.length >= 6 && !out.has(part)) out.set(part, c.key);
     }
+  lastParts.set(summaries, out);
   return out;
 }
 

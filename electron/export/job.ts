@@ -3,16 +3,17 @@ import { readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { writeGeoPackage } from './gpkg';
+import { layerLooks, setDefaultStyles } from './layer-styles';
 import { writeProject, type ProjectOptions } from './project';
 import { writeText } from './text-formats';
-import type { ExportFormat, ExportLayer, ExportProgress, ExportSummary, Tick } from './types';
+import type { ExportedLayer, ExportFormat, ExportLayer, ExportProgress, ExportSummary, Tick } from './types';
 
 export interface ExportRequest {
   layers: readonly ExportLayer[];
   format: ExportFormat;
   /** Final file path; written under a temporary name beside it and renamed when complete. */
   destination: string;
-  /** For the QGIS project formats (qgz, qfield): basemap, extent, styles. */
+  /** For the QGIS project formats (qgz, qfield): basemap, extent, styles; for a GeoPackage, the styles. */
   project?: ProjectOptions;
 }
 
@@ -93,7 +94,7 @@ export async function startExport(req: ExportRequest, hooks: ExportHooks = {}): 
   try {
     const layers =
       req.format === 'gpkg'
-        ? await writeGeoPackage(partial, req.layers, { tick, clock: hooks.clock })
+        ? await writeStyledGeoPackage(partial, req.layers, req.project?.styles, { tick, clock: hooks.clock })
         : req.format === 'qgz' || req.format === 'qfield'
           ? (
               await writeProject(partial, req.destination, req.format === 'qfield', req.layers, req.project ?? { basemap: { kind: 'none' } }, {
@@ -111,4 +112,20 @@ export async function startExport(req: ExportRequest, hooks: ExportHooks = {}): 
     await Promise.all([partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`].map((p) => rm(p, { force: true })));
     throw signal?.aborted ? new ExportCancelledError() : e;
   }
+}
+
+/** A GeoPackage alone, each table drawn by default as the map draws it. */
+async function writeStyledGeoPackage(
+  path: string,
+  layers: readonly ExportLayer[],
+  styles: ProjectOptions['styles'],
+  opts: Parameters<typeof writeGeoPackage>[2],
+): Promise<ExportedLayer[]> {
+  const exported = await writeGeoPackage(path, layers, opts);
+  const looks = layerLooks(layers, exported, styles);
+  setDefaultStyles(
+    path,
+    exported.map((l, i) => ({ table: l.table, geometryType: l.geometryType, look: looks[i]!, mixed: l.geometryType === 'GEOMETRY' })),
+  );
+  return exported;
 }

@@ -4,19 +4,14 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { strToU8, zipSync } from 'fflate';
-import { CATEGORY_COLOURS } from '../../shared/map/symbology';
 import { RpcError } from '../../shared/rpc/errors';
 import { basemapQml, basemapStyle, WATER_COLOUR } from './basemap-style';
-import { safeUrl, STYLES_TABLE, writeGeoPackage } from './gpkg';
+import { safeUrl, writeGeoPackage } from './gpkg';
+import { DEFAULT_LAYER_COLOUR, isAnswer, layerLooks, setDefaultStyles } from './layer-styles';
 import { featuresBox, offlineBasemapBytes, placesIn, streetFeatures, writeOfflineBasemap, type BasemapFeature, type BasemapTable } from './offline-basemap';
 import { projectXml, type Box, type ProjectBasemap, type ProjectVectorLayer } from './qgis-project';
-import { labelingXml, layerQml, NAME_FIELD, rendererXml, symbolType, type LayerStyle } from './qgis-style';
-import type { ExportedLayer, ExportLayer, LayerKind, Tick } from './types';
-
-/** Colour of a layer the map gave none for: the map's own result colour. */
-export const DEFAULT_LAYER_COLOUR = '#e8710a';
-/** Colours of further answers the map gave none for, after the first's: each its own. */
-export const ANSWER_COLOURS: readonly string[] = CATEGORY_COLOURS;
+import type { LayerStyle } from './qgis-style';
+import type { ExportedLayer, ExportLayer, Tick } from './types';
 
 export type ProjectBasemapChoice = { kind: 'online'; url: string } | { kind: 'pack'; path: string } | { kind: 'none' };
 
@@ -127,10 +122,6 @@ export function projectExtent(map: Box | undefined, data: Box | null): Box {
   return b;
 }
 
-const label = (kind: LayerKind): string => NAME_FIELD[kind];
-
-const isAnswer = (l: ExportLayer) => (l.role ?? 'answer') === 'answer';
-
 /** A box three times as wide and high around the same middle: the places named around the data. */
 const widen = (b: Box): Box => {
   const w = Math.max(b[2] - b[0], 0.05);
@@ -172,27 +163,6 @@ function duplicatesAnswer(db: Database.Database, table: string, answers: readonl
   return r.n > 0 && r.dup === r.n;
 }
 
-/**
- * Makes each layer's style in the project its table's default in `layer_styles`, as QGIS's own
- * "Package layers" does, so the GeoPackage dragged into QGIS alone draws as the map. A table shown
- * as one layer per kind of geometry keeps the plain default, which suits every kind.
- */
-function setDefaultStyles(gpkg: string, layers: readonly ProjectVectorLayer[]): void {
-  const db = new Database(gpkg);
-  try {
-    const set = db.prepare(`UPDATE ${STYLES_TABLE} SET styleQML = ? WHERE f_table_name = ? AND useAsDefault = 1`);
-    db.transaction(() => {
-      for (const l of layers) {
-        if (l.geometryFilter) continue;
-        const labels = l.label ? labelingXml(l.label) : null;
-        set.run(layerQml(rendererXml(l.style, symbolType(l.geometryType)), labels, l.geometryType, l.label), l.table);
-      }
-    })();
-  } finally {
-    db.close();
-  }
-}
-
 const BASEMAP_ABSTRACT: Record<BasemapTable['role'], string> = {
   land: 'Natural Earth 1:50m land (public domain), as the map draws it offline.',
   borders: 'Natural Earth 1:50m country borders (public domain).',
@@ -202,16 +172,6 @@ const BASEMAP_ABSTRACT: Record<BasemapTable['role'], string> = {
   'street-places': 'Street basemap made from your OSM extract. © OpenStreetMap contributors (ODbL).',
 };
 
-/**
- * The map's style in the table's terms: a column by its column name, ranks as feature ids (the
- * writer numbers features from 1 in the order given, the service's order). A column the table
- * does not hold on its own draws in the layer's colour.
- */
-function tableStyle(style: LayerStyle, layer: ExportedLayer): LayerStyle {
-  if (style.by !== 'column') return style;
-  const column = layer.columns?.[style.column];
-  return column ? { ...style, column } : { by: 'layer', colour: style.colour };
-}
 
 /**
  * Writes a QGIS project for the layers. `partial` is the temporary file the caller renames to
@@ -260,20 +220,16 @@ export async function writeProject(
       db.close();
     }
 
-    let answer = 0;
+    const looks = layerLooks(layers, exported, options.styles);
     const projectLayers: ProjectVectorLayer[] = exported.flatMap((l, i) => {
       const layer = layers[i]!;
-      const colour = layer.colour ?? (isAnswer(layer) ? ANSWER_COLOURS[answer++ % ANSWER_COLOURS.length]! : DEFAULT_LAYER_COLOUR);
-      const style = tableStyle(options.styles?.[i] ?? { by: 'layer', colour }, l);
       const base: ProjectVectorLayer = {
         id: `layer_${i + 1}_${l.table}`.slice(0, 80),
         name: l.name,
         table: l.table,
         geometryType: l.geometryType,
-        style,
-        // Names on the answers only: an upload or data layer beside them would name each place again.
-        // A heatmap names nothing, as on the map.
-        label: isAnswer(layer) && style.by !== 'heatmap' ? label(l.kind) : null,
+        style: looks[i]!.style,
+        label: looks[i]!.label,
         readOnly: !options.editable,
         abstract: provenanceText(layer, l.count),
         // A file the answer was asked over holds the answer's own features: drawn, they would cover its classes.
@@ -284,7 +240,10 @@ export async function writeProject(
       // QGIS draws one kind of geometry per layer: a table of several is shown as one layer per kind.
       return split.map((k) => ({ ...base, id: `${base.id}_${k}`.slice(0, 80), name: `${l.name} (${KIND_NAME[k]})`, geometryFilter: k }));
     });
-    setDefaultStyles(gpkgPartial, projectLayers);
+    setDefaultStyles(
+      gpkgPartial,
+      projectLayers.map((l) => ({ table: l.table, geometryType: l.geometryType, look: { style: l.style, label: l.label }, mixed: !!l.geometryFilter })),
+    );
     const basemapLayer = (t: BasemapTable): ProjectVectorLayer => {
       const { renderer, labels } = basemapStyle(t.role);
       return {

@@ -175,6 +175,8 @@ export const useExportStore = defineStore('exports', () => {
         units: units.units,
         ...(destination ? { destination } : {}),
         ...(isProjectFormat(fmt) ? { project: projectOptions(queryIds, opts) } : {}),
+        // A GeoPackage alone carries the map's look as each table's default style.
+        ...(fmt === 'gpkg' ? { project: { basemap: { kind: 'none' as const }, styles: projectOptions(queryIds, opts).styles } } : {}),
       });
       if (!r.ok) {
         put(key, { error: r.error });

@@ -87,7 +87,10 @@ export const ExportStartInput = z
     format: ExportFormat,
     /** Absolute file path chosen in a save dialog (desktop only); absent = a file to download. */
     destination: z.string().min(1).max(4096).optional(),
-    /** For qgz and qfield (absent: the offline basemap alone, extent of the data, the map's result colour). */
+    /**
+     * For qgz and qfield (absent: the offline basemap alone, extent of the data, the map's result colour);
+     * for gpkg only `styles` is read: each table's default style in `layer_styles`.
+     */
     project: ExportProject.optional(),
     /** Units of the `distance_display` field, as Settings chose them (absent: km and m); `distance_meters` stays in metres. */
     units: Units.optional(),

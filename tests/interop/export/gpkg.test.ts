@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gpkgGeometry } from '../../../electron/export/geometry';
 import { ExportCancelledError, startExport } from '../../../electron/export/job';
 import type { ExportLayer, ExportProgress, ExportSummary, LayerProvenance } from '../../../electron/export/types';
+import { CATEGORY_COLOURS } from '../../../shared/map/symbology';
 import type { ComputeFeature } from '../../../shared/service/compute';
 import { expectComputeRow, expectImageryRow, expectObservationRow, expectSameGeometry } from './expect';
 import { imagery, mixedFeatures, observations, pointFeatures } from './features';
@@ -241,8 +242,13 @@ describe('GeoPackage export', () => {
       const [minX, maxX, minY, maxY] = layer.extent!;
       l.extent.forEach((v, i) => expect(Math.abs(v - [minX, minY, maxX, maxY][i]!)).toBeLessThan(1e-9));
     }
-    // The stored QML was applied: each kind keeps its colour.
-    expect(q.slice(0, 3).map((l) => l.color)).toEqual(['#1f78b4', '#e31a1c', '#33a02c']);
+    // The stored QML was applied: with no style from the map, each answer (five, in order) in a colour of the app's palette of its own, named.
+    expect(q.slice(0, 3).map((l) => l.color)).toEqual([0, 3, 4].map((i) => CATEGORY_COLOURS[i]));
+    expect(q.slice(0, 3).map((l) => [l.labels, l.labelField])).toEqual([
+      [true, 'name'],
+      [true, 'feature_name'],
+      [true, 'address'],
+    ]);
     expect(q[3]!.fields).toContain('label');
   }, 60_000);
 });

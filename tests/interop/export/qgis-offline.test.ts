@@ -187,6 +187,8 @@ beforeAll(async () => {
 
   mkdirSync(join(dir, 'qgz'));
   await startExport({ layers: layers(), format: 'qgz', destination: join(dir, 'qgz', 'cafes in Fulda.qgz'), project: options({ kind: 'none' }) });
+  // A GeoPackage alone, with a class switched off on the map.
+  await startExport({ layers: layers(), format: 'gpkg', destination: join(dir, 'alone.gpkg'), project: options({ kind: 'none' }, false) });
   await startExport({ layers: layers(), format: 'qfield', destination: join(dir, 'cafes-qfield.zip'), project: options({ kind: 'pack', path: packPath }, false) });
   await startExport({
     layers: layers(),
@@ -316,6 +318,19 @@ describe('a QGIS project drawn with no network', () => {
     expect(off!.categories!['bakery']).toEqual([STYLE.bakery, false]);
     expect([upload!.labels, upload!.color]).toEqual([false, '#8c564b']);
     expect([land!.renderer, land!.color]).toEqual(['singleSymbol', BASEMAP_PALETTES.light.land]);
+  });
+
+  it("gives a GeoPackage exported alone the map's look as each table's default: classes, a class off, names on the answer only", async () => {
+    const [answer, other, upload, data] = await loadInQgis(join(dir, 'alone.gpkg'), ['cafes_in_Fulda', 'schools_in_Fulda', 'cafes_csv', 'Layer_town']);
+    expect([answer!.renderer, answer!.labels, answer!.labelField]).toEqual(['categorizedSymbol', true, 'name']);
+    expect(answer!.categories).toEqual({ cafe: [STYLE.cafe, true], bakery: [STYLE.bakery, false], '': [STYLE.cafe, true] });
+    // The second answer in a colour of its own, named; the file and the data layer in theirs, unnamed.
+    expect([other!.renderer, other!.labels]).toEqual(['singleSymbol', true]);
+    expect(other!.color).not.toBe(STYLE.cafe);
+    expect([upload!.labels, upload!.color]).toEqual([false, '#8c564b']);
+    // The data layer holds points, lines and an area in one table: the plain default, which draws each kind.
+    expect(data!.labels).toBe(false);
+    expect((await validateGpkg(join(dir, 'alone.gpkg'))).code).toBe(0);
   });
 
   it('draws a heatmap answer with QGIS heatmap renderer: hot where the results crowd, no dot or name per result', () => {

@@ -310,7 +310,14 @@ describe('Export store', () => {
       { method: 'export.chooseDestination', input: { format: 'gpkg', suggestedName: 'airports near Lyon' } },
       {
         method: 'export.start',
-        input: { selection: { queryIds: ['4'] }, format: 'gpkg', units: { distance: 'km', short: 'm' }, destination: '/home/analyst/lyon.gpkg' },
+        input: {
+          selection: { queryIds: ['4'] },
+          format: 'gpkg',
+          units: { distance: 'km', short: 'm' },
+          destination: '/home/analyst/lyon.gpkg',
+          // A GeoPackage carries the entry's look (here the History layer's colour) as its default style.
+          project: { basemap: { kind: 'none' }, styles: [{ by: 'layer', colour: LAYER_COLOURS.history }] },
+        },
       },
     ]);
     // Closing the dialog starts nothing.

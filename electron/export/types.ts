@@ -1,9 +1,10 @@
 import type { ComputeFeature } from '../../shared/service/compute';
 import type { ImageryRecord } from '../../shared/service/imagery';
 import type { Observation } from '../../shared/service/stream';
+import { EXPORT_WRITERS, exportExtension, type ExportWriterId } from '../../shared/formats';
 
 export type LayerKind = 'compute' | 'stream' | 'imagery';
-export type ExportFormat = 'gpkg' | 'geojson' | 'ndjson' | 'csv' | 'qgz' | 'qfield';
+export type ExportFormat = ExportWriterId;
 
 type Source<T> = Iterable<T> | AsyncIterable<T>;
 
@@ -73,11 +74,4 @@ export interface ExportSummary {
 /** Called by writers after each feature; may return a promise to yield to the event loop. */
 export type Tick = (layer: string) => void | Promise<void>;
 
-export const FORMAT_EXTENSION: Record<ExportFormat, string> = {
-  gpkg: '.gpkg',
-  geojson: '.geojson',
-  ndjson: '.geojsonl',
-  csv: '.csv',
-  qgz: '.qgz',
-  qfield: '.zip',
-};
+export const FORMAT_EXTENSION = Object.fromEntries(EXPORT_WRITERS.map((f) => [f, `.${exportExtension(f)}`])) as Record<ExportFormat, string>;

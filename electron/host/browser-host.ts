@@ -1,6 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
-import { extname } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -11,6 +10,7 @@ import { isWsRequest, type WsEvent, type WsReply } from '../../shared/rpc/ws-pro
 import type { Logger } from '../ground/logger';
 import type { EventBus } from '../rpc/events';
 import type { Router } from '../rpc/router';
+import { formatOfFile } from '../../shared/formats';
 
 export interface BrowserHostOptions {
   router: Router;
@@ -28,14 +28,12 @@ export interface BrowserHostOptions {
   packDownloads?: { download(jobId: string): { path: string; fileName: string } | undefined };
 }
 
-const DOWNLOAD_TYPES: Record<string, string> = {
-  '.gpkg': 'application/geopackage+sqlite3',
-  '.geojson': 'application/geo+json',
-  '.geojsonl': 'application/geo+json-seq',
-  '.csv': 'text/csv; charset=utf-8',
-  '.qgz': 'application/zip',
-  '.zip': 'application/zip',
-};
+/** The type a finished export is sent as, from the formats table; text as UTF-8. */
+function downloadType(path: string): string {
+  const f = formatOfFile(path);
+  const type = f?.written ? f.mime[0]! : 'application/octet-stream';
+  return type.startsWith('text/') ? `${type}; charset=utf-8` : type;
+}
 
 /** Content-Disposition with an ASCII fallback and the UTF-8 name (RFC 6266 / 5987). */
 function attachment(fileName: string): string {
@@ -171,7 +169,7 @@ export async function startBrowserHost(opts: BrowserHostOptions): Promise<Browse
 
   const serveFile = (file: { path: string; fileName: string }, reply: FastifyReply) =>
     reply
-      .header('content-type', DOWNLOAD_TYPES[extname(file.path)] ?? 'application/octet-stream')
+      .header('content-type', downloadType(file.path))
       .header('content-length', statSync(file.path).size)
       .header('content-disposition', attachment(file.fileName))
       .header('cache-control', 'no-store')

@@ -1,4 +1,18 @@
 import { statSync } from 'node:fs';
+import { suffixTextOf } from '../../shared/formats';
+
+/** Words folded to the help's width (96 columns), later lines indented to the option's text. */
+function wrap(text: string, indent: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && indent + line.length + 1 + word.length > 96) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].join(`\n${' '.repeat(indent)}`);
+}
 
 export const HELP = `Usage: npm run service -- [options]     (or: npx tsx electron/local-service/cli.ts [options])
 
@@ -25,8 +39,9 @@ a key file (--key-file). Keys on the command line are visible to every user of t
   --photos DIR        a folder of geotagged photos for stream and imagery search (repeatable)
   --no-sample         leave the bundled sample photos out of the imagery catalog
   --no-detect         do not look at photos with the object and face detectors (worker threads)
-  --layer FILE        import a data layer (.osm.pbf, .osm, .gpkg, .shp, .kml, .gpx, .fgb, .geojson)
-                      into the data folder before starting (repeatable; kept across restarts)
+  --layer FILE        import a data layer into the data folder before starting (repeatable; kept
+                      across restarts) of these kinds:
+                      ${wrap(suffixTextOf('layer'), 22)}
   --answer-fault      make every answer generation fail (status "failed", results intact)
   --retention-days N  delete saved searches older than N days (default 30; 0: no age limit)
   --retention-mb N    delete the oldest saved searches once they and their stored files pass

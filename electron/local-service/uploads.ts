@@ -1,3 +1,4 @@
+import { formatOfFile } from '../../shared/formats';
 import { swappedWarning } from './upload/checks';
 import { readCsv } from './upload/csv';
 import { readGeoJson } from './upload/geojson';
@@ -35,10 +36,11 @@ export async function parseUpload(givenName: string, ctx: ReadContext, bytes: Bu
   const { encoding, how } = decoded;
   if (encoding)
     ctx.report.warn({ code: 'encoding', message: `${fileName} is ${encoding} (${how}); it was decoded as such`, file: fileName, encoding });
-  const ext = fileName.toLowerCase().split('.').pop() ?? '';
+  const named = formatOfFile(fileName, 'upload')?.upload;
   const text = decoded.text;
+  // A name of no upload format (or .txt) goes by its content.
   const looksJson = /^\s*[[{]/.test(text.slice(0, 1024));
-  return ext === 'geojson' || ext === 'json' || (looksJson && ext !== 'csv' && ext !== 'tsv')
+  return named === 'geojson' || (looksJson && (named === undefined || fileName.toLowerCase().endsWith('.txt')))
     ? await readGeoJson(fileName, text, ctx)
     : await readCsv(fileName, text, ctx);
 }

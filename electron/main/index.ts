@@ -4,6 +4,7 @@ import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { createAppServices, type AppServices } from '../root/app-services';
 import { createLogger } from '../ground/logger';
 import { err } from '../../shared/rpc/errors';
+import { dialogExtensionsOf } from '../../shared/formats';
 
 // One window per user session: a second launch focuses the first.
 if (!app.requestSingleInstanceLock()) app.quit();
@@ -89,7 +90,7 @@ app.whenReady().then(async () => {
         title: 'Add a data layer',
         properties: ['openFile' as const],
         filters: [
-          { name: 'Data layers', extensions: ['pbf', 'osm', 'gpkg', 'shp', 'kml', 'gpx', 'fgb', 'geojson', 'json', 'geojsonl', 'ndjson'] },
+          { name: 'Data layers', extensions: dialogExtensionsOf('layer') },
           { name: 'All files', extensions: ['*'] },
         ],
       };

@@ -1,10 +1,9 @@
+import { formatOfFile } from '../../shared/formats';
 import { PREVIEW_POSITIONS_MAX, type UploadPreview } from '../../shared/rpc/methods/uploads';
 import { createSlicer, printableName, readUpload, UploadError, UploadReport } from '../local-service/uploads';
 
 /** Features listed in a preview; the count covers them all. */
 export const PREVIEW_SAMPLE = 5;
-
-const isGeoJsonName = (name: string) => /\.(geo)?json$/i.test(name);
 
 /**
  * Reads an upload with the bundled service's own reader, so the preview shows exactly the
@@ -15,7 +14,7 @@ export async function previewUpload(given: string, bytes: Buffer, nameHeaders?: 
   const name = printableName(given);
   const report = new UploadReport();
   let columns: UploadPreview['columns'] = null;
-  const base = { name, format: isGeoJsonName(name) ? ('geojson' as const) : ('csv' as const) };
+  const base = { name, format: formatOfFile(name, 'upload')?.upload === 'geojson' ? ('geojson' as const) : ('csv' as const) };
   try {
     const features = await readUpload(name, bytes, {
       countryAt: () => '',

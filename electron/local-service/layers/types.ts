@@ -1,4 +1,5 @@
 import type { Geometry } from 'geojson';
+import type { LayerReaderId } from '../../../shared/formats';
 
 /** One feature as every reader hands it out: WGS84 GeoJSON geometry, flat tags, an id in its source. */
 export interface LayerFeature {
@@ -32,7 +33,7 @@ export interface ReadOptions {
   osmMemoryNodes?: number;
 }
 
-export type LayerFormat = 'osm-pbf' | 'osm-xml' | 'gpkg' | 'shapefile' | 'kml' | 'gpx' | 'flatgeobuf' | 'geojson';
+export type LayerFormat = LayerReaderId;
 
 export interface LayerReader {
   format: LayerFormat;

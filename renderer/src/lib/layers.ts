@@ -1,19 +1,14 @@
+import { acceptOf, labelTextOf, LAYER_READERS, layerFormatLabel } from '../../../shared/formats';
 import type { LayerFormat, LayerImportProgress } from '../../../shared/rpc/methods/layers';
 import { formatBytes, formatInt } from './format';
 
-export const FORMAT_LABELS: Record<LayerFormat, string> = {
-  'osm-pbf': 'OSM PBF',
-  'osm-xml': 'OSM XML',
-  gpkg: 'GeoPackage',
-  shapefile: 'Shapefile',
-  kml: 'KML',
-  gpx: 'GPX',
-  flatgeobuf: 'FlatGeobuf',
-  geojson: 'GeoJSON',
-};
+export const FORMAT_LABELS = Object.fromEntries(LAYER_READERS.map((id) => [id, layerFormatLabel(id)])) as Record<LayerFormat, string>;
 
 /** What the file chooser offers (the same suffixes the service reads). */
-export const LAYER_FILE_ACCEPT = '.pbf,.osm,.gpkg,.shp,.kml,.gpx,.fgb,.geojson,.json,.geojsonl,.geojsons,.ndjson';
+export const LAYER_FILE_ACCEPT = acceptOf('layer');
+
+/** The kinds of data layer in words. */
+export const LAYER_KINDS = labelTextOf('layer');
 
 /** A layer's extent as "W 8.5010, S 47.2965 – E 8.5400, N 47.3235" (degrees, 4 decimals: about 10 m). */
 export function bboxText(bbox: readonly [number, number, number, number] | null): string {

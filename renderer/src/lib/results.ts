@@ -5,6 +5,7 @@ import { responseItems } from '../../../shared/service/items';
 import type { Observation } from '../../../shared/service/stream';
 import { compassDegrees } from './compass';
 import { formatCaptureDate } from './format';
+import { formatOfFile } from '../../../shared/formats';
 
 /** GeoJSON as the map takes it (WGS84, [lon, lat]). */
 export interface FeatureCollectionLike {
@@ -173,10 +174,8 @@ export function bytesToBase64(bytes: Uint8Array): string {
 /** Content type for an attached file, from its name when the browser gives none. */
 export function attachmentType(name: string, given: string): string {
   if (given) return given;
-  const lower = name.toLowerCase();
-  if (lower.endsWith('.csv')) return 'text/csv';
-  if (lower.endsWith('.geojson') || lower.endsWith('.json')) return 'application/geo+json';
-  return 'application/octet-stream';
+  const f = formatOfFile(name, 'upload');
+  return f?.mime[0] ?? 'application/octet-stream';
 }
 
 /** A fresh id for compute.cancel. */

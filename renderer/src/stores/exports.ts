@@ -1,7 +1,7 @@
 import { defineStore } from 'pinia';
 import { computed, ref } from 'vue';
 import type { RpcErrorBody } from '../../../shared/rpc/errors';
-import type { ExportEstimate, ExportFormat, ExportLayerStyle, ExportProgressEvent, ExportProject } from '../../../shared/rpc/methods/export';
+import { EXPORT_EXTENSION, type ExportEstimate, type ExportFormat, type ExportLayerStyle, type ExportProgressEvent, type ExportProject } from '../../../shared/rpc/methods/export';
 import { CATEGORY_COLOURS, NO_VALUE, OTHER_KEY, type classify, type Colouring } from '../../../shared/map/symbology';
 import { useServices } from '../services';
 import { LAYER_COLOURS } from '../map/layerColours';
@@ -12,12 +12,12 @@ import { useMapStore } from './map';
 import { useUnitsStore } from './units';
 
 export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string }> = [
-  { value: 'gpkg', label: 'GeoPackage (.gpkg)' },
+  { value: 'gpkg', label: `GeoPackage (.${EXPORT_EXTENSION.gpkg})` },
   { value: 'geojson', label: 'GeoJSON' },
   { value: 'ndjson', label: 'Newline-delimited GeoJSON' },
   { value: 'csv', label: 'CSV (lon/lat columns)' },
-  { value: 'qgz', label: 'QGIS project (.qgz + .gpkg)' },
-  { value: 'qfield', label: 'QGIS project for QField (.zip)' },
+  { value: 'qgz', label: `QGIS project (.${EXPORT_EXTENSION.qgz} + .${EXPORT_EXTENSION.gpkg})` },
+  { value: 'qfield', label: `QGIS project for QField (.${EXPORT_EXTENSION.qfield})` },
 ];
 
 /**

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { EXPORT_WRITERS, exportExtension } from '../../formats';
 import { Units } from '../../units';
 import { RpcErrorBody } from '../errors';
 
 /** qgz: a QGIS project beside its GeoPackage (two downloads in the browser host); qfield: both in one ZIP, as QField imports it. */
-export const ExportFormat = z.enum(['gpkg', 'geojson', 'ndjson', 'csv', 'qgz', 'qfield']);
+export const ExportFormat = z.enum(EXPORT_WRITERS);
 export type ExportFormat = z.infer<typeof ExportFormat>;
 
 /** Which cached queries to export: one result is a list of one. */
@@ -143,14 +144,7 @@ export const exportDownloadPath = (jobId: string) => `/exports/${encodeURICompon
 export const exportDataDownloadPath = (jobId: string) => `/exports/${encodeURIComponent(jobId)}/data`;
 
 /** File extension of each format, for save dialogs and download names. */
-export const EXPORT_EXTENSION: Record<ExportFormat, string> = {
-  gpkg: 'gpkg',
-  geojson: 'geojson',
-  ndjson: 'geojsonl',
-  csv: 'csv',
-  qgz: 'qgz',
-  qfield: 'zip',
-};
+export const EXPORT_EXTENSION = Object.fromEntries(EXPORT_WRITERS.map((f) => [f, exportExtension(f)])) as Record<ExportFormat, string>;
 
 export const exportMethods = {
   /** Desktop only: the native save dialog; path null when the user cancels. */

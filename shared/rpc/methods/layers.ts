@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LAYER_READERS } from '../../formats';
 import { Geometry } from '../../service/geojson';
 import { RpcErrorBody } from '../errors';
 import { TileAddress } from './cache';
@@ -10,7 +11,7 @@ import { UPLOAD_CHUNK_BASE64, UPLOAD_CHUNK_BYTES } from '../limits';
  * connection has none: the methods answer CONFLICT saying layers belong to the bundled service.
  */
 
-export const LayerFormat = z.enum(['osm-pbf', 'osm-xml', 'gpkg', 'shapefile', 'kml', 'gpx', 'flatgeobuf', 'geojson']);
+export const LayerFormat = z.enum(LAYER_READERS);
 export type LayerFormat = z.infer<typeof LayerFormat>;
 
 export const LayerInfo = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ATTACHMENT_MAX_FILE_BYTES, RPC_MAX_BASE64, UPLOAD_CHUNK_BASE64 } from '../limits';
 import { StagedId } from './compute';
+import { UPLOAD_READERS } from '../../formats';
 
 /** Files previewed before a question is sent: as large as the attachments of one question may be. */
 export const PREVIEW_MAX_BASE64 = RPC_MAX_BASE64;
@@ -10,7 +11,7 @@ export const PREVIEW_POSITIONS_MAX = 100_000;
 export const UploadPreview = z.object({
   name: z.string(),
   /** How the file was read: by its name, then by its content. */
-  format: z.enum(['csv', 'geojson']),
+  format: z.enum(UPLOAD_READERS),
   /** Features that would be searched (rows with usable coordinates). */
   featureCount: z.number().int(),
   /** The CSV columns holding the coordinates; null for GeoJSON (geometry) or a file not read. */

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import type { Feature, GeoJSON, Geometry } from 'geojson';
+import { formatOfFile } from '../../../../shared/formats';
 import { LayerFileError, throwIfAborted, type LayerFeature, type LayerReader, type ReadOptions } from '../types';
 import { MAX_NESTING, jsonTooDeep } from '../../../ground/nesting';
 import { judgeEpsg, REPROJECT_HINT } from './crs';
@@ -12,7 +13,7 @@ import { GeoJsonStreamError, streamFeatureCollection } from './geojson-stream';
 /**
  * GeoJSON. Files up to `wholeMaxBytes` are parsed whole (any GeoJSON object, a `crs` member
  * anywhere); larger FeatureCollections stream one feature at a time (geojson-stream.ts), and
- * newline-delimited GeoJSON (.geojsonl, .geojsons, .ndjson) streams line by line.
+ * newline-delimited GeoJSON (the `lines` format of shared/formats.ts) streams line by line.
  */
 export const GEOJSON_WHOLE_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -40,7 +41,7 @@ export function createGeojsonReader({ wholeMaxBytes }: { wholeMaxBytes: number }
     licence: null,
     async *read(file: string, opts: ReadOptions): AsyncGenerator<LayerFeature> {
       const size = (await stat(file)).size;
-      const lines = /\.(geojsonl|geojsons|ndjson|jsonl)$/i.test(file);
+      const lines = formatOfFile(file, 'layer')?.lines === true;
       let n = 0;
       let empty = 0;
       const take = (f: Feature): LayerFeature | null => {

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { formatOfFile, suffixTextOf, type LayerReaderId } from '../../../../shared/formats';
 import { LayerFileError, type LayerReader } from '../types';
 import { flatgeobufReader } from './flatgeobuf';
 import { geojsonReader } from './geojson';
@@ -8,22 +9,22 @@ import { osmPbfReader } from './osm-pbf';
 import { osmXmlReader } from './osm-xml';
 import { shapefileReader } from './shapefile';
 
-const BY_SUFFIX: [RegExp, LayerReader][] = [
-  [/\.osm\.pbf$|\.pbf$/i, osmPbfReader],
-  [/\.osm$/i, osmXmlReader],
-  [/\.gpkg$/i, gpkgReader],
-  [/\.shp$/i, shapefileReader],
-  [/\.kml$/i, kmlReader],
-  [/\.gpx$/i, gpxReader],
-  [/\.fgb$/i, flatgeobufReader],
-  [/\.(geo)?json$|\.geojsonl$|\.geojsons$|\.ndjson$|\.jsonl$/i, geojsonReader],
-];
+const READERS: Record<LayerReaderId, LayerReader> = {
+  'osm-pbf': osmPbfReader,
+  'osm-xml': osmXmlReader,
+  gpkg: gpkgReader,
+  shapefile: shapefileReader,
+  kml: kmlReader,
+  gpx: gpxReader,
+  flatgeobuf: flatgeobufReader,
+  geojson: geojsonReader,
+};
 
-export const SUPPORTED_SUFFIXES = '.osm.pbf, .osm, .gpkg, .shp, .kml, .gpx, .fgb, .geojson/.json, .geojsonl';
+export const SUPPORTED_SUFFIXES = suffixTextOf('layer');
 
 /** The reader for a file by its name, after checking that it exists and is not empty. */
 export async function readerFor(file: string): Promise<LayerReader> {
-  const hit = BY_SUFFIX.find(([re]) => re.test(file));
+  const hit = formatOfFile(file, 'layer')?.layer;
   if (!hit) throw new LayerFileError(file, `unsupported file type; layers can be ${SUPPORTED_SUFFIXES}`);
   let size: number;
   try {
@@ -35,5 +36,5 @@ export async function readerFor(file: string): Promise<LayerReader> {
     throw new LayerFileError(file, (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : `cannot be read (${(e as Error).message})`);
   }
   if (size === 0) throw new LayerFileError(file, 'the file is empty (0 bytes)');
-  return hit[1];
+  return READERS[hit];
 }

@@ -1,18 +1,15 @@
-import { BASEMAP_PALETTES, STREET_PALETTES } from '../../shared/basemap/palettes';
+import { BASEMAP_PALETTES, STREET_PALETTES, type BasemapTheme, type StreetPalette } from '../../shared/basemap/palettes';
 import type { BasemapTable } from './offline-basemap';
 import { qgisColour, xmlText } from './qgis-style';
 
 /**
- * QGIS styles of the offline basemap tables, in the map's light colours: Natural Earth land and
+ * QGIS styles of the offline basemap tables, in the map's colours of either theme: Natural Earth land and
  * dashed borders over the water (the project's background), the street basemap's areas, roads
  * cased in grey, waterways and rail, and place names in a white halo.
  */
 
-const LIGHT = BASEMAP_PALETTES.light;
-const STREET = STREET_PALETTES.light;
-
 /** The map's water: the project's background colour. */
-export const WATER_COLOUR = STREET.water;
+export const waterColour = (theme: BasemapTheme = 'light'): string => STREET_PALETTES[theme].water;
 
 const opts = (o: Record<string, string>) =>
   Object.entries(o)
@@ -70,7 +67,7 @@ function byClass(cats: [string, string, string][], levels: boolean): string {
   return `<renderer-v2 type="categorizedSymbol" attr="class" symbollevels="${levels ? 1 : 0}" ${HEAD}><categories>${c}</categories><symbols>${s}</symbols></renderer-v2>`;
 }
 
-const AREAS: [string, string, string | null][] = [
+const areas = (STREET: StreetPalette): [string, string, string | null][] => [
   ['landuse:residential', STREET.residential, null],
   ['landuse:industrial', STREET.industrial, null],
   ['landuse:grass', STREET.grass, null],
@@ -81,7 +78,7 @@ const AREAS: [string, string, string | null][] = [
 ];
 
 // Widths in millimetres at about the map's zoom 16 (its pixel widths at 96 dpi).
-const ROADS: [string, string, number][] = [
+const roads = (STREET: StreetPalette): [string, string, number][] => [
   ['roads:path', STREET.path, 0.35],
   ['roads:service', STREET.street, 0.9],
   ['roads:street', STREET.street, 1.5],
@@ -90,8 +87,9 @@ const ROADS: [string, string, number][] = [
   ['roads:motorway', STREET.motorway, 2.4],
 ];
 
-/** Labels by `name`: dark text in a white halo, larger places first where they would overlap. */
-export function placeLabelsXml(size: number, bold: boolean): string {
+/** Labels by `name`: text in a halo of the theme (dark on white in light), larger places first where they would overlap. */
+export function placeLabelsXml(size: number, bold: boolean, theme: BasemapTheme = 'light'): string {
+  const STREET = STREET_PALETTES[theme];
   return (
     `<labeling type="simple"><settings calloutType="simple">` +
     `<text-style fieldName="name" isExpression="0" fontSize="${size}" fontSizeUnit="Point" textColor="${qgisColour(STREET.label)}" textOpacity="1" fontFamily="Sans Serif" fontWeight="${bold ? 75 : 50}" namedStyle="${bold ? 'Bold' : 'Regular'}" multilineHeight="1" blendMode="0" allowHtml="0">` +
@@ -104,21 +102,24 @@ export function placeLabelsXml(size: number, bold: boolean): string {
 }
 
 /** The renderer of a basemap table, and its labels where it names places. */
-export function basemapStyle(role: BasemapTable['role']): { renderer: string; labels: string | null } {
+export function basemapStyle(role: BasemapTable['role'], theme: BasemapTheme = 'light'): { renderer: string; labels: string | null } {
+  const LAND = BASEMAP_PALETTES[theme];
+  const STREET = STREET_PALETTES[theme];
   switch (role) {
     case 'land':
-      return { renderer: single(symbol('fill', '0', fillLayer(LIGHT.land, LIGHT.coast, 0.16))), labels: null };
+      return { renderer: single(symbol('fill', '0', fillLayer(LAND.land, LAND.coast, 0.16))), labels: null };
     case 'borders':
-      return { renderer: single(symbol('line', '0', lineLayer(LIGHT.borders, 0.2, true))), labels: null };
+      return { renderer: single(symbol('line', '0', lineLayer(LAND.borders, 0.2, true))), labels: null };
     case 'places':
-      return { renderer: single(symbol('marker', '0', dotLayer(STREET.label, 1.2))), labels: placeLabelsXml(8, false) };
+      return { renderer: single(symbol('marker', '0', dotLayer(STREET.label, 1.2))), labels: placeLabelsXml(8, false, theme) };
     case 'street-places':
       // Names only, as the map draws them: a transparent dot holds each label's place.
-      return { renderer: single(symbol('marker', '0', dotLayer('#ffffff00', 0.1))), labels: placeLabelsXml(10, true) };
+      return { renderer: single(symbol('marker', '0', dotLayer('#ffffff00', 0.1))), labels: placeLabelsXml(10, true, theme) };
     case 'street-areas':
-      return { renderer: byClass(AREAS.map(([v, fill, edge]) => [v, v.split(':')[1]!, symbol('fill', v, fillLayer(fill, edge))]), false), labels: null };
+      return { renderer: byClass(areas(STREET).map(([v, fill, edge]) => [v, v.split(':')[1]!, symbol('fill', v, fillLayer(fill, edge))]), false), labels: null };
     case 'street-lines': {
-      const roads = ROADS.map(([v, colour, w], i): [string, string, string] => [
+      const ROADS = roads(STREET);
+      const lines = ROADS.map(([v, colour, w], i): [string, string, string] => [
         v,
         v.split(':')[1]!,
         symbol('line', v, (v === 'roads:path' ? '' : lineLayer(STREET.casing, w + 0.5, false, 0)) + lineLayer(colour, w, v === 'roads:path', i + 1)),
@@ -128,7 +129,7 @@ export function basemapStyle(role: BasemapTable['role']): { renderer: string; la
           [
             ['waterway:river', 'river', symbol('line', 'r', lineLayer(STREET.water, 2.6, false, 0))],
             ['waterway:stream', 'stream', symbol('line', 's', lineLayer(STREET.water, 0.8, false, 0))],
-            ...roads,
+            ...lines,
             ['rail:rail', 'rail', symbol('line', 'rail', lineLayer(STREET.rail, 0.4, true, ROADS.length + 1))],
           ],
           true,
@@ -140,8 +141,8 @@ export function basemapStyle(role: BasemapTable['role']): { renderer: string; la
 }
 
 /** A basemap table's style as QML, its default in the GeoPackage's layer_styles. */
-export function basemapQml(t: Pick<BasemapTable, 'role' | 'geometryType'>): string {
-  const { renderer, labels } = basemapStyle(t.role);
+export function basemapQml(t: Pick<BasemapTable, 'role' | 'geometryType'>, theme: BasemapTheme = 'light'): string {
+  const { renderer, labels } = basemapStyle(t.role, theme);
   const type = t.geometryType === 'POINT' ? 0 : t.geometryType === 'MULTILINESTRING' ? 1 : 2;
   return (
     `<!DOCTYPE qgis PUBLIC 'http://mrcc.com/qgis.dtd' 'SYSTEM'>\n` +

@@ -5,13 +5,14 @@ import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { strToU8, zipSync } from 'fflate';
 import { RpcError } from '../../shared/rpc/errors';
-import { basemapQml, basemapStyle, WATER_COLOUR } from './basemap-style';
+import { basemapQml, basemapStyle, waterColour } from './basemap-style';
 import { safeUrl, writeGeoPackage } from './gpkg';
 import { DEFAULT_LAYER_COLOUR, isAnswer, layerLooks, setDefaultStyles } from './layer-styles';
 import { featuresBox, offlineBasemapBytes, placesIn, streetFeatures, writeOfflineBasemap, type BasemapFeature, type BasemapTable } from './offline-basemap';
 import { projectXml, type Box, type ProjectBasemap, type ProjectVectorLayer } from './qgis-project';
 import type { LayerStyle } from './qgis-style';
 import type { ExportedLayer, ExportLayer, Tick } from './types';
+import type { BasemapTheme } from '../../shared/basemap/palettes';
 
 export type ProjectBasemapChoice = { kind: 'online'; url: string } | { kind: 'pack'; path: string } | { kind: 'none' };
 
@@ -23,6 +24,8 @@ export interface ProjectOptions {
   styles?: readonly (LayerStyle | null | undefined)[];
   /** Layers open for editing; read-only otherwise. */
   editable?: boolean;
+  /** The basemap's colours, as the map shows them (light when absent). */
+  theme?: BasemapTheme;
   /** File names inside (project and GeoPackage); the destination's name when absent. */
   name?: string;
   /** The project's title; the first answer's name when absent. */
@@ -211,7 +214,7 @@ export async function writeProject(
         db,
         { box: data ?? extent, places: (options.places ?? placesIn)(widen(extent)), street },
         now.toISOString(),
-        basemapQml,
+        (t) => basemapQml(t, options.theme),
         taken,
       );
       for (let i = 0; i < exported.length; i++) kinds.push(geometryKinds(db, exported[i]!));
@@ -245,7 +248,7 @@ export async function writeProject(
       projectLayers.map((l) => ({ table: l.table, geometryType: l.geometryType, look: { style: l.style, label: l.label }, mixed: !!l.geometryFilter })),
     );
     const basemapLayer = (t: BasemapTable): ProjectVectorLayer => {
-      const { renderer, labels } = basemapStyle(t.role);
+      const { renderer, labels } = basemapStyle(t.role, options.theme);
       return {
         id: `layer_base_${t.table}`,
         name: t.name,
@@ -270,7 +273,7 @@ export async function writeProject(
       gpkg: gpkgName,
       layers: projectLayers,
       basemap: { labels: labelled, rasters, below },
-      background: WATER_COLOUR,
+      background: waterColour(options.theme),
       extent,
       created: now.toISOString(),
     });

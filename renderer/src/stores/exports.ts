@@ -9,6 +9,7 @@ import type { LayerName } from '../map/layers';
 import { useAppStore } from './app';
 import { useHistoryStore } from './history';
 import { useMapStore } from './map';
+import { useThemeStore } from './theme';
 import { useUnitsStore } from './units';
 
 export const EXPORT_FORMATS: ReadonlyArray<{ value: ExportFormat; label: string }> = [
@@ -84,6 +85,7 @@ export const useExportStore = defineStore('exports', () => {
   const { exports } = useServices();
   const app = useAppStore();
   const map = useMapStore();
+  const themes = useThemeStore();
   const history = useHistoryStore();
   const units = useUnitsStore();
   const format = ref<ExportFormat>('gpkg');
@@ -116,6 +118,8 @@ export const useExportStore = defineStore('exports', () => {
     const onMap = opts.layer !== undefined && queryIds.length === 1 && map.activeLayer === layer && !!map.collections[layer]?.features.length;
     return {
       ...(editable.value ? { editable: true } : {}),
+      // The basemap in the map's colours: light is the project's default.
+      ...(themes.theme === 'dark' ? { theme: 'dark' as const } : {}),
       basemap: opts.basemap ?? (map.onlineTiles && (typeof navigator === 'undefined' || navigator.onLine) ? { kind: 'online' } : { kind: 'none' }),
       ...(box && box[0] < box[2] && box[1] < box[3] ? { extent: [...box] } : {}),
       // Several entries each in a colour of their own, the layer's first: in one colour they could not be told apart.

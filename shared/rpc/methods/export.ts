@@ -78,6 +78,8 @@ export const ExportProject = z
     styles: z.array(ExportLayerStyle.nullable()).max(500).optional(),
     /** Layers open for editing (QField can edit them); read-only otherwise. */
     editable: z.boolean().optional(),
+    /** The basemap's colours as the map shows them (light when absent). */
+    theme: z.enum(['light', 'dark']).optional(),
   })
   .strict();
 export type ExportProject = z.infer<typeof ExportProject>;

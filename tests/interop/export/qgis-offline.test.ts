@@ -161,7 +161,7 @@ const basemapColours = [BASEMAP_PALETTES.light.land, STREET_PALETTES.light.water
 
 let side: AppSide;
 const packPath = join(dir, 'area.gpkg');
-const seen: Record<'qgz' | 'qfield' | 'online' | 'heatmap', Seen> = {} as never;
+const seen: Record<'qgz' | 'qfield' | 'online' | 'heatmap' | 'dark', Seen> = {} as never;
 
 // A heatmap answer: 2,000 results, most around one spot (a fixed pseudo-random spread).
 const HOT: [number, number] = [9.68, 50.56];
@@ -215,6 +215,10 @@ beforeAll(async () => {
     drawOffline(join(dir, 'online', 'online.qgz'), png('online')),
     drawOffline(join(dir, 'heatmap', 'heatmap.qgz'), png('heatmap')),
   ]);
+  // The map in its dark theme.
+  mkdirSync(join(dir, 'dark'));
+  await startExport({ layers: layers(), format: 'qgz', destination: join(dir, 'dark', 'dark.qgz'), project: { ...options({ kind: 'none' }), theme: 'dark' } });
+  seen.dark = await drawOffline(join(dir, 'dark', 'dark.qgz'), png('dark'));
 }, 180_000);
 
 afterAll(() => {
@@ -331,6 +335,20 @@ describe('a QGIS project drawn with no network', () => {
     // The data layer holds points, lines and an area in one table: the plain default, which draws each kind.
     expect(data!.labels).toBe(false);
     expect((await validateGpkg(join(dir, 'alone.gpkg'))).code).toBe(0);
+  });
+
+  it("draws the basemap in the dark theme's colours when the map shows it dark", () => {
+    const s = seen.dark;
+    for (const l of s.layers) expect([l.name, l.valid]).toEqual([l.name, true]);
+    expect(s.background).toBe(STREET_PALETTES.dark.water);
+    const dark = [BASEMAP_PALETTES.dark.land, ...Object.values(STREET_PALETTES.dark)].map(rgb);
+    // The light theme's land, water and areas (its label colour is a dark grey, like dark land).
+    const L = STREET_PALETTES.light;
+    const lightFills = [BASEMAP_PALETTES.light.land, L.water, L.park, L.wood, L.grass, L.residential, L.industrial, L.building].map(rgb);
+    for (const corner of s.basemapCorners) {
+      expect(dark.some((c) => near(corner, c, 6)), `dark basemap pixel ${corner}`).toBe(true);
+      expect(lightFills.some((c) => near(corner, c, 6)), `light basemap pixel ${corner} in the dark project`).toBe(false);
+    }
   });
 
   it('draws a heatmap answer with QGIS heatmap renderer: hot where the results crowd, no dot or name per result', () => {

@@ -4,6 +4,7 @@ import { conditionKeys } from './layers/conditions';
 import type { Plan } from './plan';
 import { createReader, type ParseContext, type Reader } from './reader';
 import { CONSTRUCTS } from './constructs';
+import { negatedAmongKey } from './rules/tags';
 import { foldLetters } from '../catalog/text';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { POPULATION_WORDS, SILENT, UNIT_NAMES } from './words';
@@ -114,6 +115,7 @@ function readOnce(query: string, ctx: ParseContext, trace?: ConstructTrace): Pla
     r.notRead(dropped, `a second subject: the question asks for ${plan.seen.said}`);
   }
   promoteTagSubject(r);
+  negatedAmongKey(r);
   if (plan.layerSubject && !plan.layerSubject.sources.length)
     r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`, 'subject');
   // "my sites over 10,000 population": the uploads' own population column, if they have one.

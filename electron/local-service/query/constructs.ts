@@ -6,6 +6,7 @@ import { along, insideFeature, insideUploads, intersecting, layerSubject, outsid
 import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { seenSubject } from './rules/seen';
 import { absence, elementWord, keyPhrase, nameCondition, presence, tagCondition, taggedAs } from './rules/tags';
+import { forValue, sellsCondition } from './rules/offers';
 import { mapView } from './rules/view';
 import { barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius } from './rules/where';
 
@@ -30,6 +31,8 @@ export interface Construct {
   refusal?: string;
   example: string;
   needs?: readonly ExampleNeed[];
+  /** Columns a layer must hold for the example to read (its values; null: too many to list), besides the test's own. */
+  exampleColumns?: Readonly<Record<string, readonly string[] | null>>;
 }
 
 /**
@@ -49,6 +52,7 @@ export const CONSTRUCTS: readonly Construct[] = [
   { id: 'open', fills: 'filter', rule: openCondition, reading: 'open at a time, from opening_hours', example: 'pharmacies open on Sunday' },
   { id: 'wheelchair', fills: 'filter', rule: wheelchairCondition, reading: 'wheelchair=yes', example: 'wheelchair accessible pharmacies' },
   { id: 'operator', fills: 'filter', rule: operatorCondition, reading: 'the operator tag holds the words', example: 'pharmacies operated by Lenne' },
+  { id: 'sells', fills: 'filter', rule: sellsCondition, reading: 'a namespaced key some layer holds, =yes', example: 'fuel stations selling octane 80 fuel', exampleColumns: { amenity: ['fuel'], 'fuel:octane_80': ['yes'] } },
   { id: 'number', fills: 'filter', rule: numberCondition, reading: 'a numeric column against a figure', example: 'pharmacies with a capacity of at least 50' },
   { id: 'within-radius', fills: 'relation', rule: withinRadius, reading: 'within a distance of a reference', example: 'airports within 30 km of Lyon' },
   { id: 'under-radius', fills: 'relation', rule: underRadius, reading: 'within a distance of a reference', example: 'airports less than 10 km from Lyon' },
@@ -66,6 +70,7 @@ export const CONSTRUCTS: readonly Construct[] = [
   { id: 'intersecting', fills: 'relation', rule: intersecting, reading: 'sharing a point with a feature', example: 'bridges crossing the Lenne' },
   { id: 'name', fills: 'filter', rule: nameCondition, reading: 'the name tag equals, contains or starts with the words', example: 'pharmacies named Lenne' },
   { id: 'tagged-as', fills: 'filter', rule: taggedAs, reading: 'the phrase after "as" narrows the subject', example: 'roads tagged as footway' },
+  { id: 'for-value', fills: 'subject', rule: forValue, reading: 'a value of the key the subject was read from', example: 'shops for hearing aids', exampleColumns: { shop: null } },
   { id: 'tag', fills: 'filter', rule: tagCondition, reading: 'a tag test as written', example: 'amenity=pharmacy in Spain' },
   { id: 'absence', fills: 'filter', rule: absence, reading: 'the tag is not there, or not those features', example: 'pharmacies without a website' },
   { id: 'presence', fills: 'filter', rule: presence, reading: 'the tag is there', example: 'pharmacies with a website' },

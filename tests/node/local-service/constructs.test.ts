@@ -21,9 +21,12 @@ const osm: LayerSummary = {
     col('wheelchair', ['yes', 'no']), col('operator', ['Lenne']), col('capacity', ['40', '150'], true), col('addr:housenumber', null),
   ],
 };
+// The columns the entries ask for their examples, each in a layer of its own.
+const asked = CONSTRUCTS.flatMap((c, n) =>
+  c.exampleColumns ? [{ info: layer(`x${n}`, `example ${n}`, { Point: 1 }), summary: { columns: Object.entries(c.exampleColumns).map(([k, v]) => col(k, v ? [...v] : null)) } }] : []);
 const districts: LayerSummary = { columns: [col('name', ['Nordviertel', 'Süd'])] };
 const vocabulary = buildVocabulary({
-  layers: [{ info: layer('osm', 'osm', { Point: 1, LineString: 1 }), summary: osm }, { info: layer('d', 'districts', { Polygon: 2 }), summary: districts }],
+  layers: [{ info: layer('osm', 'osm', { Point: 1, LineString: 1 }), summary: osm }, { info: layer('d', 'districts', { Polygon: 2 }), summary: districts }, ...asked],
   presets: loadPresetPhrases(),
   brands: null,
   reserved: isGrammarWord,

@@ -132,7 +132,8 @@ export function tagCondition(r: Reader, i: number): number {
   const values: string[] = [];
   while (/^\d+(\.\d+)?$/.test(w(at))) {
     values.push(w(at++));
-    if ([',', 'or'].includes(w(at)) && /^\d+(\.\d+)?$/.test(w(at + 1))) at++;
+    // "admin level 10 or 8", "admin level 8 and 9": either figure (one tag holds one value).
+    if ([',', 'or', 'and'].includes(w(at)) && /^\d+(\.\d+)?$/.test(w(at + 1))) at++;
     else break;
   }
   // A unit after the figure ("maxspeed of 60 mph") is another value than the bare figure: left unread.

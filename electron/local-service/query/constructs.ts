@@ -2,7 +2,7 @@ import type { Rule } from './rules/rule';
 import { countWord, density, howMany, numberOf, perCountry, perMeasure } from './rules/measure';
 import { byOrder, countBeforeOrder, nearestTo, nearestWord, populationFilter, sizeOrder, sortWord, topN } from './rules/order';
 import { numberCondition, openCondition, operatorCondition, uploadValue, wheelchairCondition } from './rules/conditions';
-import { along, insideFeature, insideUploads, intersecting, layerSubject, outside, perFeature } from './rules/layers';
+import { along, insideFeature, insideKeyedArea, insideUploads, intersecting, layerSubject, outside, perFeature } from './rules/layers';
 import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { seenSubject } from './rules/seen';
 import { absence, elementWord, keyPhrase, nameCondition, presence, tagCondition, taggedAs } from './rules/tags';
@@ -60,6 +60,7 @@ export const CONSTRUCTS: readonly Construct[] = [
   { id: 'between-radius', fills: 'relation', rule: betweenRadius, reading: 'a ring around a reference, both ends included', example: 'airports between 1 and 2 km of Lyon' },
   { id: 'near', fills: 'relation', rule: near, reading: 'within the default radius, nearest first', example: 'airports near Lyon' },
   { id: 'map-view', fills: 'scope', rule: mapView, reading: 'the map view the request sent', refusal: 'without a view the request sent', example: 'pharmacies in the current view', needs: ['view'] },
+  { id: 'inside-keyed-area', fills: 'relation', rule: insideKeyedArea, reading: 'inside a polygon of a layer by its name and a key said in words with its figure', refusal: 'no polygon of that name has the figure', example: 'pharmacies in admin level 10 areas with the name Fulerum', exampleColumns: { name: ['Fulerum'], admin_level: ['10'] } },
   { id: 'inside-feature', fills: 'relation', rule: insideFeature, reading: 'inside a polygon of a layer', example: 'pharmacies in Nordviertel' },
   { id: 'inside-uploads', fills: 'relation', rule: insideUploads, reading: 'inside the uploaded polygons', example: 'airports inside my area', needs: ['files'] },
   { id: 'in-place', fills: 'scope', rule: inPlace, reading: 'a country or region, or a radius around a city', refusal: 'a capitalised name no gazetteer knows', example: 'airports in Spain' },

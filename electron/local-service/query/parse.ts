@@ -153,7 +153,7 @@ function promoteTagSubject(r: Reader): void {
   }
   if (!r.tagWords.length) return;
   plan.impliedSubject = true;
-  const keyed = r.tagWords.find((c) => c.type === 'equals' || c.type === 'present' || c.type === 'text' || c.type === 'number');
+  const keyed = r.tagWords.find((c) => c.type === 'equals' || c.type === 'present' || c.type === 'text' || c.type === 'number' || c.type === 'contains');
   if (keyed) {
     const key = conditionKeys(keyed)[0]!;
     plan.layerSubject = keyed.type === 'equals' && keyed.inWords ? v.keySelection(key, 'features') : { ...v.tagSelection(key, undefined, 'features'), label: 'features' };

@@ -8,8 +8,8 @@ import { compute, refused, startService, stopService, type Running } from '../lo
 
 /**
  * What a place sells or is for ("selling octane 80 fuel", "offering LPG", "shops for hearing
- * aids", "an office for a lawyer") and figures joined by "and" after a key ("admin level 8 and
- * 9"): each answer is checked against a filter over the elements written here.
+ * aids", "an office for a lawyer"), who operates it with no other subject ("objects operated by
+ * X") and figures joined by "and" after a key ("admin level 8 and 9"): each answer is checked against a filter over the elements written here.
  */
 const els: Element[] = [];
 let id = 1;
@@ -25,6 +25,9 @@ node(9.011, 48.0, { shop: 'optician', name: 'Brille' });
 node(9.012, 48.0, { shop: 'hearing_aids' });
 node(9.02, 48.0, { office: 'lawyer', name: 'Kanzlei' });
 node(9.021, 48.0, { office: 'company' });
+node(9.04, 48.01, { highway: 'bus_stop', operator: 'Cotral' });
+els.push({ type: 'way', id: id++, tags: { amenity: 'bus_station', operator: 'COTRAL Spa' }, coords: ring(9.041, 48.01) });
+node(9.042, 48.01, { highway: 'bus_stop', operator: 'ATAC' });
 for (const [n, level] of [[0, '8'], [1, '9'], [2, '10']] as const)
   els.push({ type: 'relation', id: id++, tags: { type: 'boundary', boundary: 'administrative', admin_level: level, name: `Bezirk ${n}` }, coords: ring(9.03 + n * 0.002, 48.0) });
 
@@ -59,6 +62,10 @@ describe('what a place sells or is for', () => {
     expect(aids.length).toBe(2);
     expect(await ask('shops for hearing aids')).toEqual(aids);
     expect(await ask('an office for a lawyer')).toEqual(where((t) => t['office'] === 'lawyer'));
+  });
+
+  it('reads "objects operated by X" with no other subject as the features whose operator holds X', async () => {
+    expect(await ask('objects operated by Cotral')).toEqual(where((t) => (t['operator'] ?? '').toLowerCase().includes('cotral')));
   });
 
   it('reads "admin level 8 and 9" as either figure', async () => {

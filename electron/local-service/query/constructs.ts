@@ -6,6 +6,7 @@ import { along, insideFeature, insideKeyedArea, insideUploads, intersecting, lay
 import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { seenSubject } from './rules/seen';
 import { absence, elementWord, keyPhrase, nameCondition, presence, tagCondition, taggedAs } from './rules/tags';
+import { levelBeforeWord } from './rules/levels';
 import { forValue, sellsCondition } from './rules/offers';
 import { mapView } from './rules/view';
 import { barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius } from './rules/where';
@@ -72,6 +73,7 @@ export const CONSTRUCTS: readonly Construct[] = [
   { id: 'name', fills: 'filter', rule: nameCondition, reading: 'the name tag equals, contains or starts with the words', example: 'pharmacies named Lenne' },
   { id: 'tagged-as', fills: 'filter', rule: taggedAs, reading: 'the phrase after "as" narrows the subject', example: 'roads tagged as footway' },
   { id: 'for-value', fills: 'subject', rule: forValue, reading: 'a value of the key the subject was read from', example: 'shops for hearing aids', exampleColumns: { shop: null } },
+  { id: 'level-before-word', fills: 'filter', rule: levelBeforeWord, reading: 'a two-part key said turned round with its figure between', example: 'level 6 administrative boundaries in Spain', exampleColumns: { admin_level: ['6'], boundary: ['administrative'] } },
   { id: 'tag', fills: 'filter', rule: tagCondition, reading: 'a tag test as written', example: 'amenity=pharmacy in Spain' },
   { id: 'absence', fills: 'filter', rule: absence, reading: 'the tag is not there, or not those features', example: 'pharmacies without a website' },
   { id: 'presence', fills: 'filter', rule: presence, reading: 'the tag is there', example: 'pharmacies with a website' },

@@ -39,7 +39,7 @@ function contextOf(needs: readonly string[] = []): ParseContext {
     catalog, coordinates: [], vocabulary,
     fileNames: needs.includes('files') ? ['sites.csv'] : [],
     ...(needs.includes('files') ? { uploadValues: new Map([['open', { key: 'status', value: 'open' }]]) } : {}),
-    ...(needs.includes('view') ? { view: [4, 45, 5, 46] as [number, number, number, number] } : {}),
+    ...(needs.includes('view') ? { view: { west: 4, south: 45, east: 5, north: 46 } } : {}),
     ...(needs.includes('photos') ? { detections: classes } : {}),
   };
 }

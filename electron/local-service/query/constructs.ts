@@ -6,6 +6,7 @@ import { along, insideFeature, insideKeyedArea, insideUploads, intersecting, lay
 import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
 import { seenSubject } from './rules/seen';
 import { absence, elementWord, keyPhrase, nameCondition, presence, tagCondition, taggedAs } from './rules/tags';
+import { joinedValue } from './rules/joined';
 import { levelBeforeWord } from './rules/levels';
 import { forValue, sellsCondition } from './rules/offers';
 import { mapView } from './rules/view';
@@ -90,6 +91,7 @@ export const CONSTRUCTS: readonly Construct[] = [
   { id: 'demonym', fills: 'scope', rule: demonym, reading: 'a country', example: 'French airports' },
   { id: 'bare-place', fills: 'scope', rule: barePlace, reading: 'a country or region named with no "in"', example: 'airports France' },
   { id: 'element-type', fills: 'filter', rule: elementWord, reading: 'OSM element types, or the geometry', example: 'nodes with a website' },
+  { id: 'joined-value', fills: 'subject', rule: joinedValue, reading: "words run together as a value of the head noun's key", example: 'do it yourself shops', exampleColumns: { shop: null } },
   { id: 'layer-subject', fills: 'subject', rule: layerSubject, reading: 'features of the layer vocabulary', refusal: 'a phrase no layer holds', example: 'pharmacies in Spain' },
   { id: 'kind-modifier', fills: 'subject', rule: modifierWord, reading: "a kind's modifier adjective", example: 'major airports' },
   { id: 'kind-noun', fills: 'subject', rule: subjectNoun, reading: "a kind's noun", example: 'airports' },

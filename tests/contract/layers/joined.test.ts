@@ -15,6 +15,7 @@ node(9.001, 48.0, { shop: 'doityourself' });
 node(9.002, 48.0, { shop: 'hardware' });
 node(9.003, 48.0, { shop: 'ice_cream' });
 node(9.004, 48.0, { amenity: 'ice_cream' });
+node(9.005, 48.0, { shop: 'clothes', name: 'coolcat' });
 
 let r: Running;
 beforeAll(async () => {
@@ -35,5 +36,11 @@ describe('words run together as a value', () => {
     expect(diy.length).toBe(2);
     expect(await ask('Do-It-Yourself-stores')).toEqual(diy);
     expect(await ask('do it yourself shops')).toEqual(diy);
+  });
+
+  it('takes no name for a value: "cool cat store" is not name=coolcat', async () => {
+    const res = await compute(r, { query: 'cool cat store', limit: 500 }).catch((e: Error) => e);
+    const text = res instanceof Error ? res.message : JSON.stringify(res.warnings);
+    expect(text).not.toContain('name=coolcat');
   });
 });

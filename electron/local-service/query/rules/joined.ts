@@ -1,6 +1,7 @@
 import type { Reader } from '../reader';
 
 /** Most words run together into one value. */
+const isNameKey = (key: string) => key === 'name' || key.endsWith('_name') || key.startsWith('name:');
 const MAX_WORDS = 4;
 
 /**
@@ -21,7 +22,8 @@ export function joinedValue(r: Reader, i: number): number {
     // holds) any key some layer has whose value the words are.
     const keys = new Set(head.selection.sources.flatMap((s) => s.match?.map((m) => m[0]?.key ?? '') ?? ['']));
     if (keys.has('') || keys.size > 1) continue;
-    const candidates = keys.size ? [...keys] : [...new Set([...v.summaries.values()].flatMap((s) => s.columns.map((c) => c.key)))];
+    // A name is no value of a kind of thing ("cool cat store" is not name=coolcat): names are read elsewhere.
+    const candidates = keys.size ? [...keys] : [...new Set([...v.summaries.values()].flatMap((s) => s.columns.map((c) => c.key)))].filter((k) => !isNameKey(k));
     let key = '';
     let value: string | undefined;
     for (const k of candidates) {

@@ -3,37 +3,14 @@ import { narrowSelection } from '../vocabulary/vocabulary';
 import { conditionKeys } from './layers/conditions';
 import type { Plan } from './plan';
 import { createReader, type ParseContext, type Reader } from './reader';
-import { countWord, density, howMany, numberOf, perCountry, perMeasure } from './rules/measure';
-import {
-  byOrder, countBeforeOrder, nearestTo, nearestWord, populationFilter, sizeOrder, sortWord, topN,
-} from './rules/order';
-import { numberCondition, openCondition, operatorCondition, uploadValue, wheelchairCondition } from './rules/conditions';
-import { along, insideFeature, insideUploads, intersecting, layerSubject, outside, perFeature } from './rules/layers';
-import type { Rule } from './rules/rule';
-import { modifierWord, possessedNoun, possessiveBeforeOrder, subjectNoun, uploadsOrSaved } from './rules/subject';
-import { seenSubject } from './rules/seen';
-import { absence, elementWord, keyPhrase, nameCondition, presence, tagCondition, taggedAs } from './rules/tags';
-import { mapView } from './rules/view';
-import {
-  barePlace, betweenRadius, beyondRadius, box, demonym, inPlace, near, ofCountry, underRadius, withinRadius,
-} from './rules/where';
+import { CONSTRUCTS } from './constructs';
+import { negatedAmongKey } from './rules/tags';
 import { foldLetters } from '../catalog/text';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { POPULATION_WORDS, SILENT, UNIT_NAMES } from './words';
 
 export { NEAR_KM, IN_CITY_KM, tokenize } from './words';
 export type { ParseContext } from './reader';
-
-/** The reading rules, tried in this order at each word; the first that reads something wins. */
-export const RULES: readonly Rule[] = [
-  possessedNoun, howMany, numberOf, countWord, perMeasure, density, perCountry, perFeature,
-  uploadValue, openCondition, wheelchairCondition, operatorCondition, numberCondition,
-  withinRadius, underRadius, beyondRadius, betweenRadius, near, mapView, insideFeature, insideUploads, inPlace, ofCountry, box, along, outside, intersecting,
-  nameCondition, taggedAs, tagCondition, absence, presence, keyPhrase,
-  sortWord, byOrder, nearestWord, nearestTo, topN, sizeOrder, countBeforeOrder,
-  populationFilter,
-  seenSubject, demonym, barePlace, elementWord, layerSubject, modifierWord, subjectNoun, uploadsOrSaved, possessiveBeforeOrder,
-];
 
 /**
  * Reads a question into a plan: deterministic rules over the words, each reading said in warnings.
@@ -61,7 +38,17 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
   return second;
 }
 
-function readOnce(query: string, ctx: ParseContext): Plan {
+/** Called with each construct that reads words: its id, the first token and how many it used. */
+type ConstructTrace = (id: string, from: number, used: number) => void;
+
+/** The constructs that read a question, in the order they read it (without the second reading of misspelt words). */
+export function constructsReading(query: string, ctx: ParseContext): { id: string; from: number; used: number }[] {
+  const out: { id: string; from: number; used: number }[] = [];
+  readOnce(query, ctx, (id, from, used) => out.push({ id, from, used }));
+  return out;
+}
+
+function readOnce(query: string, ctx: ParseContext, trace?: ConstructTrace): Plan {
   const r = createReader(query, ctx);
   const { t, plan, w } = r;
   // Runs of words no rule used, as phrases ("runways longer 3000 m"), from their first token: each is named in a refusal.
@@ -69,9 +56,12 @@ function readOnce(query: string, ctx: ParseContext): Plan {
   let lastIgnored = -2;
   for (let i = 0; i < t.length; ) {
     let used = 0;
-    for (const rule of RULES) {
-      used = rule(r, i);
-      if (used) break;
+    for (const c of CONSTRUCTS) {
+      used = c.rule(r, i);
+      if (used) {
+        trace?.(c.id, i, used);
+        break;
+      }
     }
     if (used) {
       i += used;
@@ -125,6 +115,7 @@ function readOnce(query: string, ctx: ParseContext): Plan {
     r.notRead(dropped, `a second subject: the question asks for ${plan.seen.said}`);
   }
   promoteTagSubject(r);
+  negatedAmongKey(r);
   if (plan.layerSubject && !plan.layerSubject.sources.length)
     r.notRead(plan.layerSubject.said, `read as ${plan.layerSubject.reading}, but no layer holds such features`, 'subject');
   // "my sites over 10,000 population": the uploads' own population column, if they have one.
@@ -162,7 +153,7 @@ function promoteTagSubject(r: Reader): void {
   }
   if (!r.tagWords.length) return;
   plan.impliedSubject = true;
-  const keyed = r.tagWords.find((c) => c.type === 'equals' || c.type === 'present' || c.type === 'text' || c.type === 'number');
+  const keyed = r.tagWords.find((c) => c.type === 'equals' || c.type === 'present' || c.type === 'text' || c.type === 'number' || c.type === 'contains');
   if (keyed) {
     const key = conditionKeys(keyed)[0]!;
     plan.layerSubject = keyed.type === 'equals' && keyed.inWords ? v.keySelection(key, 'features') : { ...v.tagSelection(key, undefined, 'features'), label: 'features' };

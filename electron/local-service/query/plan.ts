@@ -62,7 +62,8 @@ export type Condition =
   | { type: 'present'; key: string; label: string }
   | { type: 'absent'; key: string; label: string }
   /** Not any of these tag tests ("not footways"): each an AND of key (= one of values). */
-  | { type: 'not_match'; match: { key: string; values?: string[] }[][]; label: string }
+  /** `phrase`: said as a phrase of the vocabulary ("not schools"), not written as a tag. */
+  | { type: 'not_match'; match: { key: string; values?: string[] }[][]; label: string; phrase?: true }
   /**
    * OSM element types ("nodes", "ways"): tested on the feature's source id (node/…, way/…,
    * relation/…); a feature without one is tested on its geometry (a node is a point).

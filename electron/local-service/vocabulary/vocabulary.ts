@@ -44,6 +44,8 @@ export interface Vocabulary {
    * them; else every feature with the key.
    */
   keySelection(key: string, said: string): Selection;
+  /** Whether key=value is a value some preset tags or some layer's column lists ("shop=hearing_aids"). */
+  knowsValue(key: string, value: string): boolean;
 }
 
 export interface VocabularyInput {
@@ -147,6 +149,7 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
     maxLen = Math.max(maxLen, key.split(' ').length);
   };
   const summaries = new Map(input.layers.map((l) => [l.info.id, l.summary]));
+  const presetValues = new Set(input.presets.flatMap((p) => [p.match, ...p.also].flatMap((m) => m.flatMap((c) => (c.values ?? []).map((v) => `${c.key}=${v}`)))));
 
   for (const { info } of input.layers) {
     // A layer named in the plural ("districts") is also said in the singular ("per district").
@@ -240,6 +243,8 @@ export function buildVocabulary(input: VocabularyInput): Vocabulary {
       return { label: labels.join(', '), said, reading: `the OSM presets with a ${key} field (${labels.join(', ')})`, plural: true, sources };
     },
     hasKey: (key) => input.layers.some((l) => l.summary.columns.some((c) => c.key === key)),
+    knowsValue: (key, value) =>
+      presetValues.has(`${key}=${value}`) || input.layers.some((l) => l.summary.columns.some((c) => c.key === key && !!c.values?.includes(value))),
     tagSelection(key, values, said) {
       const m = [{ key, ...(values ? { values } : {}) }];
       const sources = input.layers.filter((l) => holds(l.summary, m)).map((l) => ({ layer: l.info, match: [m] }));

@@ -99,7 +99,10 @@ export function operatorCondition(r: Reader, i: number): number {
   while (r.t[j] && !SILENT.has(w(j)) && !['within', 'near', 'in', 'along', 'outside', 'open', 'around'].includes(w(j)) && w(j) !== ',') j++;
   if (j === start) return 0;
   const text = r.said(start, j);
-  plan.conditions.push({ type: 'contains', key: 'operator', text: phraseKey(text), label: `operated by ${text}` });
+  const c = { type: 'contains', key: 'operator', text: phraseKey(text), label: `operated by ${text}` } as const;
+  plan.conditions.push(c);
+  // "objects operated by X": with no other subject, the features that have an operator are.
+  r.tagWords.push(c);
   return j - i;
 }
 

@@ -166,3 +166,35 @@ export function perFeature(r: Reader, i: number): number {
   r.plan.measurement = 'count';
   return j - i + m.len;
 }
+
+/**
+ * "in admin level 6 areas with the name Essen", "inside the admin level 10 area named Fulerum": a
+ * polygon of a layer by its name, narrowed by a key said in words and its figure (the area's own
+ * tag, not the subject's); a name no such polygon has is refused, never read without the figure.
+ */
+export function insideKeyedArea(r: Reader, i: number): number {
+  const v = r.ctx.vocabulary;
+  const { w } = r;
+  if (!v || !['in', 'inside', 'within'].includes(w(i))) return 0;
+  let j = i + 1;
+  if (w(j) === 'the' || w(j) === 'an' || w(j) === 'a') j++;
+  let key: string | undefined;
+  for (let len = 3; len >= 1 && !key; len--) {
+    const words = r.t.slice(j, j + len).map((x) => x.w);
+    if (words.length === len && words.every((x) => /^\p{L}+$/u.test(x)) && v.hasKey(words.join('_')) && /^\d+$/.test(w(j + len))) {
+      key = words.join('_');
+      j += len;
+    }
+  }
+  if (!key) return 0;
+  const value = w(j++);
+  const lead = r.areaNameLeadAt(j);
+  if (!lead) return 0;
+  const ref = refAfter(r, j + lead, w(i));
+  if (!ref || ref[0].type !== 'selection') return 0;
+  const said = r.said(i + 1, j + lead + ref[1]);
+  const narrowed = narrowSelection(ref[0].selection, v.tagSelection(key, [value], said), v.summaries, said);
+  if (!narrowed.sources.length) r.notRead(said, `no polygon of a layer is ${ref[0].label} with ${key}=${value}`);
+  r.plan.inside = { ...ref[0], selection: { ...narrowed, label: ref[0].label }, label: `${ref[0].label} (${key}=${value})` };
+  return j + lead + ref[1] - i;
+}

@@ -132,7 +132,8 @@ export function tagCondition(r: Reader, i: number): number {
   const values: string[] = [];
   while (/^\d+(\.\d+)?$/.test(w(at))) {
     values.push(w(at++));
-    if ([',', 'or'].includes(w(at)) && /^\d+(\.\d+)?$/.test(w(at + 1))) at++;
+    // "admin level 10 or 8", "admin level 8 and 9": either figure (one tag holds one value).
+    if ([',', 'or', 'and'].includes(w(at)) && /^\d+(\.\d+)?$/.test(w(at + 1))) at++;
     else break;
   }
   // A unit after the figure ("maxspeed of 60 mph") is another value than the bare figure: left unread.
@@ -212,7 +213,33 @@ export function absence(r: Reader, i: number): number {
   // Each tagging by its last test, the one it is named after (Protected Area: boundary=protected_area,
   // not also type=boundary): excluding more than was said leaves the answer narrower, never wider.
   const match = sel.selection.sources.flatMap((s) => s.match!.map((m) => m.slice(-1)));
-  return push(r, { type: 'not_match', match, label: `not ${sel.selection.said} (${sel.selection.reading})` }, j + sel.len - i);
+  return push(r, { type: 'not_match', match, label: `not ${sel.selection.said} (${sel.selection.reading})`, phrase: true }, j + sel.len - i);
+}
+
+const isNameKey = (key: string) => key === 'name' || key.endsWith('_name') || key.startsWith('name:');
+
+/**
+ * "places called X that are not schools", "Y which is not a platform": with no subject but names
+ * or "features", the things a phrase's negation sets apart are those of the same key, so the
+ * answer keeps the features that have the key with another value (landuse, but not
+ * landuse=school), and says so. A kind or a preset as the subject keeps the plain negation.
+ */
+export function negatedAmongKey(r: Reader): void {
+  const { plan } = r;
+  if (plan.subject !== null || plan.seen || r.ctx.fileNames.length || r.ctx.savedSubject !== undefined) return;
+  const subjectKeys = plan.layerSubject?.sources.flatMap((s) => s.match?.flatMap((m) => m.map((c) => c.key)) ?? ['*']) ?? [];
+  if (!plan.impliedSubject && !subjectKeys.every(isNameKey)) return;
+  // "ways that are not platforms": the element type is the subject.
+  if (plan.conditions.some((c) => c.type === 'element' || c.type === 'shape')) return;
+  for (const c of [...plan.conditions]) {
+    if (c.type !== 'not_match' || !c.phrase) continue;
+    const keys = new Set(c.match.flatMap((m) => m.map((x) => x.key)));
+    if (keys.size !== 1) continue;
+    const key = [...keys][0]!;
+    if (plan.conditions.some((x) => (x.type === 'present' || x.type === 'equals') && x.key === key)) continue;
+    plan.conditions.push({ type: 'present', key, label: `with ${key}` });
+    r.warn('reading', `read "${c.label}" as features with ${key}, other than those`);
+  }
 }
 
 /**
@@ -236,8 +263,16 @@ export function presence(r: Reader, i: number): number {
   const after = w(j + held[1]);
   if (after === 'of' || after === 'is' || after === '=' || after === '!=' || /^\d/.test(after)) return 0;
   const tagWord = ['tag', 'key', 'attribute', 'set', 'entry', 'value'].includes(after) ? 1 : 0;
-  return push(r, { type: 'present', key: held[0], label: held[0] === 'name' ? 'with a name' : `with ${held[0]}` }, j + held[1] + tagWord - i);
+  const used = push(r, { type: 'present', key: held[0], label: held[0] === 'name' ? 'with a name' : `with ${held[0]}` }, j + held[1] + tagWord - i);
+  // "with hgv", "with tactile paving": a key some layer holds as "no" is not had where it says no.
+  if (saysNo(r, held[0])) r.plan.conditions.push({ type: 'not_match', match: [[{ key: held[0], values: [NO] }]], label: `not ${held[0]}=${NO}` });
+  return used;
 }
+
+const NO = 'no';
+/** Whether a layer's column of this key holds the value "no". */
+const saysNo = (r: Reader, key: string) =>
+  [...(r.ctx.vocabulary?.summaries.values() ?? [])].some((s) => s.columns.some((c) => c.key === key && c.values?.includes(NO)));
 
 /** Words after "name" that make it the name's text, not its presence. */
 const NAME_FOLLOWS = new Set(['is', '=', 'equals', 'of', 'contains', 'containing', 'includes', 'including', 'matching', 'matches', 'like', 'starts', 'starting', 'begins', 'beginning']);

@@ -11,7 +11,7 @@ import { buildScene, type Scene } from '../support/overpassnl/extract';
 import { judge, namesTag, refusalCauses, top } from '../support/overpassnl/judge';
 import { extractXml } from '../support/overpassnl/osm-xml';
 import { LeftOut, mainTag, parseQl, queriesOf, type Program } from '../support/overpassnl/ql-parse';
-import { UNSTATED, unstatedTest } from '../support/overpassnl/unstated';
+import { UNSTATED, UNSTATED_BOX, unstatedBox, unstatedTest } from '../support/overpassnl/unstated';
 import { runQl } from '../support/overpassnl/ql-run';
 import { BENCH_KEYS } from './service-harness';
 
@@ -88,6 +88,7 @@ for (const req of taken) {
   try {
     const program = parseQl(req.query);
     if (unstatedTest(program, req.nl)) throw new LeftOut(UNSTATED);
+    if (unstatedBox(program, req.nl)) throw new LeftOut(UNSTATED_BOX);
     const countries = program.stmts.flatMap((st) => (st.kind === 'geocodeArea' ? st.names : [])).filter((n) => catalog.countryByName.has(normalizeName(n)));
     const scene = buildScene({ program, center: centerOf(program, req), view: req.view, ids, rand, countries });
     items.push({ req, program, scene, gold: scene.gold });

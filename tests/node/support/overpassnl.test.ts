@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildScene } from '../../support/overpassnl/extract';
 import { LeftOut, parseQl } from '../../support/overpassnl/ql-parse';
 import type { Element } from '../../support/overpassnl/ql-run';
-import { unstatedTest } from '../../support/overpassnl/unstated';
+import { unstatedBox, unstatedTest } from '../../support/overpassnl/unstated';
 
 // The bench's Overpass QL reader, interpreter and extract builder on queries written here: each
 // gold set is checked against a brute force over the extract's elements written with turf.
@@ -103,5 +103,16 @@ describe('bench:overpassnl extract and gold set', () => {
     expect(unstated('node["amenity"="fuel"]["fuel:biogas"="yes"]({{bbox}});out;', 'gas stations with bio fuel')).toBeNull();
     expect(unstated('node["amenity"="restaurant"]["opening_hours"!~"."]({{bbox}});out;', 'restaurants without opening hours')).toBeNull();
     expect(unstated('node["amenity"="pharmacy"]({{bbox}});out;', 'drugstores')).toBeNull();
+  });
+
+  it('leaves out gold queries over a box of coordinates the request does not write, and keeps written ones', () => {
+    const box = (q: string, nl: string) => unstatedBox(parseQl(q), nl);
+    const toilets = 'node["amenity"="toilets"]["fee"!="yes"](50.78408,-0.68159,50.78717,-0.65296);out;';
+    expect(box(toilets, 'Public toilets without a fee in Bognor Regis, England, UK')).toBe(true);
+    expect(box('[bbox:50.7,-0.7,50.8,-0.6];node["amenity"="toilets"];out;', 'toilets in Bognor Regis')).toBe(true);
+    expect(box(toilets, 'toilets without a fee between 50.78408, -0.68159 and 50.78717, -0.65296')).toBe(false);
+    // The map view and a named area are no literal box.
+    expect(box('node["amenity"="toilets"]({{bbox}});out;', 'toilets here')).toBe(false);
+    expect(box('{{geocodeArea:"Bognor Regis"}}->.a;node["amenity"="toilets"](area.a);out;', 'toilets in Bognor Regis')).toBe(false);
   });
 });

@@ -66,3 +66,20 @@ export function unstatedTest(program: Program, request: string): TagFilter | nul
   }
   return null;
 }
+
+/**
+ * Gold queries sometimes fetch a box of coordinates the author picked by hand for a named place
+ * ("toilets in Bognor Regis" as a 3 km × 300 m box of its seafront). The request names the place,
+ * not the box: an answer over the place cannot match the box except by guessing it, so such
+ * requests are left out when the request holds no coordinate (a figure with decimals or degrees).
+ */
+export const UNSTATED_BOX = 'gold keeps a box of coordinates the request does not state';
+
+const COORDINATE = /-?\d+[.,]\d+|\d+\s*°/;
+
+/** Whether the gold's area is a literal box of coordinates the request does not write. */
+export function unstatedBox(program: Program, request: string): boolean {
+  const literal = (b: [number, number, number, number] | 'view' | undefined) => Array.isArray(b);
+  const boxed = literal(program.globalBox) || statements(program.stmts).some((st) => st.filters.some((f) => f.kind === 'bbox' && literal(f.box)));
+  return boxed && !COORDINATE.test(request);
+}

@@ -3,7 +3,6 @@ import { computed, readonly, ref, shallowRef } from 'vue';
 import type { InlineAttachment } from '../../../shared/rpc/methods/compute';
 import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
 import { readingOfWarnings, UnreadRefusal } from '../../../shared/service/reading';
-import { withoutAreaPhrase } from '../lib/reading';
 import { useRun } from '../composables/useRun';
 import { collectionOf, computeRows } from '../lib/results';
 import { useServices } from '../services';
@@ -69,13 +68,6 @@ export const useAskStore = defineStore('ask', () => {
     const r = UnreadRefusal.safeParse(d?.refusal);
     return r.success ? r.data : null;
   });
-  /** The question last asked, answered or not. */
-  const asked = ref('');
-  /** A refusal of a word read as an area where none was meant: the phrase to leave out and the rest. */
-  const areaOffer = computed(() => {
-    const e = runner.error.value;
-    return e && !refusal.value ? withoutAreaPhrase(asked.value, e.message) : null;
-  });
   /** More matched than were returned, and the interface allows asking for more. */
   const canRaiseLimit = computed(() => {
     const r = response.value?.results;
@@ -84,7 +76,6 @@ export const useAskStore = defineStore('ask', () => {
 
   async function send(request: ComputeRequestInput, files: InlineAttachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
     attempt = { request, files, followUp };
-    asked.value = request.query;
     const value = await runner.run((runId) =>
       files.length
         ? // Large files go ahead in chunks; the run removes them on the Node side whichever way it ends.
@@ -208,7 +199,6 @@ export const useAskStore = defineStore('ask', () => {
     canFollowUp,
     canRaiseLimit,
     reading,
-    areaOffer,
     refusal,
     stale: readonly(stale),
     restore,

@@ -21,7 +21,27 @@ test('the figure asked about is a column of the table: the capacity of "my 2 lar
   // The two largest capacities, read from the file here.
   const largest = [...SITES].sort((a, b) => b[3] - a[3]).slice(0, 2).map((s) => String(s[3]));
   for (const c of largest) await expect(table).toContainText(c);
+  // The map labels each site with it too, and the legend says so.
+  await page.getByTestId('map-layers').click();
+  await expect(page.getByTestId('legend-figure')).toHaveText('Labels: name · capacity');
   await shot(page, 'asked-figure-capacity');
+});
+
+test('the count of "sites per country" is a column of the table and the figure of the map\'s labels', async ({ page, host }) => {
+  await openApp(page, host.launchUrl);
+  const csv = ['name,lat,lon,capacity', ...SITES.map((s) => s.join(','))].join('\n');
+  await page.getByTestId('tab-ask').click();
+  await page.getByTestId('ask-files').setInputFiles({ name: 'sites.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await page.getByTestId('ask-query').fill('sites per country');
+  await page.getByTestId('ask-run').click();
+  await expect(page.getByTestId('ask-count')).toBeVisible({ timeout: 30_000 });
+  const table = page.getByTestId('result-table');
+  await expect(table.getByRole('columnheader', { name: 'count', exact: true })).toBeVisible();
+  // Every site of the file lies in France: one row, their number.
+  await expect(table.getByRole('row').filter({ hasText: 'France' })).toContainText(String(SITES.length));
+  await page.getByTestId('map-layers').click();
+  await expect(page.getByTestId('legend-figure')).toHaveText('Labels: name · count');
+  await shot(page, 'asked-figure-count');
 });
 
 test('an answer of countries frames their main parts: France without French Guiana and Réunion', async ({ page, host }) => {

@@ -27,6 +27,23 @@ export interface ReadResults {
 export interface ReadOptions {
   /** Also keep the label and facing the canvas style draws (small sets only: it costs per feature). */
   details: boolean;
+  /** Columns whose values a label shows after the name (the figure the question asked about). */
+  figure?: readonly string[];
+}
+
+const figureFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+
+/**
+ * The values of a result's figure columns as a label shows them ("340"), from its properties or
+ * its uploaded attributes; '' when it has none of them as numbers.
+ */
+export function figureText(p: Record<string, unknown>, columns: readonly string[]): string {
+  const attrs = (p['attributes'] && typeof p['attributes'] === 'object' ? p['attributes'] : {}) as Record<string, unknown>;
+  return columns
+    .map((c) => p[c] ?? attrs[c])
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v))
+    .map((v) => figureFormat.format(v))
+    .join(' · ');
 }
 
 const R = 6378137;
@@ -52,6 +69,7 @@ export function readResults(collection: GeoJsonFeatureCollection, options: ReadO
       const p = (f.properties ?? {}) as Record<string, unknown>;
       props['name'] = p['name'] ?? p['address'] ?? p['feature_name'] ?? '';
       props['facing'] = facingDegrees(p);
+      if (options.figure?.length) props['figure'] = figureText(p, options.figure);
     }
     const g = f.geometry as { type?: string; coordinates?: unknown } | null;
     if (g?.type === 'Point' && Array.isArray(g.coordinates)) {

@@ -56,10 +56,13 @@ export function arrowStyle(color: string, degrees: number, emphasised: boolean):
   return style;
 }
 
-const labelText = (f: FeatureLike) => {
-  const name = String(f.get('name') ?? '');
+/** A label's words: the name, then the figure the question asked about ("Annecy store · 340"). */
+export const labelText = (f: FeatureLike): string => {
+  const raw = String(f.get('name') ?? '');
   // A label is a hint; the full name is in the details panel.
-  return name.length > 60 ? `${name.slice(0, 59)}…` : name;
+  const name = raw.length > 60 ? `${raw.slice(0, 59)}…` : raw;
+  const figure = f.get('figure') as string | undefined;
+  return figure ? `${name} · ${figure}` : name;
 };
 // Clear of the dot and its white rim, so the label's halo never covers it.
 const labelOffsetY = (selected: boolean) => (selected ? -21 : -17);

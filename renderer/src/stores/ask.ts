@@ -1,10 +1,11 @@
 import { defineStore } from 'pinia';
-import { computed, readonly, ref, shallowRef } from 'vue';
+import { computed, readonly, ref, shallowRef, watch } from 'vue';
 import type { InlineAttachment } from '../../../shared/rpc/methods/compute';
 import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
 import { readingOfWarnings, UnreadRefusal } from '../../../shared/service/reading';
 import { useRun } from '../composables/useRun';
 import { collectionOf, computeRows } from '../lib/results';
+import { askedColumns, extraColumns, figureColumns, tableRows } from '../lib/table';
 import { useServices } from '../services';
 import { useAppStore } from './app';
 import { useAttachmentsStore } from './attachments';
@@ -68,6 +69,18 @@ export const useAskStore = defineStore('ask', () => {
     const r = UnreadRefusal.safeParse(d?.refusal);
     return r.success ? r.data : null;
   });
+  /** The columns of the figure the question asked about (an ordered column, a count per group, a measured area). */
+  const asked = computed(() => {
+    const table = tableRows(response.value?.results.features ?? []);
+    const columns = askedColumns(reading.value, extraColumns(table));
+    return { columns, figure: figureColumns(columns, table) };
+  });
+  // The map labels each answer with its figure too ("Annecy store · 340", "France · 2").
+  watch(
+    () => asked.value.figure,
+    (figure) => map.setFigure('ask', figure),
+    { immediate: true },
+  );
   /** More matched than were returned, and the interface allows asking for more. */
   const canRaiseLimit = computed(() => {
     const r = response.value?.results;
@@ -199,6 +212,7 @@ export const useAskStore = defineStore('ask', () => {
     canFollowUp,
     canRaiseLimit,
     reading,
+    askedColumns: computed(() => asked.value.columns),
     refusal,
     stale: readonly(stale),
     restore,

@@ -1,5 +1,13 @@
 import { expect, test } from './fixtures';
+import type { Page } from '@playwright/test';
 import { openApp, shot } from './workspace-helpers';
+
+/** The map view's extent, [west, south, east, north] in degrees. */
+const mapExtent = (page: Page) =>
+  page.evaluate(() => {
+    const app = (document.getElementById('app') as unknown as { __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, Record<string, unknown>> } } } } }).__vue_app__;
+    return (app.config.globalProperties.$pinia._s.get('map')!['extent'] as () => number[])();
+  }) as Promise<[number, number, number, number]>;
 
 const SITES = [
   ['Lyon depot', 45.7485, 4.8467, 120],
@@ -41,6 +49,16 @@ test('the count of "sites per country" is a column of the table and the figure o
   await expect(table.getByRole('row').filter({ hasText: 'France' })).toContainText(String(SITES.length));
   await page.getByTestId('map-layers').click();
   await expect(page.getByTestId('legend-figure')).toHaveText('Labels: name · count');
+  // The map frames the sites counted, not the whole of France (its west coast lies near 4.8° W).
+  const lons = SITES.map((x) => x[2]);
+  const lats = SITES.map((x) => x[1]);
+  await expect
+    .poll(async () => {
+      const [west, south, east, north] = await mapExtent(page);
+      return west > -1 && east < 11 && west <= Math.min(...lons) && east >= Math.max(...lons) && south <= Math.min(...lats) && north >= Math.max(...lats);
+    }, { timeout: 15_000 })
+    .toBe(true);
+  await page.getByTestId('map-layers').click();
   await shot(page, 'asked-figure-count');
 });
 
@@ -54,10 +72,7 @@ test('an answer of countries frames their main parts: France without French Guia
   await expect(page.getByTestId('map')).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
   await page.waitForTimeout(400);
   await expect(page.getByTestId('map')).toHaveAttribute('data-settled', 'yes', { timeout: 15_000 });
-  const [west, south, east] = (await page.evaluate(() => {
-    const app = (document.getElementById('app') as unknown as { __vue_app__: { config: { globalProperties: { $pinia: { _s: Map<string, Record<string, unknown>> } } } } }).__vue_app__;
-    return (app.config.globalProperties.$pinia._s.get('map')!['extent'] as () => number[])();
-  })) as [number, number, number, number];
+  const [west, south, east] = await mapExtent(page);
   // French Guiana lies near 53° W, 4° N; Réunion near 55° E, 21° S: neither is framed, mainland Europe is.
   expect(west).toBeGreaterThan(-40);
   expect(south).toBeGreaterThan(20);

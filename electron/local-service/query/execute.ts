@@ -209,7 +209,11 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   let measurement: MeasurementResult | undefined;
   if (subject.kind !== countries && (plan.byCountry || ((m === 'per_capita' || m === 'per_area') && !scopeCountries.length && !within))) {
     if (!plan.byCountry) warn({ code: 'reading', message: `${m} has no single area here; figures given per country` });
-    const out = countPerCountry(items.map((x) => source.country(handle(x))), catalog, m ?? 'count');
+    const counted = items.map((x) => {
+      const [lon, lat] = source.position(handle(x));
+      return { country: source.country(handle(x)), lon: lon!, lat: lat! };
+    });
+    const out = countPerCountry(counted, catalog, m ?? 'count');
     measurement = { kind: m ?? 'count', value: out.length, unit: 'countries', scope: 'per country' };
     return { ...base, subject: countries, items: out, matched: out.length, reference: shown, radiusKm: within?.radiusKm, nearestFirst: false, measurement, aggregated: true };
   }

@@ -24,6 +24,8 @@ export interface Item {
   hit?: LayerHit;
   /** Features of the subject it holds (the polygons of "per district"). */
   count?: number;
+  /** Box (west, south, east, north) of the features an aggregate counts (a country of "per country"). */
+  members?: [number, number, number, number];
 }
 
 /** A saved result set: what `search_id` continues. */

@@ -17,7 +17,7 @@ import PointIndex from './PointIndex';
 import PointsLayer from './PointsLayer';
 import { buildPointBuffer, type PointBuffer } from './pointBuffer';
 import { facingDegrees } from './facing';
-import { figureText, pointOf, readResults, type GeoJsonFeatureCollection, type MapFeature } from './readResults';
+import { centreOf, figureText, membersExtent, pointOf, readResults, type GeoJsonFeatureCollection, type MapFeature } from './readResults';
 import { chooseRenderMode, WEBGL_THRESHOLD, type DisplayChoice, type RenderMode } from './renderMode';
 import type OverlayNames from './overlayNames';
 import type { NamedExtent } from './overlayNames';
@@ -123,7 +123,7 @@ export default class ResultsLayer {
   /** The first side of its dot where a feature's label stays clear of the map's controls (null: none does). */
   private labelSide(f: FeatureLike, selected: boolean): LabelSide | null {
     const clear = this.options.labelClear;
-    const at = clear && pointOf(f as MapFeature);
+    const at = clear && ((f.get('labelAt') as Coordinate | undefined) ?? pointOf(f as MapFeature));
     if (!at) return 'above';
     return LABEL_SIDES.find((side) => clear(at, labelBox(f, selected, side))) ?? null;
   }
@@ -352,7 +352,8 @@ export default class ResultsLayer {
     if (!raw?.geometry) return this.tellNames();
     const p = (raw.properties ?? {}) as Record<string, unknown>;
     const f = this.format.readFeature({ type: 'Feature', geometry: raw.geometry, properties: null }) as Feature;
-    f.setProperties({ name: p['name'] ?? p['address'] ?? p['feature_name'] ?? '', facing: facingDegrees(p), figure: figureText(p, this.figure) });
+    const members = membersExtent(raw.members_bbox);
+    f.setProperties({ name: p['name'] ?? p['address'] ?? p['feature_name'] ?? '', facing: facingDegrees(p), figure: figureText(p, this.figure), ...(members ? { labelAt: centreOf(members) } : {}) });
     f.setId(this.selectedId);
     this.selection.addFeature(f);
     this.tellNames();

@@ -1,6 +1,7 @@
 import type { FeatureLike } from 'ol/Feature';
 import type { FlatStyle } from 'ol/style/flat';
 import { Circle, Fill, Icon, Stroke, Style, Text } from 'ol/style';
+import Point from 'ol/geom/Point';
 import { arrowRotation } from './facing';
 import type { PointStyle } from './PointsLayer';
 
@@ -78,8 +79,11 @@ export const LABEL_SIDES: readonly LabelSide[] = ['above', 'right', 'left'];
 
 /** Features are named on the map: the basemap has no place labels to read them by. */
 export function labelStyle(f: FeatureLike, selected: boolean, side: LabelSide = 'above'): Style {
+  const at = f.get('labelAt') as [number, number] | undefined;
   return new Style({
     zIndex: selected ? 11 : 1,
+    // An area labelled where the features it counts lie (a country of "per country").
+    ...(at ? { geometry: new Point(at) } : {}),
     text: new Text({
       text: labelText(f),
       font: selected ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif',

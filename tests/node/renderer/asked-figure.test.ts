@@ -76,3 +76,39 @@ describe('the figure asked about, on the map', () => {
     expect(readResults(collection, { details: true }).features.map(labelText)).toEqual([...SITES.map((s) => s.name), 'France']);
   });
 });
+
+describe('the frame of an answer per country', () => {
+  // A mainland and a far-off part, in degrees: the far part is large enough to be framed on its own.
+  const country = (members?: number[]) => ({
+    type: 'Feature' as const,
+    id: 'country:X',
+    geometry: { type: 'MultiPolygon', coordinates: [[[[0, 40], [10, 40], [10, 50], [0, 50], [0, 40]]], [[[-60, 0], [-50, 0], [-50, 10], [-60, 10], [-60, 0]]]] },
+    properties: { name: 'X' },
+    ...(members ? { members_bbox: members } : {}),
+  });
+  const lonLat = (e: number[]) => {
+    const R = 6378137;
+    const lon = (x: number) => (x / R) * (180 / Math.PI);
+    const lat = (y: number) => (2 * Math.atan(Math.exp(y / R)) - Math.PI / 2) * (180 / Math.PI);
+    return [lon(e[0]!), lat(e[1]!), lon(e[2]!), lat(e[3]!)];
+  };
+
+  it('is the box of the features it counts, not the whole country', () => {
+    const members = [4.8, 45.1, 6.2, 45.9];
+    const extent = lonLat(readResults({ type: 'FeatureCollection', features: [country(members)] }, { details: false }).extent);
+    extent.forEach((v, i) => expect(v).toBeCloseTo(members[i]!, 6));
+    // Its label stands among them: the centre of their box.
+    const [f] = readResults({ type: 'FeatureCollection', features: [country(members)] }, { details: true }).features;
+    const [x, y] = f!.get('labelAt') as [number, number];
+    const [lon, lat] = lonLat([x, y, x, y]);
+    expect(lon).toBeCloseTo((members[0]! + members[2]!) / 2, 6);
+    expect(lat).toBeGreaterThan(members[1]!);
+    expect(lat).toBeLessThan(members[3]!);
+  });
+
+  it('is the country\'s own frame without one', () => {
+    const extent = lonLat(readResults({ type: 'FeatureCollection', features: [country()] }, { details: false }).extent);
+    // Both parts are large: framed whole, from the far part's west to the mainland's east.
+    [-60, 0, 10, 50].forEach((v, i) => expect(extent[i]).toBeCloseTo(v, 6));
+  });
+});

@@ -1,3 +1,4 @@
+import type { MultiLineString } from 'geojson';
 import type { Catalog } from '../catalog/catalog';
 import { formatInt } from '../catalog/format';
 import { UPLOADS } from '../catalog/kinds/uploads';
@@ -14,7 +15,7 @@ export interface Reading {
   subject: string;
   source: string;
   filters: string[];
-  relations: { relation: string; reference: string; min_km?: number; max_km?: number; said?: string }[];
+  relations: { relation: string; reference: string; min_km?: number; max_km?: number; said?: string; line?: MultiLineString }[];
   order?: string;
   top?: number;
   measurement?: string;

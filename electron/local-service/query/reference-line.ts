@@ -1,4 +1,4 @@
-import type { MultiLineString, Position } from 'geojson';
+import type { Position } from 'geojson';
 import type { Reference } from './plan';
 
 /** Vertices a reference line keeps for drawing: plenty at any zoom its answer is framed at. */
@@ -7,7 +7,7 @@ export const REFERENCE_LINE_VERTICES = 2000;
 /** A line an answer was measured from ("along the Lenne"), as the map draws it. */
 export interface ReferenceLine {
   label: string;
-  line: MultiLineString;
+  line: { type: 'MultiLineString'; coordinates: [number, number][][] };
 }
 
 /** The lines among the resolved references (a river, a street), one per reference, thinned for drawing. */
@@ -18,7 +18,9 @@ export function referenceLines(refs: readonly (Reference | undefined)[]): Refere
     if (ref?.type !== 'geoms' || seen.has(ref)) continue;
     seen.add(ref);
     const parts = ref.geoms.flatMap((g) => (g.type === 'LineString' ? [g.coordinates] : g.type === 'MultiLineString' ? g.coordinates : []));
-    if (parts.length) out.push({ label: ref.label, line: { type: 'MultiLineString', coordinates: thinned(parts, REFERENCE_LINE_VERTICES) } });
+    // Longitude and latitude only: the map draws in two dimensions.
+    const coordinates = thinned(parts, REFERENCE_LINE_VERTICES).map((p) => p.map((c): [number, number] => [c[0]!, c[1]!]));
+    if (parts.length) out.push({ label: ref.label, line: { type: 'MultiLineString', coordinates } });
   }
   return out;
 }

@@ -71,7 +71,7 @@ export const useMapStore = defineStore('map', () => {
     return { colouring: c, columns: colourableColumns(features), ...classify(features, c, LAYER_COLOURS[activeLayer.value]) };
   });
   /** Per layer, the columns of the figure its question asked about: labels show their values after the name. */
-  const figures = shallowRef(Object.fromEntries(LAYERS.map((l) => [l, []])) as Record<LayerName, readonly string[]>);
+  const figures = shallowRef(Object.fromEntries(LAYERS.map((l): [LayerName, readonly string[]] => [l, []])) as Record<LayerName, readonly string[]>);
   function setFigure(layer: LayerName, columns: readonly string[]): void {
     const now = figures.value[layer];
     if (columns.length === now.length && columns.every((c, i) => c === now[i])) return;

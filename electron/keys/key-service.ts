@@ -75,8 +75,10 @@ export class KeyService {
 
   async status(profileId: string): Promise<KeyState[]> {
     const env = KEY_KINDS.map((kind) => this.fromEnv(profileId, kind));
-    // With every key from the environment the store is not asked (it may be locked or absent).
-    const entries = env.every(Boolean) ? [] : await this.store.list();
+    // With every key from the environment the store is not asked; with some, a store that cannot
+    // be read (no keychain, a locked key file) leaves the others unset and still shows those
+    // (Settings says apart where keys are kept).
+    const entries = env.every(Boolean) ? [] : await this.store.list().catch((e: unknown) => (env.some(Boolean) ? [] : Promise.reject(e)));
     return KEY_KINDS.map((kind, i) => {
       const fromEnv = env[i];
       if (fromEnv) return { kind, set: true, setAt: null, from: 'environment' as const, variable: fromEnv.variable };

@@ -2,8 +2,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../../electron/ground/logger';
-import { envKeyName } from '../../../electron/keys/env-keys';
+import { createLogger, createMemoryLogger } from '../../../electron/ground/logger';
+import { createEnvKeys, envKeyName } from '../../../electron/keys/env-keys';
+import { KeyService } from '../../../electron/keys/key-service';
+import { keychainError } from '../../../electron/keys/secret-store';
 import { createMemorySecretStore } from '../../../electron/keys/memory-store';
 import { createAppServices, type AppServices } from '../../../electron/root/app-services';
 import type { KeyTestResult } from '../../../shared/rpc/methods/keys';
@@ -118,5 +120,24 @@ describe('keys from the environment', () => {
       { kind: 'bearer', set: false, setAt: null },
       { kind: 'search', set: false, setAt: null },
     ]);
+  });
+});
+
+describe('with no keychain', () => {
+  it('still shows the key of the environment, and the stored one as not set; with none from there, the error', async () => {
+    const failing = {
+      get: () => Promise.reject(keychainError('no Secret Service')),
+      set: () => Promise.reject(keychainError('no Secret Service')),
+      delete: () => Promise.reject(keychainError('no Secret Service')),
+      list: () => Promise.reject(keychainError('no Secret Service')),
+    };
+    const env = createEnvKeys({ FIELDLENS_KEY_FIELD_OFFICE: 'fl-env-bearer-0123456789abcdef' }, (id) => (id === 'p1' ? 'Field office' : id === 'p2' ? 'Elsewhere' : null));
+    const keys = new KeyService(failing, createMemoryLogger(), env);
+    expect(await keys.status('p1')).toEqual([
+      { kind: 'bearer', set: true, setAt: null, from: 'environment', variable: 'FIELDLENS_KEY_FIELD_OFFICE' },
+      { kind: 'search', set: false, setAt: null },
+    ]);
+    expect(await keys.getKey('p1', 'bearer')).toBe('fl-env-bearer-0123456789abcdef');
+    await expect(keys.status('p2')).rejects.toMatchObject({ code: 'KEYCHAIN' });
   });
 });

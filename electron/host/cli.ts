@@ -53,6 +53,7 @@ const services = await createAppServices({
   shell: 'browser-host',
   version: pkg.version,
   clock: () => new Date(),
+  env: process.env,
   photoDirs: values.photos.map((d) => resolve(d)),
   seePhotos: !values['no-detect'],
   startLocalServiceAfter,

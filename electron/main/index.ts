@@ -76,6 +76,7 @@ app.whenReady().then(async () => {
     shell: 'electron',
     version: app.getVersion(),
     clock: () => new Date(),
+    env: process.env,
     async chooseSavePath({ defaultName, extension }) {
       const options = {
         title: 'Export',

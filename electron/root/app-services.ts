@@ -55,6 +55,8 @@ export interface AppDeps {
   secretStore?: SecretStore;
   /** Used by keys.test; globalThis.fetch when absent. */
   fetch?: typeof fetch;
+  /** The process environment: keys given there (FIELDLENS_KEY_<CONNECTION>, docs/connections.md) are used read only. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Reads the selected queries for export; the query cache when absent. */
   loadExportLayers?: LoadLayers;
   /** Service client tuning and test seams (fetch, timeouts, retries, probe interval). */
@@ -120,6 +122,7 @@ export async function createAppServices(deps: AppDeps): Promise<AppServices> {
     fetch: deps.fetch ?? globalThis.fetch,
     localEndpoint: () => localUrls,
     onActiveChanged: (c: ConnectionInfo) => bus.emit('connection.changed', c),
+    env: deps.env,
   });
   const connection = () => connections.profiles.active();
   // Learn stored key values early so the log redacts them from the first line on.

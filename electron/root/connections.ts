@@ -3,6 +3,7 @@ import type { LocalServiceKeys } from '../../shared/rpc/methods/keys';
 import { LOCAL_PROFILE_ID } from '../../shared/rpc/methods/profiles';
 import type { Logger } from '../ground/logger';
 import { createKeyHandlers, type KeyHandlers } from '../keys/handlers';
+import { createEnvKeys } from '../keys/env-keys';
 import { KeyService } from '../keys/key-service';
 import type { FetchFn } from '../keys/key-test';
 import type { SecretStore } from '../keys/secret-store';
@@ -17,6 +18,8 @@ export interface ConnectionsDeps {
   localEndpoint?: () => { baseUrl: string; searchBaseUrl: string } | null;
   onActiveChanged?: (c: ConnectionInfo) => void;
   testTimeoutMs?: number;
+  /** The process environment, for keys given there (`env-keys.ts`); none when absent. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface Connections {
@@ -29,8 +32,17 @@ export interface Connections {
 
 /** Profiles and their keys, wired together; app-services spreads `handlers` into its map. */
 export function createConnections(d: ConnectionsDeps): Connections {
-  const keys = new KeyService(d.store, d.logger);
-  const profiles = new ProfileService({
+  // The bundled service's keys are Fieldlens' own: never taken from the environment.
+  const labelOf = (id: string) => {
+    if (id === LOCAL_PROFILE_ID) return null;
+    try {
+      return profiles.get(id).label;
+    } catch {
+      return null;
+    }
+  };
+  const keys = new KeyService(d.store, d.logger, d.env ? createEnvKeys(d.env, labelOf) : null);
+  const profiles: ProfileService = new ProfileService({
     dataDir: d.dataDir,
     logger: d.logger,
     localEndpoint: d.localEndpoint,

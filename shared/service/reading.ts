@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Position } from './geojson';
 
 /**
  * How the bundled service read a question, as its answers carry it (a `plan` warning) and as its
@@ -13,6 +14,8 @@ export const ReadingRelation = z.object({
   max_km: z.number().optional(),
   /** The figure as the question said it ("60 nmi"). */
   said: z.string().optional(),
+  /** The reference when it is a line ("along the Lenne"), thinned for drawing, [lon, lat]. */
+  line: z.object({ type: z.literal('MultiLineString'), coordinates: z.array(z.array(Position)) }).optional(),
 });
 export type ReadingRelation = z.infer<typeof ReadingRelation>;
 

@@ -2,18 +2,19 @@ import { expect, test } from './fixtures';
 import { rpcCall } from './rpc';
 import { openApp, shot } from './workspace-helpers';
 
-test('a word read as an area where none was meant ("a long runway") is refused with an offer to run without its phrase', async ({ page, host }) => {
+test('"long" with no coordinates after it ("a long runway") is refused by name with an offer to run without it', async ({ page, host }) => {
   await openApp(page, host.launchUrl);
   await page.getByTestId('tab-ask').click();
   await page.getByTestId('ask-query').fill('airports with a long runway within 50 km of Lyon');
   await page.getByTestId('ask-run').click();
   const offer = page.getByTestId('refusal-rerun');
-  await expect(offer).toHaveText('Run without ‘with a long runway’', { timeout: 30_000 });
-  await expect(page.getByTestId('refusal-rest')).toHaveText('asks “airports within 50 km of Lyon”');
+  await expect(offer).toHaveText('Run without ‘long runway’', { timeout: 30_000 });
+  await expect(page.getByTestId('refusal-unread')).toContainText('“long runway”');
+  await expect(page.getByTestId('refusal-rest')).toHaveText('asks “airports within 50 km of Lyon, France”');
   await shot(page, 'ask-offer-long-runway');
   await offer.click();
   await expect(page.getByTestId('ask-count')).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('ask-query')).toHaveValue('airports within 50 km of Lyon');
+  await expect(page.getByTestId('ask-query')).toHaveValue('airports within 50 km of Lyon, France');
   await expect(offer).toHaveCount(0);
 });
 

@@ -12,6 +12,7 @@ import type { Plan, RefPoint } from '../query/plan';
 import { holdsOf, refusalOfParts, type Refusal } from '../query/refusal';
 import type { Vocabulary } from '../vocabulary/vocabulary';
 import { DETECTION_COLUMNS, detectionSource, seenSelection, type PhotoDetections } from '../query/sources/detections';
+import type { ReferenceLine } from '../query/reference-line';
 import type { Slicer, UploadSet } from '../uploads';
 
 export interface PlanAnswerInput {
@@ -79,6 +80,8 @@ export interface PlanAnswer {
   subject: Kind | null | undefined;
   /** What a follow-up continues; null for layer features, whose question is saved and read again. */
   set: SavedSet | null;
+  /** Lines the answer was measured from (a river, a street), which its reading carries for the map. */
+  referenceLines: ReferenceLine[];
 }
 
 /** Runs a plan over its source (layer features, a kind, or the uploaded files) and presents the answer. */
@@ -115,6 +118,7 @@ export async function answerPlan(input: PlanAnswerInput): Promise<PlanAnswer> {
     // Layer features are no kind items: their question is saved and read again. So are the polygons
     // of "per district" whatever was counted, with the uploads counted kept for the follow-up.
     subject: onLayers ? plan.subject : ex.subject,
+    referenceLines: ex.referenceLines ?? [],
     set: onLayers ? null : ex.layers?.perPolygon ? { subject: ex.subject, items: [], uploads: ex.uploads } : { subject: ex.subject, items: ex.items, uploads: ex.uploads },
   };
 }

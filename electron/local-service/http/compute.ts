@@ -266,6 +266,11 @@ export function registerCompute(app: FastifyInstance, deps: ComputeDeps): void {
             photos,
             work: { slice, indexer: deps.indexer },
           });
+          // A line measured from ("along the Lenne") goes with its step of the reading, for the map to draw.
+          for (const l of run.referenceLines) {
+            const step = reading.relations.find((x) => x.reference === l.label && !x.line);
+            if (step) step.line = l.line;
+          }
           warnings.push(readingWarning, ...run.warnings);
           const unused = continuesLayers ? null : unusedFilesWarning(plan, uploads, body.files.map((f) => f.name));
           if (unused) warnings.push(unused);

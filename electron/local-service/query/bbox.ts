@@ -14,7 +14,22 @@ const BOX_WORDS = new Set(['bbox', 'extent']);
 const LAT_WORDS = new Set(['latitude', 'latitudes', 'lat']);
 const LON_WORDS = new Set(['longitude', 'longitudes', 'lon', 'lng', 'long']);
 /** Words that may name a box the reading did not take: left over, they make the question unreadable. */
-export const AREA_WORDS = new Set([...BOX_WORDS, 'box', ...LAT_WORDS, ...LON_WORDS]);
+const AREA_WORDS = new Set([...BOX_WORDS, 'box', ...LAT_WORDS, ...LON_WORDS]);
+/** Area words that are also plain English ("a long runway"): an area only when coordinates follow. */
+const PLAIN_AREA_WORDS = new Set(['long']);
+
+/**
+ * Whether the word at i, which no rule read, meant an area: an area word, and for one that is also
+ * a plain word, with a figure in the next few words ("long 4 to 5", "long between 4 and 5").
+ */
+export function areaWordAt(t: Token[], i: number): boolean {
+  const w = t[i]?.w ?? '';
+  if (!AREA_WORDS.has(w)) return false;
+  if (!PLAIN_AREA_WORDS.has(w)) return true;
+  let j = i + 1;
+  while (['between', 'from', 'of', 'is', '=', ':'].includes(t[j]?.w ?? '')) j++;
+  return signedAt(t, j) !== null;
+}
 const HEMISPHERE: Record<string, { axis: 'lat' | 'lon'; sign: number }> = {
   n: { axis: 'lat', sign: 1 }, s: { axis: 'lat', sign: -1 }, e: { axis: 'lon', sign: 1 }, w: { axis: 'lon', sign: -1 },
 };

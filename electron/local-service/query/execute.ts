@@ -19,6 +19,7 @@ import { measureNearest } from './nearest';
 import { countsWholeSubject, itemCountsPerPolygon, storeCountsPerPolygon } from './layers/per-polygon';
 import { pastMin, type Plan, type RefPoint, type Reference, type Warning } from './plan';
 import { measurer, type ReferenceContext } from './references';
+import { referenceLines } from './reference-line';
 import { refusalOfParts, unheldParts, UnreadQuestion, type UnreadPart } from './refusal';
 import { sortByDistance } from './sort';
 import { subjectOf, type LayersInput, type SeenInput, type Subject } from './subject';
@@ -139,7 +140,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   const perRef = plan.perRef;
   // Counts per polygon are said as layer answers are, whatever the subject.
   const layers = subject.layers ?? (perRef?.type === 'selection' ? { selection: perRef.selection, label, perPolygon: false } : undefined);
-  const base = { subject: subject.kind, layers, uploads: subject.uploads, warnings };
+  const base = { subject: subject.kind, layers, uploads: subject.uploads, warnings, referenceLines: referenceLines([within?.reference, reference]) };
   if (perRef?.type === 'selection' && subject.layers && !input.seen && rctx.store && countsWholeSubject(plan, { coordinates: input.coordinates, h3: input.h3Cells.length ? true : undefined, areaCountry: input.areaCountry })) {
     return perPolygon(base, await storeCountsPerPolygon(subject.layers.selection, perRef, rctx), perRef.label, label);
   }
@@ -209,7 +210,11 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   let measurement: MeasurementResult | undefined;
   if (subject.kind !== countries && (plan.byCountry || ((m === 'per_capita' || m === 'per_area') && !scopeCountries.length && !within))) {
     if (!plan.byCountry) warn({ code: 'reading', message: `${m} has no single area here; figures given per country` });
-    const out = countPerCountry(items.map((x) => source.country(handle(x))), catalog, m ?? 'count');
+    const counted = items.map((x) => {
+      const [lon, lat] = source.position(handle(x));
+      return { country: source.country(handle(x)), lon: lon!, lat: lat! };
+    });
+    const out = countPerCountry(counted, catalog, m ?? 'count');
     measurement = { kind: m ?? 'count', value: out.length, unit: 'countries', scope: 'per country' };
     return { ...base, subject: countries, items: out, matched: out.length, reference: shown, radiusKm: within?.radiusKm, nearestFirst: false, measurement, aggregated: true };
   }

@@ -89,6 +89,8 @@ export function toFeature(x: Item, ex: Execution, catalog: Catalog, uploads: Upl
     type: 'Feature',
     id: m.id,
     geometry: m.geometry,
+    // A foreign member, not a property: where the counted features lie, for framing (not a column).
+    ...(x.members ? { members_bbox: x.members } : {}),
     properties: {
       source_id: m.sourceId,
       name: m.name,

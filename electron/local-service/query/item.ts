@@ -4,6 +4,7 @@ import type { Selection } from '../vocabulary/vocabulary';
 import type { LayerHit } from './layers/resolve';
 import type { MeasurementResult } from './measure';
 import type { Reference, Warning } from './plan';
+import type { ReferenceLine } from './reference-line';
 
 /** The `k` of items that are features of data layers: what the answer's `kind` property says of them. */
 export const LAYER_ITEM: Kind = 'layer';
@@ -24,6 +25,8 @@ export interface Item {
   hit?: LayerHit;
   /** Features of the subject it holds (the polygons of "per district"). */
   count?: number;
+  /** Box (west, south, east, north) of the features an aggregate counts (a country of "per country"). */
+  members?: [number, number, number, number];
 }
 
 /** A saved result set: what `search_id` continues. */
@@ -61,4 +64,6 @@ export interface Execution {
   /** Set when the subject is features of data layers. */
   layers?: LayerSubject;
   warnings: Warning[];
+  /** Lines the answer was measured from (a river, a street), for the map. */
+  referenceLines?: ReferenceLine[];
 }

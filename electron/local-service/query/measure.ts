@@ -23,17 +23,34 @@ function ratio(count: number, denom: number | null, unit: number): number | null
   return denom && denom > 0 ? Math.round((count / denom) * unit * 1000) / 1000 : null;
 }
 
-/** The items counted per country: one country item each, with its figures, largest figure first. */
-export function aggregateByCountry(items: Item[], L: Layer, catalog: Catalog, m: Measurement): Item[] {
-  return countPerCountry(items.map((x) => L.country[x.i] ?? ''), catalog, m);
+/** A feature counted in a figure per country: its country (alpha-2) and a position standing for it. */
+export interface Counted {
+  country: string;
+  lon: number;
+  lat: number;
 }
 
-/** Features counted per country, given each one's country (alpha-2): one country item each, largest figure first. */
-export function countPerCountry(codes: Iterable<string>, catalog: Catalog, m: Measurement): Item[] {
-  const counts = new Map<string, number>();
-  for (const c of codes) counts.set(c, (counts.get(c) ?? 0) + 1);
+/** The items counted per country: one country item each, with its figures, largest figure first. */
+export function aggregateByCountry(items: Item[], L: Layer, catalog: Catalog, m: Measurement): Item[] {
+  return countPerCountry(items.map((x) => ({ country: L.country[x.i] ?? '', lon: L.lon[x.i]!, lat: L.lat[x.i]! })), catalog, m);
+}
+
+/**
+ * Features counted per country: one country item each, largest figure first, with the box of the
+ * features it counts (what an answer frames: France's counted sites, not its overseas lands).
+ */
+export function countPerCountry(counted: Iterable<Counted>, catalog: Catalog, m: Measurement): Item[] {
+  const groups = new Map<string, { count: number; box: [number, number, number, number] }>();
+  for (const c of counted) {
+    const g = groups.get(c.country);
+    if (!g) groups.set(c.country, { count: 1, box: [c.lon, c.lat, c.lon, c.lat] });
+    else {
+      g.count++;
+      g.box = [Math.min(g.box[0], c.lon), Math.min(g.box[1], c.lat), Math.max(g.box[2], c.lon), Math.max(g.box[3], c.lat)];
+    }
+  }
   const out: Item[] = [];
-  for (const [cca2, count] of counts) {
+  for (const [cca2, { count, box }] of groups) {
     const f = countryFigures(catalog, cca2);
     if (f.ci === undefined) continue;
     out.push({
@@ -46,6 +63,7 @@ export function countPerCountry(codes: Iterable<string>, catalog: Catalog, m: Me
         per_capita: ratio(count, f.population, PER_CAPITA_UNIT),
         per_area: ratio(count, f.area, PER_AREA_UNIT_KM2),
       },
+      members: box,
     });
   }
   const key = (x: Item) => x.a?.[m] ?? -1;

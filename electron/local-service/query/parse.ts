@@ -1,4 +1,4 @@
-import { AREA_WORDS } from './bbox';
+import { areaWordAt } from './bbox';
 import { narrowSelection } from '../vocabulary/vocabulary';
 import { conditionKeys } from './layers/conditions';
 import type { Plan } from './plan';
@@ -54,6 +54,7 @@ function readOnce(query: string, ctx: ParseContext, trace?: ConstructTrace): Pla
   // Runs of words no rule used, as phrases ("runways longer 3000 m"), from their first token: each is named in a refusal.
   const runs: { from: number; words: string[] }[] = [];
   let lastIgnored = -2;
+  let areaWord: string | undefined;
   for (let i = 0; i < t.length; ) {
     let used = 0;
     for (const c of CONSTRUCTS) {
@@ -69,6 +70,7 @@ function readOnce(query: string, ctx: ParseContext, trace?: ConstructTrace): Pla
     }
     if (!SILENT.has(w(i))) {
       plan.ignored.push(t[i]!.raw);
+      if (areaWordAt(t, i)) areaWord ??= t[i]!.raw;
       // Filler between two unread words stays in the phrase: "runways longer than 3000 m".
       if (lastIgnored >= 0 && t.slice(lastIgnored + 1, i).every((x) => SILENT.has(x.w))) runs.at(-1)!.words.push(...t.slice(lastIgnored + 1, i + 1).map((x) => x.raw));
       else runs.push({ from: i, words: [t[i]!.raw] });
@@ -96,7 +98,6 @@ function readOnce(query: string, ctx: ParseContext, trace?: ConstructTrace): Pla
     r.warn('ignored', `"${pending[0]!.label}" named no ${kinds}; ignored`);
   }
   // A box word left unread means an area was meant and not understood: never answer for everywhere.
-  const areaWord = plan.ignored.find((x) => AREA_WORDS.has(x.toLowerCase()));
   if (areaWord && !plan.invalid && !plan.bbox)
     plan.invalid = `could not read the area after "${areaWord}"; write a box as "bbox west,south,east,north" or "between latitude 45.5 and 46 and longitude 4.5 and 5.5"`;
   // A kind and a layer phrase both read as the subject: the one some data holds answers.

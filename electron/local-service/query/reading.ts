@@ -3,6 +3,7 @@ import { formatInt } from '../catalog/format';
 import { UPLOADS } from '../catalog/kinds/uploads';
 import { boxText } from './bbox';
 import { modifierValue, type Plan, type Reference, type Within } from './plan';
+import type { ReferenceLine } from './reference-line';
 import type { PlanPart } from './refusal';
 import { radiusText } from './units';
 
@@ -14,7 +15,7 @@ export interface Reading {
   subject: string;
   source: string;
   filters: string[];
-  relations: { relation: string; reference: string; min_km?: number; max_km?: number; said?: string }[];
+  relations: { relation: string; reference: string; min_km?: number; max_km?: number; said?: string; line?: ReferenceLine['line'] }[];
   order?: string;
   top?: number;
   measurement?: string;

@@ -218,30 +218,3 @@ const NO_SUBJECT = '(no subject)';
 
 /** The unread words as one phrase for the button: "runways longer than 3000 m", "a and b". */
 export const unreadPhrase = (refusal: UnreadRefusal): string => refusal.unread.map((u) => u.words).join("', '");
-
-/** Words that open a phrase describing the subject ("with a long runway", "that have ..."). */
-const PHRASE_START = new Set(['with', 'having', 'that', 'which', 'whose', 'where']);
-/** Words that open the next part of a question. */
-const PHRASE_END = new Set(['within', 'in', 'near', 'around', 'inside', 'outside', 'and', 'or', 'sorted', 'ordered', 'by']);
-
-/**
- * A question the service refused because a word it takes for an area ("long" as in longitude)
- * stood where no area was meant ("with a long runway"): the phrase that holds the word and the
- * question without it; null when the message is not that refusal or nothing would be left.
- */
-export function withoutAreaPhrase(question: string, message: string): { phrase: string; rest: string } | null {
-  const m = /could not read the area after "([^"]+)"/.exec(message);
-  if (!m) return null;
-  const word = m[1]!.toLowerCase();
-  const words = question.trim().split(/\s+/);
-  const bare = (w: string) => w.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
-  const at = words.findIndex((w) => bare(w) === word);
-  if (at < 0) return null;
-  let from = at;
-  for (let i = at - 1; i >= Math.max(0, at - 3); i--) if (PHRASE_START.has(bare(words[i]!))) from = i;
-  let to = at + 1;
-  // A phrase runs to the next part of the question; a word alone ("long airports") goes alone.
-  if (from < at) while (to < words.length && !PHRASE_END.has(bare(words[to]!))) to++;
-  const rest = [...words.slice(0, from), ...words.slice(to)].join(' ').trim();
-  return rest ? { phrase: words.slice(from, to).join(' '), rest } : null;
-}

@@ -10,7 +10,7 @@ import { formatOfFile } from '../../../shared/formats';
 /** GeoJSON as the map takes it (WGS84, [lon, lat]). */
 export interface FeatureCollectionLike {
   type: 'FeatureCollection';
-  features: Array<{ type: 'Feature'; id: string; geometry: unknown; properties: Record<string, unknown> }>;
+  features: Array<{ type: 'Feature'; id: string; geometry: unknown; properties: Record<string, unknown>; members_bbox?: unknown }>;
 }
 
 /** One line of a result list, whatever the operation. */
@@ -110,7 +110,7 @@ export const observationRows = (obs: readonly Observation[]): ResultRow[] =>
     };
   });
 
-export function collectionOf(features: ReadonlyArray<{ id: string; geometry: unknown; properties?: unknown }>): FeatureCollectionLike {
+export function collectionOf(features: ReadonlyArray<{ id: string; geometry: unknown; properties?: unknown; members_bbox?: unknown }>): FeatureCollectionLike {
   return {
     type: 'FeatureCollection',
     features: features.map((f) => ({
@@ -118,6 +118,8 @@ export function collectionOf(features: ReadonlyArray<{ id: string; geometry: unk
       id: f.id,
       geometry: f.geometry,
       properties: (f.properties ?? {}) as Record<string, unknown>,
+      // Where the features a group counts lie (the bundled service's per-country answers): the map frames that.
+      ...(f.members_bbox !== undefined ? { members_bbox: f.members_bbox } : {}),
     })),
   };
 }

@@ -53,6 +53,11 @@ export function askedColumns(reading: { order?: string | undefined; measurement?
   });
 }
 
+/** Of the asked columns, those that hold a figure (a number in some row): what a map label shows after the name. */
+export function figureColumns(asked: readonly string[], rows: readonly TableRow[]): string[] {
+  return asked.filter((c) => rows.some((r) => typeof r.extra[c] === 'number'));
+}
+
 /** A fixed column, or a chosen one by its property name (`x:population`). */
 export type SortKey = 'rank' | 'name' | 'address' | 'distance' | 'score' | 'source' | `x:${string}`;
 export type SortDir = 'asc' | 'desc';

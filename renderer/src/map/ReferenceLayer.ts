@@ -22,6 +22,8 @@ export interface MapReference {
   minKm?: number;
   /** An area's outline (a country), drawn instead of a mark. */
   area?: Geometry;
+  /** A line measured from (a river, a street "along X"): drawn and named along itself, instead of a mark or circle. */
+  line?: Geometry;
 }
 
 /** Blue, apart from the results' colours, the basemap's greys and the selection's red. */
@@ -40,7 +42,8 @@ function groundCircle(lon: number, lat: number, km: number): Polygon {
 
 /**
  * The answer's reference on the map: the place or typed point marked and named, a "within N"
- * radius as a circle, "between" as a ring, an area as its outline. Under the results.
+ * radius as a circle, "between" as a ring, an area as its outline, a line (a river, a street)
+ * drawn and named along itself. Under the results.
  */
 export default class ReferenceLayer {
   readonly layer: VectorLayer;
@@ -61,6 +64,12 @@ export default class ReferenceLayer {
         text: new Text({ text: name, font: '600 13px system-ui, sans-serif', offsetY: 16, fill: new Fill({ color: p.text }), stroke: new Stroke({ color: p.halo, width: 3.5 }) }),
       });
     if (part === 'area') return new Style({ stroke: new Stroke({ color: p.line, width: 2 }), fill: new Fill({ color: p.fill }) });
+    if (part === 'line')
+      return new Style({
+        zIndex: 4,
+        stroke: new Stroke({ color: p.line, width: 3.5 }),
+        text: new Text({ text: name, placement: 'line', font: '600 13px system-ui, sans-serif', fill: new Fill({ color: p.text }), stroke: new Stroke({ color: p.halo, width: 3.5 }) }),
+      });
     return new Style({ stroke: new Stroke({ color: p.line, width: 2, lineDash: [8, 6] }), fill: new Fill({ color: p.fill }) });
   }
 
@@ -70,6 +79,11 @@ export default class ReferenceLayer {
     const features: Feature[] = [];
     const format = new GeoJSON({ featureProjection: 'EPSG:3857' });
     for (const r of refs) {
+      if (r.line) {
+        const line = format.readGeometry(r.line);
+        if (line) features.push(new Feature({ geometry: line, part: 'line', name: r.label }));
+        continue;
+      }
       if (r.area) {
         const area = format.readGeometry(r.area);
         if (area) features.push(new Feature({ geometry: area, part: 'area', name: r.label }));

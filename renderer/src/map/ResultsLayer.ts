@@ -17,7 +17,7 @@ import PointIndex from './PointIndex';
 import PointsLayer from './PointsLayer';
 import { buildPointBuffer, type PointBuffer } from './pointBuffer';
 import { facingDegrees } from './facing';
-import { pointOf, readResults, type GeoJsonFeatureCollection, type MapFeature } from './readResults';
+import { centreOf, figureText, membersExtent, pointOf, readResults, type GeoJsonFeatureCollection, type MapFeature } from './readResults';
 import { chooseRenderMode, WEBGL_THRESHOLD, type DisplayChoice, type RenderMode } from './renderMode';
 import type OverlayNames from './overlayNames';
 import type { NamedExtent } from './overlayNames';
@@ -80,6 +80,8 @@ export default class ResultsLayer {
   /** Each result's colour by its place in the collection (null: its class is turned off); absent: the layer's colour. */
   private colours: readonly (string | null)[] | null = null;
   private readonly dots = new Map<string, Style>();
+  /** Columns whose values labels show after the name (the figure asked about). */
+  private figure: readonly string[] = [];
 
   constructor(private readonly options: ResultsLayerOptions) {
     this.base = dotStyle(options.color, false);
@@ -121,7 +123,7 @@ export default class ResultsLayer {
   /** The first side of its dot where a feature's label stays clear of the map's controls (null: none does). */
   private labelSide(f: FeatureLike, selected: boolean): LabelSide | null {
     const clear = this.options.labelClear;
-    const at = clear && pointOf(f as MapFeature);
+    const at = clear && ((f.get('labelAt') as Coordinate | undefined) ?? pointOf(f as MapFeature));
     if (!at) return 'above';
     return LABEL_SIDES.find((side) => clear(at, labelBox(f, selected, side))) ?? null;
   }
@@ -265,7 +267,7 @@ export default class ResultsLayer {
       this.index = new PointIndex(this.points);
       this.full = this.points.count ? extend([...this.points.extent], read.extent) : read.extent;
     } else {
-      const read = readResults(collection, { details: true });
+      const read = readResults(collection, { details: true, figure: this.figure });
       this.points = null;
       this.others = [];
       this.features = read.features;
@@ -275,6 +277,18 @@ export default class ResultsLayer {
     if (isEmpty(this.full) && !Number.isFinite(this.full[0])) this.full = undefined;
     this.draw();
     this.select(undefined);
+  }
+
+  /** Labels name each result and, given columns, show their values after the name ("Annecy store · 340"). */
+  setFigure(columns: readonly string[]): void {
+    if (columns.length === this.figure.length && columns.every((c, i) => c === this.figure[i])) return;
+    this.figure = [...columns];
+    // Only small sets are labelled (large ones label the selection alone, set again below).
+    if (this.collection && !this.points) {
+      this.features = readResults(this.collection, { details: true, figure: this.figure }).features;
+      this.draw();
+    }
+    this.select(this.selectedId);
   }
 
   setDisplay(display: DisplayChoice): void {
@@ -338,7 +352,8 @@ export default class ResultsLayer {
     if (!raw?.geometry) return this.tellNames();
     const p = (raw.properties ?? {}) as Record<string, unknown>;
     const f = this.format.readFeature({ type: 'Feature', geometry: raw.geometry, properties: null }) as Feature;
-    f.setProperties({ name: p['name'] ?? p['address'] ?? p['feature_name'] ?? '', facing: facingDegrees(p) });
+    const members = membersExtent(raw.members_bbox);
+    f.setProperties({ name: p['name'] ?? p['address'] ?? p['feature_name'] ?? '', facing: facingDegrees(p), figure: figureText(p, this.figure), ...(members ? { labelAt: centreOf(members) } : {}) });
     f.setId(this.selectedId);
     this.selection.addFeature(f);
     this.tellNames();

@@ -2,13 +2,14 @@ import Feature from 'ol/Feature';
 import GeoJSON from 'ol/format/GeoJSON';
 import RenderFeature from 'ol/render/Feature';
 import { createEmpty, extend, type Extent } from 'ol/extent';
+import { transformExtent } from 'ol/proj';
 import { frameExtent } from './frameExtent';
 import { facingDegrees } from './facing';
 
 /** GeoJSON features as the service sends them (WGS84, [lon, lat]). */
 export interface GeoJsonFeatureCollection {
   type: 'FeatureCollection';
-  features: ReadonlyArray<{ type: 'Feature'; id?: string | number; geometry: unknown; properties?: unknown }>;
+  features: ReadonlyArray<{ type: 'Feature'; id?: string | number; geometry: unknown; properties?: unknown; members_bbox?: unknown }>;
 }
 
 /** A result on the map; `i` is its index in the collection it came from. */
@@ -16,7 +17,7 @@ export type MapFeature = Feature | RenderFeature;
 
 export interface ReadResults {
   features: MapFeature[];
-  /** Map-projection extent a fit frames (a multi-part area by its main parts, frameExtent.ts); empty when nothing had a geometry. */
+  /** Map-projection extent a fit frames (a group by the features it counts, a multi-part area by its main parts, frameExtent.ts); empty when nothing had a geometry. */
   extent: Extent;
   /** Features without a usable geometry (not drawn, still listed). */
   skipped: number;
@@ -27,6 +28,23 @@ export interface ReadResults {
 export interface ReadOptions {
   /** Also keep the label and facing the canvas style draws (small sets only: it costs per feature). */
   details: boolean;
+  /** Columns whose values a label shows after the name (the figure the question asked about). */
+  figure?: readonly string[];
+}
+
+const figureFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+
+/**
+ * The values of a result's figure columns as a label shows them ("340"), from its properties or
+ * its uploaded attributes; '' when it has none of them as numbers.
+ */
+export function figureText(p: Record<string, unknown>, columns: readonly string[]): string {
+  const attrs = (p['attributes'] && typeof p['attributes'] === 'object' ? p['attributes'] : {}) as Record<string, unknown>;
+  return columns
+    .map((c) => p[c] ?? attrs[c])
+    .filter((v): v is number => typeof v === 'number' && Number.isFinite(v))
+    .map((v) => figureFormat.format(v))
+    .join(' · ');
 }
 
 const R = 6378137;
@@ -52,6 +70,7 @@ export function readResults(collection: GeoJsonFeatureCollection, options: ReadO
       const p = (f.properties ?? {}) as Record<string, unknown>;
       props['name'] = p['name'] ?? p['address'] ?? p['feature_name'] ?? '';
       props['facing'] = facingDegrees(p);
+      if (options.figure?.length) props['figure'] = figureText(p, options.figure);
     }
     const g = f.geometry as { type?: string; coordinates?: unknown } | null;
     if (g?.type === 'Point' && Array.isArray(g.coordinates)) {
@@ -82,14 +101,28 @@ export function readResults(collection: GeoJsonFeatureCollection, options: ReadO
       skipped++;
       continue;
     }
+    const framed = membersExtent(f.members_bbox);
+    // A group (a country of "per country") is framed by the features it counts, not its whole area,
+    // and labelled among them, where the frame shows it.
+    if (framed && options.details) props['labelAt'] = centreOf(framed);
     feature.setProperties(props, true);
-    extend(others, frameExtent(geom));
+    extend(others, framed ?? frameExtent(geom));
     out[n++] = feature;
   }
   out.length = n;
   const extent: Extent = minX <= maxX ? extend([minX, minY, maxX, maxY], others) : others;
   return { features: out, extent, skipped, pointsOnly: others[0]! > others[2]! };
 }
+
+/** A box [west, south, east, north] in degrees (a group's `members_bbox`) in map coordinates; null for anything else. */
+export function membersExtent(v: unknown): Extent | null {
+  if (!Array.isArray(v) || v.length !== 4 || !v.every((n) => typeof n === 'number' && Number.isFinite(n))) return null;
+  const [w, s, e, n] = v as number[];
+  if (w! > e! || s! > n! || s! < -90 || n! > 90) return null;
+  return transformExtent([w!, Math.max(s!, -85), e!, Math.min(n!, 85)], 'EPSG:4326', 'EPSG:3857');
+}
+
+export const centreOf = (e: Extent): [number, number] => [(e[0]! + e[2]!) / 2, (e[1]! + e[3]!) / 2];
 
 /** The map position of a point result, or null for lines and areas. */
 export function pointOf(f: MapFeature): [number, number] | null {

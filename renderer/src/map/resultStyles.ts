@@ -1,6 +1,7 @@
 import type { FeatureLike } from 'ol/Feature';
 import type { FlatStyle } from 'ol/style/flat';
 import { Circle, Fill, Icon, Stroke, Style, Text } from 'ol/style';
+import Point from 'ol/geom/Point';
 import { arrowRotation } from './facing';
 import type { PointStyle } from './PointsLayer';
 
@@ -56,10 +57,13 @@ export function arrowStyle(color: string, degrees: number, emphasised: boolean):
   return style;
 }
 
-const labelText = (f: FeatureLike) => {
-  const name = String(f.get('name') ?? '');
+/** A label's words: the name, then the figure the question asked about ("Annecy store · 340"). */
+export const labelText = (f: FeatureLike): string => {
+  const raw = String(f.get('name') ?? '');
   // A label is a hint; the full name is in the details panel.
-  return name.length > 60 ? `${name.slice(0, 59)}…` : name;
+  const name = raw.length > 60 ? `${raw.slice(0, 59)}…` : raw;
+  const figure = f.get('figure') as string | undefined;
+  return figure ? `${name} · ${figure}` : name;
 };
 // Clear of the dot and its white rim, so the label's halo never covers it.
 const labelOffsetY = (selected: boolean) => (selected ? -21 : -17);
@@ -75,8 +79,11 @@ export const LABEL_SIDES: readonly LabelSide[] = ['above', 'right', 'left'];
 
 /** Features are named on the map: the basemap has no place labels to read them by. */
 export function labelStyle(f: FeatureLike, selected: boolean, side: LabelSide = 'above'): Style {
+  const at = f.get('labelAt') as [number, number] | undefined;
   return new Style({
     zIndex: selected ? 11 : 1,
+    // An area labelled where the features it counts lie (a country of "per country").
+    ...(at ? { geometry: new Point(at) } : {}),
     text: new Text({
       text: labelText(f),
       font: selected ? '600 12px system-ui, sans-serif' : '12px system-ui, sans-serif',

@@ -1,11 +1,11 @@
 import { defineStore } from 'pinia';
-import { computed, readonly, ref, shallowRef } from 'vue';
+import { computed, readonly, ref, shallowRef, watch } from 'vue';
 import type { InlineAttachment } from '../../../shared/rpc/methods/compute';
 import { COMPUTE_LIMIT, type ComputeRequestInput, type ComputeResponse } from '../../../shared/service/compute';
 import { readingOfWarnings, UnreadRefusal } from '../../../shared/service/reading';
-import { withoutAreaPhrase } from '../lib/reading';
 import { useRun } from '../composables/useRun';
 import { collectionOf, computeRows } from '../lib/results';
+import { askedColumns, extraColumns, figureColumns, tableRows } from '../lib/table';
 import { useServices } from '../services';
 import { useAppStore } from './app';
 import { useAttachmentsStore } from './attachments';
@@ -69,13 +69,18 @@ export const useAskStore = defineStore('ask', () => {
     const r = UnreadRefusal.safeParse(d?.refusal);
     return r.success ? r.data : null;
   });
-  /** The question last asked, answered or not. */
-  const asked = ref('');
-  /** A refusal of a word read as an area where none was meant: the phrase to leave out and the rest. */
-  const areaOffer = computed(() => {
-    const e = runner.error.value;
-    return e && !refusal.value ? withoutAreaPhrase(asked.value, e.message) : null;
+  /** The columns of the figure the question asked about (an ordered column, a count per group, a measured area). */
+  const asked = computed(() => {
+    const table = tableRows(response.value?.results.features ?? []);
+    const columns = askedColumns(reading.value, extraColumns(table));
+    return { columns, figure: figureColumns(columns, table) };
   });
+  // The map labels each answer with its figure too ("Annecy store · 340", "France · 2").
+  watch(
+    () => asked.value.figure,
+    (figure) => map.setFigure('ask', figure),
+    { immediate: true },
+  );
   /** More matched than were returned, and the interface allows asking for more. */
   const canRaiseLimit = computed(() => {
     const r = response.value?.results;
@@ -84,7 +89,6 @@ export const useAskStore = defineStore('ask', () => {
 
   async function send(request: ComputeRequestInput, files: InlineAttachment[], followUp: boolean, replaceLast: boolean): Promise<boolean> {
     attempt = { request, files, followUp };
-    asked.value = request.query;
     const value = await runner.run((runId) =>
       files.length
         ? // Large files go ahead in chunks; the run removes them on the Node side whichever way it ends.
@@ -208,7 +212,7 @@ export const useAskStore = defineStore('ask', () => {
     canFollowUp,
     canRaiseLimit,
     reading,
-    areaOffer,
+    askedColumns: computed(() => asked.value.columns),
     refusal,
     stale: readonly(stale),
     restore,

@@ -70,6 +70,13 @@ export const useMapStore = defineStore('map', () => {
     const c = colouring.value.by === 'column' && !colourableColumns(features).includes(colouring.value.column) ? { by: 'layer' as const } : colouring.value;
     return { colouring: c, columns: colourableColumns(features), ...classify(features, c, LAYER_COLOURS[activeLayer.value]) };
   });
+  /** Per layer, the columns of the figure its question asked about: labels show their values after the name. */
+  const figures = shallowRef(Object.fromEntries(LAYERS.map((l): [LayerName, readonly string[]] => [l, []])) as Record<LayerName, readonly string[]>);
+  function setFigure(layer: LayerName, columns: readonly string[]): void {
+    const now = figures.value[layer];
+    if (columns.length === now.length && columns.every((c, i) => c === now[i])) return;
+    figures.value = { ...figures.value, [layer]: [...columns] };
+  }
   /** Bumped to zoom to the diff when one is shown. */
   const diffSeq = ref(0);
   /** The user's choice of online tiles, remembered; they are drawn only while online too. */
@@ -210,6 +217,8 @@ export const useMapStore = defineStore('map', () => {
     setColouring,
     setClassShown,
     legend,
+    figures: computed(() => figures.value),
+    setFigure,
     setTool,
     setOverlay,
     setOnlineTiles,

@@ -8,6 +8,13 @@ import { useServices } from '../services';
 /** A reading's filter that keeps an area ("in France"): the area's name. */
 const AREA_FILTER = /^in (.+)$/;
 
+/** The middle vertex of a line's longest part, where its name goes. */
+function middleOf(parts: readonly (readonly number[])[][]): [number, number] | null {
+  const longest = parts.reduce<readonly (readonly number[])[]>((a, p) => (p.length > a.length ? p : a), []);
+  const m = longest[Math.floor(longest.length / 2)];
+  return m ? [m[0]!, m[1]!] : null;
+}
+
 /**
  * The built-in catalog's place names for the offline basemap, read once, and the places an
  * answer's reading names, found in the same catalog so the map can draw what was asked about.
@@ -29,6 +36,12 @@ export const usePlacesStore = defineStore('places', () => {
     if (!reading) return [];
     const out: MapReference[] = [];
     for (const r of reading.relations) {
+      // A line the answer was measured from comes with the reading: drawn as itself, named at its middle.
+      const mid = r.line ? middleOf(r.line.coordinates) : null;
+      if (r.line && mid) {
+        out.push({ label: r.reference, lon: mid[0], lat: mid[1], line: r.line });
+        continue;
+      }
       const found = await basemap.findPlace(r.reference);
       if (!found) continue;
       const ref: MapReference = { label: found.kind === 'point' ? r.reference : found.name, lon: found.lon, lat: found.lat };

@@ -13,6 +13,9 @@ export const KeyState = z.object({
   set: z.boolean(),
   /** ISO time of the last write, when known. */
   setAt: z.string().nullable(),
+  /** Given in the process environment (read only; changed where it is set), and by which variable. */
+  from: z.literal('environment').optional(),
+  variable: z.string().optional(),
 });
 export type KeyState = z.infer<typeof KeyState>;
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../../../electron/ground/logger';
 import { createLocalService, type LocalService } from '../../../electron/local-service/server';
 import { ComputeResponseExact, type ComputeResponse } from '../../../shared/service/compute';
+import { QuestionReading } from '../../../shared/service/reading';
 import { catalog, databaseFor, KEYS } from '../local-service/harness';
 import { airports, apLat, apLon, cities, countryByCode, isLarge, km, populationOf } from '../local-service/raw';
 import { writeTownFiles, type TownFiles } from '../../support/town/files';
@@ -205,6 +206,25 @@ describe('relationships', () => {
     expect(text(r)).toContain('within 50 m of');
     const wide = await ask('parking along Südstraße');
     expectRanked(wide, nearestFirst(tagged('amenity', 'parking'), geom('Südstraße')).filter((x) => x.d <= 50));
+  });
+
+  it('16b. a line measured from is carried by its step of the reading, for the map to draw', async () => {
+    const r = await ask('pharmacies along the Lenne');
+    const plan = r.warnings.find((w) => (w as { code: string }).code === 'plan') as { reading: QuestionReading };
+    const reading = QuestionReading.parse(plan.reading);
+    const step = reading.relations.find((x) => x.reference.includes('Lenne'))!;
+    // The river as the generator drew it: every vertex carried lies on it, and it runs end to end.
+    const lenne = geom('Lenne') as { type: 'LineString'; coordinates: number[][] };
+    const carried = step.line!.coordinates.flat();
+    expect(carried.length).toBeGreaterThan(1);
+    const onRiver = new Set(lenne.coordinates.map((p) => p.join(',')));
+    expect(carried.every((p) => onRiver.has(p.join(',')))).toBe(true);
+    expect(carried[0]).toEqual(lenne.coordinates[0]);
+    expect(carried.at(-1)).toEqual(lenne.coordinates.at(-1));
+    // A building's outline is no line: its step carries none.
+    const point = await ask('pharmacies within 300 m of the Rathaus');
+    const pointPlan = point.warnings.find((w) => (w as { code: string }).code === 'plan') as { reading: QuestionReading };
+    expect(pointPlan.reading.relations.every((x) => x.line === undefined)).toBe(true);
   });
 
   it('17. nearest to a polygon: the single nearest', async () => {

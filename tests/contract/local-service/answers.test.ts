@@ -133,6 +133,7 @@ describe('questions (issue 18)', () => {
     'airports bbox 4.5,45.5,5.5,46',
     'airports 45.5N to 46N, 4.5E to 5.5E',
     'airports between longitude 4.5 and 5.5 and latitude 45.5 and 46',
+    'airports between lat 45.5 and 46 and long 4.5 and 5.5',
   ])('6. reads the box in "%s"', async (query) => {
     const want = airports.filter((a) => apLat(a) >= 45.5 && apLat(a) <= 46 && apLon(a) >= 4.5 && apLon(a) <= 5.5);
     expect(want.length).toBeGreaterThan(0);
@@ -152,6 +153,10 @@ describe('questions (issue 18)', () => {
     expect(problem(bad).detail).toMatch(/latitudes must lie between -90 and 90/);
     const half = await postJson(r, { query: 'airports between latitude 45.5 and 46' });
     expect(half.status).toBe(400);
+    // "long" with a figure after it meant a longitude: refused as an area, never answered everywhere.
+    const lone = await postJson(r, { query: 'airports long 4.5' });
+    expect(lone.status).toBe(400);
+    expect(problem(lone).detail).toMatch(/area after "long"/);
     const unknown = await refused(r, { query: 'airports in Narnia' });
     expect(unknown.unread.map((u) => u.words)).toEqual(['Narnia']);
     const far = await refused(r, { query: 'airports within 30 km of Narnia' });

@@ -38,6 +38,8 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     { query: 'airports with runways longer than 3,000 m in Greece', words: /runways/, holds: /iata/ },
     { query: 'airports over 1 million people', words: /population/, holds: /iata/ },
     { query: 'largest airports in France', words: /largest/, holds: /size/ },
+    // "long" with no coordinates after it is a plain word, not a longitude.
+    { query: 'airports with a long runway', words: /\blong runway\b/, holds: /iata/ },
     { query: 'pharmacies in Lyon', words: /pharmacies/ },
     { query: 'airports within 20 km of a fire station', words: /fire station/ },
     // Photos by what is seen in them, in a service without a photo catalog.

@@ -213,6 +213,7 @@ describe('through the service', () => {
       ['the 5 nearest purple airports to Lyon', 'airports by distance to Lyon, France nearest first top 5', 'airports · distance to Lyon, France · nearest first · first 5'],
       ['airports near Springfield, France', 'airports', 'airports'],
       ['airports in Spain more than 30 leagues from Madrid', 'airports in Spain', 'airports · in Spain'],
+      ['airports with a long runway within 50 km of Lyon', 'airports within 50 km of Lyon, France', 'airports · within 50 km of Lyon, France'],
       ['cities within 50 km of Lyon over 100 furlongs', 'cities within 50 km of Lyon, France', 'cities · within 50 km of Lyon, France'],
     ];
     for (const [q, rest, restReading] of cases) {

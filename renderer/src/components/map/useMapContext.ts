@@ -42,7 +42,7 @@ export function useMapContext(fieldMap: ShallowRef<FieldMap | null>, tilesShown:
     const refs = found.filter((r) => !(r.area && listed.has(r.label)));
     if (mine !== seq || !reference.value) return;
     reference.value.set(refs);
-    referenceText.value = refs.map((r) => [r.label, r.minKm ?? '', r.maxKm ?? '', r.area ? 'area' : ''].join('|')).join(';');
+    referenceText.value = refs.map((r) => [r.label, r.minKm ?? '', r.maxKm ?? '', r.area ? 'area' : r.line ? 'line' : ''].join('|')).join(';');
   }
 
   /** Whether the street basemap or a pack's tiles cover the view's centre at this zoom. */

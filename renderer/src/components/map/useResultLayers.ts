@@ -37,6 +37,11 @@ export function useResultLayers(fieldMap: ShallowRef<FieldMap | null>, webgl: bo
     renderMode.value = ls[store.activeLayer].renderMode;
   }
 
+  function syncFigures(): void {
+    const ls = layers.value;
+    if (ls) for (const name of LAYERS) ls[name].setFigure(store.figures[name]);
+  }
+
   function syncUploads(): void {
     const features = Object.values(store.uploads).flatMap((c) => c.features);
     uploadsLayer.value?.setFeatures({ type: 'FeatureCollection', features });
@@ -75,6 +80,7 @@ export function useResultLayers(fieldMap: ShallowRef<FieldMap | null>, webgl: bo
     };
     m.map.on('moveend', relabel);
     m.onControlsChange(relabel);
+    syncFigures();
     syncCollections();
     syncUploads();
     syncVisibility();
@@ -94,6 +100,7 @@ export function useResultLayers(fieldMap: ShallowRef<FieldMap | null>, webgl: bo
   }
 
   watch(() => store.collections, syncCollections);
+  watch(() => store.figures, syncFigures);
   watch([() => store.legend, () => store.hiddenClasses], syncColours);
   watch(() => store.uploads, syncUploads);
   watch([() => store.activeLayer, () => store.overlays], () => {

@@ -34,6 +34,8 @@ export function parseQuery(query: string, ctx: ParseContext): Plan {
   if (!fixes.length) return plan;
   const second = readOnce(text, ctx);
   if (second.notRead.length) return plan;
+  // A correction must not take the subject the question named ("long airports" read as "along airports").
+  if (namesSubject(plan) && !namesSubject(second)) return plan;
   for (const f of fixes) second.warnings.unshift({ code: 'typo', message: `read "${f.from}" as "${f.to}"`, from: f.from, to: f.to });
   return second;
 }
@@ -47,6 +49,8 @@ export function constructsReading(query: string, ctx: ParseContext): { id: strin
   readOnce(query, ctx, (id, from, used) => out.push({ id, from, used }));
   return out;
 }
+
+const namesSubject = (p: Plan): boolean => p.subject !== null || !!p.layerSubject || !!p.seen || !!p.uploadsExcept;
 
 function readOnce(query: string, ctx: ParseContext, trace?: ConstructTrace): Plan {
   const r = createReader(query, ctx);

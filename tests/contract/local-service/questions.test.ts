@@ -109,6 +109,13 @@ describe('the unanswerable set: refused, naming what was not read; never answere
     expect(typos).toEqual(expect.arrayContaining(['read "Swtizerland" as "Switzerland"', 'read "airprots" as "airports"']));
   });
 
+  it('a correction that would lose the subject the question named is not taken: the word is refused instead', async () => {
+    // "long" is one edit from "along", which would read "along airports" as a relation and search cities.
+    const p = await refused(r, { query: 'long airports near Lyon' });
+    expect(p.unread.map((u) => u.words)).toEqual(['long']);
+    expect(p.holds!.subject).toBe('airports');
+  });
+
   it('a follow-up with a word not read is refused too', async () => {
     const first = await compute(r, { query: 'airports in Spain', limit: 1 });
     const p = await refused(r, { query: 'only the ones with runways', search_id: first.id });

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { applyMigrations, type MigrationStep } from '../ground/migrations';
 import { BUILTIN_CODES, type KindCodes } from './catalog/kinds/registry';
 import type { Item, SavedSet } from './query/item';
+import { CompactItems, type ItemList } from './query/item-list';
 
 /** Numbered migrations of the compute routes, applied in order inside one transaction at open. */
 const MIGRATIONS: MigrationStep[] = [
@@ -75,7 +76,7 @@ export interface PackedItems {
 const PACK_STEP = 16_384;
 
 /** Packs `items` in blocks of PACK_STEP, yielding after each; returns the packed set. */
-function* packSteps(items: Item[], codes: KindCodes): Generator<void, PackedItems> {
+function* packSteps(items: ItemList, codes: KindCodes): Generator<void, PackedItems> {
   const n = items.length;
   const buf = new ArrayBuffer(8 + n * 13);
   new Uint32Array(buf, 0, 1)[0] = n;
@@ -84,8 +85,9 @@ function* packSteps(items: Item[], codes: KindCodes): Generator<void, PackedItem
   const kind = new Uint8Array(buf, 8 + n * 12, n);
   const figures: Record<number, Item['a']> = {};
   let hasFigures = false;
+  const at = items instanceof CompactItems ? (j: number): Item => ({ k: items.k, i: items.index(j), d: items.distance(j) }) : (j: number) => items.at(j)!;
   for (let j = 0; j < n; j++) {
-    const x = items[j]!;
+    const x = at(j);
     d[j] = x.d ?? NaN;
     idx[j] = x.i;
     kind[j] = codes.codeOf(x.k);
@@ -104,7 +106,7 @@ function* packSteps(items: Item[], codes: KindCodes): Generator<void, PackedItem
  * 1.8 MB in a few milliseconds, where JSON text took 3-6 MB and 20-100 ms on the request thread.
  * Kind bytes are the storage codes of the kinds' vocabulary entries.
  */
-export function packItems(items: Item[], codes: KindCodes = BUILTIN_CODES): PackedItems {
+export function packItems(items: ItemList, codes: KindCodes = BUILTIN_CODES): PackedItems {
   const steps = packSteps(items, codes);
   for (;;) {
     const r = steps.next();
@@ -114,7 +116,7 @@ export function packItems(items: Item[], codes: KindCodes = BUILTIN_CODES): Pack
 
 /** packItems for large sets on the request thread: 300,000 items take 30-80 ms, cut into slices. */
 export async function packItemsSliced(
-  items: Item[],
+  items: ItemList,
   slice: { due(): boolean; pause(): Promise<void> },
   codes: KindCodes = BUILTIN_CODES,
 ): Promise<PackedItems> {

@@ -6,6 +6,7 @@ import type { Selection } from '../vocabulary/vocabulary';
 import { LAYER_ITEM, type Item, type LayerSubject, type SavedSet } from './item';
 import type { Plan, Warning } from './plan';
 import { holdsOf, type Holds } from './refusal';
+import { CompactItems, indicesOf } from './item-list';
 import type { Source } from './source';
 import { catalogSource } from './sources/catalog';
 import { layerSource, type LayerSource } from './sources/layer';
@@ -97,8 +98,8 @@ export async function subjectOf(input: SubjectInput, warn: (w: Warning) => void)
     kind: subject,
     source: source as Source<unknown>,
     of: (x) => x.i,
-    saved: useSaved?.items.filter((x) => x.k === subject).map((x) => x.i),
-    savedFigures: useSaved?.items.some((x) => x.a) ? new Map(useSaved.items.map((x) => [x.i, x.a])) : undefined,
+    saved: useSaved && indicesOf(useSaved.items, subject),
+    savedFigures: useSaved && !(useSaved.items instanceof CompactItems) && useSaved.items.some((x) => !!x.a) ? new Map([...useSaved.items].map((x): [number, Item['a']] => [x.i, x.a])) : undefined,
     uploads: isUploads ? uploads : input.uploads.features,
     // Asked only by a refusal: an upload's columns are a scan of every row.
     get holds() {

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { defaultCatalogDir, loadCatalog, pointLayer } from '../../../electron/local-service/catalog/catalog';
+import { UPLOADS } from '../../../electron/local-service/catalog/kinds/uploads';
+import { execute } from '../../../electron/local-service/query/execute';
+import { CompactItems } from '../../../electron/local-service/query/item-list';
+import type { Plan } from '../../../electron/local-service/query/plan';
+import { packItems, unpackItems } from '../../../electron/local-service/store';
+import type { UploadFeature } from '../../../electron/local-service/uploads';
+import { UploadSet } from '../../../electron/local-service/upload/set';
+
+let seed = 11;
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+
+/** Random sites; every 7th repeats the one before it (equal distances), every 5th has no capacity. */
+function sites(n: number): UploadFeature[] {
+  const out: UploadFeature[] = [];
+  for (let i = 0; i < n; i++) {
+    const prev = out[i - 1];
+    const lon = i % 7 === 6 && prev ? prev.lon : rand() * 60 - 10;
+    const lat = i % 7 === 6 && prev ? prev.lat : rand() * 40 + 30;
+    const capacity = i % 5 === 4 ? '' : String(Math.floor(rand() * 50));
+    out.push({ id: String(i), file: 'sites.csv', name: `s${i}`, address: '', geometry: { type: 'Point', coordinates: [lon, lat] }, lon, lat, country: '', attributes: { capacity } });
+  }
+  return out;
+}
+
+const PARIS = { lon: 2.3522, lat: 48.8566 };
+const rad = Math.PI / 180;
+const km = (f: UploadFeature) => {
+  const h = Math.sin(((f.lat - PARIS.lat) * rad) / 2) ** 2 + Math.cos(f.lat * rad) * Math.cos(PARIS.lat * rad) * Math.sin(((f.lon - PARIS.lon) * rad) / 2) ** 2;
+  return 2 * 6371 * Math.asin(Math.sqrt(h));
+};
+const paris = { type: 'points' as const, points: [{ ...PARIS, label: 'Paris' }], label: 'Paris' };
+const plan = (extra: Partial<Plan>): Plan => ({ subject: UPLOADS.name, conditions: [], countries: [], unread: [], notRead: [], ignored: [], warnings: [], ...extra }) as Plan;
+
+/** The answer over the raw rows: the rows kept, in the order asked, ties by row number. */
+function bruteForce(rows: UploadFeature[], extra: Partial<Plan>): number[] {
+  let ids = rows.map((_, i) => i);
+  if (extra.within) ids = ids.filter((i) => km(rows[i]!) <= extra.within!.radiusKm);
+  const cap = (i: number) => (rows[i]!.attributes['capacity'] === '' ? NaN : Number(rows[i]!.attributes['capacity']));
+  // With something to measure from and no order asked, nearest first.
+  const order = extra.order ?? (extra.within || extra.distanceRef ? 'distance' : undefined);
+  if (order === 'distance') ids.sort((a, b) => km(rows[a]!) - km(rows[b]!) || a - b);
+  if (order === 'distance_desc') ids.sort((a, b) => km(rows[b]!) - km(rows[a]!) || a - b);
+  if (extra.orderBy) {
+    const sign = extra.order === 'population_desc' ? -1 : 1;
+    ids.sort((a, b) => Number(Number.isNaN(cap(a))) - Number(Number.isNaN(cap(b))) || sign * (cap(a) - cap(b)) || a - b);
+  }
+  return extra.top !== undefined ? ids.slice(0, extra.top) : ids;
+}
+
+const cases: [string, Partial<Plan>][] = [
+  ['every row', {}],
+  ['within 800 km', { within: { reference: paris, radiusKm: 800 } }],
+  ['nearest first', { distanceRef: paris, order: 'distance' }],
+  ['the 40 farthest', { distanceRef: paris, order: 'distance_desc', top: 40 }],
+  ['the 25 largest by capacity', { order: 'population_desc', orderBy: { keys: ['capacity'], label: 'capacity' }, top: 25 }],
+  ['smallest by capacity within 1500 km', { within: { reference: paris, radiusKm: 1500 }, order: 'population_asc', orderBy: { keys: ['capacity'], label: 'capacity' } }],
+];
+
+describe('uploaded rows held as compact items', () => {
+  const catalog = loadCatalog(defaultCatalogDir());
+  for (const n of [600, 5_000]) {
+    const rows = sites(n);
+    const features = UploadSet.of(rows);
+    const layer = pointLayer(UPLOADS.name, rows.map((f) => f.lon), rows.map((f) => f.lat), rows.map((f) => f.country));
+    for (const [name, extra] of cases) {
+      it(`${name} (${n} rows): the rows and distances of a brute force over the raw rows`, async () => {
+        const ex = await execute({ plan: plan(extra), catalog, uploads: { features, layer }, coordinates: [], h3Cells: [] });
+        expect(ex.items).toBeInstanceOf(CompactItems);
+        const want = bruteForce(rows, extra);
+        const got = ex.items.slice();
+        expect(got.map((x) => x.i)).toEqual(want);
+        expect(got.every((x) => x.k === UPLOADS.name)).toBe(true);
+        if (extra.within || extra.distanceRef) for (const x of got) expect(x.d! / 1000).toBeCloseTo(km(rows[x.i]!), 3);
+        else expect(got.some((x) => x.d !== undefined)).toBe(false);
+        // A page is the same rows as the whole list's first ones.
+        expect(ex.items.slice(0, 10)).toEqual(got.slice(0, 10));
+        expect(ex.items.at(-1)).toEqual(got.at(-1));
+        // Packed for the saved set and read back: the same items.
+        const packed = packItems(ex.items, catalog.kinds.codes);
+        expect(unpackItems(packed.bin, packed.figures, catalog.kinds.codes)).toEqual(got);
+      });
+    }
+  }
+});

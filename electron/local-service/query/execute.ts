@@ -23,6 +23,7 @@ import { refusalOfParts, unheldParts, UnreadQuestion, type UnreadPart } from './
 import { sortByDistance } from './sort';
 import { CompactItems } from './item-list';
 import { subjectOf, type LayersInput, type SeenInput, type Subject } from './subject';
+import type { UploadLayer } from './sources/upload';
 
 export { sortByDistance } from './sort';
 export { PER_AREA_UNIT_KM2, PER_CAPITA_UNIT, type MeasurementResult } from './measure';
@@ -31,7 +32,8 @@ export { LAYER_ITEM, type Execution, type Item, type SavedSet } from './item';
 export interface ExecuteInput {
   plan: Plan;
   catalog: Catalog;
-  uploads: { features: UploadSet; layer: Layer };
+  /** The uploads and their point layer, or how to build it: its index is made only for a spatial call. */
+  uploads: { features: UploadSet; layer: UploadLayer };
   /** Request coordinates that the question did not name. */
   coordinates: RefPoint[];
   h3Cells: string[];

@@ -10,7 +10,7 @@ import { CompactItems, indicesOf } from './item-list';
 import type { Source } from './source';
 import { catalogSource } from './sources/catalog';
 import { layerSource, type LayerSource } from './sources/layer';
-import { uploadSource } from './sources/upload';
+import { uploadSource, type UploadLayer } from './sources/upload';
 
 /** The data layers a question may read: its subject's features, and features it relates to. */
 export interface LayersInput {
@@ -46,7 +46,7 @@ export interface SeenInput {
 export interface SubjectInput {
   plan: Plan;
   catalog: Catalog;
-  uploads: { features: UploadSet; layer: Layer };
+  uploads: { features: UploadSet; layer: UploadLayer };
   saved?: SavedSet;
   layers?: LayersInput;
   seen?: SeenInput;
@@ -91,7 +91,7 @@ export async function subjectOf(input: SubjectInput, warn: (w: Warning) => void)
   const savedUploads = useSaved?.uploads ?? input.uploads.features;
   const uploads = useSaved ? savedUploads : input.uploads.features;
   // Saved uploads are read back without a layer: theirs is built here.
-  const uploadsLayer = useSaved && savedUploads.length ? await input.layerFrom(UPLOADS.name, savedUploads) : input.uploads.layer;
+  const uploadsLayer = useSaved && savedUploads.length ? () => Promise.resolve(input.layerFrom(UPLOADS.name, savedUploads)) : input.uploads.layer;
   // Any name but the uploads' must be a kind of the catalog (else an error).
   const source: Source<number> = isUploads ? uploadSource(uploads, uploadsLayer, catalog) : catalogSource(kinds.get(subject), catalog);
   return {

@@ -229,13 +229,14 @@ export class UploadSet {
 
   /**
    * Every position in one pair of arrays, which the uploads' point layer then shares: the files'
-   * arrays are copied once into these and let go.
+   * arrays are copied once into these and let go. They are shared memory, so the index worker
+   * reads them where they are rather than from a copy.
    */
   positions(): { lon: Float64Array; lat: Float64Array } {
     const s = this.segments;
-    if (s.length === 1 && s[0]!.lon.length === this.length) return { lon: s[0]!.lon, lat: s[0]!.lat };
-    const lon = new Float64Array(this.length);
-    const lat = new Float64Array(this.length);
+    if (s.length === 1 && s[0]!.lon.length === this.length && s[0]!.lon.buffer instanceof SharedArrayBuffer) return { lon: s[0]!.lon, lat: s[0]!.lat };
+    const lon = new Float64Array(new SharedArrayBuffer(this.length * 8));
+    const lat = new Float64Array(new SharedArrayBuffer(this.length * 8));
     for (const seg of s) {
       lon.set(seg.lon.subarray(0, seg.count), seg.start);
       lat.set(seg.lat.subarray(0, seg.count), seg.start);

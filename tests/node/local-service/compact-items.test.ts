@@ -84,3 +84,34 @@ describe('uploaded rows held as compact items', () => {
     }
   }
 });
+
+describe('packed result sets', () => {
+  const catalog = loadCatalog(defaultCatalogDir());
+  const codes = catalog.kinds.codes;
+
+  it('hold uploaded rows without distances in 4 bytes a row, and read back the same', async () => {
+    const rows = sites(3_000);
+    const layer = pointLayer(UPLOADS.name, rows.map((f) => f.lon), rows.map((f) => f.lat), rows.map((f) => f.country));
+    const ex = await execute({ plan: plan({}), catalog, uploads: { features: UploadSet.of(rows), layer }, coordinates: [], h3Cells: [] });
+    const packed = packItems(ex.items, codes);
+    expect(packed.bin.length).toBeLessThan(rows.length * 4 + 16);
+    expect(unpackItems(packed.bin, packed.figures, codes)).toEqual(rows.map((_, i) => ({ k: UPLOADS.name, i })));
+  });
+
+  it('read sets packed before the flags: a distance and a kind byte per item', () => {
+    const kinds = [catalog.kinds.fallback, UPLOADS.name];
+    const items = Array.from({ length: 50 }, (_, j) => ({ k: kinds[j % 2]!, i: j * 3, ...(j % 3 ? { d: j * 10.5 } : {}) }));
+    const n = items.length;
+    const old = Buffer.alloc(8 + n * 13);
+    old.writeUInt32LE(n, 0);
+    items.forEach((x, j) => {
+      old.writeDoubleLE(x.d ?? NaN, 8 + j * 8);
+      old.writeUInt32LE(x.i, 8 + n * 8 + j * 4);
+      old.writeUInt8(codes.codeOf(x.k), 8 + n * 12 + j);
+    });
+    expect(unpackItems(old, '{}', codes)).toEqual(items);
+    // Mixed kinds and distances packed now read back the same too.
+    const now = packItems(items, codes);
+    expect(unpackItems(now.bin, now.figures, codes)).toEqual(items);
+  });
+});

@@ -210,6 +210,25 @@ export class UploadSet {
   }
 
   /** Files in the order their features come, each once. */
+  /** The geometry types each file holds, read from the type bytes (no feature is made). */
+  typesByFile(): Map<string, Set<Geometry['type']>> {
+    const out = new Map<string, Set<Geometry['type']>>();
+    const add = (file: string, t: Geometry['type']) => {
+      let set = out.get(file);
+      if (!set) out.set(file, (set = new Set()));
+      set.add(t);
+    };
+    for (const s of this.segments) {
+      if (s.features) for (const f of s.features) add(f.file, f.geometry.type);
+      else {
+        const seen = new Uint8Array(GEOMETRY_TYPES.length);
+        for (let j = 0; j < s.count; j++) seen[s.types[j]!] = 1;
+        seen.forEach((on, t) => on && add(s.file, GEOMETRY_TYPES[t]!));
+      }
+    }
+    return out;
+  }
+
   files(): string[] {
     const seen = new Set<string>();
     for (const s of this.segments) {

@@ -29,8 +29,7 @@ export function uploadSource(features: UploadSet, layer: UploadLayer, catalog: C
     position: (i: number): Position => [features.lon(i), features.lat(i)],
     country: (i: number) => features.country(i),
   };
-  let pointLike = true;
-  for (let i = 0; i < features.length && pointLike; i++) pointLike = features.type(i) === 'Point';
+  const pointLike = [...features.typesByFile().values()].every((types) => types.size === 1 && types.has('Point'));
   // Every row's number, 4 bytes each (millions of rows), read as a list like the kinds' byPopulation.
   const every = async () => {
     const all = new Uint32Array(features.length);

@@ -89,13 +89,19 @@ describe('packed result sets', () => {
   const catalog = loadCatalog(defaultCatalogDir());
   const codes = catalog.kinds.codes;
 
-  it('hold uploaded rows without distances in 4 bytes a row, and read back the same', async () => {
+  it('hold uploaded rows without distances in 4 bytes a row (none for every row in order), and read back the same', async () => {
     const rows = sites(3_000);
     const layer = pointLayer(UPLOADS.name, rows.map((f) => f.lon), rows.map((f) => f.lat), rows.map((f) => f.country));
     const ex = await execute({ plan: plan({}), catalog, uploads: { features: UploadSet.of(rows), layer }, coordinates: [], h3Cells: [] });
     const packed = packItems(ex.items, codes);
-    expect(packed.bin.length).toBeLessThan(rows.length * 4 + 16);
+    // Every row in file order: no number is stored.
+    expect(packed.bin.length).toBeLessThan(16);
     expect(unpackItems(packed.bin, packed.figures, codes)).toEqual(rows.map((_, i) => ({ k: UPLOADS.name, i })));
+    // Some rows: 4 bytes each.
+    const some = await execute({ plan: plan({ order: 'population_desc', orderBy: { keys: ['capacity'], label: 'capacity' } }), catalog, uploads: { features: UploadSet.of(rows), layer }, coordinates: [], h3Cells: [] });
+    const somePacked = packItems(some.items, codes);
+    expect(somePacked.bin.length).toBeLessThan(rows.length * 4 + 16);
+    expect(unpackItems(somePacked.bin, somePacked.figures, codes)).toEqual(some.items.slice());
   });
 
   it('read sets packed before the flags: a distance and a kind byte per item', () => {

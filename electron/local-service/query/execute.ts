@@ -177,10 +177,11 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   if (items instanceof CompactItems) {
     // Numbers are the uploads' own order, so ties by number are ties in their own order.
     const one = (j: number): Item => ({ k: items.k, i: items.index(j) });
-    if (order === 'distance' || order === 'distance_desc') items.sortByDistance(order === 'distance_desc');
-    else if ((order === 'population_desc' || order === 'population_asc') && rankBy.length) items.sortBy((j) => valueOf(one(j)), order === 'population_desc');
-    else if ((order === 'population_desc' || order === 'population_asc') && source.population) items.sortBy((j) => source.population!(handle(one(j))), order === 'population_desc');
-    else if (!subject.saved) items.sortBy(() => 0);
+    const slice = work?.slice;
+    if (order === 'distance' || order === 'distance_desc') await items.sortByDistance(order === 'distance_desc', slice);
+    else if ((order === 'population_desc' || order === 'population_asc') && rankBy.length) await items.sortBy((j) => valueOf(one(j)), order === 'population_desc', slice);
+    else if ((order === 'population_desc' || order === 'population_asc') && source.population) await items.sortBy((j) => source.population!(handle(one(j))), order === 'population_desc', slice);
+    else if (!subject.saved) await items.sortBy(() => 0, false, slice);
   } else if (order === 'distance' || order === 'distance_desc') {
     sortByDistance(items);
     if (order === 'distance_desc') items.reverse();

@@ -1,5 +1,7 @@
 import type { Kind } from '../catalog/catalog';
+import type { Slicer } from '../upload/slice';
 import type { Item } from './item';
+import { sortSliced } from './sort-sliced';
 
 /**
  * Results as the executor and the saved set hold them: an array of items, or CompactItems. Both
@@ -117,12 +119,13 @@ export class CompactItems implements ItemList {
    * Ordered by a number per item (NaN last), ties by item number: one packed key per item (the
    * number's rank, then the item number) sorted natively, several times faster than a comparator.
    */
-  sortBy(value: (j: number) => number, desc = false): void {
+  async sortBy(value: (j: number) => number, desc = false, slice?: Slicer): Promise<void> {
     const n = this.n;
     if (n < 2) return;
     const vals = new Float64Array(n);
     let sorted = true;
     for (let j = 0; j < n; j++) {
+      if (slice && (j & 4095) === 4095 && slice.due()) await slice.pause();
       const v = value(j);
       vals[j] = Number.isNaN(v) ? Infinity : desc ? -v : v;
       if (j && (vals[j]! < vals[j - 1]! || (vals[j] === vals[j - 1] && this.idx[j]! < this.idx[j - 1]!))) sorted = false;
@@ -132,21 +135,21 @@ export class CompactItems implements ItemList {
     const order = new Uint32Array(n);
     for (let j = 0; j < n; j++) order[j] = j;
     const idx = this.idx;
-    order.sort((a, b) => vals[a]! - vals[b]! || (vals[a] === vals[b] ? 0 : vals[a]! < vals[b]! ? -1 : 1) || idx[a]! - idx[b]!);
-    this.permute(order);
+    await sortSliced(order, (a, b) => vals[a]! - vals[b]! || (vals[a] === vals[b] ? 0 : vals[a]! < vals[b]! ? -1 : 1) || idx[a]! - idx[b]!, slice);
+    await this.permute(order, slice);
   }
 
   /** Nearest first, none last; with `desc` the reverse (none first); ties by item number. */
-  sortByDistance(desc = false): void {
+  async sortByDistance(desc = false, slice?: Slicer): Promise<void> {
     const d = this.dist;
-    if (!d) return this.sortBy(() => 0);
+    if (!d) return this.sortBy(() => 0, false, slice);
     const far = (j: number) => (Number.isNaN(d[j]!) ? (desc ? Infinity : NaN) : d[j]!);
     // Large sets: distance in steps of 1 mm packed with the item number, sorted natively, then
     // one insertion pass orders the items that share a step.
     let maxI = 0;
     for (let j = 0; j < this.n; j++) if (this.idx[j]! > maxI) maxI = this.idx[j]!;
     const iBits = Math.max(18, Math.ceil(Math.log2(maxI + 1)));
-    if (this.n < 2000 || iBits > 24) return this.sortBy(far, desc);
+    if (this.n < 2000 || iBits > 24) return this.sortBy(far, desc, slice);
     const n = this.n;
     const scale = 2 ** iBits;
     const stepMm = 2 ** Math.max(0, MM_BITS - (53 - iBits));
@@ -154,15 +157,16 @@ export class CompactItems implements ItemList {
     const keys = new Float64Array(n);
     const at = new Int32Array(maxI + 1);
     for (let j = 0; j < n; j++) {
+      if (slice && (j & 4095) === 4095 && slice.due()) await slice.pause();
       const x = d[j]!;
       const step = Number.isNaN(x) ? maxStep : Math.min(maxStep - 1, Math.floor((x * 1000) / stepMm));
       keys[j] = (desc ? maxStep - step : step) * scale + this.idx[j]!;
       at[this.idx[j]!] = j;
     }
-    keys.sort();
+    await sortSliced(keys, undefined, slice);
     const order = new Uint32Array(n);
     for (let j = 0; j < n; j++) order[j] = at[keys[j]! % scale]!;
-    this.permute(order);
+    await this.permute(order, slice);
     const idx = this.idx;
     const dist = this.dist!;
     const key = (j: number) => {
@@ -170,6 +174,7 @@ export class CompactItems implements ItemList {
       return desc ? -x : x;
     };
     for (let j = 1; j < n; j++) {
+      if (slice && (j & 4095) === 4095 && slice.due()) await slice.pause();
       const ki = key(j);
       const xi = idx[j]!;
       const xd = dist[j]!;
@@ -185,16 +190,21 @@ export class CompactItems implements ItemList {
   }
 
   /** Puts the item at order[j] in place j. */
-  private permute(order: Uint32Array): void {
+  private async permute(order: Uint32Array, slice?: Slicer): Promise<void> {
     const n = this.n;
     const idx = new Int32Array(n);
-    for (let j = 0; j < n; j++) idx[j] = this.idx[order[j]!]!;
-    this.idx = idx;
-    if (this.dist) {
-      const dist = new Float64Array(n);
-      for (let j = 0; j < n; j++) dist[j] = this.dist[order[j]!]!;
-      this.dist = dist;
+    for (let j = 0; j < n; j++) {
+      idx[j] = this.idx[order[j]!]!;
+      if (slice && (j & 16383) === 16383 && slice.due()) await slice.pause();
     }
+    const dist = this.dist && new Float64Array(n);
+    if (dist)
+      for (let j = 0; j < n; j++) {
+        dist[j] = this.dist![order[j]!]!;
+        if (slice && (j & 16383) === 16383 && slice.due()) await slice.pause();
+      }
+    this.idx = idx;
+    this.dist = dist;
   }
 }
 

@@ -3,9 +3,10 @@ import { defaultCatalogDir, loadCatalog, pointLayer } from '../../../electron/lo
 import { UPLOADS } from '../../../electron/local-service/catalog/kinds/uploads';
 import { execute } from '../../../electron/local-service/query/execute';
 import { CompactItems } from '../../../electron/local-service/query/item-list';
+import { sortSliced } from '../../../electron/local-service/query/sort-sliced';
 import type { Plan } from '../../../electron/local-service/query/plan';
 import { packItems, unpackItems } from '../../../electron/local-service/store';
-import type { UploadFeature } from '../../../electron/local-service/uploads';
+import { createSlicer, type UploadFeature } from '../../../electron/local-service/uploads';
 import { UploadSet } from '../../../electron/local-service/upload/set';
 
 let seed = 11;
@@ -119,5 +120,33 @@ describe('packed result sets', () => {
     // Mixed kinds and distances packed now read back the same too.
     const now = packItems(items, codes);
     expect(unpackItems(now.bin, now.figures, codes)).toEqual(items);
+  });
+});
+
+describe('sorting in slices', () => {
+  it('orders 200,000 keys as one native sort does, letting other work run between slices', async () => {
+    const n = 200_000;
+    const keys = Float64Array.from({ length: n }, () => Math.floor(rand() * 1e6) / 7);
+    const want = keys.slice().sort();
+    const order = Uint32Array.from({ length: n }, (_, j) => j);
+    const ranked = keys.slice();
+    const byKey = (a: number, b: number) => ranked[b]! - ranked[a]! || a - b;
+    const wantOrder = order.slice().sort(byKey);
+    let turns = 0;
+    let on = true;
+    const tick = () => {
+      if (!on) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const slice = createSlicer(2);
+    await sortSliced(keys, undefined, slice);
+    await sortSliced(order, byKey, slice);
+    on = false;
+    expect(turns).toBeGreaterThan(2);
+    // Compared element by element: a deep equality of such arrays takes minutes.
+    expect(keys.every((v, j) => v === want[j])).toBe(true);
+    expect(order.every((v, j) => v === wantOrder[j])).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import Database from 'better-sqlite3';
 import { applyMigrations, type MigrationStep } from '../ground/migrations';
 import { BUILTIN_CODES, type KindCodes } from './catalog/kinds/registry';
 import type { Item, SavedSet } from './query/item';
+import { CompactItems, type ItemList } from './query/item-list';
 
 /** Numbered migrations of the compute routes, applied in order inside one transaction at open. */
 const MIGRATIONS: MigrationStep[] = [
@@ -74,21 +75,53 @@ export interface PackedItems {
 /** Items packed between two looks at the clock by packItemsSliced. */
 const PACK_STEP = 16_384;
 
+/** Flags of a packed set (its second u32; 0 in sets packed before they existed). */
+const NO_DISTANCES = 1;
+const ONE_KIND = 2;
+/** Item numbers are 0, 1, … n-1 in order (every uploaded row, in file order): none are stored. */
+const EVERY_ROW = 4;
+
+/** Whether the numbers are 0, 1, … in order. */
+function everyRow(idx: Int32Array): boolean {
+  for (let j = 0; j < idx.length; j++) if (idx[j] !== j) return false;
+  return true;
+}
+
 /** Packs `items` in blocks of PACK_STEP, yielding after each; returns the packed set. */
-function* packSteps(items: Item[], codes: KindCodes): Generator<void, PackedItems> {
+function* packSteps(items: ItemList, codes: KindCodes): Generator<void, PackedItems> {
   const n = items.length;
-  const buf = new ArrayBuffer(8 + n * 13);
-  new Uint32Array(buf, 0, 1)[0] = n;
-  const d = new Float64Array(buf, 8, n);
-  const idx = new Uint32Array(buf, 8 + n * 8, n);
-  const kind = new Uint8Array(buf, 8 + n * 12, n);
+  const compact = items instanceof CompactItems ? items : null;
+  const list = compact ? null : (items as Item[]);
+  // Distances and a kind per item only where they say something: uploaded rows often have neither.
+  const hasD = compact ? compact.hasDistances : list!.some((x) => x.d !== undefined);
+  const kind0 = compact ? compact.k : list![0]?.k;
+  const oneKind = n > 0 && (compact !== null || list!.every((x) => x.k === kind0));
+  const all = compact !== null && !hasD && everyRow(compact.indices());
+  const flags = (hasD ? 0 : NO_DISTANCES) | (oneKind ? ONE_KIND : 0) | (all ? EVERY_ROW : 0);
+  const dBytes = hasD ? n * 8 : 0;
+  const iBytes = all ? 0 : n * 4;
+  const buf = new ArrayBuffer(8 + dBytes + iBytes + (oneKind ? 1 : n));
+  const head = new Uint32Array(buf, 0, 2);
+  head[0] = n;
+  head[1] = flags;
+  const d = hasD ? new Float64Array(buf, 8, n) : null;
+  const idx = new Uint32Array(buf, 8 + dBytes, iBytes / 4);
+  const kind = new Uint8Array(buf, 8 + dBytes + iBytes, oneKind ? 1 : n);
+  if (oneKind) kind[0] = codes.codeOf(kind0!);
+  if (compact) {
+    // Typed arrays copied as they are, the only copy made.
+    const ci = compact.indices();
+    if (!all) idx.set(new Uint32Array(ci.buffer, ci.byteOffset, ci.length));
+    if (d) d.set(compact.distances()!);
+    return { bin: Buffer.from(buf), figures: '{}' };
+  }
   const figures: Record<number, Item['a']> = {};
   let hasFigures = false;
   for (let j = 0; j < n; j++) {
-    const x = items[j]!;
-    d[j] = x.d ?? NaN;
+    const x = list![j]!;
+    if (d) d[j] = x.d ?? NaN;
     idx[j] = x.i;
-    kind[j] = codes.codeOf(x.k);
+    if (!oneKind) kind[j] = codes.codeOf(x.k);
     if (x.a) {
       figures[j] = x.a;
       hasFigures = true;
@@ -99,12 +132,14 @@ function* packSteps(items: Item[], codes: KindCodes): Generator<void, PackedItem
 }
 
 /**
- * A result set as packed arrays: item count, distances (f64, NaN for none), item numbers (u32)
- * and kind bytes, plus a JSON map of the few items that carry figures. 135,000 items pack into
+ * A result set as packed arrays: item count and flags, distances (f64, NaN for none; left out
+ * when no item has one), item numbers (u32; left out when they are every row in order) and kind
+ * bytes (one when all are of one kind), plus
+ * a JSON map of the few items that carry figures. 135,000 items pack into
  * 1.8 MB in a few milliseconds, where JSON text took 3-6 MB and 20-100 ms on the request thread.
  * Kind bytes are the storage codes of the kinds' vocabulary entries.
  */
-export function packItems(items: Item[], codes: KindCodes = BUILTIN_CODES): PackedItems {
+export function packItems(items: ItemList, codes: KindCodes = BUILTIN_CODES): PackedItems {
   const steps = packSteps(items, codes);
   for (;;) {
     const r = steps.next();
@@ -114,7 +149,7 @@ export function packItems(items: Item[], codes: KindCodes = BUILTIN_CODES): Pack
 
 /** packItems for large sets on the request thread: 300,000 items take 30-80 ms, cut into slices. */
 export async function packItemsSliced(
-  items: Item[],
+  items: ItemList,
   slice: { due(): boolean; pause(): Promise<void> },
   codes: KindCodes = BUILTIN_CODES,
 ): Promise<PackedItems> {
@@ -129,15 +164,20 @@ export async function packItemsSliced(
 export function unpackItems(bin: Buffer, figuresJson: string, codes: KindCodes = BUILTIN_CODES): Item[] {
   // Copied into a fresh buffer: typed views need aligned offsets, a driver Buffer may not be.
   const buf = new Uint8Array(bin).buffer;
-  const n = new Uint32Array(buf, 0, 1)[0]!;
-  const d = new Float64Array(buf, 8, n);
-  const idx = new Uint32Array(buf, 8 + n * 8, n);
-  const kind = new Uint8Array(buf, 8 + n * 12, n);
+  const [n, flags] = new Uint32Array(buf, 0, 2) as unknown as [number, number];
+  const dBytes = flags & NO_DISTANCES ? 0 : n * 8;
+  const d = dBytes ? new Float64Array(buf, 8, n) : null;
+  const all = (flags & EVERY_ROW) !== 0;
+  const iBytes = all ? 0 : n * 4;
+  const idx = new Uint32Array(buf, 8 + dBytes, iBytes / 4);
+  const oneKind = (flags & ONE_KIND) !== 0;
+  const kind = new Uint8Array(buf, 8 + dBytes + iBytes, oneKind ? Math.min(n, 1) : n);
   const figures = JSON.parse(figuresJson) as Record<string, Item['a']>;
   const items: Item[] = new Array(n);
+  const k0 = oneKind && n ? codes.kindOf(kind[0]!) : '';
   for (let j = 0; j < n; j++) {
-    const x: Item = { k: codes.kindOf(kind[j]!), i: idx[j]! };
-    if (!Number.isNaN(d[j]!)) x.d = d[j]!;
+    const x: Item = { k: oneKind ? k0 : codes.kindOf(kind[j]!), i: all ? j : idx[j]! };
+    if (d && !Number.isNaN(d[j]!)) x.d = d[j]!;
     const a = figures[j];
     if (a) x.a = a;
     items[j] = x;

@@ -67,7 +67,7 @@ export async function layerParseExecute(catalog: Catalog, dataDir: string, n: nu
       times.push(performance.now() - t);
       matched += ex.items.length;
       if (q % 4 === 0) {
-        const got = new Set(ex.items.filter((it) => it.hit!.f.geometry.type === 'Point').map((it) => it.hit!.f.sourceId));
+        const got = new Set(ex.items.slice().filter((it) => it.hit!.f.geometry.type === 'Point').map((it) => it.hit!.f.sourceId));
         for (let i = 0; i < n; i++) {
           if (!isPoint[i] || !isPharmacy[i] || Math.abs(lat[i]! - y) > 0.01) continue;
           const d = haversineM(x, y, lon[i]!, lat[i]!);

@@ -98,12 +98,14 @@ export function createPointIndexer(onError: (e: unknown) => void): PointIndexer 
       if (!w) return Promise.resolve(buildIndexHere(lon, lat));
       const id = next++;
       return new Promise((ok, fail) => {
-        // Copies sent, originals kept: a worker that dies mid-build is replaced by this thread.
-        const wlon = lon.slice();
-        const wlat = lat.slice();
+        // Shared memory is read in place; else copies are sent and the originals kept: a worker
+        // that dies mid-build is replaced by this thread.
+        const shared = lon.buffer instanceof SharedArrayBuffer && lat.buffer instanceof SharedArrayBuffer;
+        const wlon = shared ? lon : lon.slice();
+        const wlat = shared ? lat : lat.slice();
         waiting.set(id, { ok, fail, lon, lat });
         w.ref();
-        w.postMessage({ id, lon: wlon, lat: wlat }, [wlon.buffer, wlat.buffer]);
+        w.postMessage({ id, lon: wlon, lat: wlat }, shared ? [] : [wlon.buffer as ArrayBuffer, wlat.buffer as ArrayBuffer]);
       });
     },
     async close() {

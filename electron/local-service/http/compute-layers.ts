@@ -92,7 +92,7 @@ export async function answerPlan(input: PlanAnswerInput): Promise<PlanAnswer> {
   const ex = await execute({
     plan,
     catalog,
-    uploads: { features: uploads, layer: await pointLayerOf(UPLOADS.name, uploads, input.work) },
+    uploads: { features: uploads, layer: () => pointLayerOf(UPLOADS.name, uploads, input.work) },
     coordinates: input.coordinates,
     h3Cells: input.cells,
     areaCountry: input.areaCountry,

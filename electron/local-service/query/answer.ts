@@ -3,6 +3,7 @@ import { formatNumber } from '../catalog/format';
 import type { UploadSet } from '../uploads';
 import type { Execution, Item } from './item';
 import { nameOf } from './features';
+import { CompactItems } from './item-list';
 import { originSentence } from './origin';
 import type { SaidDistance } from './units';
 import { itemDistanceText, radiusText } from './units';
@@ -37,7 +38,7 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadSet,
   const label = ex.layers ? null : catalog.kinds.label(ex.subject);
   const plural = (k: number) => (!label ? `"${ex.layers!.label}" features` : k === 1 ? label.one : label.many);
   const where = ex.radiusKm !== undefined && ex.reference ? ` within ${radiusText(ex.radiusKm, said)} of ${ex.reference.label}` : '';
-  const first = ex.items[0];
+  const first = ex.items.at(0);
   if (ex.nearestFirst && first && dist(first) !== null) {
     // Say what was found: the nearest, its distance, and of how many.
     const from = ex.reference && !where ? ` to ${ex.reference.label}` : '';
@@ -57,9 +58,11 @@ export function writeAnswer(ex: Execution, catalog: Catalog, uploads: UploadSet,
       parts.push(`${n > 3 ? 'First' : 'They are'}: ${names.join('; ')}.`);
     }
   }
-  const origin = originSentence(ex.reference, ex.items.some((x) => x.d !== undefined));
+  const origin = originSentence(ex.reference, ex.items instanceof CompactItems ? ex.items.hasDistances : ex.items.some((x) => x.d !== undefined));
   if (origin) parts.push(origin);
-  const sources = [...new Set(ex.items.flatMap((x) => (x.hit ? [x.hit.layer.licence ? `${x.hit.layer.name} (${x.hit.layer.licence})` : x.hit.layer.name] : [])))];
+  // Uploaded rows held compactly are no layer's features.
+  const hits = ex.items instanceof CompactItems ? [] : [...ex.items];
+  const sources = [...new Set(hits.flatMap((x) => (x.hit ? [x.hit.layer.licence ? `${x.hit.layer.name} (${x.hit.layer.licence})` : x.hit.layer.name] : [])))];
   if (sources.length) parts.push(`Source: ${sources.join(', ')}.`);
   const m = ex.measurement;
   if (m) {

@@ -22,7 +22,9 @@ import { measurer, type ReferenceContext } from './references';
 import { referenceLines } from './reference-line';
 import { refusalOfParts, unheldParts, UnreadQuestion, type UnreadPart } from './refusal';
 import { sortByDistance } from './sort';
+import { CompactItems } from './item-list';
 import { subjectOf, type LayersInput, type SeenInput, type Subject } from './subject';
+import type { UploadLayer } from './sources/upload';
 
 export { sortByDistance } from './sort';
 export { PER_AREA_UNIT_KM2, PER_CAPITA_UNIT, type MeasurementResult } from './measure';
@@ -31,7 +33,8 @@ export { LAYER_ITEM, type Execution, type Item, type SavedSet } from './item';
 export interface ExecuteInput {
   plan: Plan;
   catalog: Catalog;
-  uploads: { features: UploadSet; layer: Layer };
+  /** The uploads and their point layer, or how to build it: its index is made only for a spatial call. */
+  uploads: { features: UploadSet; layer: UploadLayer };
   /** Request coordinates that the question did not name. */
   coordinates: RefPoint[];
   h3Cells: string[];
@@ -114,7 +117,7 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
     geometriesOf: (ref) => {
       if (ref.type === 'class' && ref.kind === UPLOADS.name) return uploadGeometries(uploadsRef, ref.shape);
       if (ref.type === 'saved' && saved?.items.some((x) => x.k === UPLOADS.name))
-        return saved.items.flatMap((x): Geometry[] => {
+        return [...saved.items].flatMap((x): Geometry[] => {
           if (x.k === UPLOADS.name) return piecesOf(saved.uploads.geometry(x.i));
           const RL = catalog.kinds.get(x.k);
           return [{ type: 'Point', coordinates: [RL.lon[x.i]!, RL.lat[x.i]!] }];
@@ -163,21 +166,29 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   const own = source.compare;
   const handle = subject.of;
   const byOwn = own ? (a: Item, b: Item) => own(handle(a), handle(b)) : null;
-  if (order === 'distance' || order === 'distance_desc') {
+  // "the 3 largest parkings by capacity": the first of the columns with a number; none sorts last.
+  const valueOf = (x: Item) => {
+    const attrs = source.attributes(handle(x));
+    for (const k of rankBy) {
+      const v = numericValue(attrs[k]);
+      if (!Number.isNaN(v)) return v;
+    }
+    return NaN;
+  };
+  if (items instanceof CompactItems) {
+    // Numbers are the uploads' own order, so ties by number are ties in their own order.
+    const one = (j: number): Item => ({ k: items.k, i: items.index(j) });
+    const slice = work?.slice;
+    if (order === 'distance' || order === 'distance_desc') await items.sortByDistance(order === 'distance_desc', slice);
+    else if ((order === 'population_desc' || order === 'population_asc') && rankBy.length) await items.sortBy((j) => valueOf(one(j)), order === 'population_desc', slice);
+    else if ((order === 'population_desc' || order === 'population_asc') && source.population) await items.sortBy((j) => source.population!(handle(one(j))), order === 'population_desc', slice);
+    else if (!subject.saved) await items.sortBy(() => 0, false, slice);
+  } else if (order === 'distance' || order === 'distance_desc') {
     sortByDistance(items);
     if (order === 'distance_desc') items.reverse();
     // Equal distances (0 inside an area) in the source's own order.
     if (byOwn) tieBreak(items, byOwn);
   } else if ((order === 'population_desc' || order === 'population_asc') && rankBy.length) {
-    // "the 3 largest parkings by capacity": the first of the columns with a number; none sorts last.
-    const valueOf = (x: Item) => {
-      const attrs = source.attributes(handle(x));
-      for (const k of rankBy) {
-        const v = numericValue(attrs[k]);
-        if (!Number.isNaN(v)) return v;
-      }
-      return NaN;
-    };
     const values = new Map(items.map((x) => [x, valueOf(x)]));
     const sign = order === 'population_desc' ? -1 : 1;
     const known = (x: Item) => (Number.isNaN(values.get(x)!) ? 1 : 0);
@@ -196,11 +207,14 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   }
   warnings.push(...run.warnings);
   const matched = items.length;
-  if (plan.top !== undefined && items.length > plan.top) items.length = plan.top;
+  if (plan.top !== undefined && items.length > plan.top) {
+    if (items instanceof CompactItems) items.truncate(plan.top);
+    else items.length = plan.top;
+  }
 
   if (perRef?.type === 'selection') {
     const geometryOf = (x: Item) => source.geometry(handle(x));
-    return perPolygon(base, await itemCountsPerPolygon(items, geometryOf, perRef, rctx), perRef.label, label);
+    return perPolygon(base, await itemCountsPerPolygon([...items], geometryOf, perRef, rctx), perRef.label, label);
   }
 
   // Figures per country: each item's country from its source.
@@ -210,10 +224,14 @@ export async function execute(input: ExecuteInput): Promise<Execution> {
   let measurement: MeasurementResult | undefined;
   if (subject.kind !== countries && (plan.byCountry || ((m === 'per_capita' || m === 'per_area') && !scopeCountries.length && !within))) {
     if (!plan.byCountry) warn({ code: 'reading', message: `${m} has no single area here; figures given per country` });
-    const counted = items.map((x) => {
-      const [lon, lat] = source.position(handle(x));
-      return { country: source.country(handle(x)), lon: lon!, lat: lat! };
-    });
+    // One country and position at a time: a set of millions of rows is never copied.
+    const counted = (function* () {
+      for (const x of items) {
+        const h = handle(x);
+        const [lon, lat] = source.position(h);
+        yield { country: source.country(h), lon: lon!, lat: lat! };
+      }
+    })();
     const out = countPerCountry(counted, catalog, m ?? 'count');
     measurement = { kind: m ?? 'count', value: out.length, unit: 'countries', scope: 'per country' };
     return { ...base, subject: countries, items: out, matched: out.length, reference: shown, radiusKm: within?.radiusKm, nearestFirst: false, measurement, aggregated: true };
@@ -246,7 +264,7 @@ interface FilterInput {
 }
 
 /** The subject's candidates that pass every filter and relation of the plan, with their distances. */
-async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items: Item[]; warnings: Warning[]; nearestOnly: boolean }> {
+async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items: Item[] | CompactItems; warnings: Warning[]; nearestOnly: boolean }> {
   const { input, within, withinM, distM, insideGeoms, outsideGeoms, crossGeoms } = f;
   const { plan, work } = input;
   const { source } = subject;
@@ -275,12 +293,15 @@ async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items
   const stopAt = pop && byPopulation && plan.top !== undefined && plan.order === 'population_desc' && !plan.orderBy ? plan.top : Infinity;
   const box = plan.bbox && plan.bbox.west <= plan.bbox.east ? bboxPolygon([plan.bbox.west, plan.bbox.south, plan.bbox.east, plan.bbox.north]).geometry : null;
   const shapes = insideGeoms || outsideGeoms || crossGeoms;
+  // Uploaded rows (millions of them) are kept as numbers; other sources' items as objects.
+  const compact = subject.kind === UPLOADS.name && !source.item && !subject.savedFigures && !rankIndex ? new CompactItems(subject.kind, list.length) : null;
   const items: Item[] = [];
+  const count = () => compact?.length ?? items.length;
   let seen = 0;
   for (const x of list) {
     if (work && ++seen % SLICE_STEP === 0 && work.slice.due()) await work.slice.pause();
     if (popCutoff !== undefined && !(pop!(x) >= popCutoff)) break;
-    if (items.length >= stopAt) break;
+    if (count() >= stopAt) break;
     if (countries.length && !countries.includes(source.country(x))) continue;
     if (keep && !keep(x)) continue;
     if (pop && (plan.popMin !== undefined || plan.popMax !== undefined)) {
@@ -315,6 +336,10 @@ async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items
       const km = distM.distance(pos(), g, Infinity);
       if (Number.isFinite(km)) d = km * 1000;
     }
+    if (compact) {
+      compact.push(x as number, d);
+      continue;
+    }
     const item = toItem(x);
     if (d !== undefined) item.d = d;
     const a = subject.savedFigures?.get(item.i);
@@ -330,7 +355,7 @@ async function filtered<T>(subject: Subject<T>, f: FilterInput): Promise<{ items
     };
     await measureNearest(items, plan.top!, rankIndex, (it) => source.position(handle(it)), geometryOf, work?.slice);
   }
-  return { items, warnings: plan.conditions.length ? cond.warnings() : [], nearestOnly: !!nearestOnly };
+  return { items: compact ?? items, warnings: plan.conditions.length ? cond.warnings() : [], nearestOnly: !!nearestOnly };
 }
 
 /** Runs of equal distance put in the source's own order. */
@@ -363,7 +388,7 @@ function perPolygon(base: Omit<Execution, 'items' | 'matched' | 'nearestFirst' |
 
 /** The saved items as one point layer, for "near those" (uploads from their kept positions). */
 async function savedAsLayer(saved: SavedSet, catalog: Catalog, layerFrom: (kind: Kind, points: PointList) => Promise<Layer> | Layer): Promise<Layer> {
-  const points = saved.items.map((x): PointSource => {
+  const points = [...saved.items].map((x): PointSource => {
     if (x.k === UPLOADS.name) {
       const u = saved.uploads;
       return { lon: u.lon(x.i), lat: u.lat(x.i), country: u.country(x.i) };

@@ -4,6 +4,7 @@ import type { Selection } from '../vocabulary/vocabulary';
 import type { LayerHit } from './layers/resolve';
 import type { MeasurementResult } from './measure';
 import type { Reference, Warning } from './plan';
+import type { ItemList } from './item-list';
 import type { ReferenceLine } from './reference-line';
 
 /** The `k` of items that are features of data layers: what the answer's `kind` property says of them. */
@@ -32,7 +33,7 @@ export interface Item {
 /** A saved result set: what `search_id` continues. */
 export interface SavedSet {
   subject: Kind;
-  items: Item[];
+  items: ItemList;
   uploads: UploadSet;
 }
 
@@ -47,7 +48,8 @@ export interface LayerSubject {
 
 export interface Execution {
   subject: Kind;
-  items: Item[];
+  /** Uploaded rows are held as CompactItems: an Item is made for each only when read. */
+  items: ItemList;
   /** Reference used for distances, if any. */
   reference?: Reference;
   radiusKm?: number;

@@ -6,10 +6,11 @@ import type { Selection } from '../vocabulary/vocabulary';
 import { LAYER_ITEM, type Item, type LayerSubject, type SavedSet } from './item';
 import type { Plan, Warning } from './plan';
 import { holdsOf, type Holds } from './refusal';
+import { CompactItems, indicesOf } from './item-list';
 import type { Source } from './source';
 import { catalogSource } from './sources/catalog';
 import { layerSource, type LayerSource } from './sources/layer';
-import { uploadSource } from './sources/upload';
+import { uploadSource, type UploadLayer } from './sources/upload';
 
 /** The data layers a question may read: its subject's features, and features it relates to. */
 export interface LayersInput {
@@ -45,7 +46,7 @@ export interface SeenInput {
 export interface SubjectInput {
   plan: Plan;
   catalog: Catalog;
-  uploads: { features: UploadSet; layer: Layer };
+  uploads: { features: UploadSet; layer: UploadLayer };
   saved?: SavedSet;
   layers?: LayersInput;
   seen?: SeenInput;
@@ -90,15 +91,15 @@ export async function subjectOf(input: SubjectInput, warn: (w: Warning) => void)
   const savedUploads = useSaved?.uploads ?? input.uploads.features;
   const uploads = useSaved ? savedUploads : input.uploads.features;
   // Saved uploads are read back without a layer: theirs is built here.
-  const uploadsLayer = useSaved && savedUploads.length ? await input.layerFrom(UPLOADS.name, savedUploads) : input.uploads.layer;
+  const uploadsLayer = useSaved && savedUploads.length ? () => Promise.resolve(input.layerFrom(UPLOADS.name, savedUploads)) : input.uploads.layer;
   // Any name but the uploads' must be a kind of the catalog (else an error).
   const source: Source<number> = isUploads ? uploadSource(uploads, uploadsLayer, catalog) : catalogSource(kinds.get(subject), catalog);
   return {
     kind: subject,
     source: source as Source<unknown>,
     of: (x) => x.i,
-    saved: useSaved?.items.filter((x) => x.k === subject).map((x) => x.i),
-    savedFigures: useSaved?.items.some((x) => x.a) ? new Map(useSaved.items.map((x) => [x.i, x.a])) : undefined,
+    saved: useSaved && indicesOf(useSaved.items, subject),
+    savedFigures: useSaved && !(useSaved.items instanceof CompactItems) && useSaved.items.some((x) => !!x.a) ? new Map([...useSaved.items].map((x): [number, Item['a']] => [x.i, x.a])) : undefined,
     uploads: isUploads ? uploads : input.uploads.features,
     // Asked only by a refusal: an upload's columns are a scan of every row.
     get holds() {

@@ -13,11 +13,13 @@ export function unusedFilesWarning(plan: Plan, uploads: UploadSet, fileNames: re
   // Without a subject of its own the question searches the uploads (see subjectOf).
   const subjectUploads = plan.subject === UPLOADS.name || (plan.subject === null && !plan.layerSubject && !plan.seen);
   const refs = [plan.inside, plan.outside, plan.intersecting, plan.within?.reference, plan.distanceRef, plan.perRef];
-  for (let i = 0; i < uploads.length; i++) {
-    const shape = shapeOf({ type: uploads.type(i) } as Geometry);
-    const file = uploads.file(i);
-    if (subjectUploads && (!plan.uploadsExcept || shape !== plan.uploadsExcept)) used.add(file);
-    if (refs.some((r) => r?.type === 'class' && r.kind === UPLOADS.name && (!r.shape || r.shape === shape))) used.add(file);
+  // Per file and geometry type, not per row: millions of rows hold a handful of types.
+  for (const [file, types] of uploads.typesByFile()) {
+    for (const type of types) {
+      const shape = shapeOf({ type } as Geometry);
+      if (subjectUploads && (!plan.uploadsExcept || shape !== plan.uploadsExcept)) used.add(file);
+      if (refs.some((r) => r?.type === 'class' && r.kind === UPLOADS.name && (!r.shape || r.shape === shape))) used.add(file);
+    }
   }
   // A file that held no feature is named by the upload report already.
   const held = new Set(uploads.files());

@@ -210,6 +210,25 @@ export class UploadSet {
   }
 
   /** Files in the order their features come, each once. */
+  /** The geometry types each file holds, read from the type bytes (no feature is made). */
+  typesByFile(): Map<string, Set<Geometry['type']>> {
+    const out = new Map<string, Set<Geometry['type']>>();
+    const add = (file: string, t: Geometry['type']) => {
+      let set = out.get(file);
+      if (!set) out.set(file, (set = new Set()));
+      set.add(t);
+    };
+    for (const s of this.segments) {
+      if (s.features) for (const f of s.features) add(f.file, f.geometry.type);
+      else {
+        const seen = new Uint8Array(GEOMETRY_TYPES.length);
+        for (let j = 0; j < s.count; j++) seen[s.types[j]!] = 1;
+        seen.forEach((on, t) => on && add(s.file, GEOMETRY_TYPES[t]!));
+      }
+    }
+    return out;
+  }
+
   files(): string[] {
     const seen = new Set<string>();
     for (const s of this.segments) {
@@ -229,13 +248,14 @@ export class UploadSet {
 
   /**
    * Every position in one pair of arrays, which the uploads' point layer then shares: the files'
-   * arrays are copied once into these and let go.
+   * arrays are copied once into these and let go. They are shared memory, so the index worker
+   * reads them where they are rather than from a copy.
    */
   positions(): { lon: Float64Array; lat: Float64Array } {
     const s = this.segments;
-    if (s.length === 1 && s[0]!.lon.length === this.length) return { lon: s[0]!.lon, lat: s[0]!.lat };
-    const lon = new Float64Array(this.length);
-    const lat = new Float64Array(this.length);
+    if (s.length === 1 && s[0]!.lon.length === this.length && s[0]!.lon.buffer instanceof SharedArrayBuffer) return { lon: s[0]!.lon, lat: s[0]!.lat };
+    const lon = new Float64Array(new SharedArrayBuffer(this.length * 8));
+    const lat = new Float64Array(new SharedArrayBuffer(this.length * 8));
     for (const seg of s) {
       lon.set(seg.lon.subarray(0, seg.count), seg.start);
       lat.set(seg.lat.subarray(0, seg.count), seg.start);

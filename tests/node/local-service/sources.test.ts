@@ -118,7 +118,7 @@ describe('upload source', () => {
   const source = uploadSource(UploadSet.of(features), layer, catalog);
 
   it('answers from the uploaded positions and attributes, in file order', async () => {
-    expect(await source.all()).toEqual([0, 1, 2]);
+    expect([...(await source.all())]).toEqual([0, 1, 2]);
     expect(new Set(await source.within(PARIS, 20))).toEqual(new Set([0, 1]));
     expect(await source.nearest(PARIS, 1, 50)).toEqual([2]);
     expect(source.columns()).toEqual(['name', 'status', 'rank']);
@@ -182,7 +182,7 @@ describe.each(backends)('layer source on $name', ({ name, open }) => {
     const run = async (extra: Partial<Plan>, on: 'layer' | 'upload') => {
       const plan = on === 'layer' ? base({ ...extra, layerSubject: selection }) : base({ ...extra, subject: UPLOADS.name });
       const ex = await execute({ plan, catalog, uploads: { features: UploadSet.of(uploads), layer: uploadLayer }, coordinates: [], h3Cells: [], layers: { store } });
-      return ex.items.map((x) => ({ name: x.hit ? String(x.hit.f.tags['name']) : uploads[x.i]!.name, km: x.d! / 1000 }));
+      return ex.items.slice().map((x) => ({ name: x.hit ? String(x.hit.f.tags['name']) : uploads[x.i]!.name, km: x.d! / 1000 }));
     };
     const byD = [...pharmacies].sort((a, b) => d(a) - d(b));
     // None lies within a hair of 20 km, where two spheres could disagree.

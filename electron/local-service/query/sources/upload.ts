@@ -1,4 +1,5 @@
-import type { Geometry } from 'geojson';
+import type { Geometry, Position } from 'geojson';
+import type { BBox } from '../../layers/store/geo';
 import type { Catalog, Layer } from '../../catalog/catalog';
 import { UPLOADS } from '../../catalog/kinds/uploads';
 import type { UploadSet } from '../../uploads';
@@ -6,19 +7,35 @@ import type { Source } from '../source';
 import { pointCandidates } from './points';
 import { shapeOf, type Plan } from '../plan';
 
+/** The uploads' point layer, or how to build it (on first use). */
+export type UploadLayer = Layer | (() => Promise<Layer>);
+
 /**
  * Uploaded files as a temporary layer of the question: items are feature numbers, their point
  * layer (representative points, indexed) answers the spatial calls, and their geometry (a route,
  * an area) is what distances are measured to.
  */
-export function uploadSource(features: UploadSet, layer: Layer, catalog: Catalog): Source<number> {
+export function uploadSource(features: UploadSet, layer: UploadLayer, catalog: Catalog): Source<number> {
   const regionOf = new Map(catalog.countries.rows.map((r) => [r.cca2, r.region]));
   // The columns, and which hold only numbers, were gathered as the files were read.
   const columns = () => features.columns();
-  const points = pointCandidates(layer);
-  let pointLike = true;
-  for (let i = 0; i < features.length && pointLike; i++) pointLike = features.type(i) === 'Point';
-  const every = async () => Array.from({ length: features.length }, (_, i) => i);
+  // The point index of millions of rows is hundreds of MB: built on the first spatial call only.
+  let built: Promise<Layer> | null = null;
+  const indexed = async () => pointCandidates(await (built ??= Promise.resolve(typeof layer === 'function' ? layer() : layer)));
+  const points = {
+    inBox: async (box: BBox) => (await indexed()).inBox(box),
+    within: async (p: Position, km: number) => (await indexed()).within(p, km),
+    nearest: async (p: Position, k: number, minKm?: number) => (await indexed()).nearest(p, k, minKm),
+    position: (i: number): Position => [features.lon(i), features.lat(i)],
+    country: (i: number) => features.country(i),
+  };
+  const pointLike = [...features.typesByFile().values()].every((types) => types.size === 1 && types.has('Point'));
+  // Every row's number, 4 bytes each (millions of rows), read as a list like the kinds' byPopulation.
+  const every = async () => {
+    const all = new Uint32Array(features.length);
+    for (let i = 0; i < all.length; i++) all[i] = i;
+    return all as unknown as number[];
+  };
   return {
     label: UPLOADS.label.many,
     populated: false,

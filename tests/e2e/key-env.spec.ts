@@ -27,8 +27,13 @@ test.beforeAll(async () => {
   });
   ({ launchUrl } = JSON.parse(first) as { launchUrl: string });
 });
-test.afterAll(() => {
-  child?.kill('SIGTERM');
+test.afterAll(async () => {
+  // The host writes its log until it has exited: its folder goes after it.
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
   rmSync(dataDir, { recursive: true, force: true });
 });
 
